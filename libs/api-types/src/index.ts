@@ -1,0 +1,10 @@
+export type { ObjectMeta, OwnerReference } from './object-meta.js';
+export type { GatewayClass } from './generated/gateway-class.generated.js';
+export type { Gateway } from './generated/gateway.generated.js';
+export type { HTTPRoute } from './generated/http-route.generated.js';
+export type { ReferenceGrant } from './generated/reference-grant.generated.js';
+export type { ServiceExport } from './generated/service-export.generated.js';
+export type { ServiceImport } from './generated/service-import.generated.js';
+export type { InternalServiceExport } from './generated/internal-service-export.generated.js';
+export * from './aliases.js';
+export * from './groups.js';

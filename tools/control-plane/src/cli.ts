@@ -1,0 +1,73 @@
+/**
+ * Local control planes from the command line.
+ *   build                         build (or reuse) kube-apiserver, etcd, kube-controller-manager
+ *   start [--clusters hub,member-1,member-2] [--dir .cache/local-plane]
+ *                                 start detached, install CRDs in every cluster, print kubeconfigs as JSON
+ *   stop [--dir .cache/local-plane]
+ *                                 stop exactly the processes recorded in <dir>/state.json and remove <dir>
+ */
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureBinaries } from './binaries.js';
+import { startControlPlane } from './control-plane.js';
+import { stopDetached } from './detached.js';
+
+const USAGE = `usage: control-plane <build|start|stop> [--clusters hub,member-1,member-2] [--dir DIR]`;
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    clusters: { type: 'string', default: 'hub,member-1,member-2' },
+    dir: { type: 'string', default: path.resolve('.cache/local-plane') },
+    help: { type: 'boolean', default: false },
+  },
+});
+const log = (line: string): void => console.error(line);
+const dir = path.resolve(values.dir);
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+async function main(command: string | undefined): Promise<number> {
+  switch (command) {
+    case 'build': {
+      console.log(JSON.stringify(await ensureBinaries(log), null, 2));
+      return 0;
+    }
+    case 'start': {
+      if (await exists(path.join(dir, 'state.json'))) {
+        log(`a control plane is already recorded in ${dir}; run "stop --dir ${dir}" first`);
+        return 1;
+      }
+      const clusters = values.clusters.split(',').map((c) => c.trim()).filter(Boolean);
+      const plane = await startControlPlane({
+        clusters,
+        workDir: dir,
+        detached: true,
+        log,
+        crds: Object.fromEntries(clusters.map((c) => [c, {}])),
+      });
+      console.log(JSON.stringify(plane.state(), null, 2));
+      return 0;
+    }
+    case 'stop': {
+      if (!(await exists(path.join(dir, 'state.json')))) {
+        log(`no control plane is recorded in ${dir}; nothing to stop`);
+        return 0;
+      }
+      const stopped = await stopDetached(dir);
+      log(`stopped ${stopped.length} processes and removed ${dir}`);
+      return 0;
+    }
+    default:
+      console.error(USAGE);
+      return values.help ? 0 : 2;
+  }
+}
+
+process.exitCode = await main(positionals[0]).catch((error: unknown) => {
+  log(error instanceof Error ? error.message : String(error));
+  return 1;
+});

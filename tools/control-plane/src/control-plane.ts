@@ -1,0 +1,132 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureBinaries } from './binaries.js';
+import { Cluster } from './cluster.js';
+import { installCrds, type CrdSelection } from './crd-install.js';
+import { startEtcd, type EtcdServer } from './etcd.js';
+import { createMemberHubCredentials, writeMemberHubKubeconfig } from './member-credentials.js';
+import { removeOnExit } from './processes.js';
+
+export interface ControlPlaneOptions {
+  /** Cluster names, e.g. ['hub', 'member-1', 'member-2']. Each gets its own API server and etcd prefix. */
+  clusters: string[];
+  /** Run kube-controller-manager per cluster (namespace, GC, service-account controllers). Default: true. */
+  controllerManager?: boolean;
+  /** Extra kube-apiserver flags per cluster, e.g. { hub: ['--watch-cache=false'] }. */
+  apiServerArgs?: Record<string, string[]>;
+  /** Install CRDs into these clusters once they are up (default: none). */
+  crds?: Record<string, CrdSelection>;
+  /** Where state goes; default: a new temporary folder that stop() removes. */
+  workDir?: string;
+  /** Leave the processes running when this process exits (for the local system and `make e2e-setup`). */
+  detached?: boolean;
+  startTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface ControlPlaneState {
+  workDir: string;
+  etcd: { endpoint: string; pid: number };
+  clusters: { name: string; server: string; kubeconfig: string; pids: number[] }[];
+}
+
+export interface ControlPlane {
+  readonly workDir: string;
+  readonly etcd: EtcdServer;
+  readonly clusters: readonly Cluster[];
+  cluster(name: string): Cluster;
+  installCrds(cluster: string, selection?: CrdSelection): Promise<string[]>;
+  /** A kubeconfig for the member's agent on the hub, allowed only in fleet-member-<member>. Returns its path. */
+  memberHubKubeconfig(member: string, hub?: string): Promise<string>;
+  /** Compacts etcd at its current revision so that older watches and lists get 410 Gone. */
+  compactEtcd(): Promise<number>;
+  /** Every process id the plane started that runs now. */
+  pids(): number[];
+  state(): ControlPlaneState;
+  stop(): Promise<void>;
+}
+
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const names = options.clusters;
+  if (names.length === 0 || new Set(names).size !== names.length || names.some((n) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(n))) {
+    throw new Error(`clusters must be distinct DNS labels, got ${JSON.stringify(names)}`);
+  }
+  const ownsWorkDir = options.workDir === undefined;
+  const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), 'fleet-gateway-cp-')));
+  await mkdir(workDir, { recursive: true });
+  const releaseWorkDir = ownsWorkDir ? removeOnExit(workDir) : () => false;
+  const timeoutMs = options.startTimeoutMs ?? 90_000;
+  const detached = options.detached === true;
+  const binaries = await ensureBinaries(log);
+  const clusters: Cluster[] = [];
+  let etcd: EtcdServer | undefined;
+  try {
+    etcd = await startEtcd(binaries.etcd, path.join(workDir, 'etcd'), timeoutMs, detached);
+    for (const name of names) {
+      clusters.push(
+        await Cluster.create({
+          name,
+          dir: path.join(workDir, name),
+          etcdEndpoint: etcd.endpoint,
+          binaries,
+          controllerManager: options.controllerManager ?? true,
+          extraApiServerArgs: options.apiServerArgs?.[name] ?? [],
+          startTimeoutMs: timeoutMs,
+          detached,
+        }),
+      );
+    }
+    // API servers start one after another: on two cores a parallel start is no faster and far noisier.
+    for (const cluster of clusters) {
+      await cluster.startApiServer();
+      await cluster.startControllerManager();
+      log(`${cluster.name}: ${cluster.server} (kubeconfig ${cluster.kubeconfigPath})`);
+    }
+  } catch (error) {
+    await Promise.all(clusters.map((c) => c.stop()));
+    await etcd?.process.stop();
+    if (ownsWorkDir) await rm(workDir, { recursive: true, force: true });
+    releaseWorkDir();
+    throw error;
+  }
+  const etcdServer = etcd;
+  const byName = (name: string): Cluster => {
+    const found = clusters.find((c) => c.name === name);
+    if (!found) throw new Error(`no cluster named ${name}; this plane has ${names.join(', ')}`);
+    return found;
+  };
+  const plane: ControlPlane = {
+    workDir,
+    etcd: etcdServer,
+    clusters,
+    cluster: byName,
+    installCrds: (name, selection) => installCrds(byName(name).kubeConfig(), selection),
+    async memberHubKubeconfig(member, hub = 'hub') {
+      const hubCluster = byName(hub);
+      const credentials = await createMemberHubCredentials(hubCluster.kubeConfig(), hubCluster.server, hubCluster.caCert, member);
+      const file = path.join(workDir, hub, `member-${member}.kubeconfig`);
+      await writeMemberHubKubeconfig(file, credentials);
+      return file;
+    },
+    compactEtcd: () => etcdServer.compact(),
+    pids: () => [etcdServer.process.pid, ...clusters.flatMap((c) => c.pids)],
+    state: () => ({
+      workDir,
+      etcd: { endpoint: etcdServer.endpoint, pid: etcdServer.process.pid },
+      clusters: clusters.map((c) => ({ name: c.name, server: c.server, kubeconfig: c.kubeconfigPath, pids: c.pids })),
+    }),
+    async stop() {
+      await Promise.all(clusters.map((c) => c.stop()));
+      await etcdServer.process.stop();
+      if (ownsWorkDir) await rm(workDir, { recursive: true, force: true });
+      releaseWorkDir();
+    },
+  };
+  for (const [name, selection] of Object.entries(options.crds ?? {})) await plane.installCrds(name, selection);
+  await writeFile(path.join(workDir, 'state.json'), JSON.stringify(plane.state(), null, 2));
+  log(`control plane ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return plane;
+}

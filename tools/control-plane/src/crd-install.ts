@@ -1,0 +1,66 @@
+import {
+  ApiextensionsV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+import { fleetCrds, gatewayApiCrds, type CustomResourceDefinitionManifest, type GatewayApiChannel } from './crds.js';
+
+export interface CrdSelection {
+  /** Gateway API channel, or false for none. Default: standard. */
+  gatewayApi?: GatewayApiChannel | false;
+  /**
+   * Install the experimental GatewayClass CRD over the standard one: in v1.2.1 only it keeps
+   * status.supportedFeatures (the standard schema prunes it).
+   */
+  experimentalGatewayClass?: boolean;
+  /** The project's Fleet CRDs. Default: true. */
+  fleet?: boolean;
+}
+
+async function selectCrds(selection: CrdSelection): Promise<CustomResourceDefinitionManifest[]> {
+  const crds: CustomResourceDefinitionManifest[] = [];
+  const channel = selection.gatewayApi ?? 'standard';
+  if (channel) {
+    const gateway = await gatewayApiCrds(channel);
+    if (selection.experimentalGatewayClass && channel === 'standard') {
+      const experimental = (await gatewayApiCrds('experimental')).find((c) => c.spec.names.kind === 'GatewayClass');
+      crds.push(...gateway.filter((c) => c.spec.names.kind !== 'GatewayClass'));
+      if (experimental) crds.push(experimental);
+    } else {
+      crds.push(...gateway);
+    }
+  }
+  if (selection.fleet ?? true) crds.push(...(await fleetCrds()));
+  return crds;
+}
+
+async function waitEstablished(api: ApiextensionsV1Api, names: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = new Set(names);
+  while (pending.size > 0) {
+    for (const name of [...pending]) {
+      const crd = await api.readCustomResourceDefinition({ name });
+      if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) pending.delete(name);
+    }
+    if (pending.size === 0) return;
+    if (Date.now() > deadline) throw new Error(`CRDs not established within ${timeoutMs} ms: ${[...pending].join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Applies the CRDs with server-side apply (idempotent) and waits until the API server serves each of them. */
+export async function installCrds(kc: KubeConfig, selection: CrdSelection = {}, timeoutMs = 30_000): Promise<string[]> {
+  const api = kc.makeApiClient(ApiextensionsV1Api);
+  const crds = await selectCrds(selection);
+  for (const crd of crds) {
+    await api.patchCustomResourceDefinition(
+      { name: crd.metadata.name, body: crd as unknown as V1CustomResourceDefinition, fieldManager: 'fleet-gateway-test-harness', force: true },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    );
+  }
+  const names = crds.map((c) => c.metadata.name);
+  await waitEstablished(api, names, timeoutMs);
+  return names;
+}
