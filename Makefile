@@ -1,0 +1,26 @@
+# Entry points. Every target installs what it needs first (tools/bootstrap.sh), so each works on a fresh machine.
+SHELL := /bin/bash
+LOCAL_DIR ?= $(CURDIR)/.cache/local-plane
+CLUSTERS ?= hub,member-1,member-2
+
+.PHONY: bootstrap test local-up local-down clean
+
+bootstrap:
+	tools/bootstrap.sh
+
+# The test command (README, .ci/run): typecheck, lint and every project's tests, then one summary line.
+test: bootstrap
+	rm -rf test-results
+	NX_NO_CLOUD=true pnpm exec nx run-many -t typecheck lint test --output-style=static
+	pnpm exec tsx tools/scripts/test-summary.ts test-results
+	tools/scripts/assert-no-leftovers.sh
+
+# The local system on its embedded default: real control planes (hub + members) with all CRDs installed.
+local-up: bootstrap
+	pnpm exec tsx tools/control-plane/src/cli.ts start --clusters $(CLUSTERS) --dir $(LOCAL_DIR)
+
+local-down:
+	pnpm exec tsx tools/control-plane/src/cli.ts stop --dir $(LOCAL_DIR)
+
+clean: local-down
+	rm -rf .cache test-results .nx node_modules/.vite

@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { commonAgentOptions, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
+
+/** The member agent's configuration, from its command line. */
+export interface MemberFlags extends CommonAgentFlags {
+  memberClusterName: string;
+  /** Kubeconfig of the hub, scoped to fleet-member-<member>. */
+  hubKubeconfig: string;
+  /** Feature gate: discover the internal load balancer and Private Link Service behind exported Services. */
+  enablePrivateLinkOriginDiscovery: boolean;
+  /** Approve the pending Private Link connections whose request message the hub issued (needs discovery). */
+  approvePrivateLinkConnections: boolean;
+}
+
+export type MemberFlagsResult = { ok: true; value: MemberFlags } | { ok: false; errors: string[] };
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
+export function parseMemberFlags(argv: string[]): MemberFlagsResult {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...commonAgentOptions({ metrics: ':8090', health: ':8091' }),
+        'member-cluster-name': { type: 'string' },
+        'hub-kubeconfig': { type: 'string' },
+        'enable-private-link-origin-discovery': { type: 'boolean', default: false },
+        'approve-private-link-connections': { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    return { ok: false, errors: [(error as Error).message] };
+  }
+  const errors: string[] = [];
+  const member = values['member-cluster-name'];
+  const hubKubeconfig = values['hub-kubeconfig'];
+  if (!member) errors.push('--member-cluster-name is required (the Fleet member name, a DNS label)');
+  else if (!DNS_LABEL.test(member)) errors.push(`--member-cluster-name has invalid value "${member}"; expected a DNS label such as member-1`);
+  if (!hubKubeconfig) errors.push('--hub-kubeconfig is required (a kubeconfig for the hub, scoped to fleet-member-<member>)');
+  const discovery = values['enable-private-link-origin-discovery'];
+  const approve = values['approve-private-link-connections'];
+  if (approve && !discovery) errors.push('--approve-private-link-connections needs --enable-private-link-origin-discovery');
+  if (discovery && !values['azure-subscription-id']) {
+    errors.push('--azure-subscription-id must be configured when Private Link origin discovery is enabled (--enable-private-link-origin-discovery)');
+  }
+  const common = readCommonAgentFlags(values, errors);
+  if (errors.length > 0 || !member || !hubKubeconfig) return { ok: false, errors };
+  return {
+    ok: true,
+    value: { ...common, memberClusterName: member, hubKubeconfig, enablePrivateLinkOriginDiscovery: discovery, approvePrivateLinkConnections: approve },
+  };
+}

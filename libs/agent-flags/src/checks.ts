@@ -1,0 +1,19 @@
+// Each check returns the error for a bad value (naming flag, value and expected form), or nothing.
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function checkSubscriptionId(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined || GUID.test(value)) return undefined;
+  return `--${flag} has invalid value "${value}"; expected a GUID such as 00000000-0000-0000-0000-000000000000`;
+}
+
+export function checkArmEndpoint(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined || /^https:\/\/[^/]+\/?$/.test(value)) return undefined;
+  return `--${flag} has invalid value "${value}"; expected an https URL with no path, such as https://management.azure.com`;
+}
+
+export function checkBindAddress(flag: string, value: string, example: string): string | undefined {
+  const port = Number(value.split(':').pop());
+  if (/^[^:]*:\d{1,5}$/.test(value) && port <= 65535) return undefined;
+  return `--${flag} has invalid value "${value}"; expected [host]:port such as ${example}`;
+}

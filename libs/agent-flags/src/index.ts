@@ -1,0 +1,2 @@
+export { commonAgentOptions, readCommonAgentFlags, type CommonAgentFlags } from './common-agent-flags.js';
+export { checkArmEndpoint, checkBindAddress, checkSubscriptionId } from './checks.js';
