@@ -172,4 +172,25 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     const read = await core.readNamespacedConfigMap({ name: 'survivor', namespace: NS });
     expect(read.data).toEqual({ k: 'v' });
   });
+
+  it('keeps GatewayClass status.supportedFeatures only once the experimental GatewayClass CRD is installed', async () => {
+    const custom = plane.cluster('hub').kubeConfig().makeApiClient(CustomObjectsApi);
+    const writeFeatures = async () => {
+      await custom.patchClusterCustomObjectStatus(
+        {
+          group: 'gateway.networking.k8s.io', version: 'v1', plural: 'gatewayclasses', name: 'azure-fleet-afd',
+          body: { status: { supportedFeatures: [{ name: 'HTTPRoute' }] } },
+        },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+      const read = (await custom.getClusterCustomObject({
+        group: 'gateway.networking.k8s.io', version: 'v1', plural: 'gatewayclasses', name: 'azure-fleet-afd',
+      })) as { status?: { supportedFeatures?: unknown } };
+      return read.status?.supportedFeatures;
+    };
+    // The standard v1.2.1 schema prunes the field.
+    expect(await writeFeatures()).toBeUndefined();
+    await plane.installCrds('hub', { experimentalGatewayClass: true });
+    expect(await writeFeatures()).toEqual([{ name: 'HTTPRoute' }]);
+  });
 });
