@@ -11,7 +11,7 @@ bootstrap:
 # The test command (README, .ci/run): typecheck, lint and every project's tests, then one summary line.
 test: bootstrap
 	rm -rf test-results
-	NX_NO_CLOUD=true pnpm exec nx run-many -t typecheck lint test --output-style=static
+	NX_NO_CLOUD=true pnpm exec nx run-many -t typecheck lint test --output-style=static --skip-nx-cache
 	pnpm exec tsx tools/scripts/test-summary.ts test-results
 	tools/scripts/assert-no-leftovers.sh
 
