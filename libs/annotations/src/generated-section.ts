@@ -1,0 +1,12 @@
+/**
+ * Replaces the text between `<!-- BEGIN GENERATED: name -->` and `<!-- END GENERATED: name -->` in a document, so
+ * that README tables can be rendered from the code they describe and checked by a test.
+ */
+export function spliceGeneratedSection(text: string, name: string, body: string): string {
+  const begin = `<!-- BEGIN GENERATED: ${name} -->`;
+  const end = `<!-- END GENERATED: ${name} -->`;
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`the document lacks the ${begin} ... ${end} markers`);
+  return `${text.slice(0, from + begin.length)}\n${body}\n${text.slice(to)}`;
+}

@@ -1,0 +1,88 @@
+import type { Gateway, HTTPRoute, ParentReference } from '@fleet-gateway/api-types';
+import { intersect, mostSpecificCovering } from './hostnames.js';
+import type { InputIndex } from './input-index.js';
+import { selectorMatches } from './label-selector.js';
+import type { ListenerResult } from './listeners.js';
+import { ANY_HOSTNAME } from './model-types.js';
+import { GATEWAY_GROUP } from './names.js';
+
+export interface ListenerAttachment {
+  readonly listener: ListenerResult;
+  /** Effective hostnames: the intersection of listener and route hostnames, after listener isolation. */
+  readonly hostnames: readonly string[];
+}
+
+export type ParentAttachment =
+  | { readonly ok: true; readonly attachments: readonly ListenerAttachment[] }
+  | { readonly ok: false; readonly reason: string; readonly message: string };
+
+export function targetsGateway(route: HTTPRoute, ref: ParentReference, gateway: Gateway): boolean {
+  return (
+    (ref.group ?? GATEWAY_GROUP) === GATEWAY_GROUP &&
+    (ref.kind ?? 'Gateway') === 'Gateway' &&
+    (ref.namespace ?? route.metadata.namespace) === gateway.metadata.namespace &&
+    ref.name === gateway.metadata.name
+  );
+}
+
+function namespaceAllowed(listener: ListenerResult, routeNamespace: string, gateway: Gateway, index: InputIndex): boolean {
+  const from = listener.allowedRoutes?.namespaces?.from ?? 'Same';
+  if (from === 'All') return true;
+  if (from === 'Same') return routeNamespace === gateway.metadata.namespace;
+  const selector = listener.allowedRoutes?.namespaces?.selector;
+  const labels = index.namespaceLabels(routeNamespace);
+  return !!selector && !!labels && selectorMatches(selector, labels);
+}
+
+function effectiveHostnames(listener: ListenerResult, routeHostnames: readonly string[], siblings: readonly ListenerResult[]): string[] {
+  const wanted = routeHostnames.length === 0 ? [listener.hostname] : routeHostnames;
+  // Listener isolation: a host belongs to the most specific listener of the same protocol and port.
+  const peers = siblings.filter((s) => s.protocol === listener.protocol && s.port === listener.port).map((s) => s.hostname);
+  const hostnames = new Set<string>();
+  for (const h of wanted) {
+    const host = intersect(listener.hostname, h);
+    if (host !== undefined && mostSpecificCovering(peers, host) === listener.hostname) hostnames.add(host);
+  }
+  return [...hostnames];
+}
+
+/** Gateway API attachment of one parentRef: sectionName/port, then allowedRoutes, then hostname intersection. */
+export function attachParentRef(
+  route: HTTPRoute,
+  ref: ParentReference,
+  gateway: Gateway,
+  listeners: readonly ListenerResult[],
+  index: InputIndex,
+): ParentAttachment {
+  const matching = listeners.filter(
+    (l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port),
+  );
+  const where = [ref.sectionName && `sectionName ${ref.sectionName}`, ref.port !== undefined && `port ${ref.port}`].filter(Boolean).join(' and ');
+  if (matching.length === 0) {
+    return { ok: false, reason: 'NoMatchingParent', message: `no listener of Gateway ${gateway.metadata.name} matches ${where}` };
+  }
+  const routeNamespace = route.metadata.namespace ?? '';
+  const allowed = matching.filter(
+    (l) => l.supportedKinds.some((k) => k.kind === 'HTTPRoute') && namespaceAllowed(l, routeNamespace, gateway, index),
+  );
+  if (allowed.length === 0) {
+    return {
+      ok: false,
+      reason: 'NotAllowedByListeners',
+      message: `listeners ${matching.map((l) => l.name).join(', ')} do not allow HTTPRoutes from namespace ${routeNamespace}`,
+    };
+  }
+  const routeHostnames = [...new Set(route.spec.hostnames ?? [])];
+  const attachments = allowed
+    .map((listener) => ({ listener, hostnames: effectiveHostnames(listener, routeHostnames, listeners) }))
+    .filter((a) => a.hostnames.length > 0);
+  if (attachments.length === 0) {
+    const listenerHosts = allowed.map((l) => `${l.name} (${l.hostname === ANY_HOSTNAME ? 'any host' : l.hostname})`);
+    return {
+      ok: false,
+      reason: 'NoMatchingListenerHostname',
+      message: `route hostnames ${routeHostnames.join(', ')} match no hostname of listeners ${listenerHosts.join(', ')}`,
+    };
+  }
+  return { ok: true, attachments };
+}

@@ -1,0 +1,79 @@
+import { formatAnnotationErrors, KnownSku, parseServiceImportAnnotations, type Sku } from '@fleet-gateway/annotations';
+import type { ServiceImport } from '@fleet-gateway/api-types';
+import { resolveClusterOrigin, type ClusterOrigin, type GatewayRef } from './cluster-origins.js';
+import { decideConnectivity } from './connectivity.js';
+import type { InputIndex } from './input-index.js';
+import type { ModelBackend, ModelOrigin, ResolvedConnectivity } from './model-types.js';
+import { compareText } from './names.js';
+
+export type BackendResolution =
+  | { readonly ok: true; readonly backend: ModelBackend; readonly notes: readonly string[] }
+  | { readonly ok: false; readonly reason: string; readonly message: string };
+
+export function backendKey(namespace: string, name: string, port: number): string {
+  return `${namespace}/${name}:${port}`;
+}
+
+function toModelOrigin(origin: Exclude<ClusterOrigin, { state: 'none' }>, connectivity: ResolvedConnectivity): ModelOrigin {
+  if (origin.state === 'unknown') {
+    return { cluster: origin.cluster, state: 'unknown', unknownReason: origin.unknownReason, connectivity, source: origin.source };
+  }
+  const common = { cluster: origin.cluster, state: 'known', exportWeight: origin.exportWeight, connectivity } as const;
+  if (connectivity !== 'private-link' || !origin.privateLink) return { ...common, address: origin.publicAddress, source: origin.source };
+  // The PLS's ILB address becomes the origin address; the rest of the Private Link data travels as is.
+  const { address, ...privateLink } = origin.privateLink;
+  return {
+    ...common,
+    address,
+    privateLink,
+    source: origin.source,
+  };
+}
+
+/** Resolves one ServiceImport port into a backend with its origins, or the reason it cannot serve. */
+export function resolveBackend(
+  index: InputIndex,
+  serviceImport: ServiceImport,
+  port: number,
+  sku: Sku,
+  gateway: GatewayRef,
+): BackendResolution {
+  const namespace = serviceImport.metadata.namespace ?? '';
+  const name = serviceImport.metadata.name ?? '';
+  const label = `ServiceImport ${namespace}/${name}`;
+  const config = parseServiceImportAnnotations(serviceImport.metadata.annotations);
+  if (!config.ok) return { ok: false, reason: 'InvalidBackendAnnotations', message: `${label}: ${formatAnnotationErrors(config.errors)}` };
+  const ports = (serviceImport.status?.ports ?? []).map((p) => p.port);
+  if (!ports.includes(port)) {
+    return { ok: false, reason: 'BackendNotFound', message: `port ${port} is not among the ports of ${label} [${ports.join(', ')}]` };
+  }
+  const clusters = [...new Set((serviceImport.status?.clusters ?? []).map((c) => c.cluster))].sort(compareText);
+  const all = clusters.map((c) => resolveClusterOrigin(index, serviceImport, c, port, gateway));
+  const usable = all.filter((o): o is Exclude<ClusterOrigin, { state: 'none' }> => o.state !== 'none');
+  if (usable.length === 0) {
+    const why = all.map((o) => (o.state === 'none' ? `${o.cluster}: ${o.why}` : '')).filter(Boolean);
+    return { ok: false, reason: 'NoOrigins', message: `${label} has no cluster that can serve port ${port}${why.length ? ` (${why.join('; ')})` : ''}` };
+  }
+  const decision = decideConnectivity(config.config.connectivity, usable);
+  if (!decision.ok) return { ok: false, reason: decision.reason, message: `${label}: ${decision.message}` };
+  if (decision.connectivity === 'private-link' && sku !== KnownSku.Premium) {
+    return { ok: false, reason: 'PrivateLinkRequiresPremium', message: `${label} resolves to Private Link, which needs a ${KnownSku.Premium} Gateway, not ${sku}` };
+  }
+  const c = config.config;
+  const backend: ModelBackend = {
+    key: backendKey(namespace, name, port),
+    namespace,
+    name,
+    port,
+    connectivity: decision.connectivity,
+    probe: { path: c.healthProbePath, protocol: c.healthProbeProtocol, requestType: c.healthProbeRequestType, intervalSeconds: c.healthProbeIntervalSeconds },
+    latencySensitivityMilliseconds: c.latencySensitivityMilliseconds,
+    ...(c.originHostHeader ? { originHostHeader: c.originHostHeader } : {}),
+    origins: usable.map((o) => toModelOrigin(o, decision.connectivity)),
+    source: { kind: 'ServiceImport', namespace, name },
+  };
+  const notes = usable
+    .filter((o): o is Extract<ClusterOrigin, { state: 'unknown' }> => o.state === 'unknown')
+    .map((o) => `cluster ${o.cluster} of ${label} is unknown (${o.unknownReason}); AFD keeps what it last programmed for it`);
+  return { ok: true, backend, notes };
+}

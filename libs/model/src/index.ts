@@ -1,0 +1,14 @@
+export { modelHash } from './content-hash.js';
+export type { ControllerSettings, HubInputs, NamespaceLabels } from './hub-inputs.js';
+export { HubInputsError, readHubInputs, writeHubInputs } from './hub-inputs.js';
+export * from './model-types.js';
+export { CONTROLLER_NAME } from './names.js';
+export type { NormalizeResult } from './normalize.js';
+export { normalize } from './normalize.js';
+export { validateModel } from './model-validation.js';
+export type { ResolveResult } from './resolve-gateway.js';
+export { resolveGateway } from './resolve-gateway.js';
+export type { VerdictCase } from './verdict-catalog.js';
+export { renderVerdictTable, verdictCatalog } from './verdict-catalog.js';
+export type * from './verdict-types.js';
+export { apportionWeights, MAX_ORIGIN_WEIGHT } from './weights.js';

@@ -1,0 +1,136 @@
+import { parseListenerTlsOptions, RESERVED_PREFIX, formatAnnotationErrors, type ListenerTlsConfig } from '@fleet-gateway/annotations';
+import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
+import { conditionsFor, joinMessages } from './conditions.js';
+import { ANY_HOSTNAME, type ListenerProtocol, type ModelListener } from './model-types.js';
+import { GATEWAY_GROUP } from './names.js';
+import type { VerdictCondition } from './verdict-types.js';
+
+const SERVED_PORTS: Readonly<Record<ListenerProtocol, number>> = { HTTP: 80, HTTPS: 443 };
+const CERTIFICATE_OPTION = `${RESERVED_PREFIX}certificate`;
+
+export interface RouteKind {
+  readonly group: string;
+  readonly kind: string;
+}
+
+/** A listener as resolve sees it: its verdict (before attachment counts) and, when routable, its model node. */
+export interface ListenerResult {
+  readonly name: string;
+  readonly port: number;
+  readonly hostname: string;
+  readonly protocol: string;
+  readonly allowedRoutes: GatewayListener['allowedRoutes'];
+  readonly supportedKinds: readonly RouteKind[];
+  readonly conditions: readonly VerdictCondition[];
+  /** Why the listener is not routable, for the Gateway's message; absent when it is. */
+  readonly problem?: string;
+  readonly model?: ModelListener;
+}
+
+function isServedProtocol(protocol: string): protocol is ListenerProtocol {
+  return protocol === 'HTTP' || protocol === 'HTTPS';
+}
+
+function conflictKey(l: GatewayListener): string {
+  return `${l.protocol}|${l.port}|${l.hostname ?? ANY_HOSTNAME}`;
+}
+
+function conflictMessage(l: GatewayListener): string {
+  return `another listener uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}`;
+}
+
+function routeKinds(listener: GatewayListener): { supported: RouteKind[]; invalid: string[] } {
+  const served = isServedProtocol(listener.protocol);
+  const requested = listener.allowedRoutes?.kinds ?? [];
+  if (requested.length === 0) return { supported: served ? [{ group: GATEWAY_GROUP, kind: 'HTTPRoute' }] : [], invalid: [] };
+  const supported: RouteKind[] = [];
+  const invalid: string[] = [];
+  for (const { group = GATEWAY_GROUP, kind } of requested) {
+    if (served && group === GATEWAY_GROUP && kind === 'HTTPRoute') {
+      if (supported.length === 0) supported.push({ group, kind });
+    } else {
+      invalid.push(`${group}/${kind}`);
+    }
+  }
+  return { supported, invalid };
+}
+
+function acceptance(listener: GatewayListener, conflicted: boolean, tls: ReturnType<typeof parseListenerTlsOptions> | undefined) {
+  const { protocol, port } = listener;
+  if (!isServedProtocol(protocol)) {
+    return { reason: 'UnsupportedProtocol', message: `protocol ${protocol} is not supported; AFD serves HTTP and HTTPS` };
+  }
+  if (port !== SERVED_PORTS[protocol]) {
+    return { reason: 'PortUnavailable', message: `${protocol} is served on port ${SERVED_PORTS[protocol]} only, not ${port}` };
+  }
+  if (conflicted) {
+    return { reason: 'HostnameConflict', message: conflictMessage(listener) };
+  }
+  if (tls && !tls.ok) return { reason: tls.errors[0]?.reason ?? 'Invalid', message: formatAnnotationErrors(tls.errors) };
+  return undefined;
+}
+
+function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig): string | undefined {
+  if ((listener.tls?.certificateRefs ?? []).length > 0) {
+    return `certificateRefs are not supported; use tls.options ${CERTIFICATE_OPTION}: managed`;
+  }
+  if (tls.certificate === undefined) return `an HTTPS listener needs tls.options ${CERTIFICATE_OPTION}: managed`;
+  if (listener.hostname?.startsWith('*.')) {
+    return `AFD-managed certificates cannot cover the wildcard hostname ${listener.hostname}`;
+  }
+  return undefined;
+}
+
+function resolveListener(gateway: Gateway, listener: GatewayListener, conflicted: boolean): ListenerResult {
+  const { isTrue, isFalse } = conditionsFor(gateway.metadata.generation ?? 0);
+  const https = listener.protocol === 'HTTPS';
+  const tls = https ? parseListenerTlsOptions(listener.tls?.options) : undefined;
+  const rejected = acceptance(listener, conflicted, tls);
+  const kinds = routeKinds(listener);
+  const certificate = tls?.ok && !rejected ? certificateProblem(listener, tls.config) : undefined;
+  const kindsProblem = kinds.invalid.length > 0 ? `unsupported route kinds ${kinds.invalid.join(', ')}; only gateway.networking.k8s.io/HTTPRoute` : undefined;
+
+  const conditions: VerdictCondition[] = [
+    rejected ? isFalse('Accepted', rejected.reason, rejected.message) : isTrue('Accepted', 'Accepted', 'listener is valid'),
+    conflicted
+      ? isTrue('Conflicted', 'HostnameConflict', conflictMessage(listener))
+      : isFalse('Conflicted', 'NoConflicts', 'no conflicting listener'),
+  ];
+  if (kindsProblem) conditions.push(isFalse('ResolvedRefs', 'InvalidRouteKinds', joinMessages([kindsProblem, certificate])));
+  else if (certificate) conditions.push(isFalse('ResolvedRefs', 'InvalidCertificateRef', certificate));
+  else conditions.push(isTrue('ResolvedRefs', 'ResolvedRefs', 'references resolved'));
+
+  // Unsupported kinds beside a supported one leave the listener serving HTTPRoutes (the spec lists the valid kinds).
+  const noKinds = kinds.supported.length === 0 ? kindsProblem : undefined;
+  const problem = joinMessages([rejected?.message, noKinds, certificate]) || undefined;
+  if (problem) conditions.push(isFalse('Programmed', 'Invalid', problem));
+  const base = {
+    name: listener.name,
+    port: listener.port,
+    hostname: listener.hostname ?? ANY_HOSTNAME,
+    protocol: listener.protocol,
+    allowedRoutes: listener.allowedRoutes,
+    supportedKinds: kinds.supported,
+    conditions,
+  };
+  // A served protocol is implied when there is no problem; the check narrows the type.
+  if (problem || !isServedProtocol(listener.protocol)) return { ...base, problem: problem ?? listener.protocol };
+  const model: ModelListener = {
+    name: listener.name,
+    protocol: listener.protocol,
+    port: listener.port,
+    hostname: base.hostname,
+    ...(tls?.ok && tls.config.certificate
+      ? { tls: { certificate: tls.config.certificate, minimumTlsVersion: tls.config.minimumTlsVersion } }
+      : {}),
+    source: { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', section: listener.name },
+  };
+  return { ...base, model };
+}
+
+/** Validates every listener against what AFD can serve; conflicts are judged among all listeners as written. */
+export function resolveListeners(gateway: Gateway): ListenerResult[] {
+  const counts = new Map<string, number>();
+  for (const l of gateway.spec.listeners) counts.set(conflictKey(l), (counts.get(conflictKey(l)) ?? 0) + 1);
+  return gateway.spec.listeners.map((l) => resolveListener(gateway, l, (counts.get(conflictKey(l)) ?? 0) > 1));
+}

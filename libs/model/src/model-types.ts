@@ -1,0 +1,232 @@
+import type {
+  DeletionPolicy,
+  MinimumTlsVersion,
+  OriginConnectivity,
+  ProbeProtocol,
+  ProbeRequestType,
+  Sku,
+  WafPolicyId,
+} from '@fleet-gateway/annotations';
+
+/** Where a model node came from: the object, and the part of it (listener name, `rule/2`, ...). */
+export interface SourceRef {
+  readonly kind: 'Gateway' | 'HTTPRoute' | 'ServiceImport' | 'InternalServiceExport';
+  readonly namespace: string;
+  readonly name: string;
+  readonly section?: string;
+}
+
+export interface GatewayIdentity {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly generation: number;
+}
+
+export interface GatewayModelConfig {
+  readonly sku: Sku;
+  readonly wafPolicy?: WafPolicyId;
+  readonly originResponseTimeoutSeconds: number;
+  readonly deletionPolicy: DeletionPolicy;
+}
+
+/** `*` stands for "any host": a listener and route without hostnames, served on the endpoint's own hostname. */
+export const ANY_HOSTNAME = '*';
+
+export type ListenerProtocol = 'HTTP' | 'HTTPS';
+
+export interface ModelListener {
+  readonly name: string;
+  readonly protocol: ListenerProtocol;
+  readonly port: number;
+  readonly hostname: string;
+  /** HTTPS only: the certificate comes from AFD. */
+  readonly tls?: { readonly certificate: 'managed'; readonly minimumTlsVersion: MinimumTlsVersion };
+  readonly source: SourceRef;
+}
+
+export interface PathMatch {
+  readonly type: 'Exact' | 'PathPrefix';
+  readonly value: string;
+}
+
+export interface NameValue {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** One HTTPRouteMatch; header names are lowercase, duplicates removed (the first entry wins, as the spec says). */
+export interface ModelMatch {
+  readonly path: PathMatch;
+  readonly method?: string;
+  readonly headers: readonly NameValue[];
+  readonly queryParams: readonly NameValue[];
+}
+
+export interface HeaderEdits {
+  readonly set: readonly NameValue[];
+  readonly add: readonly NameValue[];
+  readonly remove: readonly string[];
+}
+
+export type ModelFilter =
+  | ({ readonly type: 'RequestHeaderModifier' } & HeaderEdits)
+  | ({ readonly type: 'ResponseHeaderModifier' } & HeaderEdits)
+  | {
+      readonly type: 'RequestRedirect';
+      readonly scheme?: 'http' | 'https';
+      readonly hostname?: string;
+      readonly path?: string;
+      readonly statusCode: 301 | 302;
+    }
+  | {
+      readonly type: 'URLRewrite';
+      readonly path: { readonly type: 'ReplaceFullPath' | 'ReplacePrefixMatch'; readonly value: string };
+    };
+
+export interface RuleBackend {
+  /** `namespace/name:port` of a backend in `GlobalGateway.backends`. */
+  readonly backend: string;
+  /** Gateway API backendRef weight, 0..1,000,000. */
+  readonly weight: number;
+}
+
+/**
+ * One origin of a rule's traffic: AFD weight 1..1000 for enabled origins; none for disabled ones (route weight 0)
+ * and for unknown ones, whose last programmed state the provider keeps.
+ */
+export interface SplitEntry {
+  readonly backend: string;
+  readonly cluster: string;
+  readonly state: 'enabled' | 'disabled' | 'unknown';
+  readonly weight?: number;
+}
+
+export type WithdrawalReason = 'NoBackends' | 'NoValidBackends' | 'AllBackendWeightsZero';
+
+/**
+ * How one distinct weighted backend set spreads over origins; rules with proportional backend weights share it
+ * (the provider's origin group). Backend weights are reduced by their greatest common divisor.
+ */
+export interface TrafficSplit {
+  /** `namespace/name:port=weight,...` in backend order, weights reduced. */
+  readonly key: string;
+  readonly backends: readonly RuleBackend[];
+  readonly origins: readonly SplitEntry[];
+}
+
+export interface ModelRule {
+  readonly index: number;
+  readonly matches: readonly ModelMatch[];
+  readonly filters: readonly ModelFilter[];
+  readonly backends: readonly RuleBackend[];
+  /** Key of the rule's entry in `GlobalGateway.splits`; absent for redirects and rules without a valid backend. */
+  readonly split?: string;
+  /** Set when the rule must answer with an error rather than fall through to a less specific rule. */
+  readonly withdrawn?: WithdrawalReason;
+  readonly source: SourceRef;
+}
+
+export interface ModelRoute {
+  readonly namespace: string;
+  readonly name: string;
+  readonly creationTimestamp?: string;
+  readonly listeners: readonly string[];
+  readonly hostnames: readonly string[];
+  readonly rules: readonly ModelRule[];
+  readonly source: SourceRef;
+}
+
+export interface ProbeSettings {
+  readonly path: string;
+  readonly protocol: ProbeProtocol;
+  readonly requestType: ProbeRequestType;
+  readonly intervalSeconds: number;
+}
+
+export type PrivateLinkConnectionState =
+  | 'NotRequested'
+  | 'AwaitingConnection'
+  | 'Pending'
+  | 'Approved'
+  | 'Rejected'
+  | 'Disconnected';
+
+export interface PrivateLinkOrigin {
+  readonly resourceId: string;
+  readonly location: string;
+  /** The request message the hub issued for this Gateway, once issued. */
+  readonly requestMessage?: string;
+  readonly connectionState: PrivateLinkConnectionState;
+}
+
+export type ResolvedConnectivity = Exclude<OriginConnectivity, 'auto'> | 'unknown';
+
+export interface ModelOrigin {
+  readonly cluster: string;
+  readonly state: 'known' | 'unknown';
+  /** Why the member data is unknown (missing, stale, not yet reported). */
+  readonly unknownReason?: string;
+  /** ServiceExport weight 1..1000 (known origins). */
+  readonly exportWeight?: number;
+  /** The backend's connectivity, repeated here so that each origin reads on its own. */
+  readonly connectivity: ResolvedConnectivity;
+  readonly address?: string;
+  readonly privateLink?: PrivateLinkOrigin;
+  readonly source: SourceRef;
+}
+
+export interface ModelBackend {
+  /** `namespace/name:port`. */
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly port: number;
+  readonly connectivity: ResolvedConnectivity;
+  readonly probe: ProbeSettings;
+  readonly latencySensitivityMilliseconds: number;
+  readonly originHostHeader?: string;
+  readonly origins: readonly ModelOrigin[];
+  readonly source: SourceRef;
+}
+
+/** A precise path key: `Exact /a` is the path itself, `Subtree /a` is every path strictly below it (`/a/...`). */
+export interface PathKey {
+  readonly kind: 'Exact' | 'Subtree';
+  readonly value: string;
+}
+
+/** One match able to take requests of a path key, with the conditions the request must also meet. */
+export interface RoutingCandidate {
+  readonly route: string;
+  readonly rule: number;
+  readonly match: number;
+  readonly method?: string;
+  readonly headers: readonly NameValue[];
+  readonly queryParams: readonly NameValue[];
+}
+
+export interface PathRouting {
+  readonly path: PathKey;
+  /** In Gateway API precedence order; the first whose conditions hold takes the request. */
+  readonly candidates: readonly RoutingCandidate[];
+}
+
+/** Every request to one hostname over one protocol, with nothing ambiguous left. */
+export interface HostRouting {
+  readonly protocol: ListenerProtocol;
+  readonly hostname: string;
+  readonly listener: string;
+  readonly paths: readonly PathRouting[];
+}
+
+export interface GlobalGateway {
+  readonly gateway: GatewayIdentity;
+  readonly config: GatewayModelConfig;
+  readonly listeners: readonly ModelListener[];
+  readonly routes: readonly ModelRoute[];
+  readonly backends: readonly ModelBackend[];
+  readonly splits: readonly TrafficSplit[];
+  readonly routing: readonly HostRouting[];
+  readonly source: SourceRef;
+}

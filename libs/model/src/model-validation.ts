@@ -1,0 +1,93 @@
+import type { GlobalGateway, ModelBackend, ModelRoute, TrafficSplit } from './model-types.js';
+
+const MAX_ROUTE_WEIGHT = 1_000_000;
+
+function inRange(value: number | undefined, min: number, max: number): boolean {
+  return value !== undefined && Number.isInteger(value) && value >= min && value <= max;
+}
+
+function duplicates(values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return [...new Set(values.filter((v) => (seen.has(v) ? true : (seen.add(v), false))))];
+}
+
+function validateBackend(b: ModelBackend, errors: string[]): void {
+  const where = `backend ${b.key}`;
+  if (!b.namespace || !b.name) errors.push(`${where}: namespace and name are required`);
+  if (!inRange(b.port, 1, 65535)) errors.push(`${where}: port ${b.port} is outside 1..65535`);
+  if (b.key !== `${b.namespace}/${b.name}:${b.port}`) errors.push(`${where}: key does not match namespace/name:port`);
+  if (b.origins.length === 0) errors.push(`${where}: has no origins`);
+  for (const c of duplicates(b.origins.map((o) => o.cluster))) errors.push(`${where}: duplicate origin cluster ${c}`);
+  for (const o of b.origins) {
+    if (!o.cluster) errors.push(`${where}: origin with an empty cluster`);
+    if (o.state === 'known' && !inRange(o.exportWeight, 1, 1000)) {
+      errors.push(`${where}: origin ${o.cluster} export weight ${o.exportWeight} is outside 1..1000`);
+    }
+    if (o.state === 'known' && !o.address) errors.push(`${where}: known origin ${o.cluster} has no address`);
+  }
+}
+
+interface Lookups {
+  readonly listeners: ReadonlySet<string>;
+  readonly backends: ReadonlyMap<string, ModelBackend>;
+  readonly splits: ReadonlySet<string>;
+}
+
+function validateRoute(r: ModelRoute, lookups: Lookups, errors: string[]): void {
+  const where = `route ${r.namespace}/${r.name}`;
+  if (!r.namespace || !r.name) errors.push(`${where}: namespace and name are required`);
+  for (const l of r.listeners) if (!lookups.listeners.has(l)) errors.push(`${where}: unknown listener ${l}`);
+  for (const rule of r.rules) {
+    const rw = `${where} rule ${rule.index}`;
+    for (const ref of rule.backends) {
+      if (!lookups.backends.has(ref.backend)) errors.push(`${rw}: unknown backend ${ref.backend}`);
+      if (!inRange(ref.weight, 0, MAX_ROUTE_WEIGHT)) errors.push(`${rw}: route weight ${ref.weight} is outside 0..${MAX_ROUTE_WEIGHT}`);
+    }
+    for (const d of duplicates(rule.backends.map((b) => b.backend))) errors.push(`${rw}: duplicate backend ${d}`);
+    if (rule.split !== undefined && !lookups.splits.has(rule.split)) errors.push(`${rw}: unknown split ${rule.split}`);
+  }
+}
+
+function validateSplit(s: TrafficSplit, backends: ReadonlyMap<string, ModelBackend>, errors: string[]): void {
+  const where = `split ${s.key}`;
+  for (const ref of s.backends) if (!backends.has(ref.backend)) errors.push(`${where}: unknown backend ${ref.backend}`);
+  for (const d of duplicates(s.origins.map((o) => `${o.backend}@${o.cluster}`))) errors.push(`${where}: duplicate entry ${d}`);
+  for (const o of s.origins) {
+    if (!backends.get(o.backend)?.origins.some((origin) => origin.cluster === o.cluster)) {
+      errors.push(`${where}: entry ${o.backend}@${o.cluster} names no origin`);
+    }
+    if (o.state === 'enabled' ? !inRange(o.weight, 1, 1000) : o.weight !== undefined) {
+      errors.push(`${where}: entry ${o.backend}@${o.cluster} (${o.state}) has weight ${o.weight}`);
+    }
+  }
+}
+
+/** Structural rules of the model (upstream §2.4, plus the references this model adds); empty when valid. */
+export function validateModel(model: GlobalGateway): string[] {
+  const errors: string[] = [];
+  if (!model.gateway.namespace || !model.gateway.name) errors.push('gateway: namespace and name are required');
+  for (const d of duplicates(model.listeners.map((l) => l.name))) errors.push(`duplicate listener ${d}`);
+  for (const l of model.listeners) {
+    if (!inRange(l.port, 1, 65535)) errors.push(`listener ${l.name}: port ${l.port} is outside 1..65535`);
+  }
+  for (const d of duplicates(model.routes.map((r) => `${r.namespace}/${r.name}`))) errors.push(`duplicate route ${d}`);
+  for (const d of duplicates(model.backends.map((b) => b.key))) errors.push(`duplicate backend ${d}`);
+  for (const b of model.backends) validateBackend(b, errors);
+  const lookups: Lookups = {
+    listeners: new Set(model.listeners.map((l) => l.name)),
+    backends: new Map(model.backends.map((b) => [b.key, b])),
+    splits: new Set(model.splits.map((s) => s.key)),
+  };
+  for (const d of duplicates(model.splits.map((s) => s.key))) errors.push(`duplicate split ${d}`);
+  for (const s of model.splits) validateSplit(s, lookups.backends, errors);
+  for (const r of model.routes) validateRoute(r, lookups, errors);
+  const rules = new Set(model.routes.flatMap((r) => r.rules.map((rule) => `${r.namespace}/${r.name}#${rule.index}`)));
+  for (const host of model.routing) {
+    for (const path of host.paths) {
+      for (const c of path.candidates) {
+        if (!rules.has(`${c.route}#${c.rule}`)) errors.push(`routing ${host.protocol} ${host.hostname}: unknown rule ${c.route} ${c.rule}`);
+      }
+    }
+  }
+  return errors;
+}

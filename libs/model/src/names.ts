@@ -1,0 +1,20 @@
+import { FLEET_NETWORKING_GROUP, GATEWAY_GROUP } from '@fleet-gateway/api-types';
+
+/** The controllerName a GatewayClass must carry for this implementation to act on its Gateways. */
+export const CONTROLLER_NAME = 'networking.fleet.azure.com/afd';
+
+export { FLEET_NETWORKING_GROUP, GATEWAY_GROUP };
+
+/** Fleet keeps each member's InternalServiceExports in this hub namespace. */
+export function memberNamespace(cluster: string): string {
+  return `fleet-member-${cluster}`;
+}
+
+export function namespacedName(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+/** Code-point order, independent of locale, so that every sort in this lib is reproducible. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,156 @@
+import { parseGatewayAnnotations, type AnnotationResult, type GatewayConfig } from '@fleet-gateway/annotations';
+import { backendRefResolver } from './backend-refs.js';
+import { gatewayClassVerdict, gatewayConditions } from './gateway-verdict.js';
+import type { HubInputs } from './hub-inputs.js';
+import { indexInputs } from './input-index.js';
+import { resolveListeners, type ListenerResult } from './listeners.js';
+import type { GlobalGateway, HostRouting, ModelListener, ModelRoute, TrafficSplit } from './model-types.js';
+import { CONTROLLER_NAME, compareText } from './names.js';
+import { normalize } from './normalize.js';
+import { resolveRoute, type RouteResolution } from './route-resolution.js';
+import { routeVerdict } from './route-verdict.js';
+import { buildRouting, type HostAttachment } from './routing-table.js';
+import { trafficSplits } from './traffic-split.js';
+import type { ListenerVerdict, Verdicts } from './verdict-types.js';
+
+export interface ResolveResult {
+  /** The normalized model; absent when the Gateway is not ours or not accepted (nothing to program). */
+  readonly model?: GlobalGateway;
+  readonly verdicts: Verdicts;
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** Routable attachments of a route: listeners that made it into the model, with the route's kept matches. */
+function hostAttachments(res: RouteResolution): HostAttachment[] {
+  if (res.annotationProblem || res.keptRules.length === 0) return [];
+  const byListener = new Map<string, { listener: ModelListener; hostnames: Set<string> }>();
+  for (const { attachment } of res.parents) {
+    if (!attachment.ok) continue;
+    for (const { listener, hostnames } of attachment.attachments) {
+      if (!listener.model) continue;
+      const entry = byListener.get(listener.name) ?? { listener: listener.model, hostnames: new Set<string>() };
+      for (const h of hostnames) entry.hostnames.add(h);
+      byListener.set(listener.name, entry);
+    }
+  }
+  const matches = res.keptRules.flatMap((rule) =>
+    rule.matches.map((match, matchIndex) => ({
+      route: res.key,
+      ...(res.route.metadata.creationTimestamp ? { created: res.route.metadata.creationTimestamp } : {}),
+      rule: rule.index,
+      matchIndex,
+      match,
+    })),
+  );
+  return [...byListener.values()].map(({ listener, hostnames }) => ({
+    protocol: listener.protocol,
+    listener: listener.name,
+    hostnames: [...hostnames],
+    matches,
+  }));
+}
+
+function listenerVerdicts(listeners: readonly ListenerResult[], resolutions: readonly RouteResolution[]): ListenerVerdict[] {
+  return listeners.map((l) => ({
+    name: l.name,
+    supportedKinds: l.supportedKinds,
+    attachedRoutes: resolutions.filter((r) =>
+      r.parents.some((p) => p.attachment.ok && p.attachment.attachments.some((a) => a.listener.name === l.name)),
+    ).length,
+    conditions: l.conditions,
+  }));
+}
+
+interface ModelParts {
+  readonly listeners: readonly ListenerResult[];
+  readonly routes: ModelRoute[];
+  readonly routing: HostRouting[];
+  readonly backends: ReturnType<typeof backendRefResolver>['backends'];
+  readonly splits: ReadonlyMap<string, TrafficSplit>;
+}
+
+function assembleModel(inputs: HubInputs, config: GatewayConfig, { listeners, routes, routing, backends, splits }: ModelParts): GlobalGateway {
+  const { metadata } = inputs.gateway;
+  const used = new Set(routes.flatMap((r) => r.rules.flatMap((rule) => rule.backends.map((b) => b.backend))));
+  const usedSplits = new Set(routes.flatMap((r) => r.rules.flatMap((rule) => (rule.split ? [rule.split] : []))));
+  return {
+    gateway: { namespace: metadata.namespace ?? '', name: metadata.name ?? '', uid: metadata.uid ?? '', generation: metadata.generation ?? 0 },
+    config: {
+      sku: config.sku,
+      ...(config.wafPolicy ? { wafPolicy: config.wafPolicy } : {}),
+      originResponseTimeoutSeconds: config.originResponseTimeoutSeconds,
+      deletionPolicy: config.deletionPolicy,
+    },
+    listeners: listeners.flatMap((l) => (l.model ? [l.model] : [])),
+    routes,
+    backends: [...backends.values()].filter((b) => used.has(b.key)),
+    splits: [...splits.values()].filter((s) => usedSplits.has(s.key)),
+    routing,
+    source: { kind: 'Gateway', namespace: metadata.namespace ?? '', name: metadata.name ?? '' },
+  };
+}
+
+function modelRoute(res: RouteResolution, attachments: readonly HostAttachment[]): ModelRoute | undefined {
+  if (attachments.length === 0) return undefined;
+  const { metadata } = res.route;
+  return {
+    namespace: metadata.namespace ?? '',
+    name: metadata.name ?? '',
+    ...(metadata.creationTimestamp ? { creationTimestamp: metadata.creationTimestamp } : {}),
+    listeners: attachments.map((a) => a.listener),
+    hostnames: attachments.flatMap((a) => a.hostnames),
+    rules: res.keptRules,
+    source: { kind: 'HTTPRoute', namespace: metadata.namespace ?? '', name: metadata.name ?? '' },
+  };
+}
+
+/**
+ * Turns the hub's objects into the provider-neutral model of one Gateway and the conditions every object must
+ * carry. Pure: no I/O, no clock, no randomness; the inputs are not modified.
+ */
+export function resolveGateway(inputs: HubInputs): ResolveResult {
+  const { gateway, gatewayClass } = inputs;
+  if (!gatewayClass || gatewayClass.spec.controllerName !== CONTROLLER_NAME) {
+    const why = gatewayClass
+      ? `GatewayClass ${gatewayClass.metadata.name} has controllerName ${gatewayClass.spec.controllerName}, not ${CONTROLLER_NAME}`
+      : `GatewayClass ${gateway.spec.gatewayClassName} does not exist`;
+    return { verdicts: { ignored: why, routes: [] } };
+  }
+  const classVerdict = gatewayClassVerdict(gatewayClass);
+  const config: AnnotationResult<GatewayConfig> = parseGatewayAnnotations(gateway.metadata.annotations, { defaultSku: inputs.controller.defaultSku });
+  const listeners = resolveListeners(gateway);
+  const index = indexInputs(inputs);
+  const sku = config.ok ? config.config.sku : inputs.controller.defaultSku;
+  const gatewayRef = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: gateway.metadata.uid ?? '' };
+  const refs = backendRefResolver(index, sku, gatewayRef);
+  const context = { gateway, listeners, index, refs, splits: trafficSplits(refs.backends), profileTimeoutSeconds: config.ok ? config.config.originResponseTimeoutSeconds : DEFAULT_TIMEOUT_SECONDS };
+  const resolutions = [...(inputs.httpRoutes ?? [])]
+    .sort((a, b) => compareText(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareText(a.metadata.name ?? '', b.metadata.name ?? ''))
+    .flatMap((route) => resolveRoute(route, context) ?? []);
+
+  const perRoute = resolutions.map((res) => ({ res, attachments: hostAttachments(res) }));
+  const { routing, shadowed } = buildRouting(perRoute.flatMap((r) => r.attachments));
+  const routes = perRoute.flatMap(({ res, attachments }) => modelRoute(res, attachments) ?? []);
+
+  let conditions = gatewayConditions(gateway, classVerdict, config, listeners);
+  let model: GlobalGateway | undefined;
+  if (config.ok && conditions[0]?.status === 'True') {
+    const normalized = normalize(assembleModel(inputs, config.config, { listeners, routes, routing, backends: refs.backends, splits: context.splits.splits }));
+    if (normalized.ok) model = normalized.model;
+    else conditions = gatewayConditions(gateway, classVerdict, config, listeners, `the model is invalid: ${normalized.errors.join('; ')}`);
+  }
+  return {
+    ...(model ? { model } : {}),
+    verdicts: {
+      gatewayClass: classVerdict,
+      gateway: {
+        namespace: gateway.metadata.namespace ?? '',
+        name: gateway.metadata.name ?? '',
+        conditions,
+        listeners: listenerVerdicts(listeners, resolutions),
+      },
+      routes: resolutions.map((res) => routeVerdict(res, shadowed.get(res.key) ?? [])),
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { HTTPRouteFilter } from '@fleet-gateway/api-types';
+import type { HeaderEdits, ModelFilter } from './model-types.js';
+import type { Converted } from './rule-matches.js';
+
+const WELL_KNOWN_PORT = { http: 80, https: 443 } as const;
+
+function headerEdits(edits: NonNullable<HTTPRouteFilter['requestHeaderModifier']>): HeaderEdits {
+  return { set: edits.set ?? [], add: edits.add ?? [], remove: edits.remove ?? [] };
+}
+
+function unsupported(problem: string): Converted<ModelFilter> {
+  return { ok: false, problem };
+}
+
+function convertRedirect(redirect: NonNullable<HTTPRouteFilter['requestRedirect']>): Converted<ModelFilter> {
+  const { scheme, hostname, path, port, statusCode = 302 } = redirect;
+  if (path?.type === 'ReplacePrefixMatch') {
+    return unsupported('RequestRedirect with path ReplacePrefixMatch is not supported (AFD redirects replace the whole path)');
+  }
+  if (port !== undefined && !(scheme && WELL_KNOWN_PORT[scheme] === port)) {
+    return unsupported(`RequestRedirect to port ${port} is not supported; only the well-known port of an explicit scheme`);
+  }
+  return {
+    ok: true,
+    value: {
+      type: 'RequestRedirect',
+      ...(scheme ? { scheme } : {}),
+      ...(hostname ? { hostname } : {}),
+      ...(path?.replaceFullPath !== undefined ? { path: path.replaceFullPath } : {}),
+      statusCode,
+    },
+  };
+}
+
+function convertRewrite(rewrite: NonNullable<HTTPRouteFilter['urlRewrite']>): Converted<ModelFilter> {
+  if (rewrite.hostname) return unsupported('URLRewrite of the hostname is not supported (AFD sets the origin host header per backend)');
+  if (!rewrite.path) return unsupported('URLRewrite without a path has nothing AFD can apply');
+  const value = rewrite.path.type === 'ReplaceFullPath' ? rewrite.path.replaceFullPath : rewrite.path.replacePrefixMatch;
+  return { ok: true, value: { type: 'URLRewrite', path: { type: rewrite.path.type, value: value ?? '' } } };
+}
+
+/** Converts a rule-level filter to what AFD's rules engine can do, or says why it cannot. */
+export function convertFilter(filter: HTTPRouteFilter): Converted<ModelFilter> {
+  switch (filter.type) {
+    case 'RequestHeaderModifier':
+      return { ok: true, value: { type: filter.type, ...headerEdits(filter.requestHeaderModifier ?? {}) } };
+    case 'ResponseHeaderModifier':
+      return { ok: true, value: { type: filter.type, ...headerEdits(filter.responseHeaderModifier ?? {}) } };
+    case 'RequestRedirect':
+      return convertRedirect(filter.requestRedirect ?? {});
+    case 'URLRewrite':
+      return convertRewrite(filter.urlRewrite ?? {});
+    default:
+      return unsupported(`filter ${filter.type} is not supported`);
+  }
+}

@@ -1,0 +1,48 @@
+import type { HTTPRouteMatch } from '@fleet-gateway/api-types';
+import type { ModelMatch, NameValue } from './model-types.js';
+
+/** HTTP methods AFD's RequestMethod condition accepts (cdn.json RequestMethodMatchValue). */
+const AFD_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+
+export type Converted<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
+
+/** PathPrefix matches whole path elements and ignores a trailing "/", so "/a/" and "/a" are the same prefix. */
+export function normalizePrefix(value: string): string {
+  const trimmed = value.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+function firstByName(entries: readonly { name: string; value: string }[], caseInsensitive: boolean): NameValue[] {
+  const seen = new Set<string>();
+  const out: NameValue[] = [];
+  for (const { name, value } of entries) {
+    const key = caseInsensitive ? name.toLowerCase() : name;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ name: key, value });
+  }
+  return out;
+}
+
+/** Converts one match with the CRD defaults applied (PathPrefix "/"), or says what AFD cannot express. */
+export function convertMatch(match: HTTPRouteMatch): Converted<ModelMatch> {
+  const type = match.path?.type ?? 'PathPrefix';
+  const value = match.path?.value ?? '/';
+  if (type === 'RegularExpression') return { ok: false, problem: `path type RegularExpression (${value}) is not supported` };
+  const regexHeader = (match.headers ?? []).find((h) => h.type === 'RegularExpression');
+  if (regexHeader) return { ok: false, problem: `header match RegularExpression on ${regexHeader.name} is not supported` };
+  const regexQuery = (match.queryParams ?? []).find((q) => q.type === 'RegularExpression');
+  if (regexQuery) return { ok: false, problem: `query parameter match RegularExpression on ${regexQuery.name} is not supported` };
+  if (match.method && !AFD_METHODS.has(match.method)) {
+    return { ok: false, problem: `method ${match.method} is not supported; AFD matches ${[...AFD_METHODS].join(', ')}` };
+  }
+  return {
+    ok: true,
+    value: {
+      path: { type, value: type === 'PathPrefix' ? normalizePrefix(value) : value },
+      ...(match.method ? { method: match.method } : {}),
+      headers: firstByName(match.headers ?? [], true),
+      queryParams: firstByName(match.queryParams ?? [], false),
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Every (object, condition type, status, reason) that resolve can produce, with the case that produces it. The README
+ * table is rendered from this list, and the golden tests fail unless every row occurs in some golden output and
+ * every condition in a golden output is a row here.
+ */
+export interface VerdictCase {
+  readonly object: 'GatewayClass' | 'Gateway' | 'Listener' | 'HTTPRoute parent';
+  readonly type: string;
+  readonly status: 'True' | 'False';
+  readonly reason: string;
+  /** True when Gateway API v1.2 defines the reason (for this or a sibling condition); false for our own. */
+  readonly specReason: boolean;
+  readonly when: string;
+}
+
+export const verdictCatalog: readonly VerdictCase[] = [
+  { object: 'GatewayClass', type: 'Accepted', status: 'True', reason: 'Accepted', specReason: true, when: 'controllerName is networking.fleet.azure.com/afd and no parametersRef' },
+  { object: 'GatewayClass', type: 'Accepted', status: 'False', reason: 'InvalidParameters', specReason: true, when: 'parametersRef is set (this controller takes no parameters)' },
+
+  { object: 'Gateway', type: 'Accepted', status: 'True', reason: 'Accepted', specReason: true, when: 'valid class, annotations and listeners' },
+  { object: 'Gateway', type: 'Accepted', status: 'True', reason: 'ListenersNotValid', specReason: true, when: 'some listeners are invalid or conflicted; the message names them' },
+  { object: 'Gateway', type: 'Accepted', status: 'False', reason: 'ListenersNotValid', specReason: true, when: 'no listener is valid' },
+  { object: 'Gateway', type: 'Accepted', status: 'False', reason: 'Invalid', specReason: true, when: 'an annotation is invalid, unknown or misplaced (all are listed), or the model fails validation' },
+  { object: 'Gateway', type: 'Accepted', status: 'False', reason: 'UnsupportedAddress', specReason: true, when: 'spec.addresses is set (AFD assigns the endpoint hostname)' },
+  { object: 'Gateway', type: 'Accepted', status: 'False', reason: 'InvalidParameters', specReason: true, when: 'spec.infrastructure is set, or the GatewayClass is not accepted' },
+  { object: 'Gateway', type: 'Programmed', status: 'False', reason: 'Invalid', specReason: true, when: 'the Gateway is not accepted (otherwise Programmed comes from the provider)' },
+
+  { object: 'Listener', type: 'Accepted', status: 'True', reason: 'Accepted', specReason: true, when: 'HTTP on 80 or HTTPS on 443, valid tls.options, no conflict' },
+  { object: 'Listener', type: 'Accepted', status: 'False', reason: 'UnsupportedProtocol', specReason: true, when: 'protocol other than HTTP or HTTPS' },
+  { object: 'Listener', type: 'Accepted', status: 'False', reason: 'PortUnavailable', specReason: true, when: 'HTTP not on 80 or HTTPS not on 443 (the only ports AFD serves)' },
+  { object: 'Listener', type: 'Accepted', status: 'False', reason: 'Invalid', specReason: true, when: 'tls.options holds an invalid, unknown or misplaced afd- key' },
+  { object: 'Listener', type: 'Accepted', status: 'False', reason: 'HostnameConflict', specReason: true, when: 'another listener has the same protocol, port and hostname' },
+  { object: 'Listener', type: 'Conflicted', status: 'True', reason: 'HostnameConflict', specReason: true, when: 'as above' },
+  { object: 'Listener', type: 'Conflicted', status: 'False', reason: 'NoConflicts', specReason: true, when: 'no other listener has the same protocol, port and hostname' },
+  { object: 'Listener', type: 'ResolvedRefs', status: 'True', reason: 'ResolvedRefs', specReason: true, when: 'route kinds and certificate source are usable' },
+  { object: 'Listener', type: 'ResolvedRefs', status: 'False', reason: 'InvalidRouteKinds', specReason: true, when: 'allowedRoutes.kinds names a kind other than gateway.networking.k8s.io HTTPRoute' },
+  { object: 'Listener', type: 'ResolvedRefs', status: 'False', reason: 'InvalidCertificateRef', specReason: true, when: 'HTTPS with certificateRefs (unsupported), without the afd-certificate option, or with a managed certificate for a wildcard hostname' },
+  { object: 'Listener', type: 'Programmed', status: 'False', reason: 'Invalid', specReason: true, when: 'the listener is not accepted or its refs are not resolved' },
+
+  { object: 'HTTPRoute parent', type: 'Accepted', status: 'True', reason: 'Accepted', specReason: true, when: 'attached to at least one listener; shadowed matches are named in the message' },
+  { object: 'HTTPRoute parent', type: 'Accepted', status: 'False', reason: 'NoMatchingParent', specReason: true, when: 'sectionName or port matches no listener' },
+  { object: 'HTTPRoute parent', type: 'Accepted', status: 'False', reason: 'NotAllowedByListeners', specReason: true, when: "no matching listener's allowedRoutes admits the route's namespace and kind" },
+  { object: 'HTTPRoute parent', type: 'Accepted', status: 'False', reason: 'NoMatchingListenerHostname', specReason: true, when: "no route hostname intersects the allowed listeners' hostnames" },
+  { object: 'HTTPRoute parent', type: 'Accepted', status: 'False', reason: 'UnsupportedValue', specReason: true, when: 'every rule uses something AFD cannot express, or the route carries afd- annotations' },
+  { object: 'HTTPRoute parent', type: 'PartiallyInvalid', status: 'True', reason: 'UnsupportedValue', specReason: true, when: 'some rules are dropped; the message starts with "Dropped Rule"' },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'True', reason: 'ResolvedRefs', specReason: true, when: 'every backendRef resolves; the message names unknown clusters and withdrawn rules' },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'False', reason: 'InvalidKind', specReason: true, when: 'a backendRef is not a networking.fleet.azure.com ServiceImport' },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'False', reason: 'RefNotPermitted', specReason: true, when: 'a cross-namespace backendRef without a ReferenceGrant' },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'False', reason: 'BackendNotFound', specReason: true, when: 'the ServiceImport does not exist, or the port is not among its ports' },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'False', reason: 'InvalidBackendAnnotations', specReason: false, when: "the ServiceImport's afd- annotations are invalid" },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'False', reason: 'MixedOriginConnectivity', specReason: false, when: 'connectivity auto, and the clusters are neither all Private Link nor all public (both sides named)' },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'False', reason: 'OriginConnectivityUnavailable', specReason: false, when: 'connectivity public or private-link, and some clusters lack it (never downgraded)' },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'False', reason: 'PrivateLinkRequiresPremium', specReason: false, when: 'a backend resolves to Private Link on a Standard_AzureFrontDoor Gateway' },
+  { object: 'HTTPRoute parent', type: 'ResolvedRefs', status: 'False', reason: 'NoOrigins', specReason: false, when: 'the ServiceImport has no cluster that can hold an origin (none exported, weight 0, or unexporting)' },
+];
+
+/** The README table of every case, rendered from the catalog above. */
+export function renderVerdictTable(): string {
+  const lines = ['| object | condition | status | reason | Gateway API reason? | when |', '| --- | --- | --- | --- | --- | --- |'];
+  for (const c of verdictCatalog) {
+    lines.push(`| ${c.object} | ${c.type} | ${c.status} | \`${c.reason}\` | ${c.specReason ? 'yes' : 'no (ours)'} | ${c.when.replace(/\|/g, '\\|')} |`);
+  }
+  return lines.join('\n');
+}
