@@ -1,0 +1,93 @@
+import { ArmError } from '../arm/errors.js';
+import { resourceKey } from '../arm/resource-id.js';
+import type { EmulatorContext } from '../emulator-context.js';
+import { AFD } from '../cdn/afd-common.js';
+import { createWafPolicy, deleteWafPolicy, type WafPolicySpec } from '../network/waf-policies.js';
+import type { CounterEntry, RequestCounters } from './counters.js';
+import type { Fault, FaultInjector, FaultSpec } from './faults.js';
+
+export interface ResourceSnapshot {
+  id: string;
+  type: string;
+  provisioningState: string;
+  body: unknown;
+  applied?: unknown;
+  internal: Record<string, unknown>;
+}
+
+export interface StateDump {
+  resources: ResourceSnapshot[];
+  operations: unknown[];
+  privateLinkConnections: unknown[];
+  faults: Fault[];
+  counters: CounterEntry[];
+  edges: unknown;
+}
+
+/** The part of the admin API that concerns ARM state; the edge adds its own controls (see EdgeAdmin). */
+export class ArmAdmin {
+  constructor(
+    private readonly context: EmulatorContext,
+    private readonly counters: RequestCounters,
+    private readonly faults: FaultInjector,
+  ) {}
+
+  requestCounts(): CounterEntry[] {
+    return this.counters.entries();
+  }
+
+  /** Sum of requests matching the filter, e.g. `{ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles' }`. */
+  requestTotal(filter: Partial<Omit<CounterEntry, 'count'>> = {}): number {
+    return this.counters.total(filter);
+  }
+
+  resetCounters(): void {
+    this.counters.reset();
+  }
+
+  injectFault(spec: FaultSpec): Fault {
+    return this.faults.add(spec);
+  }
+
+  listFaults(): Fault[] {
+    return this.faults.list();
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  /** Marks a custom domain's DNS TXT validation as done: its domainValidationState becomes Approved. */
+  validateCustomDomain(id: string): void {
+    const record = this.context.store.get(resourceKey(id));
+    if (record?.kindKey !== AFD.customDomain) throw new ArmError(404, 'ResourceNotFound', `Custom domain '${id}' was not found.`);
+    record.internal.validationState = 'Approved';
+    this.context.store.changed();
+  }
+
+  /** Creates (or replaces) a Front Door WAF policy; returns its id. */
+  createWafPolicy(spec: WafPolicySpec): string {
+    return createWafPolicy(spec, this.context).id;
+  }
+
+  deleteWafPolicy(id: string): void {
+    deleteWafPolicy(id, this.context);
+  }
+
+  dumpResources(): Omit<StateDump, 'edges'> {
+    return {
+      resources: this.context.store.all().map((record) => ({
+        id: record.id,
+        type: record.kindKey,
+        provisioningState: record.provisioningState,
+        body: record.body,
+        ...(record.applied === undefined ? {} : { applied: record.applied }),
+        internal: record.internal,
+      })),
+      operations: this.context.operations.all(),
+      privateLinkConnections: this.context.privateLink.describe(),
+      faults: this.faults.list(),
+      counters: this.counters.entries(),
+    };
+  }
+}

@@ -1,0 +1,57 @@
+import { ArmError, badRequest } from './errors.js';
+import type { ArmResponse } from './http.js';
+import { typeName } from './kind.js';
+import { handleOperationRequest } from './operation-handler.js';
+import { handleCollectionRequest, handleResourceRequest } from './resource-handler.js';
+import { isCollection, kindKeyOf, parseArmPath } from './resource-id.js';
+import type { EmulatorContext } from '../emulator-context.js';
+
+export interface IncomingArmRequest {
+  method: string;
+  url: URL;
+  baseUrl: string;
+  body: unknown;
+}
+
+const OPERATION_TYPES = new Set(['operationstatuses', 'operationresults']);
+
+/** Dispatches an authenticated, admitted ARM request to the operation or resource handlers. */
+export function routeArmRequest(request: IncomingArmRequest, context: EmulatorContext): ArmResponse {
+  const path = parseArmPath(request.url.pathname);
+  if (path === undefined) throw new ArmError(404, 'NotFound', `No ARM resource path matches '${request.url.pathname}'.`);
+  const [first, second] = path.types.map((type) => type.toLowerCase());
+  if (first === 'locations' && second !== undefined && OPERATION_TYPES.has(second) && path.names.length === 2) {
+    return handleOperationRequest(request.method, second, path.names[1] as string, request.url, context);
+  }
+  const apiVersion = request.url.searchParams.get('api-version');
+  if (apiVersion === null || apiVersion === '') {
+    throw badRequest('The api-version query parameter (?api-version=) is required for all requests.', 'MissingApiVersionParameter');
+  }
+  const kind = context.kinds.find(kindKeyOf(path.provider, path.types));
+  if (kind === undefined) {
+    throw new ArmError(
+      404,
+      'InvalidResourceType',
+      `The resource type '${path.types.join('/')}' could not be found in the namespace '${path.provider}' for api version '${apiVersion}'.`,
+    );
+  }
+  if (apiVersion !== kind.apiVersion) {
+    throw badRequest(
+      `No registered resource provider found for API version '${apiVersion}' and type '${typeName(kind)}'. The supported api-versions are '${kind.apiVersion}'.`,
+      'NoRegisteredProviderFound',
+    );
+  }
+  const armRequest = { method: request.method, path, url: request.url, baseUrl: request.baseUrl, body: request.body };
+  if (isCollection(path)) return handleCollectionRequest(armRequest, kind, context);
+  return handleResourceRequest(armRequest, kind, context);
+}
+
+/** The resource type a request is counted under. */
+export function resourceTypeOf(pathname: string, context: EmulatorContext): string {
+  const path = parseArmPath(pathname);
+  if (path === undefined) return 'unknown';
+  const [first, second] = path.types.map((type) => type.toLowerCase());
+  if (first === 'locations' && second !== undefined && OPERATION_TYPES.has(second)) return `${path.provider}/locations/${path.types[1]}`;
+  const kind = context.kinds.find(kindKeyOf(path.provider, path.types));
+  return kind === undefined ? [path.provider, ...path.types].join('/') : typeName(kind);
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { faultError, type FaultInjector } from '../admin/faults.js';
+import type { RequestCounters } from '../admin/counters.js';
+import type { EmulatorContext } from '../emulator-context.js';
+import { resourceTypeOf, routeArmRequest } from './arm-router.js';
+import { ArmError } from './errors.js';
+import { errorResponse, parseJsonBody, readBody, writeResponse, type ArmResponse } from './http.js';
+import { parseArmPath } from './resource-id.js';
+import type { Throttler } from './throttling.js';
+
+export interface ArmServerDependencies {
+  context: EmulatorContext;
+  throttler: Throttler;
+  faults: FaultInjector;
+  counters: RequestCounters;
+  onUnexpectedError: (error: unknown) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The ARM endpoint: HTTPS on 127.0.0.1, faults first, then authentication, throttling and routing. */
+export async function startArmServer(
+  dependencies: ArmServerDependencies,
+  tls: { key: string; cert: string },
+  port: number,
+): Promise<RunningServer> {
+  const server = createServer({ key: tls.key, cert: tls.cert, keepAlive: true }, (request, response) => {
+    handleArmHttpRequest(request, response, dependencies).catch(dependencies.onUnexpectedError);
+  });
+  return listen(server, port, 'https');
+}
+
+export async function listen(server: Server | HttpServer, port: number, scheme: 'http' | 'https'): Promise<RunningServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `${scheme}://127.0.0.1:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handleArmHttpRequest(request: IncomingMessage, response: ServerResponse, dependencies: ArmServerDependencies): Promise<void> {
+  const { context, faults, counters } = dependencies;
+  const method = (request.method ?? 'GET').toUpperCase();
+  const host = request.headers.host ?? '127.0.0.1';
+  const url = new URL(request.url ?? '/', `https://${host}`);
+  const resourceType = resourceTypeOf(url.pathname, context);
+  const requestId = randomUUID();
+  const correlationId = request.headers['x-ms-correlation-request-id'];
+  const headers: Record<string, string> = {
+    'x-ms-request-id': requestId,
+    'x-ms-correlation-request-id': typeof correlationId === 'string' ? correlationId : requestId,
+  };
+  let armResponse: ArmResponse;
+  try {
+    const latency = faults.take('latency', method, url.pathname);
+    if (latency !== undefined) await sleep(latency.latencyMs ?? 0);
+    if (faults.take('reset', method, url.pathname) !== undefined) {
+      counters.record(method, resourceType, 0);
+      request.socket.destroy();
+      return;
+    }
+    armResponse = await admitAndRoute(request, method, url, host, headers, dependencies);
+  } catch (error) {
+    armResponse = toErrorResponse(error, dependencies);
+  }
+  writeResponse(response, armResponse, headers);
+  counters.record(method, resourceType, armResponse.status);
+}
+
+async function admitAndRoute(
+  request: IncomingMessage,
+  method: string,
+  url: URL,
+  host: string,
+  headers: Record<string, string>,
+  dependencies: ArmServerDependencies,
+): Promise<ArmResponse> {
+  const statusFault = dependencies.faults.take('status', method, url.pathname);
+  if (statusFault !== undefined) {
+    const fault = faultError(statusFault);
+    throw new ArmError(fault.status, fault.code, fault.message, fault.headers);
+  }
+  const authorization = request.headers.authorization;
+  if (typeof authorization !== 'string' || !/^Bearer\s+\S+/i.test(authorization)) {
+    throw new ArmError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing or is not a Bearer token.");
+  }
+  const subscriptionId = parseArmPath(url.pathname)?.subscriptionId;
+  if (subscriptionId !== undefined) {
+    const decision = dependencies.throttler.admit(subscriptionId, method);
+    Object.assign(headers, decision.headers);
+    if (!decision.allowed) {
+      throw new ArmError(
+        429,
+        'SubscriptionRequestsThrottled',
+        `Number of '${method === 'GET' ? 'read' : 'write'}' requests for subscription '${subscriptionId}' exceeded. ` +
+          `Please try again after '${decision.retryAfterSeconds}' seconds after additional tokens are available. Refer to https://aka.ms/arm-throttling`,
+        { 'retry-after': String(decision.retryAfterSeconds) },
+      );
+    }
+  }
+  const text = await readBody(request);
+  const body = method === 'PUT' || method === 'PATCH' || method === 'POST' ? parseJsonBody(text) : undefined;
+  return routeArmRequest({ method, url, baseUrl: `https://${host}`, body }, dependencies.context);
+}
+
+function toErrorResponse(error: unknown, dependencies: ArmServerDependencies): ArmResponse {
+  if (error instanceof ArmError) return errorResponse(error);
+  dependencies.onUnexpectedError(error);
+  return errorResponse(new ArmError(500, 'InternalServerError', 'The emulator hit an unexpected error; see its log.'));
+}

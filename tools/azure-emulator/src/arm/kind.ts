@@ -1,0 +1,56 @@
+import type { ArmPath } from './resource-id.js';
+import type { ResourceBody, ResourceRecord } from './store.js';
+import type { DefinitionRef } from './validation.js';
+import type { EmulatorContext } from '../emulator-context.js';
+
+export type Provider = 'Microsoft.Cdn' | 'Microsoft.Network';
+
+/** A write that passed schema validation, before anything changes. */
+export interface WriteRequest {
+  method: 'PUT' | 'PATCH';
+  path: ArmPath;
+  key: string;
+  existing?: ResourceRecord;
+  parent?: ResourceRecord;
+  /** The body the resource will have if the write is accepted (PUT: as sent + defaults; PATCH: merged). */
+  body: ResourceBody;
+}
+
+/**
+ * One ARM resource type as its REST spec defines it: verbs, which are long-running, the body schemas;
+ * plus the semantic rules the service enforces beyond the schema. Hooks receive the emulator context.
+ */
+export interface ResourceKind {
+  provider: Provider;
+  /** Canonical casing, e.g. ['profiles', 'originGroups', 'origins']. */
+  types: readonly string[];
+  apiVersion: string;
+  /** Tracked resources carry location and tags. */
+  tracked: boolean;
+  /** The PUT body definition; `null` when PUT takes no body (RuleSets_Create). Absent: no PUT through ARM. */
+  putSchema?: DefinitionRef | null;
+  /** The PATCH body definition; absent when the spec has no PATCH. */
+  patchSchema?: DefinitionRef;
+  /** Which verbs are long-running in the spec. */
+  lro: { put: boolean; patch: boolean; delete: boolean };
+  /** Whether DELETE exists through ARM. */
+  deletable: boolean;
+  /** The spec's AFDStateProperties: the resource reports deploymentStatus. */
+  hasDeploymentStatus?: boolean;
+  /** Semantic checks (limits, references, conflicts). Throw an ArmError to refuse; must not change state. */
+  check?(request: WriteRequest, context: EmulatorContext): void;
+  /** Fills generated values into the accepted body/record (addresses, host names, ids of sub-resources). */
+  prepare?(record: ResourceRecord, request: WriteRequest, context: EmulatorContext): void;
+  /** Read-only properties computed at read time. */
+  render?(record: ResourceRecord, context: EmulatorContext): Record<string, unknown>;
+  /** Refuses a delete (e.g. still referenced). Must not change state. */
+  checkDelete?(record: ResourceRecord, context: EmulatorContext): void;
+  /** The resource's write operation succeeded. */
+  onProvisioned?(record: ResourceRecord, context: EmulatorContext): void;
+  /** The resource is gone (deleted directly or with its parent). */
+  onRemoved?(record: ResourceRecord, context: EmulatorContext): void;
+}
+
+export function typeName(kind: ResourceKind): string {
+  return [kind.provider, ...kind.types].join('/');
+}

@@ -1,0 +1,48 @@
+import type { DeploymentTiming } from './context.js';
+import { typeName, type ResourceKind } from './kind.js';
+import type { ResourceRecord } from './store.js';
+import type { EmulatorContext } from '../emulator-context.js';
+
+export type DeploymentStatus = 'NotStarted' | 'InProgress' | 'Succeeded' | 'Failed';
+
+/** AFD's deploymentStatus: NotStarted, then InProgress, then Succeeded, measured from the last change. */
+export function deploymentStatusOf(record: ResourceRecord, timing: DeploymentTiming, now: number): DeploymentStatus {
+  if (record.provisioningState === 'Failed') return 'Failed';
+  if (timing.mode === 'stuck') return 'NotStarted';
+  const elapsed = now - record.changedAtMs;
+  if (elapsed < timing.notStartedMs) return 'NotStarted';
+  if (elapsed < timing.notStartedMs + timing.inProgressMs) return 'InProgress';
+  return 'Succeeded';
+}
+
+/** The resource document ARM returns for GET, PUT, PATCH and in lists. */
+export function renderResource(record: ResourceRecord, kind: ResourceKind, context: EmulatorContext): Record<string, unknown> {
+  const { properties, ...topLevel } = record.body;
+  const computed = kind.render?.(record, context) ?? {};
+  const document: Record<string, unknown> = {
+    id: record.id,
+    name: record.name,
+    type: typeName(kind),
+    ...topLevel,
+  };
+  if (kind.provider === 'Microsoft.Network') document.etag = record.etag;
+  if (kind.provider === 'Microsoft.Cdn') document.systemData = systemDataOf(record);
+  document.properties = {
+    ...properties,
+    ...computed,
+    provisioningState: record.provisioningState,
+    ...(kind.hasDeploymentStatus ? { deploymentStatus: deploymentStatusOf(record, context.deployment, context.now()) } : {}),
+  };
+  return document;
+}
+
+function systemDataOf(record: ResourceRecord): Record<string, string> {
+  return {
+    createdBy: 'azure-emulator',
+    createdByType: 'Application',
+    createdAt: record.createdAt,
+    lastModifiedBy: 'azure-emulator',
+    lastModifiedByType: 'Application',
+    lastModifiedAt: record.modifiedAt,
+  };
+}

@@ -1,0 +1,43 @@
+import { badRequest } from '../arm/errors.js';
+import { AFD, afdChildKind, enforceProfileLimit, isPremium, profileOf } from './afd-common.js';
+
+/**
+ * Microsoft.Cdn/profiles/originGroups/origins. An origin with `sharedPrivateLinkResource` (Premium only) makes AFD
+ * request a private endpoint connection on the Private Link Service; its status is reported back on the origin.
+ */
+export const originKind = afdChildKind({
+  types: ['profiles', 'originGroups', 'origins'],
+  definition: 'AFDOrigin',
+  updateDefinition: 'AFDOriginUpdateParameters',
+  check(request, context) {
+    const limits = context.limits.afd;
+    enforceProfileLimit(request, context, AFD.origin, limits.originsPerOriginGroup, 'origins per origin group', request.parent?.key);
+    enforceProfileLimit(request, context, AFD.origin, limits.originsPerProfile, 'origins per profile');
+    const privateLink = request.body.properties.sharedPrivateLinkResource;
+    if (privateLink === undefined) return;
+    const profile = profileOf(request, context);
+    if (!isPremium(profile)) {
+      throw badRequest(
+        `'properties.sharedPrivateLinkResource' requires the Premium_AzureFrontDoor SKU; profile '${profile.name}' is '${profile.body.sku?.name}'.`,
+      );
+    }
+    context.privateLink.checkOrigin(request.key, profile.key, privateLink);
+  },
+  render(record, context) {
+    const properties: Record<string, unknown> = { originGroupName: record.path.names[1] };
+    const sharedPrivateLinkResource = record.body.properties.sharedPrivateLinkResource;
+    if (sharedPrivateLinkResource !== undefined) {
+      // The status is AFD's to report, whatever the client sent.
+      const { status: _sent, ...rest } = sharedPrivateLinkResource as Record<string, unknown>;
+      const status = context.privateLink.statusOf(record.key);
+      properties.sharedPrivateLinkResource = { ...rest, ...(status === undefined ? {} : { status }) };
+    }
+    return properties;
+  },
+  onProvisioned(record, context) {
+    context.privateLink.attach(record);
+  },
+  onRemoved(record, context) {
+    context.privateLink.detach(record.key);
+  },
+});

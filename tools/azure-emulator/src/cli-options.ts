@@ -1,0 +1,78 @@
+import { parseArgs } from 'node:util';
+import type { EmulatorOptions } from './options.js';
+
+export const USAGE = `Usage: tsx tools/azure-emulator/src/cli.ts [options]
+
+Runs the Azure emulator (ARM for Microsoft.Cdn AFD + Microsoft.Network, an AFD-like edge, an admin API) on
+127.0.0.1 until interrupted, and prints its endpoints as one JSON line:
+  {"armEndpoint","caCertificatePath","edgeUrl","adminUrl"}
+
+Options:
+  --arm-port <n>              ARM HTTPS port (default: any free port)
+  --edge-port <n>             edge HTTP port (default: any free port)
+  --admin-port <n>            admin HTTP port (default: any free port)
+  --ca-out <path>             where to write the CA certificate (default: a file in the temp directory)
+  --lro-delay-ms <n>          duration of long-running operations (default 100)
+  --page-size <n>             list items per page before nextLink (default 100)
+  --deployment <mode>         'progress' (default) or 'stuck' (endpoint deploymentStatus stays NotStarted)
+  --no-throttling             turn ARM's token buckets off
+  --edge-delays <ms,ms,...>   one simulated edge per value, each applying changes after that delay (default 0,150,300)
+  --probe-interval-scale <x>  multiply health probe intervals (default 1)
+  --help                      print this help
+`;
+
+export type CliCommand = { help: true } | { help: false; options: EmulatorOptions; caOut?: string };
+
+/** Parses the command line; throws an Error naming the flag, the value and what is expected. */
+export function parseCli(argv: string[]): CliCommand {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      'arm-port': { type: 'string' },
+      'edge-port': { type: 'string' },
+      'admin-port': { type: 'string' },
+      'ca-out': { type: 'string' },
+      'lro-delay-ms': { type: 'string' },
+      'page-size': { type: 'string' },
+      deployment: { type: 'string' },
+      'no-throttling': { type: 'boolean' },
+      'edge-delays': { type: 'string' },
+      'probe-interval-scale': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) return { help: true };
+  const deployment = values.deployment ?? 'progress';
+  if (deployment !== 'progress' && deployment !== 'stuck') throw new Error(`--deployment must be 'progress' or 'stuck'; got '${deployment}'.`);
+  const options: EmulatorOptions = {
+    armPort: integer(values['arm-port'], '--arm-port', 0),
+    edgePort: integer(values['edge-port'], '--edge-port', 0),
+    adminPort: integer(values['admin-port'], '--admin-port', 0),
+    lroDelayMs: integer(values['lro-delay-ms'], '--lro-delay-ms', 100),
+    pageSize: integer(values['page-size'], '--page-size', 100, 1),
+    deployment: { mode: deployment },
+    ...(values['no-throttling'] ? { throttling: false as const } : {}),
+    edge: {
+      ...(values['edge-delays'] === undefined
+        ? {}
+        : { propagationDelaysMs: values['edge-delays'].split(',').map((delay) => integer(delay.trim(), '--edge-delays', 0)) }),
+      probeIntervalScale: positive(values['probe-interval-scale'], '--probe-interval-scale', 1),
+    },
+  };
+  return { help: false, options, ...(values['ca-out'] === undefined ? {} : { caOut: values['ca-out'] }) };
+}
+
+function integer(value: string | undefined, flag: string, fallback: number, minimum = 0): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < minimum) throw new Error(`${flag} must be an integer >= ${minimum}; got '${value}'.`);
+  return parsed;
+}
+
+function positive(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${flag} must be a number > 0; got '${value}'.`);
+  return parsed;
+}

@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseCli } from './cli-options.js';
+import { RawArmClient } from './raw-arm-client.js';
+
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const TSX = createRequire(import.meta.url).resolve('tsx/cli');
+
+describe('CLI options', () => {
+  it('parses flags into emulator options', () => {
+    expect(parseCli(['--lro-delay-ms', '0', '--deployment', 'stuck', '--no-throttling', '--edge-delays', '0, 50'])).toMatchObject({
+      help: false,
+      options: { lroDelayMs: 0, deployment: { mode: 'stuck' }, throttling: false, edge: { propagationDelaysMs: [0, 50] } },
+    });
+    expect(parseCli(['--help'])).toEqual({ help: true });
+  });
+
+  it('names the flag, the value and what is expected', () => {
+    expect(() => parseCli(['--arm-port', 'eighty'])).toThrow("--arm-port must be an integer >= 0; got 'eighty'.");
+    expect(() => parseCli(['--deployment', 'later'])).toThrow("--deployment must be 'progress' or 'stuck'; got 'later'.");
+    expect(() => parseCli(['--bogus'])).toThrow(/bogus/);
+  });
+});
+
+describe('CLI process', () => {
+  it('runs standalone, prints its endpoints as JSON, serves ARM with the CA it wrote, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [TSX, CLI, '--lro-delay-ms', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('\n')) resolve(output.split('\n')[0] as string);
+      });
+      child.once('exit', (code) => reject(new Error(`CLI exited early with ${code}`)));
+    });
+    const printed = JSON.parse(line) as { armEndpoint: string; caCertificatePath: string; edgeUrl: string; adminUrl: string };
+    expect(printed.edgeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = new RawArmClient(printed.armEndpoint, await readFile(printed.caCertificatePath, 'utf8'));
+    try {
+      const list = await client.send('GET', '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Cdn/profiles?api-version=2024-02-01');
+      expect(list).toMatchObject({ status: 200, body: { value: [] } });
+      const admin = await fetch(`${printed.adminUrl}/counters`).then((response) => response.json());
+      expect(admin).toEqual([{ method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 200, count: 1 }]);
+    } finally {
+      client.close();
+    }
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 30_000);
+});

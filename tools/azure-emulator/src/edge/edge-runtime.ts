@@ -1,0 +1,119 @@
+import type { RunningServer } from '../arm/arm-server.js';
+import type { EmulatorContext } from '../emulator-context.js';
+import type { ResolvedOptions } from '../options.js';
+import { AddressMap, type Target } from './address-map.js';
+import { EdgeFleet } from './edge-fleet.js';
+import { startEdgeServer } from './edge-server.js';
+import { HealthProber } from './health-prober.js';
+import { compileRoutingTable, type RoutingTable } from './routing-table.js';
+
+export interface EdgeStatus {
+  latestVersion: number;
+  edges: Array<{ index: number; delayMs: number; version: number }>;
+  requests: Array<{ edge: number; status: number; count: number }>;
+}
+
+/**
+ * The edge side of the emulator: recompiles the routing table whenever ARM state changes (coalesced per tick),
+ * publishes it to the simulated edges, probes origins, and serves HTTP.
+ */
+export class EdgeRuntime {
+  readonly addresses = new AddressMap();
+  private readonly fleet: EdgeFleet;
+  private readonly prober: HealthProber;
+  private readonly latencies: Map<string, number>;
+  private readonly requestCounts = new Map<string, number>();
+  private pendingCompile: Promise<void> | undefined;
+  private server: RunningServer | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly context: EmulatorContext,
+    options: ResolvedOptions['edge'],
+    private readonly random: () => number,
+  ) {
+    this.latencies = new Map(Object.entries(options.originLatencyMs).map(([host, ms]) => [host.toLowerCase(), ms]));
+    this.fleet = new EdgeFleet(options.propagationDelaysMs, this.compile());
+    this.prober = new HealthProber(this.addresses, options.probeIntervalScale);
+    this.unsubscribe = context.store.onChange(() => this.scheduleCompile());
+  }
+
+  async start(port: number): Promise<string> {
+    this.server = await startEdgeServer(
+      {
+        fleet: this.fleet,
+        prober: this.prober,
+        addresses: this.addresses,
+        latencyMs: (origin) => this.latencies.get(origin.hostName.toLowerCase()) ?? 0,
+        random: this.random,
+        onRequest: (edge, status) => {
+          const key = `${edge} ${status}`;
+          this.requestCounts.set(key, (this.requestCounts.get(key) ?? 0) + 1);
+        },
+      },
+      port,
+    );
+    return this.server.url;
+  }
+
+  setOriginLatency(hostName: string, latencyMs: number): void {
+    this.latencies.set(hostName.toLowerCase(), latencyMs);
+  }
+
+  mapAddress(address: string, port: number, target: Target): void {
+    this.addresses.map(address, port, target);
+  }
+
+  unmapAddress(address: string, port: number): void {
+    this.addresses.unmap(address, port);
+  }
+
+  /** Resolves once every simulated edge serves the configuration as of now. */
+  async whenPropagated(): Promise<void> {
+    await this.pendingCompile;
+    await this.fleet.whenPropagated();
+  }
+
+  status(): EdgeStatus {
+    return {
+      latestVersion: this.fleet.latestTable().version,
+      edges: this.fleet.edges.map((edge) => ({ index: edge.index, delayMs: edge.delayMs, version: edge.table.version })),
+      requests: [...this.requestCounts.entries()].map(([key, count]) => {
+        const [edge, status] = key.split(' ').map(Number) as [number, number];
+        return { edge, status, count };
+      }),
+    };
+  }
+
+  originHealth(): Array<{ originKey: string; samples: boolean[] }> {
+    return this.prober.describe();
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe();
+    this.prober.stop();
+    this.fleet.stop();
+    await this.server?.close();
+  }
+
+  private scheduleCompile(): void {
+    if (this.pendingCompile !== undefined) return;
+    this.pendingCompile = new Promise((resolve) => {
+      setImmediate(() => {
+        this.pendingCompile = undefined;
+        const table = this.compile();
+        this.prober.update(table);
+        this.fleet.publish(table);
+        resolve();
+      });
+    });
+  }
+
+  private compile(): RoutingTable {
+    return compileRoutingTable({
+      version: this.context.store.currentVersion(),
+      records: this.context.store.all(),
+      privateLinkStatus: (originKey) => this.context.privateLink.statusOf(originKey),
+    });
+  }
+}

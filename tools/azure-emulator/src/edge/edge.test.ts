@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEndpoint, createOrigin, createOriginGroup, createProfile, createRoute } from '../testing/afd-fixtures.js';
+import { edgeRequest, originSplit, startBackend, type Backend } from '../testing/backends.js';
+import { FAST_POLLING, RESOURCE_GROUP, cdnId, startTestBed, type TestBed } from '../testing/sdk.js';
+
+const RG = RESOURCE_GROUP;
+let bed: TestBed;
+let backends: Record<'a' | 'b' | 'c', Backend>;
+
+beforeAll(async () => {
+  bed = await startTestBed({ edge: { propagationDelaysMs: [0, 0, 0] } });
+  backends = { a: await startBackend('a'), b: await startBackend('b'), c: await startBackend('c') };
+  await createProfile(bed, 'fd');
+});
+afterAll(async () => {
+  await bed.emulator.stop();
+  await Promise.all(Object.values(backends).map((backend) => backend.close()));
+});
+
+async function endpointWithGroup(endpoint: string, group: string, origins: Array<{ name: string; backend: Backend; weight?: number; priority?: number; hostName?: string }>) {
+  const host = await createEndpoint(bed, 'fd', endpoint);
+  await createOriginGroup(bed, 'fd', group);
+  for (const origin of origins) {
+    await createOrigin(bed, 'fd', group, { name: origin.name, hostName: origin.hostName ?? '127.0.0.1', httpPort: origin.backend.port, weight: origin.weight, priority: origin.priority });
+  }
+  await createRoute(bed, 'fd', endpoint, 'default', group);
+  await bed.emulator.admin.whenPropagated();
+  return host;
+}
+
+describe('edge routing', () => {
+  it('answers 404 with an AFD-like body and x-azure-ref for an unknown host', async () => {
+    const response = await edgeRequest(bed.emulator.edgeUrl, 'nobody.z01.azurefd.net', '/');
+    expect(response.status).toBe(404);
+    expect(response.headers['x-azure-ref']).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{16}$/);
+    expect(response.body).toContain(String(response.headers['x-azure-ref']));
+  });
+
+  it('forwards by host and path with the origin host header and forwarding headers', async () => {
+    const host = await createEndpoint(bed, 'fd', 'paths');
+    await createOriginGroup(bed, 'fd', 'og-root');
+    await createOriginGroup(bed, 'fd', 'og-api');
+    await createOriginGroup(bed, 'fd', 'og-exact');
+    await createOrigin(bed, 'fd', 'og-root', { name: 'root', hostName: '127.0.0.1', httpPort: backends.a.port, extra: { originHostHeader: 'app.internal' } });
+    await createOrigin(bed, 'fd', 'og-api', { name: 'api', hostName: '127.0.0.1', httpPort: backends.b.port });
+    await createOrigin(bed, 'fd', 'og-exact', { name: 'exact', hostName: '127.0.0.1', httpPort: backends.c.port });
+    await createRoute(bed, 'fd', 'paths', 'root', 'og-root', { patternsToMatch: ['/*'] });
+    await createRoute(bed, 'fd', 'paths', 'api', 'og-api', { patternsToMatch: ['/api/*'], originPath: '/v2' });
+    await createRoute(bed, 'fd', 'paths', 'exact', 'og-exact', { patternsToMatch: ['/api/status'] });
+    await bed.emulator.admin.whenPropagated();
+
+    const root = await edgeRequest(bed.emulator.edgeUrl, host, '/index.html?x=1');
+    expect(root.headers['x-emulator-origin']).toBe('root');
+    const seen = backends.a.requests.at(-1);
+    expect(seen?.headers.host).toBe('app.internal');
+    expect(seen?.headers['x-forwarded-host']).toBe(host);
+    expect(seen?.headers['x-azure-ref']).toBe(root.headers['x-azure-ref']);
+    expect(seen?.path).toBe('/index.html?x=1');
+
+    expect((await edgeRequest(bed.emulator.edgeUrl, host, '/API/users')).headers['x-emulator-origin']).toBe('api');
+    expect(backends.b.requests.at(-1)?.path).toBe('/v2/API/users');
+    expect(backends.b.requests.at(-1)?.headers.host).toBe(host);
+    expect((await edgeRequest(bed.emulator.edgeUrl, host, '/api/status')).headers['x-emulator-origin']).toBe('exact');
+    expect((await edgeRequest(bed.emulator.edgeUrl, host, '/api')).headers['x-emulator-origin']).toBe('root');
+  });
+
+  it('splits traffic by weight between equal-priority origins in one latency band (2,000 requests, ±5 points)', async () => {
+    const host = await endpointWithGroup('weights', 'og-weights', [
+      { name: 'heavy', backend: backends.a, weight: 300 },
+      { name: 'light', backend: backends.b, weight: 100 },
+    ]);
+    const split = await originSplit(bed.emulator.edgeUrl, host, '/', 2000);
+    const heavyShare = ((split.get('heavy') ?? 0) / 2000) * 100;
+    expect(split.get('heavy')! + split.get('light')!).toBe(2000);
+    expect(Math.abs(heavyShare - 75)).toBeLessThanOrEqual(5);
+  });
+
+  it('gives nothing to an origin outside the latency band, and nothing to a lower priority while higher ones serve', async () => {
+    const host = await endpointWithGroup('latency', 'og-latency', [
+      { name: 'near', backend: backends.a, hostName: '127.0.0.1' },
+      { name: 'band', backend: backends.b, hostName: 'localhost' },
+      { name: 'backup', backend: backends.c, priority: 2, hostName: '127.0.0.1' },
+    ]);
+    bed.emulator.admin.setOriginLatency('127.0.0.1', 10);
+    bed.emulator.admin.setOriginLatency('localhost', 45);
+    const inBand = await originSplit(bed.emulator.edgeUrl, host, '/', 300);
+    expect(inBand.get('near')).toBeGreaterThan(0);
+    expect(inBand.get('band')).toBeGreaterThan(0);
+    expect(inBand.get('backup')).toBeUndefined();
+    bed.emulator.admin.setOriginLatency('localhost', 200);
+    const outOfBand = await originSplit(bed.emulator.edgeUrl, host, '/', 300);
+    expect(outOfBand.get('near')).toBe(300);
+    bed.emulator.admin.setOriginLatency('127.0.0.1', 0);
+    bed.emulator.admin.setOriginLatency('localhost', 0);
+  });
+
+  it('answers 503 for a route whose origin group has no enabled origin, and 404 for a disabled route or endpoint', async () => {
+    const host = await endpointWithGroup('disabled', 'og-disabled', [{ name: 'only', backend: backends.a }]);
+    await bed.cdn.afdOrigins.beginUpdateAndWait(RG, 'fd', 'og-disabled', 'only', { enabledState: 'Disabled' }, FAST_POLLING);
+    await bed.emulator.admin.whenPropagated();
+    const unavailable = await edgeRequest(bed.emulator.edgeUrl, host, '/');
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers['x-azure-ref']).toBeDefined();
+    expect(unavailable.body).toContain("Our services aren't available right now");
+
+    await bed.cdn.afdOrigins.beginUpdateAndWait(RG, 'fd', 'og-disabled', 'only', { enabledState: 'Enabled' }, FAST_POLLING);
+    await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'disabled', 'default', { enabledState: 'Disabled' }, FAST_POLLING);
+    await bed.emulator.admin.whenPropagated();
+    expect((await edgeRequest(bed.emulator.edgeUrl, host, '/')).status).toBe(404);
+
+    await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'disabled', 'default', { enabledState: 'Enabled' }, FAST_POLLING);
+    await bed.cdn.afdEndpoints.beginUpdateAndWait(RG, 'fd', 'disabled', { enabledState: 'Disabled' }, FAST_POLLING);
+    await bed.emulator.admin.whenPropagated();
+    expect((await edgeRequest(bed.emulator.edgeUrl, host, '/')).status).toBe(404);
+  });
+
+  it('serves a custom domain only once it is validated and associated with the route; redirects HTTP to HTTPS when asked', async () => {
+    await createEndpoint(bed, 'fd', 'branded');
+    await createOriginGroup(bed, 'fd', 'og-branded');
+    await createOrigin(bed, 'fd', 'og-branded', { name: 'o', hostName: '127.0.0.1', httpPort: backends.a.port });
+    await bed.cdn.afdCustomDomains.beginCreateAndWait(RG, 'fd', 'www', { hostName: 'www.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate' } }, FAST_POLLING);
+    await createRoute(bed, 'fd', 'branded', 'r', 'og-branded', {
+      customDomains: [{ id: cdnId('profiles', 'fd', 'customDomains', 'www') }],
+      linkToDefaultDomain: 'Disabled',
+      httpsRedirect: 'Enabled',
+    });
+    await bed.emulator.admin.whenPropagated();
+    expect((await edgeRequest(bed.emulator.edgeUrl, 'www.contoso.example', '/', { https: true })).status).toBe(404);
+    bed.emulator.admin.validateCustomDomain(cdnId('profiles', 'fd', 'customDomains', 'www'));
+    await bed.emulator.admin.whenPropagated();
+    expect((await edgeRequest(bed.emulator.edgeUrl, 'www.contoso.example', '/', { https: true })).status).toBe(200);
+    const redirect = await edgeRequest(bed.emulator.edgeUrl, 'www.contoso.example', '/cart?id=1');
+    expect(redirect.status).toBe(307);
+    expect(redirect.headers.location).toBe('https://www.contoso.example/cart?id=1');
+  });
+});

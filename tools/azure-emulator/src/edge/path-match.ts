@@ -1,0 +1,40 @@
+import type { RouteEntry } from './routing-table.js';
+
+export type RouteMatch = { route: RouteEntry; redirectToHttps: false } | { route: RouteEntry; redirectToHttps: true };
+
+/**
+ * AFD's route matching once the host is known (https://learn.microsoft.com/azure/frontdoor/front-door-route-matching):
+ * protocol first, then an exact path match, then the longest wildcard pattern (`/prefix/*`); case-insensitive
+ * (an assumption, see README). An HTTP request that only an HTTPS route with httpsRedirect matches is redirected.
+ */
+export function matchRoute(routes: readonly RouteEntry[], protocol: 'Http' | 'Https', path: string): RouteMatch | undefined {
+  const direct = bestPathMatch(
+    routes.filter((route) => route.protocols.includes(protocol)),
+    path,
+  );
+  if (direct !== undefined) return { route: direct, redirectToHttps: protocol === 'Http' && direct.httpsRedirect && direct.protocols.includes('Https') };
+  if (protocol === 'Http') {
+    const redirect = bestPathMatch(
+      routes.filter((route) => route.httpsRedirect && route.protocols.includes('Https')),
+      path,
+    );
+    if (redirect !== undefined) return { route: redirect, redirectToHttps: true };
+  }
+  return undefined;
+}
+
+function bestPathMatch(routes: readonly RouteEntry[], path: string): RouteEntry | undefined {
+  const lowerPath = path.toLowerCase();
+  let best: { route: RouteEntry; length: number } | undefined;
+  for (const route of routes) {
+    for (const pattern of route.patterns.map((p) => p.toLowerCase())) {
+      if (!pattern.endsWith('*')) {
+        if (pattern === lowerPath) return route;
+        continue;
+      }
+      const prefix = pattern.slice(0, -1);
+      if (lowerPath.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = { route, length: prefix.length };
+    }
+  }
+  return best?.route;
+}

@@ -1,0 +1,13 @@
+import type { ArmContext } from './arm/context.js';
+import type { Limits } from './limits.js';
+import type { AddressPool } from './network/address-pool.js';
+import type { PrivateLinkConnections } from './private-link/connections.js';
+
+/** Everything resource kinds may consult: the ARM machinery plus cross-provider state. */
+export interface EmulatorContext extends ArmContext {
+  limits: Limits;
+  addresses: AddressPool;
+  privateLink: PrivateLinkConnections;
+  /** The subscription AFD's managed private endpoints come from: never one of the user's. */
+  afdManagedSubscriptionId: string;
+}

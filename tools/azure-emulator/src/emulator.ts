@@ -1,0 +1,81 @@
+import { startAdminServer } from './admin/admin-server.js';
+import { EmulatorAdmin } from './admin/emulator-admin.js';
+import { RequestCounters } from './admin/counters.js';
+import { FaultInjector } from './admin/faults.js';
+import { startArmServer } from './arm/arm-server.js';
+import { OperationTracker } from './arm/lro.js';
+import { ResourceStore } from './arm/store.js';
+import { Throttler } from './arm/throttling.js';
+import { SchemaValidator } from './arm/validation.js';
+import { EdgeRuntime } from './edge/edge-runtime.js';
+import type { EmulatorContext } from './emulator-context.js';
+import { createKindRegistry } from './kinds.js';
+import { AddressPool } from './network/address-pool.js';
+import { resolveOptions, type EmulatorOptions } from './options.js';
+import { PrivateLinkConnections } from './private-link/connections.js';
+import { createServerCertificates } from './tls/certificates.js';
+
+export interface RunningEmulator {
+  /** https://127.0.0.1:<port>: pass as `endpoint` to the Azure SDK clients. */
+  armEndpoint: string;
+  /** PEM of the CA to trust (`tlsOptions: { ca }`). */
+  caCertificate: string;
+  /** http://127.0.0.1:<port> of the edge (data plane); send requests with the endpoint's host name as Host. */
+  edgeUrl: string;
+  /** The admin API in process; `admin.url` serves the same over HTTP. */
+  admin: EmulatorAdmin;
+  stop(): Promise<void>;
+}
+
+/** Starts the emulator in this process. */
+export async function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const resolved = resolveOptions(options);
+  const store = new ResourceStore();
+  const faults = new FaultInjector();
+  const counters = new RequestCounters();
+  const context: EmulatorContext = {
+    store,
+    validator: new SchemaValidator(resolved.specDir),
+    operations: new OperationTracker(() => resolved.lroDelayMs),
+    kinds: createKindRegistry(),
+    pageSize: resolved.pageSize,
+    deployment: resolved.deployment,
+    lroRetryAfterSeconds: resolved.lroRetryAfterSeconds,
+    takeLroFailure: (method, path) => {
+      const fault = faults.take('lro-failure', method, path);
+      return fault === undefined ? undefined : { code: fault.code ?? 'InternalServerError', message: fault.message ?? 'The operation failed (injected fault).' };
+    },
+    now: Date.now,
+    limits: resolved.limits,
+    addresses: new AddressPool(),
+    privateLink: new PrivateLinkConnections(store, resolved.limits, resolved.afdManagedSubscriptionId),
+    afdManagedSubscriptionId: resolved.afdManagedSubscriptionId,
+  };
+  const certificates = await createServerCertificates();
+  const arm = await startArmServer(
+    {
+      context,
+      throttler: new Throttler(resolved.throttling),
+      faults,
+      counters,
+      onUnexpectedError: (error) => console.error('[azure-emulator] unexpected error', error),
+    },
+    certificates,
+    resolved.armPort,
+  );
+  const edge = new EdgeRuntime(context, resolved.edge, resolved.random);
+  const edgeUrl = await edge.start(resolved.edgePort);
+  const admin = new EmulatorAdmin(context, counters, faults, edge);
+  const adminServer = await startAdminServer(admin, resolved.adminPort);
+  admin.url = adminServer.url;
+  return {
+    armEndpoint: arm.url,
+    caCertificate: certificates.caCertificate,
+    edgeUrl,
+    admin,
+    stop: async () => {
+      context.operations.stop();
+      await Promise.all([arm.close(), edge.stop(), adminServer.close()]);
+    },
+  };
+}

@@ -1,0 +1,14 @@
+export { start, type RunningEmulator } from './emulator.js';
+export type { EmulatorOptions, EdgeOptions } from './options.js';
+export type { EmulatorAdmin } from './admin/emulator-admin.js';
+export type { StateDump } from './admin/admin-api.js';
+export type { FaultSpec, FaultKind, Fault } from './admin/faults.js';
+export type { CounterEntry } from './admin/counters.js';
+export type { EdgeStatus } from './edge/edge-runtime.js';
+export { EDGE_HEADER, PROTOCOL_HEADER } from './edge/edge-server.js';
+export type { WafPolicySpec } from './network/waf-policies.js';
+export type { LimitOverrides, Limits } from './limits.js';
+export { sdkClientOptions, stubCredential, FAST_POLLING } from './sdk-options.js';
+export { RawArmClient, type RawResponse } from './raw-arm-client.js';
+export { CloudProviderStandIn, LOAD_BALANCER_FINALIZER, type CloudProviderOptions } from './cloud-provider/cloud-provider.js';
+export { ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS, TAGS as CLOUD_PROVIDER_TAGS } from './cloud-provider/service-annotations.js';

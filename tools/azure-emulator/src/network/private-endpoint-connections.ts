@@ -1,0 +1,44 @@
+import { ArmError, resourceNotFound } from '../arm/errors.js';
+import type { ResourceKind } from '../arm/kind.js';
+import { NETWORK_API_VERSION } from './network-common.js';
+
+const STATUSES = ['Pending', 'Approved', 'Rejected'];
+
+/**
+ * Microsoft.Network/privateLinkServices/privateEndpointConnections: created by the consumer's private endpoint
+ * (here: by AFD for Private Link origins), never by PUT; PUT only changes `privateLinkServiceConnectionState`.
+ */
+export const privateEndpointConnectionKind: ResourceKind = {
+  provider: 'Microsoft.Network',
+  types: ['privateLinkServices', 'privateEndpointConnections'],
+  apiVersion: NETWORK_API_VERSION,
+  tracked: false,
+  putSchema: 'network/2025-05-01/privateLinkService.json#PrivateEndpointConnection',
+  lro: { put: false, patch: false, delete: true },
+  deletable: true,
+  check(request) {
+    if (request.existing === undefined) {
+      throw resourceNotFound(`Microsoft.Network/privateLinkServices/${request.path.names[0]}/privateEndpointConnections`, request.path.names[1] as string, request.path.resourceGroup ?? '');
+    }
+    const status = (request.body.properties.privateLinkServiceConnectionState as { status?: unknown } | undefined)?.status;
+    if (status !== undefined && !STATUSES.includes(String(status))) {
+      throw new ArmError(
+        400,
+        'InvalidRequestFormat',
+        `'properties.privateLinkServiceConnectionState.status' must be one of ${STATUSES.join(', ')}; got ${JSON.stringify(status)}.`,
+      );
+    }
+  },
+  prepare(record, request) {
+    const previous = (request.existing?.applied ?? request.existing?.body)?.properties.privateLinkServiceConnectionState as object | undefined;
+    const requested = request.body.properties.privateLinkServiceConnectionState as object | undefined;
+    record.body = { properties: { privateLinkServiceConnectionState: { ...previous, ...requested } } };
+  },
+  render(record) {
+    return {
+      privateEndpoint: { id: record.internal.privateEndpointId },
+      linkIdentifier: record.internal.linkIdentifier,
+      privateEndpointLocation: record.internal.privateEndpointLocation,
+    };
+  },
+};

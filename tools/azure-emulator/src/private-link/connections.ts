@@ -1,0 +1,169 @@
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { badRequest } from '../arm/errors.js';
+import { resourceKey } from '../arm/resource-id.js';
+import type { ResourceRecord, ResourceStore } from '../arm/store.js';
+import type { Limits } from '../limits.js';
+import { NETWORK } from '../network/network-common.js';
+
+export type ConnectionStatus = 'Pending' | 'Approved' | 'Rejected' | 'Disconnected';
+
+interface SharedPrivateLinkResource {
+  privateLink?: { id?: unknown };
+  groupId?: unknown;
+  privateLinkLocation?: unknown;
+  requestMessage?: unknown;
+}
+
+interface SharedConnection {
+  connectionKey: string;
+  origins: Set<string>;
+}
+
+/**
+ * AFD's managed private endpoints. An origin with `sharedPrivateLinkResource` makes AFD create a private endpoint
+ * from an AFD-managed subscription; origins with the same (profile, Private Link resource, group id, location) share
+ * it. Its connection shows up on the Private Link Service, Pending with the origin's request message as description
+ * (auto-approved only if the service lists AFD's subscription); it goes away with the last origin using it.
+ */
+export class PrivateLinkConnections {
+  private readonly shared = new Map<string, SharedConnection>();
+  private readonly tupleOfOrigin = new Map<string, string>();
+
+  constructor(
+    private readonly store: ResourceStore,
+    private readonly limits: Limits,
+    private readonly afdSubscriptionId: string,
+  ) {}
+
+  /** Refuses an origin whose Private Link settings AFD would reject. Changes nothing. */
+  checkOrigin(originKey: string, profileKey: string, resource: unknown): void {
+    const link = (resource ?? {}) as SharedPrivateLinkResource;
+    const id = link.privateLink?.id;
+    const service = typeof id === 'string' ? this.store.get(resourceKey(id)) : undefined;
+    if (service?.kindKey !== NETWORK.privateLinkService) {
+      throw badRequest(
+        `'properties.sharedPrivateLinkResource.privateLink.id' must reference an existing private link service; got ${JSON.stringify(id ?? null)}.`,
+      );
+    }
+    if (typeof link.privateLinkLocation !== 'string' || link.privateLinkLocation === '') {
+      throw badRequest("'properties.sharedPrivateLinkResource.privateLinkLocation' is required for a Private Link origin.");
+    }
+    const tuple = tupleKey(profileKey, link);
+    if (this.tupleOfOrigin.get(originKey) === tuple || this.liveConnection(tuple) !== undefined) return;
+    const connections = this.store.ofKind(NETWORK.privateEndpointConnection, service.key).length;
+    const max = this.limits.network.privateEndpointConnectionsPerPrivateLinkService;
+    if (connections >= max) {
+      throw badRequest(`Private link service '${service.name}' already has ${connections} private endpoint connections; the maximum is ${max}.`);
+    }
+  }
+
+  /** The origin was provisioned: join (or open) the shared connection for its tuple. */
+  attach(origin: ResourceRecord): void {
+    const link = origin.body.properties.sharedPrivateLinkResource as SharedPrivateLinkResource | undefined;
+    const profileKey = origin.key.split('/origingroups/')[0] as string;
+    const tuple = link === undefined ? undefined : tupleKey(profileKey, link);
+    const previous = this.tupleOfOrigin.get(origin.key);
+    if (previous === tuple) return;
+    if (previous !== undefined) this.detach(origin.key);
+    if (link === undefined || tuple === undefined) return;
+    let entry = this.shared.get(tuple);
+    if (entry === undefined) {
+      const connectionKey = this.openConnection(link);
+      if (connectionKey === undefined) return;
+      entry = { connectionKey, origins: new Set() };
+      this.shared.set(tuple, entry);
+    }
+    entry.origins.add(origin.key);
+    this.tupleOfOrigin.set(origin.key, tuple);
+  }
+
+  /** The origin is gone or no longer private: leave its shared connection, closing it if it was the last user. */
+  detach(originKey: string): void {
+    const tuple = this.tupleOfOrigin.get(originKey);
+    if (tuple === undefined) return;
+    this.tupleOfOrigin.delete(originKey);
+    const entry = this.shared.get(tuple);
+    if (entry === undefined) return;
+    entry.origins.delete(originKey);
+    if (entry.origins.size > 0) return;
+    this.shared.delete(tuple);
+    if (this.store.remove(entry.connectionKey) !== undefined) this.store.changed();
+  }
+
+  /** What the origin's `sharedPrivateLinkResource.status` shows; undefined before the origin is provisioned. */
+  statusOf(originKey: string): ConnectionStatus | undefined {
+    const tuple = this.tupleOfOrigin.get(originKey);
+    if (tuple === undefined) return undefined;
+    const connection = this.liveConnection(tuple);
+    if (connection === undefined) return 'Disconnected';
+    const state = connection.body.properties.privateLinkServiceConnectionState as { status?: ConnectionStatus } | undefined;
+    return state?.status ?? 'Pending';
+  }
+
+  /** Every shared connection and the origins using it (for the state dump). */
+  describe(): Array<{ connectionId: string | undefined; origins: string[] }> {
+    return [...this.shared.values()].map((entry) => ({
+      connectionId: this.store.get(entry.connectionKey)?.id,
+      origins: [...entry.origins],
+    }));
+  }
+
+  private liveConnection(tuple: string): ResourceRecord | undefined {
+    const entry = this.shared.get(tuple);
+    return entry === undefined ? undefined : this.store.get(entry.connectionKey);
+  }
+
+  private openConnection(link: SharedPrivateLinkResource): string | undefined {
+    const service = this.store.get(resourceKey(String(link.privateLink?.id)));
+    if (service === undefined) return undefined;
+    const location = String(link.privateLinkLocation);
+    const endpointName = `eafd-pe-${randomBytes(6).toString('hex')}`;
+    const name = `${endpointName}.${randomUUID()}`;
+    const path = { ...service.path, types: [...service.path.types, 'privateEndpointConnections'], names: [...service.path.names, name] };
+    const id = `${service.id}/privateEndpointConnections/${name}`;
+    const approved = this.autoApproves(service);
+    const body = {
+      properties: {
+        privateLinkServiceConnectionState: {
+          status: approved ? 'Approved' : 'Pending',
+          description: approved ? 'Auto-Approved' : typeof link.requestMessage === 'string' ? link.requestMessage : '',
+          actionsRequired: 'None',
+        },
+      },
+    };
+    const now = new Date().toISOString();
+    this.store.put({
+      id,
+      key: resourceKey(id),
+      kindKey: NETWORK.privateEndpointConnection,
+      path,
+      name,
+      body,
+      applied: structuredClone(body),
+      provisioningState: 'Succeeded',
+      etag: `W/"${randomUUID()}"`,
+      createdAt: now,
+      modifiedAt: now,
+      changedAtMs: Date.now(),
+      internal: {
+        privateEndpointId: `/subscriptions/${this.afdSubscriptionId}/resourceGroups/eafd-Prod-${location}/providers/Microsoft.Network/privateEndpoints/${endpointName}`,
+        linkIdentifier: String(randomInt(100_000_000, 999_999_999)),
+        privateEndpointLocation: location,
+      },
+    });
+    this.store.changed();
+    return resourceKey(id);
+  }
+
+  private autoApproves(service: ResourceRecord): boolean {
+    const properties = service.body.properties as { autoApproval?: { subscriptions?: string[] }; visibility?: { subscriptions?: string[] } };
+    const afd = this.afdSubscriptionId.toLowerCase();
+    const listed = (list: string[] | undefined): boolean => (list ?? []).some((s) => s.toLowerCase() === afd);
+    const visible = (properties.visibility?.subscriptions ?? []).includes('*') || listed(properties.visibility?.subscriptions);
+    return visible && listed(properties.autoApproval?.subscriptions);
+  }
+}
+
+function tupleKey(profileKey: string, link: SharedPrivateLinkResource): string {
+  return [profileKey, resourceKey(String(link.privateLink?.id)), String(link.groupId ?? '').toLowerCase(), String(link.privateLinkLocation ?? '').toLowerCase()].join('|');
+}

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrigin, createOriginGroup, createProfile } from '../testing/afd-fixtures.js';
+import { restErrorOf } from '../testing/errors.js';
+import { createInternalLoadBalancer, createPrivateLinkService } from '../testing/network-fixtures.js';
+import { FAST_POLLING, RESOURCE_GROUP, networkId, startTestBed, type TestBed } from '../testing/sdk.js';
+
+const RG = RESOURCE_GROUP;
+const AFD_SUBSCRIPTION = 'afd00000-0000-4000-8000-00000000afd0';
+let bed: TestBed;
+
+beforeAll(async () => {
+  bed = await startTestBed({ afdManagedSubscriptionId: AFD_SUBSCRIPTION, limits: { network: { privateEndpointConnectionsPerPrivateLinkService: 2 } } });
+  await createInternalLoadBalancer(bed, 'kubernetes-internal', ['fe-1', 'fe-2', 'fe-3', 'fe-4']);
+  await createPrivateLinkService(bed, 'pls-1', 'kubernetes-internal', 'fe-1');
+  await createPrivateLinkService(bed, 'pls-2', 'kubernetes-internal', 'fe-2');
+  await createPrivateLinkService(bed, 'pls-auto', 'kubernetes-internal', 'fe-3', { visibility: { subscriptions: ['*'] }, autoApproval: { subscriptions: [AFD_SUBSCRIPTION] } });
+  await createProfile(bed, 'fd');
+  await createOriginGroup(bed, 'fd', 'og');
+});
+afterAll(() => bed.emulator.stop());
+
+function privateOrigin(name: string, pls: string, requestMessage: string, location = 'eastus') {
+  return {
+    name,
+    hostName: '10.224.0.10',
+    extra: { sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', pls) }, privateLinkLocation: location, requestMessage } },
+  };
+}
+
+async function connectionsOf(pls: string) {
+  const result = [];
+  for await (const connection of bed.network.privateLinkServices.listPrivateEndpointConnections(RG, pls)) result.push(connection);
+  return result;
+}
+
+async function originStatus(name: string): Promise<string | undefined> {
+  return (await bed.cdn.afdOrigins.get(RG, 'fd', 'og', name)).sharedPrivateLinkResource?.status;
+}
+
+describe('Private Link origins as AFD makes them', () => {
+  it('a Private Link origin makes a Pending connection carrying its request message; approve and reject show on the origin', async () => {
+    await createOrigin(bed, 'fd', 'og', privateOrigin('member-1', 'pls-1', 'fleet-req-7f3a'));
+    const [connection] = await connectionsOf('pls-1');
+    expect(connection?.privateLinkServiceConnectionState).toEqual({ status: 'Pending', description: 'fleet-req-7f3a', actionsRequired: 'None' });
+    expect(connection?.privateEndpoint?.id).toMatch(new RegExp(`^/subscriptions/${AFD_SUBSCRIPTION}/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/privateEndpoints/`));
+    expect(await originStatus('member-1')).toBe('Pending');
+    expect((await bed.network.privateLinkServices.get(RG, 'pls-1')).privateEndpointConnections).toHaveLength(1);
+
+    const name = connection?.name as string;
+    const approved = await bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', name, {
+      privateLinkServiceConnectionState: { status: 'Approved', description: 'approved by fleet' },
+    });
+    expect(approved.privateLinkServiceConnectionState?.status).toBe('Approved');
+    expect(await originStatus('member-1')).toBe('Approved');
+
+    await bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', name, { privateLinkServiceConnectionState: { status: 'Rejected' } });
+    expect(await originStatus('member-1')).toBe('Rejected');
+    expect((await bed.network.privateLinkServices.getPrivateEndpointConnection(RG, 'pls-1', name)).privateLinkServiceConnectionState?.description).toBe('approved by fleet');
+  });
+
+  it('origins with the same (profile, service, group, location) share one connection until the last is deleted', async () => {
+    await createOrigin(bed, 'fd', 'og', privateOrigin('share-a', 'pls-2', 'msg-a'));
+    await createOrigin(bed, 'fd', 'og', privateOrigin('share-b', 'pls-2', 'msg-b'));
+    const connections = await connectionsOf('pls-2');
+    expect(connections).toHaveLength(1);
+    expect(connections[0]?.privateLinkServiceConnectionState?.description).toBe('msg-a');
+    await bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-2', connections[0]?.name as string, {
+      privateLinkServiceConnectionState: { status: 'Approved' },
+    });
+    expect(await originStatus('share-b')).toBe('Approved');
+
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'share-a', FAST_POLLING);
+    expect(await connectionsOf('pls-2')).toHaveLength(1);
+    expect(await originStatus('share-b')).toBe('Approved');
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'share-b', FAST_POLLING);
+    expect(await connectionsOf('pls-2')).toEqual([]);
+  });
+
+  it('a different location is a different connection; the per-service connection limit applies', async () => {
+    await createOrigin(bed, 'fd', 'og', privateOrigin('east', 'pls-2', 'm'));
+    await createOrigin(bed, 'fd', 'og', privateOrigin('west', 'pls-2', 'm', 'westus'));
+    expect(await connectionsOf('pls-2')).toHaveLength(2);
+    const third = await restErrorOf(createOrigin(bed, 'fd', 'og', privateOrigin('north', 'pls-2', 'm', 'northeurope')));
+    expect(third.statusCode).toBe(400);
+    expect(third.message).toContain('the maximum is 2');
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'east', FAST_POLLING);
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'west', FAST_POLLING);
+  });
+
+  it('auto-approves only when the service lists AFD’s managed subscription', async () => {
+    await createOrigin(bed, 'fd', 'og', privateOrigin('auto', 'pls-auto', 'm'));
+    expect(await originStatus('auto')).toBe('Approved');
+    const [connection] = await connectionsOf('pls-auto');
+    expect(connection?.privateLinkServiceConnectionState?.description).toBe('Auto-Approved');
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'auto', FAST_POLLING);
+  });
+
+  it('deleting the connection through Microsoft.Network leaves the origin Disconnected', async () => {
+    await createOrigin(bed, 'fd', 'og', privateOrigin('orphan', 'pls-2', 'm'));
+    const [connection] = await connectionsOf('pls-2');
+    await bed.network.privateLinkServices.beginDeletePrivateEndpointConnectionAndWait(RG, 'pls-2', connection?.name as string, FAST_POLLING);
+    expect(await originStatus('orphan')).toBe('Disconnected');
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'orphan', FAST_POLLING);
+  });
+
+  it('deleting the profile removes its connections', async () => {
+    await createProfile(bed, 'fd-temp');
+    await createOriginGroup(bed, 'fd-temp', 'og');
+    await bed.cdn.afdOrigins.beginCreateAndWait(
+      RG,
+      'fd-temp',
+      'og',
+      'o',
+      { hostName: '10.224.0.11', sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-2') }, privateLinkLocation: 'eastus', requestMessage: 'temp' } },
+      FAST_POLLING,
+    );
+    expect((await connectionsOf('pls-2')).map((c) => c.privateLinkServiceConnectionState?.description)).toEqual(['temp']);
+    await bed.cdn.profiles.beginDeleteAndWait(RG, 'fd-temp', FAST_POLLING);
+    expect(await connectionsOf('pls-2')).toEqual([]);
+  });
+
+  it('refuses a Private Link origin whose service does not exist, and a PUT that would create a connection', async () => {
+    const error = await restErrorOf(createOrigin(bed, 'fd', 'og', privateOrigin('ghost', 'pls-ghost', 'm')));
+    expect(error.message).toContain("'properties.sharedPrivateLinkResource.privateLink.id' must reference an existing private link service");
+    const create = await restErrorOf(
+      bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', 'made-up', { privateLinkServiceConnectionState: { status: 'Approved' } }),
+    );
+    expect(create.statusCode).toBe(404);
+    const [connection] = await connectionsOf('pls-1');
+    const badStatus = await restErrorOf(
+      bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', connection?.name as string, { privateLinkServiceConnectionState: { status: 'Maybe' } }),
+    );
+    expect(badStatus.message).toContain("'properties.privateLinkServiceConnectionState.status' must be one of Pending, Approved, Rejected");
+  });
+});

@@ -1,0 +1,81 @@
+import { Agent, createServer, request, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Backend {
+  name: string;
+  port: number;
+  /** What the health probe path answers; change it to make the backend (un)healthy. */
+  probeStatus: number;
+  requests: Array<{ method: string; path: string; headers: IncomingHttpHeaders }>;
+  close(): Promise<void>;
+}
+
+/** A local HTTP backend that answers 200 with its name, and `probeStatus` on /healthz. */
+export async function startBackend(name: string): Promise<Backend> {
+  const backend: Backend = { name, port: 0, probeStatus: 200, requests: [], close: async () => undefined };
+  const server = createServer((req, res) => {
+    if (req.url === '/healthz') {
+      res.writeHead(backend.probeStatus).end();
+      return;
+    }
+    backend.requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers });
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ backend: name }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  backend.port = (server.address() as AddressInfo).port;
+  backend.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return backend;
+}
+
+export interface EdgeResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+
+/** One request to the emulated edge with a given Host, optionally pinned to one simulated edge. */
+export function edgeRequest(edgeUrl: string, host: string, path: string, options: { edge?: number; https?: boolean } = {}): Promise<EdgeResponse> {
+  const url = new URL(path, edgeUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        agent,
+        headers: {
+          host,
+          ...(options.edge === undefined ? {} : { 'x-emulator-edge': String(options.edge) }),
+          ...(options.https ? { 'x-emulator-protocol': 'https' } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** How many of `count` requests each origin served (by the edge's x-emulator-origin header), `concurrency` at a time. */
+export async function originSplit(edgeUrl: string, host: string, path: string, count: number, concurrency = 16): Promise<Map<string, number>> {
+  const split = new Map<string, number>();
+  let sent = 0;
+  const worker = async (): Promise<void> => {
+    while (sent < count) {
+      sent += 1;
+      const response = await edgeRequest(edgeUrl, host, path);
+      const origin = String(response.headers['x-emulator-origin'] ?? `status-${response.status}`);
+      split.set(origin, (split.get(origin) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return split;
+}

@@ -1,0 +1,42 @@
+import { generate } from 'selfsigned';
+
+export interface ServerCertificates {
+  /** PEM of the CA that signed the server certificate: what clients trust. */
+  caCertificate: string;
+  key: string;
+  cert: string;
+}
+
+const ONE_DAY_MS = 24 * 3600 * 1000;
+
+/** A throw-away CA and a server certificate for 127.0.0.1 / localhost, generated at start (EC P-256: fast). */
+export async function createServerCertificates(): Promise<ServerCertificates> {
+  const notBeforeDate = new Date(Date.now() - 60_000);
+  const notAfterDate = new Date(Date.now() + 30 * ONE_DAY_MS);
+  const ca = await generate([{ name: 'commonName', value: 'azure-emulator local CA' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    ],
+  });
+  const server = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+    ],
+  });
+  return { caCertificate: ca.cert, key: server.private, cert: server.cert };
+}
