@@ -1,6 +1,6 @@
 # Entry points. Every target installs what it needs first (tools/bootstrap.sh), so each works on a fresh machine.
 SHELL := /bin/bash
-LOCAL_DIR ?= $(CURDIR)/.cache/local-plane
+LOCAL_DIR ?= $(CURDIR)/.cache/local-system
 CLUSTERS ?= hub,member-1,member-2
 
 .PHONY: bootstrap test local-up local-down clean
@@ -15,12 +15,13 @@ test: bootstrap
 	pnpm exec tsx tools/scripts/test-summary.ts test-results
 	tools/scripts/assert-no-leftovers.sh
 
-# The local system on its embedded default: real control planes (hub + members) with all CRDs installed.
+# The local system on its embedded default: real control planes (hub + members, all CRDs installed) and the Azure
+# emulator with a cloud-provider stand-in per member. Prints kubeconfigs and endpoints; stop with local-down.
 local-up: bootstrap
-	pnpm exec tsx tools/control-plane/src/cli.ts start --clusters $(CLUSTERS) --dir $(LOCAL_DIR)
+	pnpm exec tsx tools/local-system/src/cli.ts up --clusters $(CLUSTERS) --dir $(LOCAL_DIR)
 
 local-down:
-	pnpm exec tsx tools/control-plane/src/cli.ts stop --dir $(LOCAL_DIR)
+	pnpm exec tsx tools/local-system/src/cli.ts down --dir $(LOCAL_DIR)
 
 clean: local-down
 	rm -rf .cache test-results .nx node_modules/.vite

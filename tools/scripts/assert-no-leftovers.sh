@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin_dir="${KUBEBUILDER_ASSETS:-$(pwd)/.cache/control-plane/}"
-leftovers="$(pgrep -af -- "$bin_dir" | grep -v -- "$(pwd)/.cache/local-plane" | grep -v pgrep || true)"
+leftovers="$(pgrep -af -- "$bin_dir" | grep -v -- "$(pwd)/.cache/local-system" | grep -v pgrep || true)"
 if [ -n "$leftovers" ]; then
   echo "control-plane processes left running after the tests:" >&2
   echo "$leftovers" >&2

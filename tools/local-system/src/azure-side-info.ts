@@ -1,0 +1,16 @@
+/** What the local system's Azure side serves, as written to <dir>/azure.json. */
+export interface AzureSideInfo {
+  pid: number;
+  armEndpoint: string;
+  caCertificatePath: string;
+  edgeUrl: string;
+  adminUrl: string;
+  subscriptionId: string;
+  members: string[];
+}
+
+/** The emulator accepts any subscription; the local system uses this one throughout. */
+export const LOCAL_SUBSCRIPTION_ID = '00000000-0000-0000-0000-00000000f1ee';
+
+/** AKS puts a cluster's load balancers and Private Link Services in its node resource group. */
+export const memberResourceGroup = (member: string): string => `mc-${member}`;

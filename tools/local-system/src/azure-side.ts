@@ -1,0 +1,55 @@
+/**
+ * The Azure side of the local system, run as one long-lived process: the Azure emulator and, for each member
+ * cluster, the cloud-provider stand-in that gives its LoadBalancer Services a load balancer frontend and a Private
+ * Link Service. Writes <dir>/azure.json once everything serves, and stops cleanly on SIGTERM/SIGINT.
+ *   tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...]
+ */
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
+import { CloudProviderStandIn, start } from '@fleet-gateway/azure-emulator';
+import { LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
+
+const { values } = parseArgs({
+  options: { dir: { type: 'string' }, member: { type: 'string', multiple: true, default: [] } },
+  strict: true,
+});
+if (!values.dir) throw new Error('--dir is required');
+const dir = values.dir;
+
+const emulator = await start({ lroDelayMs: 500 });
+const caCertificatePath = path.join(dir, 'azure-emulator-ca.pem');
+await writeFile(caCertificatePath, emulator.caCertificate);
+const standIns: CloudProviderStandIn[] = [];
+for (const entry of values.member) {
+  const [member, kubeconfig] = entry.split('=');
+  if (!member || !kubeconfig) throw new Error(`--member expects NAME=KUBECONFIG, got "${entry}"`);
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const standIn = new CloudProviderStandIn({
+    kubeConfig: kc,
+    emulator: { armEndpoint: emulator.armEndpoint, caCertificate: emulator.caCertificate, admin: emulator.admin },
+    settings: { subscriptionId: LOCAL_SUBSCRIPTION_ID, resourceGroup: memberResourceGroup(member), clusterName: member },
+  });
+  await standIn.start();
+  standIns.push(standIn);
+}
+const info: AzureSideInfo = {
+  pid: process.pid,
+  armEndpoint: emulator.armEndpoint,
+  caCertificatePath,
+  edgeUrl: emulator.edgeUrl,
+  adminUrl: emulator.admin.url,
+  subscriptionId: LOCAL_SUBSCRIPTION_ID,
+  members: values.member.map((m) => m.split('=')[0] ?? m),
+};
+await writeFile(path.join(dir, 'azure.json'), JSON.stringify(info, null, 2));
+
+const shutdown = (): void => {
+  void Promise.all([...standIns.map((s) => s.stop()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
+    process.exit(0),
+  );
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
