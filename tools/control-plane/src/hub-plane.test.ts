@@ -88,6 +88,22 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     })) as { spec: { privateLinkService: unknown }; status: { privateLinkRequests: unknown[] } };
     expect(iseAfter.status.privateLinkRequests).toEqual([{ gateway: `${NS}/web`, requestMessage: 'fleet-gw-req-1' }]);
     expect(iseAfter.spec.privateLinkService).toEqual(ise.spec.privateLinkService);
+
+    // The member re-applies its spec under its own field manager: the hub's status entries stay.
+    await custom.patchNamespacedCustomObject(
+      {
+        group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'fleet-member-member-1', plural: 'internalserviceexports', name: 'team-b-store',
+        body: { ...internalServiceExport('member-1', 8080), spec: { ...internalServiceExport('member-1', 8080).spec, weight: 5 } },
+        fieldManager: 'member-discovery',
+        force: true,
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    );
+    const iseFinal = (await custom.getNamespacedCustomObject({
+      group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'fleet-member-member-1', plural: 'internalserviceexports', name: 'team-b-store',
+    })) as { spec: { weight: number }; status: { privateLinkRequests: unknown[] } };
+    expect(iseFinal.spec.weight).toBe(5);
+    expect(iseFinal.status.privateLinkRequests).toEqual([{ gateway: `${NS}/web`, requestMessage: 'fleet-gw-req-1' }]);
   });
 
   it('rejects objects that break the CRD schemas', async () => {
