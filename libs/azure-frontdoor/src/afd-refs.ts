@@ -1,0 +1,103 @@
+/** The AFD resource kinds this provider manages (custom domains and secrets come with a later issue). */
+export type AfdKind = 'profile' | 'endpoint' | 'originGroup' | 'origin' | 'route' | 'ruleSet' | 'rule' | 'securityPolicy';
+
+/** Where the Gateway's profile lives: the controller-wide subscription and resource group. */
+export interface FrontDoorScope {
+  readonly subscriptionId: string;
+  readonly resourceGroup: string;
+}
+
+/**
+ * One typed reference per AFD kind, instead of the SDK's positional strings that are easy to swap silently.
+ * Names are relative to `profile`.
+ */
+export type AfdRef =
+  | { readonly kind: 'profile'; readonly profile: string }
+  | { readonly kind: 'endpoint'; readonly profile: string; readonly endpoint: string }
+  | { readonly kind: 'originGroup'; readonly profile: string; readonly originGroup: string }
+  | { readonly kind: 'origin'; readonly profile: string; readonly originGroup: string; readonly origin: string }
+  | { readonly kind: 'route'; readonly profile: string; readonly endpoint: string; readonly route: string }
+  | { readonly kind: 'ruleSet'; readonly profile: string; readonly ruleSet: string }
+  | { readonly kind: 'rule'; readonly profile: string; readonly ruleSet: string; readonly rule: string }
+  | { readonly kind: 'securityPolicy'; readonly profile: string; readonly securityPolicy: string };
+
+/** The resource's own name (the last segment of its id). */
+export function refName(ref: AfdRef): string {
+  switch (ref.kind) {
+    case 'profile':
+      return ref.profile;
+    case 'endpoint':
+      return ref.endpoint;
+    case 'originGroup':
+      return ref.originGroup;
+    case 'origin':
+      return ref.origin;
+    case 'route':
+      return ref.route;
+    case 'ruleSet':
+      return ref.ruleSet;
+    case 'rule':
+      return ref.rule;
+    case 'securityPolicy':
+      return ref.securityPolicy;
+  }
+}
+
+/** `kind name` for messages, with the parent where the name alone is ambiguous. */
+export function describeRef(ref: AfdRef): string {
+  const label = KIND_LABELS[ref.kind];
+  if (ref.kind === 'origin') return `${label} ${ref.originGroup}/${ref.origin}`;
+  if (ref.kind === 'rule') return `${label} ${ref.ruleSet}/${ref.rule}`;
+  return `${label} ${refName(ref)}`;
+}
+
+export const KIND_LABELS: Readonly<Record<AfdKind, string>> = {
+  profile: 'profile',
+  endpoint: 'endpoint',
+  originGroup: 'origin group',
+  origin: 'origin',
+  route: 'route',
+  ruleSet: 'rule set',
+  rule: 'rule',
+  securityPolicy: 'security policy',
+};
+
+/** Stable identity of a reference within one profile, for maps and sets. */
+export function refKey(ref: AfdRef): string {
+  const parent = ref.kind === 'origin' ? ref.originGroup : ref.kind === 'rule' ? ref.ruleSet : ref.kind === 'route' ? ref.endpoint : '';
+  return `${ref.kind}/${parent}/${refName(ref)}`.toLowerCase();
+}
+
+function profileId(scope: FrontDoorScope, profile: string): string {
+  return `/subscriptions/${scope.subscriptionId}/resourceGroups/${scope.resourceGroup}/providers/Microsoft.Cdn/profiles/${profile}`;
+}
+
+/** The ARM id of a resource, as other resources reference it (`{ id }`). */
+export function armId(scope: FrontDoorScope, ref: AfdRef): string {
+  const base = profileId(scope, ref.profile);
+  switch (ref.kind) {
+    case 'profile':
+      return base;
+    case 'endpoint':
+      return `${base}/afdEndpoints/${ref.endpoint}`;
+    case 'originGroup':
+      return `${base}/originGroups/${ref.originGroup}`;
+    case 'origin':
+      return `${base}/originGroups/${ref.originGroup}/origins/${ref.origin}`;
+    case 'route':
+      return `${base}/afdEndpoints/${ref.endpoint}/routes/${ref.route}`;
+    case 'ruleSet':
+      return `${base}/ruleSets/${ref.ruleSet}`;
+    case 'rule':
+      return `${base}/ruleSets/${ref.ruleSet}/rules/${ref.rule}`;
+    case 'securityPolicy':
+      return `${base}/securityPolicies/${ref.securityPolicy}`;
+  }
+}
+
+/** The last segment of an ARM id (ids compare case-insensitively, so callers lower-case when comparing). */
+export function nameFromId(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  const segments = id.split('/').filter((s) => s.length > 0);
+  return segments[segments.length - 1];
+}

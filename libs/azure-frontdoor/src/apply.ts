@@ -1,0 +1,117 @@
+import type {
+  AFDEndpoint,
+  AFDOrigin,
+  AFDOriginGroup,
+  CdnManagementClient,
+  Profile,
+  Route,
+  Rule,
+  SecurityPolicy,
+} from '@azure/arm-cdn';
+import { describeRef, type FrontDoorScope } from './afd-refs.js';
+import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
+import { mapBounded } from './observe.js';
+import { orderOperations, type Operation } from './operations.js';
+
+export interface ApplyOptions {
+  /** Writes in flight at once within one level (default 8). */
+  readonly concurrency?: number;
+  /** Long-running operation poll interval when ARM sends no Retry-After (SDK default 2000 ms). */
+  readonly pollIntervalMs?: number;
+  readonly abortSignal?: AbortSignal;
+}
+
+/** What ARM answered for a write: the resource as it now is (for readiness), or the classified failure. */
+export type OperationResult =
+  | { readonly op: Operation; readonly outcome: 'done'; readonly resource?: { provisioningState?: string; deploymentStatus?: string } & object }
+  | { readonly op: Operation; readonly outcome: 'failed'; readonly failure: ArmFailure }
+  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string };
+
+type Written = { provisioningState?: string; deploymentStatus?: string } & object;
+
+async function put(cdn: CdnManagementClient, rg: string, op: Operation, lro: object): Promise<Written> {
+  const ref = op.ref;
+  switch (ref.kind) {
+    case 'profile':
+      return cdn.profiles.beginCreateAndWait(rg, ref.profile, op.body as Profile, lro);
+    case 'endpoint':
+      return cdn.afdEndpoints.beginCreateAndWait(rg, ref.profile, ref.endpoint, op.body as AFDEndpoint, lro);
+    case 'originGroup':
+      return cdn.afdOriginGroups.beginCreateAndWait(rg, ref.profile, ref.originGroup, op.body as AFDOriginGroup, lro);
+    case 'origin':
+      return cdn.afdOrigins.beginCreateAndWait(rg, ref.profile, ref.originGroup, ref.origin, op.body as AFDOrigin, lro);
+    case 'route':
+      return cdn.routes.beginCreateAndWait(rg, ref.profile, ref.endpoint, ref.route, op.body as Route, lro);
+    case 'ruleSet':
+      return cdn.ruleSets.create(rg, ref.profile, ref.ruleSet, lro);
+    case 'rule':
+      return cdn.rules.beginCreateAndWait(rg, ref.profile, ref.ruleSet, ref.rule, op.body as Rule, lro);
+    case 'securityPolicy':
+      return cdn.securityPolicies.beginCreateAndWait(rg, ref.profile, ref.securityPolicy, op.body as SecurityPolicy, lro);
+  }
+}
+
+async function remove(cdn: CdnManagementClient, rg: string, op: Operation, lro: object): Promise<void> {
+  const ref = op.ref;
+  switch (ref.kind) {
+    case 'profile':
+      return cdn.profiles.beginDeleteAndWait(rg, ref.profile, lro);
+    case 'endpoint':
+      return cdn.afdEndpoints.beginDeleteAndWait(rg, ref.profile, ref.endpoint, lro);
+    case 'originGroup':
+      return cdn.afdOriginGroups.beginDeleteAndWait(rg, ref.profile, ref.originGroup, lro);
+    case 'origin':
+      return cdn.afdOrigins.beginDeleteAndWait(rg, ref.profile, ref.originGroup, ref.origin, lro);
+    case 'route':
+      return cdn.routes.beginDeleteAndWait(rg, ref.profile, ref.endpoint, ref.route, lro);
+    case 'ruleSet':
+      return cdn.ruleSets.beginDeleteAndWait(rg, ref.profile, ref.ruleSet, lro);
+    case 'rule':
+      return cdn.rules.beginDeleteAndWait(rg, ref.profile, ref.ruleSet, ref.rule, lro);
+    case 'securityPolicy':
+      return cdn.securityPolicies.beginDeleteAndWait(rg, ref.profile, ref.securityPolicy, lro);
+  }
+}
+
+async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Operation, options: ApplyOptions): Promise<OperationResult> {
+  const lro = {
+    ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }),
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+  };
+  try {
+    if (op.action === 'delete') {
+      await remove(cdn, scope.resourceGroup, op, lro);
+      return { op, outcome: 'done' };
+    }
+    return { op, outcome: 'done', resource: await put(cdn, scope.resourceGroup, op, lro) };
+  } catch (error) {
+    // Gone already is what a delete wants.
+    if (op.action === 'delete' && (error as { statusCode?: unknown }).statusCode === 404) return { op, outcome: 'done' };
+    return { op, outcome: 'failed', failure: classifyArmError(error) };
+  }
+}
+
+/**
+ * Runs the writes level by level (see `levelOf`), each level concurrently. After a failed level nothing further is
+ * attempted: a route never switches to a group that failed to appear, and nothing is deleted on a half-applied graph.
+ */
+export async function applyOperations(
+  cdn: CdnManagementClient,
+  scope: FrontDoorScope,
+  operations: readonly Operation[],
+  options: ApplyOptions = {},
+): Promise<OperationResult[]> {
+  const results: OperationResult[] = [];
+  let blocker: OperationResult | undefined;
+  for (const level of orderOperations(operations)) {
+    if (blocker && blocker.outcome === 'failed') {
+      const because = `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} failed first (${describeFailure(blocker.failure)})`;
+      results.push(...level.map((op): OperationResult => ({ op, outcome: 'skipped', because })));
+      continue;
+    }
+    const done = await mapBounded(level, options.concurrency ?? 8, (op) => execute(cdn, scope, op, options));
+    results.push(...done);
+    blocker = done.find((r) => r.outcome === 'failed');
+  }
+  return results;
+}

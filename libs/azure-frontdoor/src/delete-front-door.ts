@@ -1,0 +1,56 @@
+import type { GatewayIdentity } from '@fleet-gateway/model';
+import { profileName } from './afd-names.js';
+import type { FrontDoorScope } from './afd-refs.js';
+import type { FrontDoorClients } from './arm-clients.js';
+import { classifyArmError, describeFailure } from './arm-errors.js';
+import { checkOwnership } from './ownership.js';
+import type { ReconcileOutcome } from './report-types.js';
+
+export interface DeleteReport {
+  readonly profile: string;
+  /** `deleted`: we deleted it; `absent`: nothing to delete; `refused`: not ours; `failed`: ARM said no. */
+  readonly result: 'deleted' | 'absent' | 'refused' | 'failed';
+  readonly message: string;
+  readonly outcome: ReconcileOutcome;
+}
+
+export interface DeleteOptions {
+  readonly hubIdentity: string;
+  readonly scope: FrontDoorScope;
+  readonly pollIntervalMs?: number;
+  readonly abortSignal?: AbortSignal;
+}
+
+/**
+ * Deleting a Gateway deletes its profile (AFD removes every child with it), only after the profile's tags prove
+ * it is this Gateway's. A profile that is not ours is never deleted; the WAF policy and Private Link Services it
+ * used are never touched.
+ */
+export async function deleteFrontDoor(clients: FrontDoorClients, gateway: GatewayIdentity, options: DeleteOptions): Promise<DeleteReport> {
+  const profile = profileName(gateway);
+  const rg = options.scope.resourceGroup;
+  const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+  const failed = (error: unknown, doing: string): DeleteReport => {
+    const failure = classifyArmError(error);
+    const message = `${doing} profile ${profile} failed: ${describeFailure(failure)}`;
+    return { profile, result: 'failed', message, outcome: failure.class === 'terminal' ? { type: 'terminal', reason: message } : { type: 'retry', reason: message } };
+  };
+  let tags: Record<string, string> | undefined;
+  try {
+    tags = (await clients.cdn.profiles.get(rg, profile, call)).tags;
+  } catch (error) {
+    if ((error as { statusCode?: unknown }).statusCode === 404) return { profile, result: 'absent', message: `profile ${profile} does not exist`, outcome: { type: 'done' } };
+    return failed(error, 'reading');
+  }
+  const ownership = checkOwnership(tags, { hubIdentity: options.hubIdentity, gateway });
+  if (!ownership.owned) {
+    const message = `profile ${profile} is not this Gateway's (${ownership.reason}); it was left in place`;
+    return { profile, result: 'refused', message, outcome: { type: 'terminal', reason: message } };
+  }
+  try {
+    await clients.cdn.profiles.beginDeleteAndWait(rg, profile, { ...call, ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }) });
+  } catch (error) {
+    if ((error as { statusCode?: unknown }).statusCode !== 404) return failed(error, 'deleting');
+  }
+  return { profile, result: 'deleted', message: `profile ${profile} and everything under it were deleted`, outcome: { type: 'done' } };
+}

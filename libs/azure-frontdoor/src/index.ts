@@ -1,0 +1,24 @@
+// Pure: names, ownership, limits, the plan and the diff.
+export * from './afd-limits.js';
+export * from './afd-names.js';
+export * from './afd-refs.js';
+export * from './capacity.js';
+export * from './ownership.js';
+export { allRefs, planFrontDoor } from './plan-front-door.js';
+export * from './plan-types.js';
+export * from './route-patterns.js';
+export type * from './spec-types.js';
+export { diffFrontDoor, type DiffResult, type Note } from './diff.js';
+export { levelOf, orderOperations, type Operation, type OperationAction } from './operations.js';
+
+// I/O at the edges: ARM clients, limiter, retry, observe, apply, reconcile, delete.
+export { createFrontDoorClients, type ArmConnectionOptions, type FrontDoorClients, type TokenCredential } from './arm-clients.js';
+export * from './arm-errors.js';
+export { ArmRateLimiter, DEFAULT_ARM_BUCKETS, type BucketSettings, type RateLimiterOptions, type RateLimiterStats, type RequestClass } from './rate-limiter.js';
+export { armRateLimitPolicy, armRetryPolicy, type RetryOptions } from './pipeline-policies.js';
+export { observeFrontDoor, type Observed, type ObservedGraph, type ObserveOptions } from './observe.js';
+export { applyOperations, type ApplyOptions, type OperationResult } from './apply.js';
+export { reconcileFrontDoor, type ReconcileOptions } from './reconcile.js';
+export { deleteFrontDoor, type DeleteOptions, type DeleteReport } from './delete-front-door.js';
+export { checkWafPolicy, type WafCheck } from './waf-policy.js';
+export type * from './report-types.js';

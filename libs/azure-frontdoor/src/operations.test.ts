@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { AfdRef } from './afd-refs.js';
+import { orderOperations, type Operation } from './operations.js';
+
+const p = 'p';
+const op = (action: Operation['action'], ref: AfdRef): Operation => ({ action, ref, changes: [], reason: '', provenance: [] });
+
+describe('operation order', () => {
+  it('creates parents before children, routes after their groups and origins, deletes last and children first', () => {
+    const ops = [
+      op('delete', { kind: 'originGroup', profile: p, originGroup: 'old' }),
+      op('update', { kind: 'route', profile: p, endpoint: 'e', route: 'r' }),
+      op('create', { kind: 'origin', profile: p, originGroup: 'new', origin: 'o' }),
+      op('delete', { kind: 'route', profile: p, endpoint: 'e', route: 'gone' }),
+      op('create', { kind: 'originGroup', profile: p, originGroup: 'new' }),
+      op('create', { kind: 'securityPolicy', profile: p, securityPolicy: 's' }),
+      op('create', { kind: 'profile', profile: p }),
+      op('delete', { kind: 'origin', profile: p, originGroup: 'kept', origin: 'x' }),
+    ];
+    const levels = orderOperations(ops).map((level) => level.map((o) => `${o.action} ${o.ref.kind}`));
+    expect(levels).toEqual([
+      ['create profile'],
+      ['create originGroup'],
+      ['create origin'],
+      ['update route'],
+      ['create securityPolicy'],
+      ['delete route'],
+      ['delete origin'],
+      ['delete originGroup'],
+    ]);
+  });
+});

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyArmError } from './arm-errors.js';
+import { retryAfterMs } from './pipeline-policies.js';
+import { startHarness, TEST_SCOPE, type Harness } from './testing/emulator-harness.js';
+
+const PROFILE = 'Microsoft.Cdn/profiles';
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.emulator.stop();
+  harness = undefined;
+});
+
+async function withProfile(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  harness = await startHarness(options);
+  await harness.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p1', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, { updateIntervalInMs: 5 });
+  harness.emulator.admin.resetCounters();
+  return harness;
+}
+
+function getProfile(h: Harness) {
+  return h.clients.cdn.profiles.get(TEST_SCOPE.resourceGroup, 'p1');
+}
+
+describe('ARM retry policy and rate limiter (against the emulator)', () => {
+  it('a 429 storm is retried after Retry-After, each attempt once: no second retry layer', async () => {
+    const waits: number[] = [];
+    const h = await withProfile({ retry: { sleep: async (ms) => void waits.push(ms) } });
+    h.emulator.admin.injectFault({ kind: 'status', status: 429, method: 'GET', pathPattern: '/profiles/p1$', count: 3, retryAfterSeconds: 2 });
+    const before = h.limiter.stats().requests.reads;
+    await expect(getProfile(h)).resolves.toMatchObject({ name: 'p1' });
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE, status: 429 })).toBe(3);
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(4);
+    expect(waits).toEqual([2000, 2000, 2000]);
+    expect(h.limiter.stats().requests.reads - before).toBe(4);
+  });
+
+  it('500s are retried with backoff; when they outlast the retries the error is transient, with the attempts counted exactly', async () => {
+    const h = await withProfile({ retry: { maxRetries: 2 } });
+    h.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPattern: '/profiles/p1$', count: 5 });
+    const error = await getProfile(h).then(() => undefined, (e: unknown) => e);
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(3);
+    expect(classifyArmError(error)).toMatchObject({ class: 'transient', category: 'server', status: 500, code: 'InternalServerError' });
+  });
+
+  it('a dropped connection is retried', async () => {
+    const h = await withProfile();
+    h.emulator.admin.injectFault({ kind: 'reset', method: 'GET', pathPattern: '/profiles/p1$', count: 1 });
+    await expect(getProfile(h)).resolves.toMatchObject({ name: 'p1' });
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(2);
+  });
+
+  it('authorization failures are terminal and never retried', async () => {
+    const h = await withProfile();
+    h.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'GET', pathPattern: '/profiles/p1$', count: 3 });
+    const error = await getProfile(h).then(() => undefined, (e: unknown) => e);
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(1);
+    expect(classifyArmError(error)).toEqual({
+      class: 'terminal',
+      category: 'authorization',
+      status: 403,
+      code: 'AuthorizationFailed',
+      cause: 'The client does not have authorization to perform this action (injected fault).',
+    });
+  });
+
+  it('the limiter makes callers wait once the burst is spent, and long-running-operation polls take tokens too', async () => {
+    let now = 0;
+    const waits: number[] = [];
+    harness = await startHarness({
+      limiter: { now: () => now, sleep: async (ms) => void (waits.push(ms), (now += ms)), reads: { burst: 2, refillPerSecond: 1 }, writes: { burst: 5, refillPerSecond: 1 } },
+    });
+    const h = harness;
+    for (let i = 0; i < 3; i++) await getProfile(h).catch(() => undefined);
+    expect(waits).toEqual([1000]);
+    await h.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p1', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, { updateIntervalInMs: 5 });
+    const gets = h.emulator.admin.requestTotal({ method: 'GET' });
+    expect(gets).toBeGreaterThan(3);
+    expect(h.limiter.stats().requests).toEqual({ reads: gets, writes: 1 });
+  });
+});
+
+describe('retryAfterMs', () => {
+  const response = (headers: Record<string, string>) =>
+    ({ headers: { get: (name: string) => headers[name] } }) as unknown as Parameters<typeof retryAfterMs>[0];
+
+  it('reads milliseconds headers first, then seconds or an HTTP date', () => {
+    expect(retryAfterMs(response({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);
+    expect(retryAfterMs(response({ 'x-ms-retry-after-ms': '40' }))).toBe(40);
+    expect(retryAfterMs(response({ 'retry-after': '3' }))).toBe(3000);
+    expect(retryAfterMs(response({ 'retry-after': new Date(10_000).toUTCString() }), 4_000)).toBe(6000);
+    expect(retryAfterMs(response({}))).toBeUndefined();
+  });
+});

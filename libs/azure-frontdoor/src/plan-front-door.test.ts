@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { planFrontDoor } from './plan-front-door.js';
+import { isWritable } from './plan-types.js';
+import type { ProgrammableOriginSpec } from './spec-types.js';
+import { buildGateway, type BackendFixture } from './testing/gateway-builder.js';
+
+const options = { hubIdentity: 'hub-1' };
+const web: BackendFixture = { name: 'web', clusters: [{ name: 'member-1', weight: 1 }, { name: 'member-2', weight: 3 }] };
+const api: BackendFixture = { name: 'api', clusters: [{ name: 'member-1' }] };
+
+function programmable(origins: readonly unknown[]): ProgrammableOriginSpec[] {
+  return origins.filter((o): o is ProgrammableOriginSpec => !(o as { keep?: string }).keep);
+}
+
+describe('planFrontDoor', () => {
+  it('plans one profile (SKU from the model, tagged) and one endpoint, origins with weights, a route on the default domain', () => {
+    const plan = planFrontDoor(buildGateway({ sku: 'Standard_AzureFrontDoor', backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options);
+    const { graph } = plan;
+    expect(plan.problems).toEqual([]);
+    expect(isWritable(plan)).toBe(true);
+    expect(graph.profile.sku).toBe('Standard_AzureFrontDoor');
+    expect(graph.profile.tags['fleet-networking-gateway-uid']).toBe('6f1c2d3e-0000-4000-8000-000000000001');
+    expect(graph.endpoint.tags).toEqual(graph.profile.tags);
+    expect(graph.originGroups).toHaveLength(1);
+    expect(programmable(graph.origins).map((o) => [o.cluster, o.weight, o.enabledState, o.priority, o.httpPort])).toEqual([
+      ['member-1', 333, 'Enabled', 1, 8080],
+      ['member-2', 1000, 'Enabled', 1, 8080],
+    ]);
+    expect(graph.routes).toHaveLength(1);
+    expect(graph.routes[0]).toMatchObject({ patterns: ['/', '/*'], supportedProtocols: ['Http'], forwardingProtocol: 'HttpOnly', ruleSets: [], withdrawn: false });
+    expect(graph.routes[0]?.provenance).toEqual([{ kind: 'HTTPRoute', namespace: 'store', name: 'r', section: 'rule/0' }]);
+  });
+
+  it('the origin group takes health probe and latency band from the backend', () => {
+    const graph = planFrontDoor(buildGateway({ backends: [{ ...web, probePath: '/ready', probeProtocol: 'Https', latency: 50 }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options).graph;
+    expect(graph.originGroups[0]).toMatchObject({
+      healthProbe: { probePath: '/ready', probeProtocol: 'Https', probeRequestType: 'HEAD', probeIntervalInSeconds: 30 },
+      additionalLatencyInMilliseconds: 50,
+    });
+    expect(graph.routes[0]?.forwardingProtocol).toBe('HttpsOnly');
+  });
+
+  it('shares one origin group between rules of different routes with the same weighted backend set', () => {
+    const model = buildGateway({
+      backends: [web],
+      routes: [
+        { name: 'a', rules: [{ paths: ['/a'], backends: [{ name: 'web' }] }] },
+        { name: 'b', rules: [{ paths: ['/b'], backends: [{ name: 'web', weight: 5 }] }] },
+      ],
+    });
+    const { graph } = planFrontDoor(model, options);
+    expect(graph.originGroups).toHaveLength(1);
+    expect(graph.origins).toHaveLength(2);
+    expect(new Set(graph.routes.map((r) => r.originGroup)).size).toBe(1);
+    expect(graph.originGroups[0]?.provenance.map((s) => s.name)).toEqual(['a', 'b']);
+  });
+
+  it('gives different splits of one backend set their own groups (an origin belongs to exactly one group)', () => {
+    const model = buildGateway({
+      backends: [web, api],
+      routes: [
+        { name: 'a', rules: [{ paths: ['/a'], backends: [{ name: 'web', weight: 1 }, { name: 'api', weight: 1 }] }] },
+        { name: 'b', rules: [{ paths: ['/b'], backends: [{ name: 'web', weight: 9 }, { name: 'api', weight: 1 }] }] },
+      ],
+    });
+    const { graph } = planFrontDoor(model, options);
+    expect(graph.originGroups).toHaveLength(2);
+    expect(graph.origins).toHaveLength(6);
+    expect(new Set(graph.origins.map((o) => `${o.ref.originGroup}/${o.ref.origin}`)).size).toBe(6);
+  });
+
+  it('refuses a rule mixing public and Private Link origins, and plans nothing for it', () => {
+    const privateApi: BackendFixture = { name: 'api', clusters: [{ name: 'member-1', privateLink: {} }] };
+    const model = buildGateway({
+      backends: [web, privateApi],
+      routes: [
+        { name: 'mixed', rules: [{ paths: ['/m'], backends: [{ name: 'web' }, { name: 'api' }] }] },
+        { name: 'fine', rules: [{ paths: ['/f'], backends: [{ name: 'web' }] }] },
+      ],
+    });
+    const plan = planFrontDoor(model, options);
+    expect(plan.problems.map((p) => [p.code, p.source?.name, p.blocksWrites])).toEqual([['MixedOriginConnectivity', 'mixed', false]]);
+    expect(plan.problems[0]?.message).toBe(
+      'store/mixed rule/0: public and Private Link origins cannot share one AFD origin group (store/api:8080 is private-link, store/web:8080 is public)',
+    );
+    expect(plan.graph.routes.flatMap((r) => r.patterns)).toEqual(['/f', '/f/*']);
+    expect(isWritable(plan)).toBe(true);
+  });
+
+  it('refuses a rule whose backends have different probe settings', () => {
+    const model = buildGateway({
+      backends: [web, { ...api, probePath: '/other' }],
+      routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }, { name: 'api' }] }] }],
+    });
+    const plan = planFrontDoor(model, options);
+    expect(plan.problems.map((p) => p.code)).toEqual(['OriginGroupSettingsDiffer']);
+    expect(plan.problems[0]?.message).toContain('different health probe settings');
+    expect(plan.graph.routes).toEqual([]);
+    expect(plan.graph.originGroups).toEqual([]);
+  });
+
+  it('withdrawal: a rule whose backends lost every origin keeps its route, its group has only disabled origins', () => {
+    const model = buildGateway({ backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web', weight: 0 }] }] }] });
+    const { graph } = planFrontDoor(model, options);
+    expect(model.routes[0]?.rules[0]?.withdrawn).toBe('AllBackendWeightsZero');
+    expect(graph.routes).toHaveLength(1);
+    expect(graph.routes[0]?.withdrawn).toBe(true);
+    expect(graph.originGroups[0]?.withdrawn).toBe(true);
+    expect(programmable(graph.origins).map((o) => [o.enabledState, o.weight])).toEqual([
+      ['Disabled', undefined],
+      ['Disabled', undefined],
+    ]);
+  });
+
+  it('a rule with no backends still gets its route, to a group without origins', () => {
+    const { graph, problems } = planFrontDoor(buildGateway({ backends: [], routes: [{ name: 'r', rules: [{ backends: [] }] }] }), options);
+    expect(problems).toEqual([]);
+    expect(graph.routes[0]?.withdrawn).toBe(true);
+    expect(graph.originGroups).toHaveLength(1);
+    expect(graph.origins).toEqual([]);
+  });
+
+  it('unknown member data and unissued request messages keep what is programmed', () => {
+    const model = buildGateway({
+      backends: [{ name: 'web', clusters: [{ name: 'member-1', privateLink: { requestMessage: null } }, { name: 'member-2', unknown: true }, { name: 'member-3', privateLink: { state: 'Approved' } }] }],
+      routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }],
+    });
+    const origins = planFrontDoor(model, options).graph.origins;
+    expect(Object.fromEntries(origins.map((o) => [o.cluster, o.keep ?? 'programmed']))).toEqual({
+      'member-1': 'the Private Link request message for cluster member-1 (store/web:8080) has not been issued yet',
+      'member-2': 'member data of cluster member-2 for store/web:8080 is unknown: the member marked its Azure data stale',
+      'member-3': 'programmed',
+    });
+    const privateOrigin = programmable(origins)[0];
+    expect(privateOrigin?.privateLink).toEqual({
+      privateLinkId: '/subscriptions/00000000-0000-4000-8000-000000000001/resourceGroups/mc-member-3/providers/Microsoft.Network/privateLinkServices/pls-web',
+      location: 'eastus2',
+      requestMessage: 'fleet:member-3:web:request',
+      memberState: 'Approved',
+    });
+  });
+
+  it('routes with hostnames are reported as needing custom domains, with nothing planned for them', () => {
+    const model = buildGateway({ backends: [web], routes: [{ name: 'named', hostnames: ['store.example.com'], rules: [{ backends: [{ name: 'web' }] }] }] });
+    const plan = planFrontDoor(model, options);
+    expect(plan.problems.map((p) => p.code)).toEqual(['NeedsCustomDomain']);
+    expect(plan.problems[0]?.message).toContain('host store.example.com needs an AFD custom domain');
+    expect(plan.graph.routes).toEqual([]);
+    expect(plan.graph.originGroups).toEqual([]);
+  });
+
+  it('header, method and query matches become a rule set: conditions, an origin group override, then stop', () => {
+    const model = buildGateway({
+      backends: [web, api],
+      routes: [
+        {
+          name: 'r',
+          rules: [
+            { matches: [{ path: { type: 'PathPrefix', value: '/' }, method: 'POST', headers: [{ name: 'x-canary', value: '1' }], queryParams: [{ name: 'v', value: '2' }] }], backends: [{ name: 'api' }] },
+            { backends: [{ name: 'web' }], filters: [{ type: 'ResponseHeaderModifier', set: [{ name: 'x-served-by', value: 'web' }], add: [], remove: [] }] },
+          ],
+        },
+      ],
+    });
+    const { graph, problems } = planFrontDoor(model, options);
+    expect(problems).toEqual([]);
+    expect(graph.routes).toHaveLength(1);
+    const webGroup = graph.originGroups.find((g) => g.backends.includes('store/web:8080'));
+    const apiGroup = graph.originGroups.find((g) => g.backends.includes('store/api:8080'));
+    expect(graph.routes[0]?.originGroup).toBe(webGroup?.ref.originGroup);
+    expect(graph.routes[0]?.ruleSets).toEqual([graph.ruleSets[0]?.ref.ruleSet]);
+    expect(graph.rules.map((r) => ({ order: r.order, conditions: r.conditions, actions: r.actions, then: r.matchProcessingBehavior }))).toEqual([
+      {
+        order: 1,
+        conditions: [{ type: 'method', method: 'POST' }, { type: 'header', name: 'x-canary', value: '1' }, { type: 'query', name: 'v', value: '2' }],
+        actions: [{ type: 'originGroupOverride', originGroup: apiGroup?.ref.originGroup, forwardingProtocol: 'HttpOnly' }],
+        then: 'Stop',
+      },
+      { order: 2, conditions: [], actions: [{ type: 'responseHeader', action: 'Overwrite', name: 'x-served-by', value: 'web' }], then: 'Continue' },
+    ]);
+  });
+
+  it('reports conditional matches with no unconditional fallback for the path (AFD cannot answer 404)', () => {
+    const model = buildGateway({
+      backends: [web],
+      routes: [{ name: 'r', rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x', value: '1' }], queryParams: [] }], backends: [{ name: 'web' }] }] }],
+    });
+    const plan = planFrontDoor(model, options);
+    expect(plan.problems.map((p) => p.code)).toEqual(['NoUnconditionalFallback']);
+    expect(plan.graph.routes).toEqual([]);
+  });
+
+  it('HTTP and HTTPS on the default domain share a route when they route alike', () => {
+    const model = buildGateway({ protocols: ['HTTP', 'HTTPS'], backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] });
+    const { graph } = planFrontDoor(model, options);
+    expect(graph.routes.map((r) => r.supportedProtocols)).toEqual([['Http', 'Https']]);
+  });
+
+  it('plans a security policy for an attached WAF policy, on the endpoint, for every path', () => {
+    const wafPolicyId = '/subscriptions/00000000-0000-4000-8000-000000000001/resourceGroups/waf/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/edgePolicy';
+    const { graph } = planFrontDoor(buildGateway({ wafPolicyId, backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options);
+    expect(graph.securityPolicy).toMatchObject({ wafPolicyId, endpoints: [graph.endpoint.ref.endpoint] });
+  });
+
+  it('is deterministic: the same model gives the same plan', () => {
+    const make = () => buildGateway({ backends: [web, api], routes: [{ name: 'a', rules: [{ paths: ['/a'], backends: [{ name: 'web' }] }, { paths: ['/b'], backends: [{ name: 'api' }] }] }] });
+    expect(planFrontDoor(make(), options)).toEqual(planFrontDoor(make(), options));
+  });
+});

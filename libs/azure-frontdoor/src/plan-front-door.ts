@@ -1,0 +1,83 @@
+import type { GlobalGateway } from '@fleet-gateway/model';
+import { endpointName, nameProblem, profileName, securityPolicyName } from './afd-names.js';
+import { refKey, refName, type AfdRef } from './afd-refs.js';
+import { checkCapacity } from './capacity.js';
+import { ownershipTags } from './ownership.js';
+import { planOriginGroups } from './plan-origin-groups.js';
+import { planRoutes } from './plan-routes.js';
+import type { FrontDoorPlan, PlanOptions, PlanProblem } from './plan-types.js';
+import { findRoutePatternConflicts } from './route-patterns.js';
+import type { FrontDoorGraph } from './spec-types.js';
+
+export function allRefs(graph: FrontDoorGraph): AfdRef[] {
+  return [
+    graph.profile.ref,
+    graph.endpoint.ref,
+    ...graph.originGroups.map((s) => s.ref),
+    ...graph.origins.map((s) => s.ref),
+    ...graph.ruleSets.map((s) => s.ref),
+    ...graph.rules.map((s) => s.ref),
+    ...graph.routes.map((s) => s.ref),
+    ...(graph.securityPolicy ? [graph.securityPolicy.ref] : []),
+  ];
+}
+
+/** Names must be valid for their kind and distinct within their parent; hashing makes a clash practically impossible, this proves it. */
+function checkNames(graph: FrontDoorGraph): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  const seen = new Set<string>();
+  for (const ref of allRefs(graph)) {
+    const invalid = nameProblem(ref.kind, refName(ref));
+    if (invalid) problems.push({ code: 'InvalidName', message: invalid, blocksWrites: true });
+    const key = refKey(ref);
+    if (seen.has(key)) problems.push({ code: 'NameCollision', message: `two planned resources share the name ${key}`, blocksWrites: true });
+    seen.add(key);
+  }
+  return problems;
+}
+
+/**
+ * The desired AFD graph of one Gateway (pure): one profile and one endpoint, origin groups and origins, routes and
+ * rule sets for the default domain, a security policy when a WAF policy is attached; plus what could not be planned
+ * and the capacity preflight.
+ */
+export function planFrontDoor(model: GlobalGateway, options: PlanOptions): FrontDoorPlan {
+  const { gateway, config } = model;
+  const profile = profileName(gateway);
+  const endpoint = endpointName(gateway);
+  const tags = ownershipTags({ hubIdentity: options.hubIdentity, gateway });
+  const groups = planOriginGroups(model, profile);
+  const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule });
+  const usedGroups = new Set(routes.routes.map((r) => r.originGroup));
+  for (const rule of routes.rules) for (const action of rule.actions) if (action.type === 'originGroupOverride') usedGroups.add(action.originGroup);
+  const graph: FrontDoorGraph = {
+    profile: { ref: { kind: 'profile', profile }, sku: config.sku, tags, originResponseTimeoutSeconds: config.originResponseTimeoutSeconds, provenance: [model.source] },
+    endpoint: { ref: { kind: 'endpoint', profile, endpoint }, tags, provenance: [model.source] },
+    // A group no planned route reaches (its rules were all reported) is not created.
+    originGroups: groups.groups.filter((g) => usedGroups.has(g.ref.originGroup)),
+    origins: groups.origins.filter((o) => usedGroups.has(o.ref.originGroup)),
+    ruleSets: routes.ruleSets,
+    rules: routes.rules,
+    routes: routes.routes,
+    ...(config.wafPolicy
+      ? {
+          securityPolicy: {
+            ref: { kind: 'securityPolicy', profile, securityPolicy: securityPolicyName(gateway) },
+            wafPolicyId: config.wafPolicy.id,
+            endpoints: [endpoint],
+            provenance: [model.source],
+          },
+        }
+      : {}),
+  };
+  const conflicts: PlanProblem[] = findRoutePatternConflicts(graph.routes).map((c) => ({
+    code: 'DuplicateRoutePattern',
+    message: c.message,
+    blocksWrites: true,
+  }));
+  return {
+    graph,
+    problems: [...groups.problems, ...routes.problems, ...conflicts, ...checkNames(graph)],
+    capacity: checkCapacity(graph, config.sku, options.capacityLimits),
+  };
+}

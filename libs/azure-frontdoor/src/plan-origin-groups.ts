@@ -1,0 +1,156 @@
+import type { GlobalGateway, ModelBackend, ModelRoute, ModelRule, SourceRef, TrafficSplit } from '@fleet-gateway/model';
+import { originGroupName } from './afd-names.js';
+import { canonicalJson, compareText } from './canonical.js';
+import { planOrigin } from './plan-origins.js';
+import type { PlanProblem } from './plan-types.js';
+import type { ForwardingProtocol, HealthProbeSpec, OriginGroupSpec, OriginSpec } from './spec-types.js';
+
+/** Identity of a rule within the Gateway: `namespace/name#index`, as routing candidates name it. */
+export function ruleKey(route: Pick<ModelRoute, 'namespace' | 'name'>, ruleIndex: number): string {
+  return `${route.namespace}/${route.name}#${ruleIndex}`;
+}
+
+export interface PlannedGroup {
+  readonly name: string;
+  readonly forwardingProtocol: ForwardingProtocol;
+  readonly withdrawn: boolean;
+}
+
+export interface OriginGroupPlan {
+  readonly groups: readonly OriginGroupSpec[];
+  readonly origins: readonly OriginSpec[];
+  /** For every rule that can be planned, the group that carries its traffic. */
+  readonly groupOfRule: ReadonlyMap<string, PlannedGroup>;
+  readonly problems: readonly PlanProblem[];
+}
+
+// A route needs an origin group even when its rule has none to give (a redirect, or no valid backend).
+const PLACEHOLDER_PROBE: HealthProbeSpec = { probePath: '/', probeProtocol: 'Http', probeRequestType: 'HEAD', probeIntervalInSeconds: 240 };
+const WIDEST_LATENCY_BAND_MS = 1000;
+
+/** One AFD origin group to be: a model traffic split, or a rule's placeholder. */
+interface GroupDraft {
+  /** Names the group: the backend set, or the rule for a placeholder. */
+  readonly identity: string;
+  readonly readable: string;
+  readonly split?: TrafficSplit;
+  readonly backends: readonly ModelBackend[];
+  readonly healthProbe: HealthProbeSpec;
+  readonly latency: number;
+  readonly withdrawn: boolean;
+  readonly rules: SourceRef[];
+}
+
+function probeOf(backend: ModelBackend): HealthProbeSpec {
+  const { path, protocol, requestType, intervalSeconds } = backend.probe;
+  return { probePath: path, probeProtocol: protocol, probeRequestType: requestType, probeIntervalInSeconds: intervalSeconds };
+}
+
+type DraftOrProblem = { readonly draft: Omit<GroupDraft, 'rules' | 'withdrawn'> } | { readonly problem: { code: PlanProblem['code']; message: string } };
+
+/** Whether one AFD group can hold every backend of a split; the problem says why not. */
+function draftSplit(split: TrafficSplit, backendsByKey: ReadonlyMap<string, ModelBackend>): DraftOrProblem {
+  const backends = split.backends.map((ref) => backendsByKey.get(ref.backend)).filter((b): b is ModelBackend => b !== undefined);
+  if (new Set(backends.map((b) => b.connectivity).filter((c) => c !== 'unknown')).size > 1) {
+    const sides = backends.map((b) => `${b.key} is ${b.connectivity}`).join(', ');
+    return { problem: { code: 'MixedOriginConnectivity', message: `public and Private Link origins cannot share one AFD origin group (${sides})` } };
+  }
+  const probes = new Set(backends.map((b) => canonicalJson(probeOf(b))));
+  const latencies = new Set(backends.map((b) => b.latencySensitivityMilliseconds));
+  if (probes.size > 1 || latencies.size > 1) {
+    const what = probes.size > 1 ? 'health probe settings' : 'latency sensitivity';
+    const detail = backends.map((b) => `${b.key}: ${probes.size > 1 ? canonicalJson(b.probe) : `${b.latencySensitivityMilliseconds} ms`}`).join('; ');
+    return { problem: { code: 'OriginGroupSettingsDiffer', message: `its backends have different ${what}, which one AFD origin group cannot hold (${detail})` } };
+  }
+  const first = backends[0];
+  return {
+    draft: {
+      identity: backends.map((b) => b.key).sort(compareText).join(','),
+      readable: first?.name ?? 'backend',
+      split,
+      backends,
+      healthProbe: first ? probeOf(first) : PLACEHOLDER_PROBE,
+      latency: first?.latencySensitivityMilliseconds ?? WIDEST_LATENCY_BAND_MS,
+    },
+  };
+}
+
+/** No origin left to send traffic to: the rule answers with AFD's error, never another backend's response. */
+function lostEveryOrigin(split: TrafficSplit): boolean {
+  return !split.origins.some((o) => o.state !== 'disabled');
+}
+
+function assignNames(drafts: readonly GroupDraft[]): Map<GroupDraft, string> {
+  const names = new Map<GroupDraft, string>();
+  const taken = new Set<string>();
+  for (const draft of drafts) {
+    // A backend set used by two splits (different weights): the second group is named after its first rule.
+    const first = draft.rules[0];
+    const identity = taken.has(draft.identity) && first ? `${draft.identity}#${first.namespace}/${first.name}/${first.section ?? ''}` : draft.identity;
+    taken.add(draft.identity);
+    names.set(draft, originGroupName(draft.readable, identity));
+  }
+  return names;
+}
+
+/**
+ * One origin group per model traffic split (the model already merges rules with proportional backend weights),
+ * named after its backend set so that a weight change updates origins in place; a placeholder group for a rule
+ * that has no split (a redirect, or no valid backend), so that its route can exist.
+ */
+export function planOriginGroups(model: GlobalGateway, profile: string): OriginGroupPlan {
+  const backendsByKey = new Map(model.backends.map((b) => [b.key, b]));
+  const splits = new Map(model.splits.map((s) => [s.key, s]));
+  const problems: PlanProblem[] = [];
+  const drafts = new Map<string, GroupDraft>();
+  const draftOfRule = new Map<string, GroupDraft>();
+  for (const route of model.routes) {
+    for (const rule of route.rules) {
+      const split = rule.split === undefined ? undefined : splits.get(rule.split);
+      const checked: DraftOrProblem = split
+        ? draftSplit(split, backendsByKey)
+        : { draft: { identity: `placeholder/${ruleKey(route, rule.index)}`, readable: `${route.name}-${rule.index}`, backends: [], healthProbe: PLACEHOLDER_PROBE, latency: WIDEST_LATENCY_BAND_MS } };
+      if ('problem' in checked) {
+        problems.push(ruleProblem(rule, checked.problem.code, checked.problem.message));
+        continue;
+      }
+      const key = split ? `split/${split.key}` : checked.draft.identity;
+      const draft = drafts.get(key) ?? { ...checked.draft, withdrawn: rule.withdrawn !== undefined || (split !== undefined && lostEveryOrigin(split)), rules: [] };
+      draft.rules.push(rule.source);
+      drafts.set(key, draft);
+      draftOfRule.set(ruleKey(route, rule.index), draft);
+    }
+  }
+  const names = assignNames([...drafts.values()]);
+  const groups: OriginGroupSpec[] = [];
+  const origins: OriginSpec[] = [];
+  for (const draft of drafts.values()) {
+    const name = names.get(draft) as string;
+    groups.push({
+      ref: { kind: 'originGroup', profile, originGroup: name },
+      healthProbe: draft.healthProbe,
+      additionalLatencyInMilliseconds: draft.latency,
+      withdrawn: draft.withdrawn,
+      backends: draft.backends.map((b) => b.key).sort(compareText),
+      provenance: draft.rules,
+    });
+    for (const entry of draft.split?.origins ?? []) {
+      const backend = backendsByKey.get(entry.backend);
+      if (backend) origins.push(planOrigin({ profile, group: name, entry, backend, withdrawn: draft.withdrawn, rules: draft.rules }));
+    }
+  }
+  const groupOfRule = new Map<string, PlannedGroup>();
+  for (const [key, draft] of draftOfRule) {
+    groupOfRule.set(key, { name: names.get(draft) as string, forwardingProtocol: draft.healthProbe.probeProtocol === 'Https' ? 'HttpsOnly' : 'HttpOnly', withdrawn: draft.withdrawn });
+  }
+  return {
+    groups: groups.sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup)),
+    origins: origins.sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup) || compareText(a.ref.origin, b.ref.origin)),
+    groupOfRule,
+    problems,
+  };
+}
+
+function ruleProblem(rule: ModelRule, code: PlanProblem['code'], message: string): PlanProblem {
+  return { code, message: `${rule.source.namespace}/${rule.source.name} ${rule.source.section ?? ''}: ${message}`, source: rule.source, blocksWrites: false };
+}

@@ -1,0 +1,149 @@
+import {
+  ANY_HOSTNAME,
+  type GlobalGateway,
+  type HostRouting,
+  type PathKey,
+  type RoutingCandidate,
+  type SourceRef,
+} from '@fleet-gateway/model';
+import { routeName, ruleSetName } from './afd-names.js';
+import { ruleSource } from './model-lookup.js';
+import type { PlannedGroup } from './plan-origin-groups.js';
+import { planRuleSet } from './plan-rule-set.js';
+import type { PlanProblem } from './plan-types.js';
+import { patternFor } from './route-patterns.js';
+import { MAX_CONDITIONS_PER_RULE, conditionsOf, isUnconditional } from './rule-translation.js';
+import type { EndpointProtocol, RouteSpec, RuleSetSpec, RuleSpec } from './spec-types.js';
+import { canonicalJson, compareText } from './canonical.js';
+
+export interface RoutePlan {
+  readonly routes: readonly RouteSpec[];
+  readonly ruleSets: readonly RuleSetSpec[];
+  readonly rules: readonly RuleSpec[];
+  readonly problems: readonly PlanProblem[];
+}
+
+export interface RouteContext {
+  readonly model: GlobalGateway;
+  readonly profile: string;
+  readonly endpoint: string;
+  readonly groupOfRule: ReadonlyMap<string, PlannedGroup>;
+}
+
+/** The candidates that decide a path: conditional ones in precedence order, then the first unconditional one. */
+interface Sequence {
+  readonly signature: string;
+  readonly candidates: readonly RoutingCandidate[];
+}
+
+const PROTOCOLS: Readonly<Record<HostRouting['protocol'], EndpointProtocol>> = { HTTP: 'Http', HTTPS: 'Https' };
+
+class ProblemSink {
+  private readonly byKey = new Map<string, PlanProblem>();
+
+  add(code: PlanProblem['code'], source: SourceRef, message: string): void {
+    const key = `${code}|${canonicalJson(source)}`;
+    if (this.byKey.has(key)) return;
+    this.byKey.set(key, { code, source, message: `${source.namespace}/${source.name} ${source.section ?? ''}: ${message}`, blocksWrites: false });
+  }
+
+  list(): PlanProblem[] {
+    return [...this.byKey.values()];
+  }
+}
+
+function decidePath(context: RouteContext, path: PathKey, candidates: readonly RoutingCandidate[], sink: ProblemSink): Sequence | undefined {
+  const planned = candidates.filter((c) => context.groupOfRule.has(`${c.route}#${c.rule}`));
+  const fallback = planned.findIndex(isUnconditional);
+  const pattern = patternFor(path);
+  if (fallback === -1) {
+    for (const c of planned) {
+      sink.add(
+        'NoUnconditionalFallback',
+        ruleSource(context.model, c),
+        `requests to ${pattern} that meet none of the method/header/query conditions would need a 404, which an AFD route cannot give; add a match without conditions for this path`,
+      );
+    }
+    return undefined;
+  }
+  const sequence = planned.slice(0, fallback + 1);
+  const crowded = sequence.find((c) => conditionsOf(c).length > MAX_CONDITIONS_PER_RULE);
+  if (crowded) {
+    sink.add('TooManyRuleConditions', ruleSource(context.model, crowded), `a match has ${conditionsOf(crowded).length} conditions; AFD rules allow ${MAX_CONDITIONS_PER_RULE}`);
+    return undefined;
+  }
+  return { signature: canonicalJson(sequence), candidates: sequence };
+}
+
+interface RouteDraft {
+  readonly sequence: Sequence;
+  readonly patterns: Map<string, Set<EndpointProtocol>>;
+}
+
+/**
+ * AFD routes for the endpoint's default domain: the path keys that share one decision (same candidates in the same
+ * order) and the same protocols become one route; the decision's conditional candidates become a rule set. Hosts
+ * other than `*` need AFD custom domains, which are not programmed yet: their rules are reported, nothing planned.
+ */
+export function planRoutes(context: RouteContext): RoutePlan {
+  const sink = new ProblemSink();
+  const drafts = new Map<string, RouteDraft>();
+  for (const host of context.model.routing) {
+    if (host.hostname !== ANY_HOSTNAME) {
+      for (const c of host.paths.flatMap((p) => p.candidates)) {
+        sink.add(
+          'NeedsCustomDomain',
+          ruleSource(context.model, c),
+          `host ${host.hostname} needs an AFD custom domain, which this version does not program yet; only routes without hostnames are served (on the endpoint's own hostname)`,
+        );
+      }
+      continue;
+    }
+    for (const path of host.paths) {
+      const sequence = decidePath(context, path.path, path.candidates, sink);
+      if (!sequence) continue;
+      const draft = drafts.get(sequence.signature) ?? { sequence, patterns: new Map() };
+      const pattern = patternFor(path.path);
+      draft.patterns.set(pattern, (draft.patterns.get(pattern) ?? new Set()).add(PROTOCOLS[host.protocol]));
+      drafts.set(sequence.signature, draft);
+    }
+  }
+  const routes: RouteSpec[] = [];
+  const ruleSets = new Map<string, RuleSetSpec>();
+  const rules = new Map<string, RuleSpec>();
+  for (const draft of drafts.values()) {
+    const byProtocols = new Map<string, string[]>();
+    for (const [pattern, protocols] of draft.patterns) {
+      const key = [...protocols].sort().join(',');
+      byProtocols.set(key, [...(byProtocols.get(key) ?? []), pattern]);
+    }
+    const ruleSet = planRuleSet(context, draft.sequence.candidates, ruleSetName(draft.sequence.signature));
+    if (ruleSet) {
+      ruleSets.set(ruleSet.ruleSet.ref.ruleSet, ruleSet.ruleSet);
+      for (const rule of ruleSet.rules) rules.set(`${rule.ref.ruleSet}/${rule.ref.rule}`, rule);
+    }
+    const fallback = draft.sequence.candidates[draft.sequence.candidates.length - 1] as RoutingCandidate;
+    const group = context.groupOfRule.get(`${fallback.route}#${fallback.rule}`) as PlannedGroup;
+    const provenance = draft.sequence.candidates.map((c) => ruleSource(context.model, c));
+    for (const [protocols, patterns] of byProtocols) {
+      const readable = `${fallback.route.split('/')[1] ?? ''}-${fallback.rule}`;
+      routes.push({
+        ref: { kind: 'route', profile: context.profile, endpoint: context.endpoint, route: routeName(readable, `${draft.sequence.signature}|${protocols}`) },
+        originGroup: group.name,
+        patterns: patterns.sort(compareText),
+        supportedProtocols: protocols.split(',') as EndpointProtocol[],
+        forwardingProtocol: group.forwardingProtocol,
+        ruleSets: ruleSet ? [ruleSet.ruleSet.ref.ruleSet] : [],
+        withdrawn: group.withdrawn,
+        provenance,
+      });
+    }
+  }
+  return {
+    routes: routes.sort((a, b) => compareText(a.ref.route, b.ref.route)),
+    ruleSets: [...ruleSets.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet)),
+    rules: [...rules.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet) || a.order - b.order),
+    problems: sink.list(),
+  };
+}
+

@@ -1,0 +1,55 @@
+import type { ModelMatch, RoutingCandidate } from '@fleet-gateway/model';
+import { ruleName } from './afd-names.js';
+import { findRule, ruleSource } from './model-lookup.js';
+import type { PlannedGroup } from './plan-origin-groups.js';
+import type { RouteContext } from './plan-routes.js';
+import { actionsOfFilters, chunkActions, conditionsOf } from './rule-translation.js';
+import type { RuleAction, RuleCondition, RuleSetSpec, RuleSpec } from './spec-types.js';
+
+export interface PlannedRuleSet {
+  readonly ruleSet: RuleSetSpec;
+  readonly rules: readonly RuleSpec[];
+}
+
+const ROOT_PATH: ModelMatch = { path: { type: 'PathPrefix', value: '/' }, headers: [], queryParams: [] };
+
+/**
+ * The rules engine part of one route decision: each conditional candidate, in precedence order, sends matching
+ * requests to its own origin group (route configuration override) with its filters and stops; the unconditional
+ * candidate's filters apply to the rest. Orders start at 1 (AFD gives order 0 a special meaning).
+ */
+export function planRuleSet(context: RouteContext, candidates: readonly RoutingCandidate[], name: string): PlannedRuleSet | undefined {
+  const rules: RuleSpec[] = [];
+  const add = (candidate: RoutingCandidate, conditions: readonly RuleCondition[], actions: readonly RuleAction[], stop: boolean): void => {
+    const chunks = chunkActions(actions);
+    chunks.forEach((chunk, i) => {
+      const order = rules.length + 1;
+      rules.push({
+        ref: { kind: 'rule', profile: context.profile, ruleSet: name, rule: ruleName(`${name}#${order}`) },
+        order,
+        conditions,
+        actions: chunk,
+        matchProcessingBehavior: stop && i === chunks.length - 1 ? 'Stop' : 'Continue',
+        provenance: [ruleSource(context.model, candidate)],
+      });
+    });
+  };
+  candidates.forEach((candidate, i) => {
+    const found = findRule(context.model, candidate);
+    const match = found?.rule.matches[candidate.match] ?? ROOT_PATH;
+    const filterActions = actionsOfFilters(found?.rule.filters ?? [], match);
+    if (i === candidates.length - 1) {
+      add(candidate, [], filterActions, false);
+      return;
+    }
+    const group = context.groupOfRule.get(`${candidate.route}#${candidate.rule}`) as PlannedGroup;
+    const redirects = filterActions.some((a) => a.type === 'redirect');
+    const override: RuleAction[] = redirects ? [] : [{ type: 'originGroupOverride', originGroup: group.name, forwardingProtocol: group.forwardingProtocol }];
+    add(candidate, conditionsOf(candidate), [...override, ...filterActions], true);
+  });
+  if (rules.length === 0) return undefined;
+  return {
+    ruleSet: { ref: { kind: 'ruleSet', profile: context.profile, ruleSet: name }, provenance: [...new Map(rules.flatMap((r) => r.provenance).map((s) => [JSON.stringify(s), s])).values()] },
+    rules,
+  };
+}

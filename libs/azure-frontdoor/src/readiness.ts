@@ -1,0 +1,144 @@
+import type { AFDOrigin } from '@azure/arm-cdn';
+import { describeRef, refKey, refName, type AfdRef } from './afd-refs.js';
+import type { OperationResult } from './apply.js';
+import { describeFailure } from './arm-errors.js';
+import type { DiffResult } from './diff.js';
+import type { ObservedGraph } from './observe.js';
+import { allRefs } from './plan-front-door.js';
+import type { FailureReport, ResourceAction, ResourceReport } from './report-types.js';
+import type { AnySpec, FrontDoorGraph, ProgrammableOriginSpec } from './spec-types.js';
+
+type ArmState = { provisioningState?: string; deploymentStatus?: string; hostName?: string; sharedPrivateLinkResource?: AFDOrigin['sharedPrivateLinkResource'] };
+
+export interface Readiness {
+  readonly resources: readonly ResourceReport[];
+  readonly pending: readonly string[];
+  readonly propagation: readonly string[];
+  readonly failures: readonly FailureReport[];
+  readonly endpointHostName?: string;
+}
+
+function parentOf(ref: AfdRef): string | undefined {
+  if (ref.kind === 'origin') return ref.originGroup;
+  if (ref.kind === 'rule') return ref.ruleSet;
+  if (ref.kind === 'route') return ref.endpoint;
+  return undefined;
+}
+
+function observedStates(observed: ObservedGraph, profile: string): Map<string, ArmState> {
+  const states = new Map<string, ArmState>();
+  const put = (ref: AfdRef, arm: ArmState) => states.set(refKey(ref), arm);
+  if (observed.profile) put({ kind: 'profile', profile }, observed.profile);
+  for (const e of observed.endpoints) put({ kind: 'endpoint', profile, endpoint: e.name }, e.arm);
+  for (const g of observed.originGroups) put({ kind: 'originGroup', profile, originGroup: g.name }, g.arm);
+  for (const o of observed.origins) put({ kind: 'origin', profile, originGroup: o.parent ?? '', origin: o.name }, o.arm);
+  for (const s of observed.ruleSets) put({ kind: 'ruleSet', profile, ruleSet: s.name }, s.arm);
+  for (const r of observed.rules) put({ kind: 'rule', profile, ruleSet: r.parent ?? '', rule: r.name }, r.arm);
+  for (const r of observed.routes) put({ kind: 'route', profile, endpoint: r.parent ?? '', route: r.name }, r.arm);
+  for (const s of observed.securityPolicies) put({ kind: 'securityPolicy', profile, securityPolicy: s.name }, s.arm);
+  return states;
+}
+
+function specsByKey(graph: FrontDoorGraph): Map<string, AnySpec> {
+  const specs: AnySpec[] = [graph.profile, graph.endpoint, ...graph.originGroups, ...graph.origins, ...graph.ruleSets, ...graph.rules, ...graph.routes];
+  if (graph.securityPolicy) specs.push(graph.securityPolicy);
+  return new Map(specs.map((s) => [refKey(s.ref), s]));
+}
+
+/** Private Link readiness comes from the member's report; AFD's own connection status is a cross-check. */
+function privateLinkDetail(spec: ProgrammableOriginSpec, arm: ArmState | undefined): string | undefined {
+  if (!spec.privateLink) return undefined;
+  const afd = arm?.sharedPrivateLinkResource?.status;
+  const member = spec.privateLink.memberState;
+  return afd && afd !== member ? `Private Link: the member reports ${member}, AFD reports ${afd}` : `Private Link: ${member}`;
+}
+
+const ACTIONS: Readonly<Record<string, ResourceAction>> = { create: 'created', update: 'updated', delete: 'deleted' };
+
+/**
+ * Where every resource stands: provisioningState decides readiness; deploymentStatus (edge propagation) is only
+ * reported; Private Link connections must be approved (as the member reports). Pending messages name the resource
+ * and its state, e.g. `origin group og-web-… Creating`.
+ */
+export function assessReadiness(diff: DiffResult, results: readonly OperationResult[], observed: ObservedGraph): Readiness {
+  const graph = diff.graph;
+  const profile = graph.profile.ref.profile;
+  const states = observedStates(observed, profile);
+  const specs = specsByKey(graph);
+  const resources: ResourceReport[] = [];
+  const pending: string[] = [];
+  const failures: FailureReport[] = [];
+  const written = new Map(results.map((r) => [refKey(r.op.ref), r]));
+  const notProgrammed = new Map(diff.notProgrammed.map((n) => [refKey(n.ref), n.reason]));
+  const kept = new Map(diff.kept.map((n) => [refKey(n.ref), n.reason]));
+  const report = (ref: AfdRef, action: ResourceAction, arm: ArmState | undefined, cause: string | undefined) => {
+    const provenance = specs.get(refKey(ref))?.provenance ?? [];
+    const parent = parentOf(ref);
+    resources.push({
+      kind: ref.kind,
+      name: refName(ref),
+      ...(parent ? { parent } : {}),
+      action,
+      ...(arm?.provisioningState ? { state: arm.provisioningState } : {}),
+      ...(arm?.deploymentStatus ? { deploymentStatus: arm.deploymentStatus } : {}),
+      ...(cause ? { cause } : {}),
+      provenance,
+    });
+  };
+  for (const ref of allRefs(graph)) {
+    const key = refKey(ref);
+    const result = written.get(key);
+    const arm = result?.outcome === 'done' ? (result.resource as ArmState | undefined) : states.get(key);
+    const spec = specs.get(key);
+    const plDetail = spec && ref.kind === 'origin' && !('keep' in spec && spec.keep) ? privateLinkDetail(spec as ProgrammableOriginSpec, arm) : undefined;
+    if (notProgrammed.has(key)) {
+      report(ref, 'not-programmed', undefined, notProgrammed.get(key));
+      pending.push(`${describeRef(ref)} not programmed: ${notProgrammed.get(key)}`);
+      continue;
+    }
+    if (result?.outcome === 'failed') {
+      failures.push({ ref, action: result.op.action, failure: result.failure });
+      report(ref, 'failed', states.get(key), describeFailure(result.failure));
+      continue;
+    }
+    if (result?.outcome === 'skipped') {
+      report(ref, 'skipped', arm, result.because);
+      pending.push(`${describeRef(ref)} waits: ${result.because}`);
+      continue;
+    }
+    const action: ResourceAction = result ? (ACTIONS[result.op.action] as ResourceAction) : kept.has(key) ? 'kept' : 'unchanged';
+    report(ref, action, arm, [result?.op.reason ?? kept.get(key), plDetail].filter(Boolean).join('; ') || undefined);
+    if (arm?.provisioningState && arm.provisioningState !== 'Succeeded') pending.push(`${describeRef(ref)} ${arm.provisioningState}`);
+  }
+  for (const result of results) {
+    if (specs.has(refKey(result.op.ref))) continue;
+    const key = refKey(result.op.ref);
+    if (result.outcome === 'failed') failures.push({ ref: result.op.ref, action: result.op.action, failure: result.failure });
+    const action: ResourceAction = result.outcome === 'done' ? (ACTIONS[result.op.action] as ResourceAction) : result.outcome;
+    const cause = result.outcome === 'failed' ? describeFailure(result.failure) : result.outcome === 'skipped' ? result.because : result.op.reason;
+    report(result.op.ref, action, result.outcome === 'done' && result.op.action !== 'delete' ? (result.resource as ArmState) : states.get(key), cause);
+  }
+  for (const note of diff.kept) if (!specs.has(refKey(note.ref)) && !written.has(refKey(note.ref))) report(note.ref, 'kept', states.get(refKey(note.ref)), note.reason);
+  pending.push(...privateLinkPending(graph));
+  const endpoint = resources.find((r) => r.kind === 'endpoint' && r.name === graph.endpoint.ref.endpoint);
+  const endpointArm = (() => {
+    const r = written.get(refKey(graph.endpoint.ref));
+    return r?.outcome === 'done' ? (r.resource as ArmState) : states.get(refKey(graph.endpoint.ref));
+  })();
+  const propagating = resources.filter((r) => r.deploymentStatus !== undefined && r.deploymentStatus !== 'Succeeded' && r.action !== 'deleted');
+  const propagation =
+    propagating.length === 0
+      ? []
+      : [
+          `AFD is still deploying ${propagating.length} resource(s) to its edge (${endpoint?.deploymentStatus ? `endpoint deploymentStatus ${endpoint.deploymentStatus}` : 'endpoint pending'}); this does not block programming`,
+        ];
+  return { resources, pending, propagation, failures, ...(endpointArm?.hostName ? { endpointHostName: endpointArm.hostName } : {}) };
+}
+
+function privateLinkPending(graph: FrontDoorGraph): string[] {
+  const linked = graph.origins.filter((o): o is ProgrammableOriginSpec => o.keep === undefined && o.privateLink !== undefined);
+  const waiting = linked.filter((o) => o.privateLink?.memberState !== 'Approved');
+  if (waiting.length === 0) return [];
+  const who = waiting.map((o) => `${o.cluster} (${o.privateLink?.memberState})`).join(', ');
+  return [`${waiting.length} of ${linked.length} Private Link connections awaiting approval: ${who}`];
+}

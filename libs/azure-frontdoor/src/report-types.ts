@@ -1,0 +1,69 @@
+import type { AfdKind, AfdRef } from './afd-refs.js';
+import type { ArmFailure } from './arm-errors.js';
+import type { CapacityViolation } from './capacity.js';
+import type { PlanProblem } from './plan-types.js';
+import type { Provenance } from './spec-types.js';
+
+export type ResourceAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'kept' | 'not-programmed' | 'failed' | 'skipped';
+
+/** Where one AFD resource stands after a reconcile. */
+export interface ResourceReport {
+  readonly kind: AfdKind;
+  readonly name: string;
+  /** Origin group of an origin, rule set of a rule, endpoint of a route. */
+  readonly parent?: string;
+  readonly action: ResourceAction;
+  /** ARM provisioningState (absent for deleted or never-created resources). */
+  readonly state?: string;
+  /** AFD deploymentStatus (edge propagation): reported, never waited for. */
+  readonly deploymentStatus?: string;
+  readonly cause?: string;
+  readonly provenance: Provenance;
+}
+
+/** Why the reconcile ended where it did; one reason per outcome, for the Gateway's Programmed condition. */
+export type ReconcileReason =
+  | 'Programmed'
+  | 'Pending'
+  | 'CapacityExceeded'
+  | 'InvalidPlan'
+  | 'ForeignProfile'
+  | 'SkuImmutable'
+  | 'WafPolicyNotFound'
+  | 'WafPolicySkuMismatch'
+  | 'AzureReadFailed'
+  | 'AzureWriteFailed';
+
+/** The controller's tagged outcome: done, requeue after a while (pending), retry (transient), terminal. */
+export type ReconcileOutcome =
+  | { readonly type: 'done' }
+  | { readonly type: 'requeue-after'; readonly afterMs: number; readonly reason: string }
+  | { readonly type: 'retry'; readonly reason: string }
+  | { readonly type: 'terminal'; readonly reason: string };
+
+export interface FailureReport {
+  readonly ref: AfdRef;
+  readonly action: string;
+  readonly failure: ArmFailure;
+}
+
+export interface ReconcileReport {
+  readonly profile: string;
+  /** Every desired resource provisioned and every Private Link connection approved. */
+  readonly programmed: boolean;
+  readonly reason: ReconcileReason;
+  /** One status message saying exactly what is pending or wrong. */
+  readonly message: string;
+  readonly outcome: ReconcileOutcome;
+  /** The endpoint's hostname (Gateway status.addresses), once it exists. */
+  readonly endpointHostName?: string;
+  readonly resources: readonly ResourceReport[];
+  readonly pending: readonly string[];
+  /** Edge propagation (deploymentStatus) notes: informative only. */
+  readonly propagation: readonly string[];
+  readonly failures: readonly FailureReport[];
+  readonly problems: readonly PlanProblem[];
+  readonly capacity: readonly CapacityViolation[];
+  /** ARM writes this reconcile issued (retries and polls not counted). */
+  readonly writes: number;
+}

@@ -1,0 +1,54 @@
+import type { PathKey } from '@fleet-gateway/model';
+import type { EndpointProtocol, RouteSpec } from './spec-types.js';
+
+/**
+ * AFD pattern of a path key: `Exact /a` -> `/a`, `Subtree /a` -> `/a/*` (so PathPrefix `/a`, which the model splits
+ * into both keys, becomes `/a` and `/a/*`). AFD allows `*` only at the end, right after a `/`.
+ */
+export function patternFor(key: PathKey): string {
+  if (key.kind === 'Exact') return key.value;
+  return key.value === '/' ? '/*' : `${key.value}/*`;
+}
+
+/** One thing AFD matches a request on: a domain (the endpoint's default domain here), a path pattern, a protocol. */
+export interface RouteMatchKey {
+  readonly domain: string;
+  readonly pattern: string;
+  readonly protocol: EndpointProtocol;
+}
+
+/** Domains × patterns × protocols of a route, on the actual AFD domains (patterns compare case-insensitively). */
+export function expandRoute(route: RouteSpec): RouteMatchKey[] {
+  const domain = `endpoint/${route.ref.endpoint}`.toLowerCase();
+  return route.patterns.flatMap((pattern) =>
+    route.supportedProtocols.map((protocol) => ({ domain, pattern: pattern.toLowerCase(), protocol })),
+  );
+}
+
+export interface RoutePatternConflict {
+  readonly key: RouteMatchKey;
+  readonly routes: readonly [string, string];
+  readonly message: string;
+}
+
+/** Every (domain, pattern, protocol) claimed by two routes: AFD rejects such a route, so the plan must never send one. */
+export function findRoutePatternConflicts(routes: readonly RouteSpec[]): RoutePatternConflict[] {
+  const owner = new Map<string, string>();
+  const conflicts: RoutePatternConflict[] = [];
+  for (const route of routes) {
+    for (const key of new Map(expandRoute(route).map((k) => [JSON.stringify(k), k])).values()) {
+      const id = JSON.stringify(key);
+      const first = owner.get(id);
+      if (first === undefined) {
+        owner.set(id, route.ref.route);
+        continue;
+      }
+      conflicts.push({
+        key,
+        routes: [first, route.ref.route],
+        message: `routes ${first} and ${route.ref.route} both match pattern ${key.pattern} over ${key.protocol} on the endpoint's default domain`,
+      });
+    }
+  }
+  return conflicts;
+}

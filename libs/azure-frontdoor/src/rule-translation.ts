@@ -1,0 +1,79 @@
+import type { HeaderEdits, ModelFilter, ModelMatch, RoutingCandidate } from '@fleet-gateway/model';
+import type { HeaderActionKind, RuleAction, RuleCondition } from './spec-types.js';
+
+/** AFD allows at most 10 match conditions and 5 actions per rule (rules engine limits). */
+export const MAX_CONDITIONS_PER_RULE = 10;
+export const MAX_ACTIONS_PER_RULE = 5;
+
+export function isUnconditional(candidate: Pick<RoutingCandidate, 'method' | 'headers' | 'queryParams'>): boolean {
+  return candidate.method === undefined && candidate.headers.length === 0 && candidate.queryParams.length === 0;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The query-string pattern of one exact parameter match: AFD matches the whole query string, not one parameter. */
+export function queryParamPattern(name: string, value: string): string {
+  return `(^|&)${escapeRegex(encodeURIComponent(name))}=${escapeRegex(encodeURIComponent(value))}(&|$)`;
+}
+
+/** A match's method, headers and query parameters as AFD conditions (ANDed, as Gateway API ANDs them). */
+export function conditionsOf(candidate: Pick<RoutingCandidate, 'method' | 'headers' | 'queryParams'>): RuleCondition[] {
+  return [
+    ...(candidate.method ? [{ type: 'method' as const, method: candidate.method }] : []),
+    ...candidate.headers.map((h) => ({ type: 'header' as const, name: h.name, value: h.value })),
+    ...candidate.queryParams.map((q) => ({ type: 'query' as const, name: q.name, value: q.value })),
+  ];
+}
+
+function headerActions(type: 'requestHeader' | 'responseHeader', edits: HeaderEdits): RuleAction[] {
+  const action = (kind: HeaderActionKind, name: string, value?: string): RuleAction => ({
+    type,
+    action: kind,
+    name,
+    ...(value === undefined ? {} : { value }),
+  });
+  return [
+    ...edits.set.map((h) => action('Overwrite', h.name, h.value)),
+    ...edits.add.map((h) => action('Append', h.name, h.value)),
+    ...edits.remove.map((name) => action('Delete', name)),
+  ];
+}
+
+function filterActions(filter: ModelFilter, match: ModelMatch): RuleAction[] {
+  switch (filter.type) {
+    case 'RequestHeaderModifier':
+      return headerActions('requestHeader', filter);
+    case 'ResponseHeaderModifier':
+      return headerActions('responseHeader', filter);
+    case 'RequestRedirect':
+      return [
+        {
+          type: 'redirect',
+          statusCode: filter.statusCode,
+          ...(filter.scheme ? { scheme: filter.scheme } : {}),
+          ...(filter.hostname ? { hostname: filter.hostname } : {}),
+          ...(filter.path !== undefined ? { path: filter.path } : {}),
+        },
+      ];
+    case 'URLRewrite':
+      return filter.path.type === 'ReplaceFullPath'
+        ? [{ type: 'rewrite', sourcePattern: '/', destination: filter.path.value, preserveUnmatchedPath: false }]
+        : [{ type: 'rewrite', sourcePattern: match.path.value, destination: filter.path.value, preserveUnmatchedPath: true }];
+  }
+}
+
+/** What a rule's filters do, in AFD actions; a redirect answers at the edge, so nothing else is needed with it. */
+export function actionsOfFilters(filters: readonly ModelFilter[], match: ModelMatch): RuleAction[] {
+  const actions = filters.flatMap((f) => filterActions(f, match));
+  const redirect = actions.find((a) => a.type === 'redirect');
+  return redirect ? [redirect, ...actions.filter((a) => a.type === 'responseHeader')] : actions;
+}
+
+/** Splits actions into AFD-sized chunks (the rules that carry them share the same conditions). */
+export function chunkActions(actions: readonly RuleAction[]): RuleAction[][] {
+  const chunks: RuleAction[][] = [];
+  for (let i = 0; i < actions.length; i += MAX_ACTIONS_PER_RULE) chunks.push(actions.slice(i, i + MAX_ACTIONS_PER_RULE));
+  return chunks;
+}

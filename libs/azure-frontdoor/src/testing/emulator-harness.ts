@@ -1,0 +1,73 @@
+import { start, stubCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
+import type { GlobalGateway } from '@fleet-gateway/model';
+import { afterEach, beforeEach } from 'vitest';
+import { createFrontDoorClients, type FrontDoorClients } from '../arm-clients.js';
+import type { FrontDoorScope } from '../afd-refs.js';
+import type { RetryOptions } from '../pipeline-policies.js';
+import { ArmRateLimiter, type RateLimiterOptions } from '../rate-limiter.js';
+import { reconcileFrontDoor, type ReconcileOptions } from '../reconcile.js';
+import type { ReconcileReport } from '../report-types.js';
+
+/** Test support: the Azure emulator with SDK clients wired the way the hub wires them. */
+export const TEST_SCOPE: FrontDoorScope = { subscriptionId: '00000000-0000-4000-8000-000000000001', resourceGroup: 'fleet-afd' };
+
+export { stubCredential };
+
+export interface Harness {
+  readonly emulator: RunningEmulator;
+  readonly limiter: ArmRateLimiter;
+  readonly clients: FrontDoorClients;
+}
+
+export interface HarnessOptions {
+  readonly emulator?: Parameters<typeof start>[0];
+  readonly limiter?: RateLimiterOptions;
+  readonly retry?: RetryOptions;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const emulator = await start({ lroDelayMs: 0, ...options.emulator });
+  const limiter = new ArmRateLimiter(options.limiter ?? { reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } });
+  const clients = createFrontDoorClients({
+    credential: stubCredential,
+    subscriptionId: TEST_SCOPE.subscriptionId,
+    endpoint: emulator.armEndpoint,
+    tlsOptions: { ca: emulator.caCertificate },
+    rateLimiter: limiter,
+    retry: { baseDelayMs: 1, maxDelayMs: 5, ...options.retry },
+  });
+  return { emulator, limiter, clients };
+}
+
+/** Writes the emulator counted (PUT, PATCH, DELETE, POST), optionally of one resource type. */
+export function writesCounted(emulator: RunningEmulator, resourceType?: string): number {
+  return ['PUT', 'PATCH', 'DELETE', 'POST'].reduce((sum, method) => sum + emulator.admin.requestTotal({ method, ...(resourceType ? { resourceType } : {}) }), 0);
+}
+
+export function readsCounted(emulator: RunningEmulator, resourceType?: string): number {
+  return emulator.admin.requestTotal({ method: 'GET', ...(resourceType ? { resourceType } : {}) });
+}
+
+export const HUB_IDENTITY = 'subscription/00000000-0000-4000-8000-000000000001/hub/test';
+
+/** Reconcile options as the hub passes them, with fast polling for the emulator. */
+export function reconcileOptions(extra: Partial<ReconcileOptions> = {}): ReconcileOptions {
+  return { hubIdentity: HUB_IDENTITY, scope: TEST_SCOPE, pollIntervalMs: 5, ...extra };
+}
+
+export function reconcile(harness: Harness, model: GlobalGateway, extra: Partial<ReconcileOptions> = {}): Promise<ReconcileReport> {
+  return reconcileFrontDoor(harness.clients, model, reconcileOptions(extra));
+}
+
+/** A fresh emulator and clients for every test of the calling file; read it through the returned getter. */
+export function useHarness(options: HarnessOptions = {}): () => Harness {
+  let harness: Harness | undefined;
+  beforeEach(async () => {
+    harness = await startHarness(options);
+  });
+  afterEach(async () => {
+    await harness?.emulator.stop();
+    harness = undefined;
+  });
+  return () => harness as Harness;
+}

@@ -1,0 +1,38 @@
+import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
+import type { FrontDoorClients } from './arm-clients.js';
+import type { AfdSku } from './spec-types.js';
+
+export type WafCheck =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: 'WafPolicyNotFound' | 'WafPolicySkuMismatch'; readonly message: string }
+  | { readonly ok: false; readonly reason: 'WafPolicyUnreadable'; readonly message: string; readonly failure: ArmFailure };
+
+/** `/subscriptions/<s>/resourceGroups/<rg>/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/<name>` */
+function parts(id: string): { subscriptionId: string; resourceGroup: string; name: string } {
+  const segments = id.split('/').filter((s) => s.length > 0);
+  return { subscriptionId: segments[1] ?? '', resourceGroup: segments[3] ?? '', name: segments[7] ?? '' };
+}
+
+/**
+ * Reads the WAF policy a Gateway references before associating it: it must exist and have the profile's SKU.
+ * The policy itself is only ever read, never created, changed or deleted.
+ */
+export async function checkWafPolicy(clients: FrontDoorClients, wafPolicyId: string, sku: AfdSku, abortSignal?: AbortSignal): Promise<WafCheck> {
+  const { subscriptionId, resourceGroup, name } = parts(wafPolicyId);
+  try {
+    const policy = await clients.wafPolicies(subscriptionId).get(resourceGroup, name, abortSignal ? { abortSignal } : {});
+    const policySku = policy.sku?.name;
+    if (policySku !== sku) {
+      return {
+        ok: false,
+        reason: 'WafPolicySkuMismatch',
+        message: `WAF policy ${name} has SKU ${policySku ?? 'none'}; the Gateway's profile is ${sku} and AFD only associates a policy of the same SKU`,
+      };
+    }
+    return { ok: true };
+  } catch (error) {
+    const failure = classifyArmError(error);
+    if (failure.status === 404) return { ok: false, reason: 'WafPolicyNotFound', message: `WAF policy ${wafPolicyId} does not exist` };
+    return { ok: false, reason: 'WafPolicyUnreadable', message: `WAF policy ${name} could not be read: ${describeFailure(failure)}`, failure };
+  }
+}
