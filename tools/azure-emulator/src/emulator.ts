@@ -45,7 +45,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
       const fault = faults.take('lro-failure', method, path);
       return fault === undefined ? undefined : { code: fault.code ?? 'InternalServerError', message: fault.message ?? 'The operation failed (injected fault).' };
     },
-    now: Date.now,
+    now: resolved.clock,
     limits: resolved.limits,
     addresses: new AddressPool(),
     privateLink: new PrivateLinkConnections(store, resolved.limits, resolved.afdManagedSubscriptionId),
@@ -55,7 +55,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
   const arm = await startArmServer(
     {
       context,
-      throttler: new Throttler(resolved.throttling),
+      throttler: new Throttler(resolved.throttling, resolved.clock),
       faults,
       counters,
       onUnexpectedError: (error) => console.error('[azure-emulator] unexpected error', error),

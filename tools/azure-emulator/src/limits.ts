@@ -19,6 +19,8 @@ export interface AfdLimits {
   routesPerProfile: PerSku;
   ruleSetsPerProfile: PerSku;
   rulesPerRuleSet: PerSku;
+  /** Rules across all the rule sets one route references. */
+  rulesPerRoute: PerSku;
   securityPoliciesPerProfile: PerSku;
   secretsPerProfile: PerSku;
   /** Σ over routes of (HTTP domains × HTTP paths) + (HTTPS domains × HTTPS paths). */
@@ -33,6 +35,7 @@ export interface NetworkLimits {
   privateLinkServicesPerSubscription: number;
   ipConfigurationsPerPrivateLinkService: number;
   frontendIpConfigurationsPerLoadBalancer: number;
+  loadBalancingRulesPerLoadBalancer: number;
 }
 
 export interface Limits {
@@ -40,7 +43,7 @@ export interface Limits {
   network: NetworkLimits;
 }
 
-export const DEFAULT_LIMITS: Limits = {
+const DEFAULT_LIMITS: Limits = {
   afd: {
     profilesPerSubscription: 500,
     endpointsPerProfile: { standard: 10, premium: 25 },
@@ -51,6 +54,7 @@ export const DEFAULT_LIMITS: Limits = {
     routesPerProfile: { standard: 100, premium: 200 },
     ruleSetsPerProfile: { standard: 100, premium: 200 },
     rulesPerRuleSet: { standard: 100, premium: 100 },
+    rulesPerRoute: { standard: 100, premium: 100 },
     securityPoliciesPerProfile: { standard: 100, premium: 200 },
     secretsPerProfile: { standard: 100, premium: 500 },
     compositeRouteMetricPerProfile: { standard: 5000, premium: 5000 },
@@ -63,6 +67,7 @@ export const DEFAULT_LIMITS: Limits = {
     privateLinkServicesPerSubscription: 800,
     ipConfigurationsPerPrivateLinkService: 8,
     frontendIpConfigurationsPerLoadBalancer: 600,
+    loadBalancingRulesPerLoadBalancer: 1500,
   },
 };
 

@@ -27,6 +27,11 @@ export interface EmulatorOptions {
   specDir?: string;
   /** Random source for origin selection (default Math.random), so tests can be deterministic. */
   random?: () => number;
+  /**
+   * Time in ms since the epoch (default Date.now): drives deploymentStatus, the throttling buckets' refill and
+   * timestamps, so tests can move time instead of waiting for it. Long-running operations and edge delays use timers.
+   */
+  clock?: () => number;
 }
 
 export interface EdgeOptions {
@@ -52,6 +57,7 @@ export interface ResolvedOptions {
   afdManagedSubscriptionId: string;
   specDir: string;
   random: () => number;
+  clock: () => number;
 }
 
 export const DEFAULT_SPEC_DIR = fileURLToPath(new URL('../specs', import.meta.url));
@@ -81,5 +87,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     afdManagedSubscriptionId: options.afdManagedSubscriptionId ?? 'afd00000-0000-4000-8000-00000000afd0',
     specDir: options.specDir ?? DEFAULT_SPEC_DIR,
     random: options.random ?? Math.random,
+    clock: options.clock ?? Date.now,
   };
 }

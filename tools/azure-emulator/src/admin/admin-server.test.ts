@@ -47,11 +47,12 @@ describe('admin API over HTTP', () => {
     expect((await call('GET', '/nope')).status).toBe(404);
   });
 
-  it('maps addresses and waits for propagation', async () => {
+  it('maps addresses, waits for propagation and finishes running operations', async () => {
     expect((await call('PUT', '/edge/addresses', { address: '10.224.0.9', port: 80, target: { host: '127.0.0.1', port: 8080 } })).status).toBe(200);
     expect(((await call('GET', '/state')).body as { edges: { addresses: unknown[] } }).edges.addresses).toEqual([
       { address: '10.224.0.9:80', target: { host: '127.0.0.1', port: 8080 } },
     ]);
     expect((await call('POST', '/edge/propagated')).status).toBe(200);
+    expect(await call('POST', '/operations/finish')).toEqual({ status: 200, body: { finished: 0 } });
   });
 });

@@ -12,13 +12,14 @@ type Handler = (body: JsonObject, admin: EmulatorAdmin) => ArmResponse | Promise
 const ok = (body?: unknown): ArmResponse => ({ status: 200, body: body ?? {} });
 
 /** The admin API over plain HTTP on 127.0.0.1: the same operations as EmulatorAdmin, JSON in and out. */
-export const ADMIN_ROUTES: Record<string, Handler> = {
+const ADMIN_ROUTES: Record<string, Handler> = {
   'GET /state': (_body, admin) => ok(admin.dumpState()),
   'GET /counters': (_body, admin) => ok(admin.requestCounts()),
   'DELETE /counters': (_body, admin) => ok(admin.resetCounters()),
   'GET /faults': (_body, admin) => ok(admin.listFaults()),
   'POST /faults': (body, admin) => ({ status: 201, body: admin.injectFault(body as unknown as FaultSpec) }),
   'DELETE /faults': (_body, admin) => ok(admin.clearFaults()),
+  'POST /operations/finish': (_body, admin) => ok({ finished: admin.finishOperations() }),
   'POST /custom-domains/validate': (body, admin) => ok(admin.validateCustomDomain(requireString(body, 'id'))),
   'POST /waf-policies': (body, admin) => ({ status: 201, body: { id: admin.createWafPolicy(wafSpec(body)) } }),
   'DELETE /waf-policies': (body, admin) => ok(admin.deleteWafPolicy(requireString(body, 'id'))),

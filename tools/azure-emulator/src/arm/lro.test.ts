@@ -1,15 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RawArmClient } from '../raw-arm-client.js';
+import { RawArmClient, type RawResponse } from '../raw-arm-client.js';
 import { start, type RunningEmulator } from '../emulator.js';
+import { OperationTracker } from './lro.js';
 
 const SUB = '00000000-0000-0000-0000-00000000aaaa';
 const PROFILE = `/subscriptions/${SUB}/resourceGroups/rg/providers/Microsoft.Cdn/profiles`;
 const Q = '?api-version=2024-02-01';
+const STANDARD = { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } };
 
 let emulator: RunningEmulator;
 let client: RawArmClient;
+let now = 1_700_000_000_000;
 beforeAll(async () => {
-  emulator = await start({ lroDelayMs: 60, throttling: false, lroRetryAfterSeconds: 1, deployment: { notStartedMs: 30, inProgressMs: 60 } });
+  // Operations run for an hour unless the test ends them with admin.finishOperations(): every in-progress state is
+  // observable however slow the machine is. deploymentStatus follows the test's clock.
+  emulator = await start({
+    lroDelayMs: 3_600_000,
+    throttling: false,
+    lroRetryAfterSeconds: 1,
+    clock: () => now,
+    deployment: { notStartedMs: 30_000, inProgressMs: 60_000 },
+  });
   client = new RawArmClient(emulator.armEndpoint, emulator.caCertificate);
 });
 afterAll(async () => {
@@ -17,84 +28,133 @@ afterAll(async () => {
   await emulator.stop();
 });
 
-async function waitForOperation(url: string): Promise<Record<string, unknown>> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const status = (await client.send('GET', url)).body as Record<string, unknown>;
-    if (status.status !== 'InProgress') return status;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('operation did not finish');
+function propertiesOf(response: RawResponse): Record<string, string> {
+  return (response.body as { properties: Record<string, string> }).properties;
+}
+
+async function finished(put: RawResponse): Promise<void> {
+  expect(emulator.admin.finishOperations()).toBeGreaterThan(0);
+  expect((await client.send('GET', String(put.headers['azure-asyncoperation']))).body).toMatchObject({ status: 'Succeeded' });
 }
 
 describe('long-running operations', () => {
   it('PUT answers 201 Creating with Azure-AsyncOperation and Location, then Succeeds', async () => {
-    const put = await client.send('PUT', `${PROFILE}/lro1${Q}`, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } });
+    const put = await client.send('PUT', `${PROFILE}/lro1${Q}`, STANDARD);
     expect(put.status).toBe(201);
-    expect((put.body as { properties: { provisioningState: string } }).properties.provisioningState).toBe('Creating');
+    expect(propertiesOf(put).provisioningState).toBe('Creating');
     expect(put.headers['retry-after']).toBe('1');
     const asyncUrl = String(put.headers['azure-asyncoperation']);
     const locationUrl = String(put.headers.location);
     expect(asyncUrl).toMatch(/\/operationStatuses\/[0-9a-f-]+\?api-version=2024-02-01$/);
     expect((await client.send('GET', locationUrl)).status).toBe(202);
     expect((await client.send('GET', asyncUrl)).body).toMatchObject({ status: 'InProgress' });
-    expect(await waitForOperation(asyncUrl)).toMatchObject({ status: 'Succeeded' });
+    expect(propertiesOf(await client.send('GET', `${PROFILE}/lro1${Q}`)).provisioningState).toBe('Creating');
+    await finished(put);
     const result = await client.send('GET', locationUrl);
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ name: 'lro1', properties: { provisioningState: 'Succeeded' } });
   });
 
+  it('PATCH answers 200 Updating with the operation headers; an update by PUT answers 200', async () => {
+    const patch = await client.send('PATCH', `${PROFILE}/lro1${Q}`, { tags: { team: 'edge' } });
+    expect(patch.status).toBe(200);
+    expect(propertiesOf(patch).provisioningState).toBe('Updating');
+    expect(patch.headers['azure-asyncoperation']).toMatch(/operationStatuses/);
+    await finished(patch);
+    const put = await client.send('PUT', `${PROFILE}/lro1${Q}`, STANDARD);
+    expect([put.status, propertiesOf(put).provisioningState]).toEqual([200, 'Updating']);
+    await finished(put);
+  });
+
   it('refuses a second write while an operation runs (409 AnotherOperationInProgress)', async () => {
-    await client.send('PUT', `${PROFILE}/busy${Q}`, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } });
+    const put = await client.send('PUT', `${PROFILE}/busy${Q}`, STANDARD);
     const second = await client.send('PATCH', `${PROFILE}/busy${Q}`, { tags: { a: 'b' } });
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ error: { code: 'AnotherOperationInProgress' } });
+    await finished(put);
+    expect((await client.send('PATCH', `${PROFILE}/busy${Q}`, { tags: { a: 'b' } })).status).toBe(200);
+    emulator.admin.finishOperations();
   });
 
   it('ends Failed on an injected LRO failure and leaves the resource Failed', async () => {
     emulator.admin.injectFault({ kind: 'lro-failure', method: 'PUT', pathPattern: '/profiles/doomed$', code: 'OriginUnreachable', message: 'boom' });
-    const put = await client.send('PUT', `${PROFILE}/doomed${Q}`, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } });
-    expect(await waitForOperation(String(put.headers['azure-asyncoperation']))).toMatchObject({ status: 'Failed', error: { code: 'OriginUnreachable', message: 'boom' } });
-    expect(((await client.send('GET', `${PROFILE}/doomed${Q}`)).body as { properties: { provisioningState: string } }).properties.provisioningState).toBe('Failed');
+    const put = await client.send('PUT', `${PROFILE}/doomed${Q}`, STANDARD);
+    expect(emulator.admin.finishOperations()).toBe(1);
+    expect((await client.send('GET', String(put.headers['azure-asyncoperation']))).body).toMatchObject({
+      status: 'Failed',
+      error: { code: 'OriginUnreachable', message: 'boom' },
+    });
+    expect((await client.send('GET', String(put.headers.location))).status).toBe(500);
+    expect(propertiesOf(await client.send('GET', `${PROFILE}/doomed${Q}`)).provisioningState).toBe('Failed');
   });
 
   it('DELETE answers 202 Deleting, the resource is gone afterwards, a repeated DELETE is 204', async () => {
-    const put = await client.send('PUT', `${PROFILE}/gone${Q}`, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } });
-    await waitForOperation(String(put.headers['azure-asyncoperation']));
+    await finished(await client.send('PUT', `${PROFILE}/gone${Q}`, STANDARD));
     const deletion = await client.send('DELETE', `${PROFILE}/gone${Q}`);
     expect(deletion.status).toBe(202);
-    expect(((await client.send('GET', `${PROFILE}/gone${Q}`)).body as { properties: { provisioningState: string } }).properties.provisioningState).toBe('Deleting');
-    await waitForOperation(String(deletion.headers['azure-asyncoperation']));
+    expect(propertiesOf(await client.send('GET', `${PROFILE}/gone${Q}`)).provisioningState).toBe('Deleting');
+    expect((await client.send('DELETE', `${PROFILE}/gone${Q}`)).headers['azure-asyncoperation']).toBe(deletion.headers['azure-asyncoperation']);
+    await finished(deletion);
     expect((await client.send('GET', String(deletion.headers.location))).status).toBe(204);
     expect((await client.send('GET', `${PROFILE}/gone${Q}`)).status).toBe(404);
     expect((await client.send('DELETE', `${PROFILE}/gone${Q}`)).status).toBe(204);
   });
+
+  it('deleting a parent removes its children', async () => {
+    await finished(await client.send('PUT', `${PROFILE}/parent${Q}`, STANDARD));
+    await finished(await client.send('PUT', `${PROFILE}/parent/originGroups/og${Q}`, {}));
+    await finished(await client.send('DELETE', `${PROFILE}/parent${Q}`));
+    expect((await client.send('GET', `${PROFILE}/parent/originGroups/og${Q}`)).body).toMatchObject({ error: { code: 'ParentResourceNotFound' } });
+  });
+});
+
+describe('OperationTracker', () => {
+  it('ends an operation once, Succeeded or Failed as asked; a canceled one never completes', () => {
+    const tracker = new OperationTracker(() => 3_600_000);
+    const outcomes: string[] = [];
+    const base = { subscriptionId: 's', provider: 'Microsoft.Cdn', location: 'global', apiVersion: 'v', method: 'PUT' as const, resourceKey: 'r' };
+    const ok = tracker.start({ ...base, complete: (outcome) => outcomes.push(`ok:${outcome}`) });
+    const failing = tracker.start({ ...base, failWith: { code: 'X', message: 'y' }, complete: (outcome) => outcomes.push(`failing:${outcome}`) });
+    const canceled = tracker.start({ ...base, complete: (outcome) => outcomes.push(`canceled:${outcome}`) });
+    tracker.cancel(canceled.id);
+    expect([tracker.isRunning(ok.id), tracker.isRunning(canceled.id)]).toEqual([true, false]);
+    expect(tracker.finishAll()).toBe(2);
+    expect(tracker.finishAll()).toBe(0);
+    expect(outcomes).toEqual(['ok:Succeeded', 'failing:Failed']);
+    expect([ok.status, failing.status, failing.error?.code, canceled.status]).toEqual(['Succeeded', 'Failed', 'X', 'Canceled']);
+  });
 });
 
 describe('endpoint deploymentStatus', () => {
-  it('progresses NotStarted -> InProgress -> Succeeded', async () => {
-    const put = await client.send('PUT', `${PROFILE}/deploy${Q}`, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } });
-    await waitForOperation(String(put.headers['azure-asyncoperation']));
+  it('progresses NotStarted -> InProgress -> Succeeded with the configured timing, and restarts on a write', async () => {
+    await finished(await client.send('PUT', `${PROFILE}/deploy${Q}`, STANDARD));
     const endpoint = `${PROFILE}/deploy/afdEndpoints/e${Q}`;
     const created = await client.send('PUT', endpoint, { location: 'global' });
-    const seen = new Set<string>([(created.body as { properties: { deploymentStatus: string } }).properties.deploymentStatus]);
-    for (let attempt = 0; attempt < 200 && !seen.has('Succeeded'); attempt++) {
-      seen.add(((await client.send('GET', endpoint)).body as { properties: { deploymentStatus: string } }).properties.deploymentStatus);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    expect([...seen]).toEqual(['NotStarted', 'InProgress', 'Succeeded']);
+    await finished(created);
+    const status = async (): Promise<string | undefined> => propertiesOf(await client.send('GET', endpoint)).deploymentStatus;
+    const seen = [propertiesOf(created).deploymentStatus, await status()];
+    now += 29_999;
+    seen.push(await status());
+    now += 1;
+    seen.push(await status());
+    now += 60_000;
+    seen.push(await status());
+    expect(seen).toEqual(['NotStarted', 'NotStarted', 'NotStarted', 'InProgress', 'Succeeded']);
+    await finished(await client.send('PATCH', endpoint, { properties: { enabledState: 'Disabled' } }));
+    expect(await status()).toBe('NotStarted');
   });
 
   it('stays NotStarted for ever in stuck mode while provisioning succeeds', async () => {
-    // Timings that would reach Succeeded within 2 ms in progress mode.
-    const stuck = await start({ lroDelayMs: 0, throttling: false, deployment: { mode: 'stuck', notStartedMs: 1, inProgressMs: 1 } });
+    let stuckNow = 0;
+    const stuck = await start({ lroDelayMs: 0, throttling: false, clock: () => stuckNow, deployment: { mode: 'stuck', notStartedMs: 1, inProgressMs: 1 } });
     const stuckClient = new RawArmClient(stuck.armEndpoint, stuck.caCertificate);
     try {
-      await stuckClient.send('PUT', `${PROFILE}/p${Q}`, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } });
+      await stuckClient.send('PUT', `${PROFILE}/p${Q}`, STANDARD);
       await stuckClient.send('PUT', `${PROFILE}/p/afdEndpoints/e${Q}`, { location: 'global' });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const endpoint = (await stuckClient.send('GET', `${PROFILE}/p/afdEndpoints/e${Q}`)).body as { properties: Record<string, string> };
-      expect(endpoint.properties.provisioningState).toBe('Succeeded');
-      expect(endpoint.properties.deploymentStatus).toBe('NotStarted');
+      stuckNow += 365 * 24 * 3600 * 1000;
+      const endpoint = propertiesOf(await stuckClient.send('GET', `${PROFILE}/p/afdEndpoints/e${Q}`));
+      expect(endpoint.provisioningState).toBe('Succeeded');
+      expect(endpoint.deploymentStatus).toBe('NotStarted');
     } finally {
       stuckClient.close();
       await stuck.stop();

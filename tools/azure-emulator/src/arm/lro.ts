@@ -29,16 +29,16 @@ export interface StartOperation extends Pick<Operation, 'subscriptionId' | 'prov
   complete: (outcome: 'Succeeded' | 'Failed') => void;
 }
 
+/** Finished operations kept for clients that poll late; the oldest are forgotten beyond this many. */
+const RETAINED_OPERATIONS = 10_000;
+
 /**
  * Long-running operations as ARM runs them: the initial response points at an operation status resource
  * (Azure-AsyncOperation) and a result resource (Location); the operation ends after a configurable delay.
  */
-/** Finished operations kept for clients that poll late; the oldest are forgotten beyond this many. */
-const RETAINED_OPERATIONS = 10_000;
-
 export class OperationTracker {
   private readonly operations = new Map<string, Operation>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; finish: () => void }>();
 
   constructor(private readonly delayMs: () => number) {}
 
@@ -57,7 +57,7 @@ export class OperationTracker {
     this.operations.set(operation.id, operation);
     this.forgetOldest();
     const finish = (): void => {
-      this.timers.delete(operation.id);
+      this.clearTimer(operation.id);
       if (operation.status !== 'InProgress') return;
       const outcome = request.failWith === undefined ? 'Succeeded' : 'Failed';
       operation.status = outcome;
@@ -71,7 +71,7 @@ export class OperationTracker {
     } else {
       const timer = setTimeout(finish, delay);
       timer.unref();
-      this.timers.set(operation.id, timer);
+      this.timers.set(operation.id, { timer, finish });
     }
     return operation;
   }
@@ -84,8 +84,7 @@ export class OperationTracker {
   cancel(id: string): void {
     const operation = this.operations.get(id);
     if (operation === undefined || operation.status !== 'InProgress') return;
-    clearTimeout(this.timers.get(id));
-    this.timers.delete(id);
+    this.clearTimer(id);
     operation.status = 'Canceled';
     operation.endTime = new Date().toISOString();
   }
@@ -106,9 +105,21 @@ export class OperationTracker {
     }
   }
 
+  /** Ends every running operation now, as its timer would have: returns how many ended. */
+  finishAll(): number {
+    const running = [...this.timers.values()];
+    for (const { finish } of running) finish();
+    return running.length;
+  }
+
   stop(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  private clearTimer(id: string): void {
+    clearTimeout(this.timers.get(id)?.timer);
+    this.timers.delete(id);
   }
 }
 

@@ -3,10 +3,10 @@ import { typeName, type ResourceKind } from './kind.js';
 import type { ResourceRecord } from './store.js';
 import type { EmulatorContext } from '../emulator-context.js';
 
-export type DeploymentStatus = 'NotStarted' | 'InProgress' | 'Succeeded' | 'Failed';
+type DeploymentStatus = 'NotStarted' | 'InProgress' | 'Succeeded' | 'Failed';
 
 /** AFD's deploymentStatus: NotStarted, then InProgress, then Succeeded, measured from the last change. */
-export function deploymentStatusOf(record: ResourceRecord, timing: DeploymentTiming, now: number): DeploymentStatus {
+function deploymentStatusOf(record: ResourceRecord, timing: DeploymentTiming, now: number): DeploymentStatus {
   if (record.provisioningState === 'Failed') return 'Failed';
   if (timing.mode === 'stuck') return 'NotStarted';
   const elapsed = now - record.changedAtMs;

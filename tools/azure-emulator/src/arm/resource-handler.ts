@@ -159,7 +159,7 @@ function failRecord(record: ResourceRecord, context: EmulatorContext): void {
 }
 
 /** Removes a resource and everything under it, deepest first, as deleting a parent does in ARM. */
-export function removeWithDescendants(record: ResourceRecord, context: EmulatorContext): void {
+function removeWithDescendants(record: ResourceRecord, context: EmulatorContext): void {
   for (const victim of [...context.store.descendants(record.key), record]) {
     if (victim.operationId !== undefined) context.operations.cancel(victim.operationId);
     context.store.remove(victim.key);

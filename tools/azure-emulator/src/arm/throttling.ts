@@ -42,11 +42,6 @@ export class TokenBucket {
     return { granted: false, retryAfterSeconds: Math.max(1, Math.ceil(secondsToNextToken)) };
   }
 
-  remaining(): number {
-    this.refill();
-    return Math.floor(this.tokens);
-  }
-
   private refill(): void {
     const now = this.clock();
     const elapsedSeconds = (now - this.updatedAt) / 1000;
@@ -57,7 +52,7 @@ export class TokenBucket {
 
 export type RequestClass = 'reads' | 'writes';
 
-export function requestClassOf(method: string): RequestClass {
+function requestClassOf(method: string): RequestClass {
   return method === 'GET' || method === 'HEAD' ? 'reads' : 'writes';
 }
 

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, createOrigin, createOriginGroup, createProfile } from '../testing/afd-fixtures.js';
+import { createEndpoint, createOrigin, createOriginGroup, createProfile, createRoute } from '../testing/afd-fixtures.js';
 import { restErrorOf } from '../testing/errors.js';
-import { startTestBed, type TestBed } from '../testing/sdk.js';
+import { FAST_POLLING, RESOURCE_GROUP, cdnId, startTestBed, type TestBed } from '../testing/sdk.js';
 
 let bed: TestBed;
 beforeAll(async () => {
-  bed = await startTestBed({ limits: { afd: { endpointsPerProfile: { standard: 1, premium: 2 }, originsPerOriginGroup: { standard: 2, premium: 2 } } } });
+  bed = await startTestBed({
+    limits: { afd: { endpointsPerProfile: { standard: 1, premium: 2 }, originsPerOriginGroup: { standard: 2, premium: 2 }, rulesPerRoute: { standard: 2, premium: 2 } } },
+  });
 });
 afterAll(() => bed.emulator.stop());
 
@@ -30,5 +32,31 @@ describe('AFD limits per SKU', () => {
     expect((await createOrigin(bed, 'origins', 'og', { name: 'b', hostName: 'b2.example' })).hostName).toBe('b2.example');
     const error = await restErrorOf(createOrigin(bed, 'origins', 'og', { name: 'c', hostName: 'c.example' }));
     expect(error.message).toContain('origins per origin group cannot exceed 2');
+  });
+
+  it('enforces rules per route across the rule sets a route uses, on the route and on a new rule', async () => {
+    await createProfile(bed, 'rules');
+    await createEndpoint(bed, 'rules', 'e');
+    await createOriginGroup(bed, 'rules', 'og');
+    const addRule = (ruleSet: string, name: string) =>
+      bed.cdn.rules.beginCreateAndWait(
+        RESOURCE_GROUP,
+        'rules',
+        ruleSet,
+        name,
+        { order: 1, actions: [{ name: 'ModifyResponseHeader', parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-a', value: '1' } }] },
+        FAST_POLLING,
+      );
+    for (const ruleSet of ['rs1', 'rs2', 'rs3']) {
+      await bed.cdn.ruleSets.create(RESOURCE_GROUP, 'rules', ruleSet);
+      await addRule(ruleSet, 'only');
+    }
+    const ref = (ruleSet: string) => ({ id: cdnId('profiles', 'rules', 'ruleSets', ruleSet) });
+    await createRoute(bed, 'rules', 'e', 'two', 'og', { ruleSets: [ref('rs1'), ref('rs2')], patternsToMatch: ['/two/*'] });
+    const tooMany = await restErrorOf(createRoute(bed, 'rules', 'e', 'three', 'og', { ruleSets: [ref('rs1'), ref('rs2'), ref('rs3')], patternsToMatch: ['/three/*'] }));
+    expect([tooMany.statusCode, tooMany.message]).toEqual([400, "Limit reached: 'properties.ruleSets' hold 3 rules together; a route can have at most 2."]);
+    const oneMore = await restErrorOf(addRule('rs2', 'second'));
+    expect(oneMore.message).toBe("Limit reached: route 'two' would have 3 rules across its rule sets; the maximum is 2.");
+    expect((await addRule('rs3', 'second')).name).toBe('second');
   });
 });

@@ -1,9 +1,12 @@
 import { badRequest } from '../arm/errors.js';
+import type { WriteRequest } from '../arm/kind.js';
+import type { EmulatorContext } from '../emulator-context.js';
 import { AFD, afdChildKind, enforceProfileLimit, isPremium, profileOf } from './afd-common.js';
 
 /**
  * Microsoft.Cdn/profiles/originGroups/origins. An origin with `sharedPrivateLinkResource` (Premium only) makes AFD
  * request a private endpoint connection on the Private Link Service; its status is reported back on the origin.
+ * Public and Private Link origins cannot share an origin group.
  */
 export const originKind = afdChildKind({
   types: ['profiles', 'originGroups', 'origins'],
@@ -13,6 +16,7 @@ export const originKind = afdChildKind({
     const limits = context.limits.afd;
     enforceProfileLimit(request, context, AFD.origin, limits.originsPerOriginGroup, 'origins per origin group', request.parent?.key);
     enforceProfileLimit(request, context, AFD.origin, limits.originsPerProfile, 'origins per profile');
+    refuseMixedGroup(request, context);
     const privateLink = request.body.properties.sharedPrivateLinkResource;
     if (privateLink === undefined) return;
     const profile = profileOf(request, context);
@@ -41,3 +45,15 @@ export const originKind = afdChildKind({
     context.privateLink.detach(record.key);
   },
 });
+
+function refuseMixedGroup(request: WriteRequest, context: EmulatorContext): void {
+  const isPrivate = request.body.properties.sharedPrivateLinkResource !== undefined;
+  const other = context.store
+    .ofKind(AFD.origin, request.parent?.key)
+    .find((origin) => origin.key !== request.key && (origin.body.properties.sharedPrivateLinkResource !== undefined) !== isPrivate);
+  if (other === undefined) return;
+  throw badRequest(
+    `Origin group '${request.path.names[1]}' already holds ${isPrivate ? 'public' : 'Private Link'} origin '${other.name}'; ` +
+      'Azure Front Door does not allow public and Private Link origins in the same origin group.',
+  );
+}

@@ -4,6 +4,7 @@ import { resourceKey } from '../arm/resource-id.js';
 import type { EmulatorContext } from '../emulator-context.js';
 import { AFD, afdChildKind, enforceProfileLimit, limitFor, profileOf, requireReference } from './afd-common.js';
 import { compositeRouteMetric, findRouteConflict, patternProblem, routeShape } from './route-rules.js';
+import { ruleSetsOfRoute, rulesOf } from './rule-sets.js';
 
 /** Microsoft.Cdn/profiles/afdEndpoints/routes. */
 export const routeKind = afdChildKind({
@@ -16,9 +17,7 @@ export const routeKind = afdChildKind({
     ((properties.customDomains as unknown[] | undefined) ?? []).forEach((domain, i) =>
       requireReference(domain, `properties.customDomains[${i}]`, AFD.customDomain, request, context),
     );
-    ((properties.ruleSets as unknown[] | undefined) ?? []).forEach((ruleSet, i) =>
-      requireReference(ruleSet, `properties.ruleSets[${i}]`, AFD.ruleSet, request, context),
-    );
+    ruleSetsOfRoute(properties).forEach((ruleSet, i) => requireReference(ruleSet, `properties.ruleSets[${i}]`, AFD.ruleSet, request, context));
     ((properties.patternsToMatch as string[] | undefined) ?? []).forEach((pattern, i) => {
       const problem = patternProblem(pattern);
       if (problem !== undefined) throw badRequest(`'properties.patternsToMatch[${i}]' ${problem}; got '${pattern}'.`);
@@ -26,6 +25,7 @@ export const routeKind = afdChildKind({
     enforceProfileLimit(request, context, AFD.route, context.limits.afd.routesPerProfile, 'routes per profile');
     checkConflicts(request, context);
     checkCompositeMetric(request, context);
+    checkRules(request, context);
   },
 });
 
@@ -59,4 +59,10 @@ function checkCompositeMetric(request: WriteRequest, context: EmulatorContext): 
   if (metric > max) {
     throw badRequest(`Limit reached: the composite route metric of profile '${profile.name}' would be ${metric}; the maximum is ${max}.`);
   }
+}
+
+function checkRules(request: WriteRequest, context: EmulatorContext): void {
+  const rules = rulesOf(ruleSetsOfRoute(request.body.properties), context);
+  const max = limitFor(context.limits.afd.rulesPerRoute, profileOf(request, context));
+  if (rules > max) throw badRequest(`Limit reached: 'properties.ruleSets' hold ${rules} rules together; a route can have at most ${max}.`);
 }

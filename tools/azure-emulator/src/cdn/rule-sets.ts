@@ -1,4 +1,7 @@
-import { AFD, afdChildKind, enforceProfileLimit, refuseDeleteWhileReferenced } from './afd-common.js';
+import { badRequest } from '../arm/errors.js';
+import type { ResourceRecord } from '../arm/store.js';
+import type { EmulatorContext } from '../emulator-context.js';
+import { AFD, afdChildKind, enforceProfileLimit, limitFor, profileKeyOf, profileOf, referenceKey, refuseDeleteWhileReferenced } from './afd-common.js';
 
 /** Microsoft.Cdn/profiles/ruleSets: RuleSets_Create takes no body and is synchronous; there is no PATCH. */
 export const ruleSetKind = afdChildKind({
@@ -10,22 +13,43 @@ export const ruleSetKind = afdChildKind({
     enforceProfileLimit(request, context, AFD.ruleSet, context.limits.afd.ruleSetsPerProfile, 'rule sets per profile');
   },
   checkDelete(record, context) {
-    refuseDeleteWhileReferenced(record, context, AFD.route, (properties) => (properties.ruleSets as unknown[] | undefined) ?? []);
+    refuseDeleteWhileReferenced(record, context, AFD.route, ruleSetsOfRoute);
   },
   render(record) {
     return { profileName: record.path.names[0] };
   },
 });
 
-/** Microsoft.Cdn/profiles/ruleSets/rules. */
+/** Microsoft.Cdn/profiles/ruleSets/rules. A new rule counts against every route that uses its rule set. */
 export const ruleKind = afdChildKind({
   types: ['profiles', 'ruleSets', 'rules'],
   definition: 'Rule',
   updateDefinition: 'RuleUpdateParameters',
   check(request, context) {
     enforceProfileLimit(request, context, AFD.rule, context.limits.afd.rulesPerRuleSet, 'rules per rule set', request.parent?.key);
+    if (request.existing !== undefined) return;
+    const ruleSetKey = (request.parent as ResourceRecord).key;
+    const max = limitFor(context.limits.afd.rulesPerRoute, profileOf(request, context));
+    for (const route of context.store.ofKind(AFD.route, profileKeyOf(request.path))) {
+      const ruleSets = ruleSetsOfRoute(route.body.properties);
+      if (!ruleSets.some((ruleSet) => referenceKey(ruleSet) === ruleSetKey)) continue;
+      const rules = rulesOf(ruleSets, context) + 1;
+      if (rules > max) throw badRequest(`Limit reached: route '${route.name}' would have ${rules} rules across its rule sets; the maximum is ${max}.`);
+    }
   },
   render(record) {
     return { ruleSetName: record.path.names[1] };
   },
 });
+
+export function ruleSetsOfRoute(properties: Record<string, unknown>): unknown[] {
+  return (properties.ruleSets as unknown[] | undefined) ?? [];
+}
+
+/** How many rules the referenced rule sets hold together. */
+export function rulesOf(ruleSets: readonly unknown[], context: EmulatorContext): number {
+  return ruleSets.reduce<number>((sum, ruleSet) => {
+    const key = referenceKey(ruleSet);
+    return key === undefined ? sum : sum + context.store.ofKind(AFD.rule, key).length;
+  }, 0);
+}

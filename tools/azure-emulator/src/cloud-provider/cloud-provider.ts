@@ -40,6 +40,7 @@ export class CloudProviderStandIn {
   private readonly backends = new Map<string, Target>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly failures = new Map<string, string>();
+  private azureWrites: Promise<void> = Promise.resolve();
   private informer: Informer<V1Service> | undefined;
   private stopped = false;
 
@@ -130,7 +131,7 @@ export class CloudProviderStandIn {
     }
     const previous = this.applied.get(key);
     if (previous !== undefined && resourcesOf(previous.plan) !== resourcesOf(plan)) await this.removeApplied(key, previous);
-    const address = await this.writer.ensure(plan);
+    const address = await this.serialized(() => this.writer.ensure(plan));
     const applied = { plan, address };
     this.applied.set(key, applied);
     this.mapAddresses(key, applied);
@@ -144,7 +145,7 @@ export class CloudProviderStandIn {
   private async cleanUp(key: string, service: V1Service | undefined): Promise<void> {
     const previous = this.applied.get(key);
     if (previous !== undefined) await this.removeApplied(key, previous);
-    else if (service !== undefined && hasFinalizer(service)) await this.writer.remove(planLoadBalancer(service, this.settings));
+    else if (service !== undefined && hasFinalizer(service)) await this.serialized(() => this.writer.remove(planLoadBalancer(service, this.settings)));
     if (service !== undefined && hasFinalizer(service)) {
       const [namespace, name] = key.split('/') as [string, string];
       service.metadata = { ...service.metadata, finalizers: (service.metadata?.finalizers ?? []).filter((f) => f !== LOAD_BALANCER_FINALIZER) };
@@ -153,12 +154,25 @@ export class CloudProviderStandIn {
   }
 
   private async removeApplied(key: string, applied: Applied): Promise<void> {
-    await this.writer.remove(applied.plan);
+    await this.serialized(() => this.writer.remove(applied.plan));
     for (const port of applied.plan.ports) {
       this.options.emulator.admin.unmapAddress(applied.address.ip, port.port);
       if (applied.address.fqdn !== undefined) this.options.emulator.admin.unmapAddress(applied.address.fqdn, port.port);
     }
     this.applied.delete(key);
+  }
+
+  /**
+   * Runs Azure writes one at a time, as cloud-provider-azure does (its service reconcile lock): Services share load
+   * balancers, and a load balancer update is a read-modify-write of the whole resource.
+   */
+  private serialized<T>(write: () => Promise<T>): Promise<T> {
+    const result = this.azureWrites.then(write);
+    this.azureWrites = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
   }
 
   private mapAddresses(key: string, applied: Applied): void {

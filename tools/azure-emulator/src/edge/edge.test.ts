@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, createOrigin, createOriginGroup, createProfile, createRoute } from '../testing/afd-fixtures.js';
 import { edgeRequest, originSplit, startBackend, type Backend } from '../testing/backends.js';
-import { FAST_POLLING, RESOURCE_GROUP, cdnId, startTestBed, type TestBed } from '../testing/sdk.js';
+import { createInternalLoadBalancer, createPrivateLinkService } from '../testing/network-fixtures.js';
+import { FAST_POLLING, RESOURCE_GROUP, cdnId, networkId, startTestBed, type TestBed } from '../testing/sdk.js';
 
 const RG = RESOURCE_GROUP;
 let bed: TestBed;
 let backends: Record<'a' | 'b' | 'c', Backend>;
 
 beforeAll(async () => {
-  bed = await startTestBed({ edge: { propagationDelaysMs: [0, 0, 0] } });
+  bed = await startTestBed({ edge: { propagationDelaysMs: [0, 0, 0], probeIntervalScale: 0.01 } });
   backends = { a: await startBackend('a'), b: await startBackend('b'), c: await startBackend('c') };
   await createProfile(bed, 'fd');
 });
@@ -64,6 +65,16 @@ describe('edge routing', () => {
     expect((await edgeRequest(bed.emulator.edgeUrl, host, '/api')).headers['x-emulator-origin']).toBe('root');
   });
 
+  it('answers 404 on a known host when no route pattern matches the path', async () => {
+    const host = await endpointWithGroup('narrow', 'og-narrow', [{ name: 'only', backend: backends.a }]);
+    await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'narrow', 'default', { patternsToMatch: ['/app/*'] }, FAST_POLLING);
+    await bed.emulator.admin.whenPropagated();
+    expect((await edgeRequest(bed.emulator.edgeUrl, host, '/app/x')).status).toBe(200);
+    const missed = await edgeRequest(bed.emulator.edgeUrl, host, '/other');
+    expect(missed.status).toBe(404);
+    expect(missed.body).toContain(String(missed.headers['x-azure-ref']));
+  });
+
   it('splits traffic by weight between equal-priority origins in one latency band (2,000 requests, ±5 points)', async () => {
     const host = await endpointWithGroup('weights', 'og-weights', [
       { name: 'heavy', backend: backends.a, weight: 300 },
@@ -100,8 +111,9 @@ describe('edge routing', () => {
     await bed.emulator.admin.whenPropagated();
     const unavailable = await edgeRequest(bed.emulator.edgeUrl, host, '/');
     expect(unavailable.status).toBe(503);
-    expect(unavailable.headers['x-azure-ref']).toBeDefined();
+    expect(unavailable.headers['x-azure-ref']).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{16}$/);
     expect(unavailable.body).toContain("Our services aren't available right now");
+    expect(unavailable.body).toContain(String(unavailable.headers['x-azure-ref']));
 
     await bed.cdn.afdOrigins.beginUpdateAndWait(RG, 'fd', 'og-disabled', 'only', { enabledState: 'Enabled' }, FAST_POLLING);
     await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'disabled', 'default', { enabledState: 'Disabled' }, FAST_POLLING);
@@ -132,5 +144,81 @@ describe('edge routing', () => {
     const redirect = await edgeRequest(bed.emulator.edgeUrl, 'www.contoso.example', '/cart?id=1');
     expect(redirect.status).toBe(307);
     expect(redirect.headers.location).toBe('https://www.contoso.example/cart?id=1');
+  });
+});
+
+describe('health probes', () => {
+  it('probe at the group\'s path and method with the origin host header; traffic leaves an unhealthy origin; all unhealthy means all are used', async () => {
+    const host = await createEndpoint(bed, 'fd', 'health');
+    await bed.cdn.afdOriginGroups.beginCreateAndWait(
+      RG,
+      'fd',
+      'og-health',
+      {
+        loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3, additionalLatencyInMilliseconds: 50 },
+        healthProbeSettings: { probePath: '/healthz', probeProtocol: 'Http', probeRequestType: 'HEAD', probeIntervalInSeconds: 1 },
+      },
+      FAST_POLLING,
+    );
+    await createOrigin(bed, 'fd', 'og-health', { name: 'a', hostName: '127.0.0.1', httpPort: backends.a.port, extra: { originHostHeader: 'a.internal' } });
+    await createOrigin(bed, 'fd', 'og-health', { name: 'b', hostName: '127.0.0.1', httpPort: backends.b.port });
+    await createRoute(bed, 'fd', 'health', 'r', 'og-health');
+    await bed.emulator.admin.whenPropagated();
+    backends.a.probeStatus = 500;
+    // Probes run every 10 ms (1 s × 0.01); two failures in the last four samples make an origin unhealthy. The loops
+    // send requests until the prober's verdict shows in the traffic (bounded by a deadline, no sleeping).
+    const deadline = Date.now() + 10_000;
+    let split = new Map<string, number>();
+    while (Date.now() < deadline) {
+      split = await originSplit(bed.emulator.edgeUrl, host, '/', 40, 4);
+      if (split.get('a') === undefined) break;
+    }
+    expect(split.get('b')).toBe(40);
+    expect(backends.a.probes.at(-1)).toEqual({ method: 'HEAD', host: 'a.internal', userAgent: 'Edge Health Probe' });
+    expect(backends.b.probes.at(-1)?.host).toBe('127.0.0.1');
+    backends.b.probeStatus = 503;
+    let bothUnhealthy = new Map<string, number>();
+    while (Date.now() < deadline) {
+      bothUnhealthy = await originSplit(bed.emulator.edgeUrl, host, '/', 60, 4);
+      if ((bothUnhealthy.get('a') ?? 0) > 0 && (bothUnhealthy.get('b') ?? 0) > 0) break;
+    }
+    expect(bothUnhealthy.get('a')).toBeGreaterThan(0);
+    expect(bothUnhealthy.get('b')).toBeGreaterThan(0);
+    backends.a.probeStatus = 200;
+    backends.b.probeStatus = 200;
+  });
+});
+
+describe('Private Link gating', () => {
+  it('an origin carries no traffic until its connection is Approved, none once Rejected, and again once re-approved', async () => {
+    const lb = await createInternalLoadBalancer(bed, 'kubernetes-internal', ['fe-app']);
+    const address = lb.frontendIPConfigurations?.[0]?.privateIPAddress as string;
+    bed.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: backends.c.port });
+    await createPrivateLinkService(bed, 'pls-app', 'kubernetes-internal', 'fe-app');
+    const host = await createEndpoint(bed, 'fd', 'private');
+    await createOriginGroup(bed, 'fd', 'og-private');
+    await createOrigin(bed, 'fd', 'og-private', {
+      name: 'member-1',
+      hostName: address,
+      extra: { sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-app') }, privateLinkLocation: 'eastus', requestMessage: 'req-1' } },
+    });
+    await createRoute(bed, 'fd', 'private', 'r', 'og-private');
+    await bed.emulator.admin.whenPropagated();
+    const atEachEdge = () => Promise.all([0, 1, 2].map((edge) => edgeRequest(bed.emulator.edgeUrl, host, '/through-pl', { edge }).then((r) => r.status)));
+    expect(await atEachEdge()).toEqual([503, 503, 503]);
+
+    const connection = (await bed.network.privateLinkServices.get(RG, 'pls-app')).privateEndpointConnections?.[0]?.name as string;
+    const setState = async (status: 'Approved' | 'Rejected') => {
+      await bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-app', connection, { privateLinkServiceConnectionState: { status } });
+      await bed.emulator.admin.whenPropagated();
+    };
+    const served = backends.c.requests.length;
+    await setState('Approved');
+    expect(await atEachEdge()).toEqual([200, 200, 200]);
+    expect(backends.c.requests.slice(served).map((request) => request.path)).toEqual(['/through-pl', '/through-pl', '/through-pl']);
+    await setState('Rejected');
+    expect(await atEachEdge()).toEqual([503, 503, 503]);
+    await setState('Approved');
+    expect(await atEachEdge()).toEqual([200, 200, 200]);
   });
 });

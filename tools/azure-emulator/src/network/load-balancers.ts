@@ -38,6 +38,9 @@ export const loadBalancerKind = networkKind({
     const frontends = frontendsOf(request.body.properties);
     const max = context.limits.network.frontendIpConfigurationsPerLoadBalancer;
     if (frontends.length > max) throw quotaExceeded(`A load balancer can have at most ${max} frontend IP configurations; got ${frontends.length}.`);
+    const rules = ((request.body.properties.loadBalancingRules as unknown[] | undefined) ?? []).length;
+    const maxRules = context.limits.network.loadBalancingRulesPerLoadBalancer;
+    if (rules > maxRules) throw quotaExceeded(`A load balancer can have at most ${maxRules} load balancing rules; got ${rules}.`);
     const names = new Set<string>();
     for (const frontend of frontends) {
       const name = String(frontend.name ?? '').toLowerCase();

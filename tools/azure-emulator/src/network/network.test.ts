@@ -6,7 +6,7 @@ import { FAST_POLLING, RESOURCE_GROUP, collect, SUBSCRIPTION, networkId, startTe
 const RG = RESOURCE_GROUP;
 let bed: TestBed;
 beforeAll(async () => {
-  bed = await startTestBed({ pageSize: 3 });
+  bed = await startTestBed({ pageSize: 3, limits: { network: { loadBalancingRulesPerLoadBalancer: 2 } } });
 });
 afterAll(() => bed.emulator.stop());
 
@@ -20,6 +20,7 @@ describe('publicIPAddresses through @azure/arm-network', () => {
     );
     expect(pip.ipAddress).toMatch(/^20\.50\.\d+\.\d+$/);
     expect(pip.dnsSettings?.fqdn).toBe('fleet-web.eastus.cloudapp.azure.com');
+    expect((await bed.network.publicIPAddresses.get(RG, 'PIP-WEB')).ipAddress).toBe(pip.ipAddress);
     expect((await bed.network.publicIPAddresses.updateTags(RG, 'pip-web', { tags: { team: 'a' } })).tags).toEqual({ team: 'a' });
     expect((await collect(bed.network.publicIPAddresses.list(RG))).map((p) => p.name)).toContain('pip-web');
     const duplicate = await restErrorOf(
@@ -43,6 +44,21 @@ describe('loadBalancers through @azure/arm-network', () => {
     expect((await bed.network.loadBalancers.updateTags(RG, 'kubernetes-internal', { tags: { k: 'v' } })).tags).toEqual({ k: 'v' });
     expect((await bed.network.loadBalancers.get(RG, 'KUBERNETES-INTERNAL')).frontendIPConfigurations).toHaveLength(3);
     expect((await collect(bed.network.loadBalancers.listAll())).map((lb) => lb.name)).toContain('kubernetes-internal');
+  });
+
+  it('refuses more load balancing rules than the limit (1,500 on Azure; 2 here)', async () => {
+    const frontend = { id: networkId('loadBalancers', 'lb-rules', 'frontendIPConfigurations', 'fe') };
+    const rule = (port: number) => ({ name: `fe-TCP-${port}`, frontendIPConfiguration: frontend, protocol: 'Tcp', frontendPort: port, backendPort: port });
+    const body = (ports: number[]) => ({
+      location: 'eastus',
+      sku: { name: 'Standard' },
+      frontendIPConfigurations: [{ name: 'fe', subnet: { id: networkId('virtualNetworks', 'vnet', 'subnets', 'nodes') } }],
+      loadBalancingRules: ports.map(rule),
+    });
+    await bed.network.loadBalancers.beginCreateOrUpdateAndWait(RG, 'lb-rules', body([80, 443]), FAST_POLLING);
+    const refused = await restErrorOf(bed.network.loadBalancers.beginCreateOrUpdateAndWait(RG, 'lb-rules', body([80, 443, 8080]), FAST_POLLING));
+    expect([refused.statusCode, refused.code, refused.message]).toEqual([400, 'QuotaExceeded', 'A load balancer can have at most 2 load balancing rules; got 3.']);
+    expect((await bed.network.loadBalancers.get(RG, 'lb-rules')).loadBalancingRules).toHaveLength(2);
   });
 
   it('public frontends reference a public IP, which then cannot be deleted', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrigin, createOriginGroup, createProfile } from '../testing/afd-fixtures.js';
 import { restErrorOf } from '../testing/errors.js';
 import { createInternalLoadBalancer, createPrivateLinkService } from '../testing/network-fixtures.js';
-import { FAST_POLLING, RESOURCE_GROUP, networkId, startTestBed, type TestBed } from '../testing/sdk.js';
+import { FAST_POLLING, RESOURCE_GROUP, SUBSCRIPTION, networkId, startTestBed, type TestBed } from '../testing/sdk.js';
 
 const RG = RESOURCE_GROUP;
 const AFD_SUBSCRIPTION = 'afd00000-0000-4000-8000-00000000afd0';
@@ -10,7 +10,7 @@ let bed: TestBed;
 
 beforeAll(async () => {
   bed = await startTestBed({ afdManagedSubscriptionId: AFD_SUBSCRIPTION, limits: { network: { privateEndpointConnectionsPerPrivateLinkService: 2 } } });
-  await createInternalLoadBalancer(bed, 'kubernetes-internal', ['fe-1', 'fe-2', 'fe-3', 'fe-4']);
+  await createInternalLoadBalancer(bed, 'kubernetes-internal', ['fe-1', 'fe-2', 'fe-3', 'fe-4', 'fe-5']);
   await createPrivateLinkService(bed, 'pls-1', 'kubernetes-internal', 'fe-1');
   await createPrivateLinkService(bed, 'pls-2', 'kubernetes-internal', 'fe-2');
   await createPrivateLinkService(bed, 'pls-auto', 'kubernetes-internal', 'fe-3', { visibility: { subscriptions: ['*'] }, autoApproval: { subscriptions: [AFD_SUBSCRIPTION] } });
@@ -93,6 +93,12 @@ describe('Private Link origins as AFD makes them', () => {
     const [connection] = await connectionsOf('pls-auto');
     expect(connection?.privateLinkServiceConnectionState?.description).toBe('Auto-Approved');
     await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'auto', FAST_POLLING);
+    // The user's own subscription in the lists does not match AFD's private endpoint: it stays Pending.
+    await createPrivateLinkService(bed, 'pls-own', 'kubernetes-internal', 'fe-5', { visibility: { subscriptions: ['*'] }, autoApproval: { subscriptions: [SUBSCRIPTION] } });
+    await createOrigin(bed, 'fd', 'og', privateOrigin('own', 'pls-own', 'needs approval'));
+    expect(await originStatus('own')).toBe('Pending');
+    expect((await connectionsOf('pls-own'))[0]?.privateLinkServiceConnectionState).toMatchObject({ status: 'Pending', description: 'needs approval' });
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'own', FAST_POLLING);
   });
 
   it('deleting the connection through Microsoft.Network leaves the origin Disconnected', async () => {
@@ -101,6 +107,16 @@ describe('Private Link origins as AFD makes them', () => {
     await bed.network.privateLinkServices.beginDeletePrivateEndpointConnectionAndWait(RG, 'pls-2', connection?.name as string, FAST_POLLING);
     expect(await originStatus('orphan')).toBe('Disconnected');
     await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'orphan', FAST_POLLING);
+  });
+
+  it('deleting the Private Link Service removes its connections and leaves the origin Disconnected', async () => {
+    await createPrivateLinkService(bed, 'pls-doomed', 'kubernetes-internal', 'fe-4');
+    await createOrigin(bed, 'fd', 'og', privateOrigin('doomed', 'pls-doomed', 'm'));
+    expect(await connectionsOf('pls-doomed')).toHaveLength(1);
+    await bed.network.privateLinkServices.beginDeleteAndWait(RG, 'pls-doomed', FAST_POLLING);
+    expect(await originStatus('doomed')).toBe('Disconnected');
+    expect(bed.emulator.admin.dumpState().resources.filter((resource) => resource.id.includes('/privateLinkServices/pls-doomed/'))).toEqual([]);
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'doomed', FAST_POLLING);
   });
 
   it('deleting the profile removes its connections', async () => {
@@ -117,6 +133,20 @@ describe('Private Link origins as AFD makes them', () => {
     expect((await connectionsOf('pls-2')).map((c) => c.privateLinkServiceConnectionState?.description)).toEqual(['temp']);
     await bed.cdn.profiles.beginDeleteAndWait(RG, 'fd-temp', FAST_POLLING);
     expect(await connectionsOf('pls-2')).toEqual([]);
+  });
+
+  it('refuses mixing public and Private Link origins in one origin group, either way round', async () => {
+    await createOrigin(bed, 'fd', 'og', privateOrigin('mix-private', 'pls-1', 'm'));
+    const publicInPrivate = await restErrorOf(createOrigin(bed, 'fd', 'og', { name: 'mix-public', hostName: 'app.example' }));
+    expect([publicInPrivate.statusCode, publicInPrivate.message]).toEqual([
+      400,
+      "Origin group 'og' already holds Private Link origin 'member-1'; Azure Front Door does not allow public and Private Link origins in the same origin group.",
+    ]);
+    await createOriginGroup(bed, 'fd', 'og-public');
+    await createOrigin(bed, 'fd', 'og-public', { name: 'public', hostName: 'app.example' });
+    const privateInPublic = await restErrorOf(createOrigin(bed, 'fd', 'og-public', privateOrigin('private', 'pls-1', 'm')));
+    expect(privateInPublic.message).toContain("already holds public origin 'public'");
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'mix-private', FAST_POLLING);
   });
 
   it('refuses a Private Link origin whose service does not exist, and a PUT that would create a connection', async () => {

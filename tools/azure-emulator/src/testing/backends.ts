@@ -7,14 +7,17 @@ export interface Backend {
   /** What the health probe path answers; change it to make the backend (un)healthy. */
   probeStatus: number;
   requests: Array<{ method: string; path: string; headers: IncomingHttpHeaders }>;
+  /** The health probes it received (requests to /healthz). */
+  probes: Array<{ method: string; host: string | undefined; userAgent: string | undefined }>;
   close(): Promise<void>;
 }
 
 /** A local HTTP backend that answers 200 with its name, and `probeStatus` on /healthz. */
 export async function startBackend(name: string): Promise<Backend> {
-  const backend: Backend = { name, port: 0, probeStatus: 200, requests: [], close: async () => undefined };
+  const backend: Backend = { name, port: 0, probeStatus: 200, requests: [], probes: [], close: async () => undefined };
   const server = createServer((req, res) => {
     if (req.url === '/healthz') {
+      backend.probes.push({ method: req.method ?? 'GET', host: req.headers.host, userAgent: req.headers['user-agent'] });
       res.writeHead(backend.probeStatus).end();
       return;
     }
