@@ -1,0 +1,96 @@
+// Kubernetes access
+export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
+export { KubeApiError, isConflict, isGone, isNotFound, isStatusCode } from './kube/kube-api-error.js';
+export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
+export type { ManagedFieldsEntry } from './status/apply-is-noop.js';
+export { apiVersionOf, collectionPath, objectPath, resourceName, type ResourceType } from './kube/resource-type.js';
+
+// Informers and caches
+export { Informer, type InformerLifecycleEvent, type LifecycleHandler } from './informer/informer.js';
+export type { InformerOptions } from './informer/informer-options.js';
+export {
+  labelIndex,
+  namespaceIndex,
+  namespaceIndexName,
+  ObjectStore,
+  type IndexFunction,
+  type StoreDiff,
+} from './informer/object-store.js';
+
+// Work queue and controllers
+export {
+  Controller,
+  type ControllerOptions,
+  type ReconcileContext,
+  type Reconciler,
+  type RequestMapper,
+  type StopResult,
+} from './queue/controller.js';
+export type { ObjectEvent, ObjectEventHandler, ObjectEventSource } from './queue/object-event.js';
+export {
+  done,
+  outcomeLabels,
+  requeueAfter,
+  retry,
+  terminal,
+  type OutcomeLabel,
+  type ReconcileOutcome,
+} from './queue/reconcile-outcome.js';
+export { objectKey, parseRequestKey, requestFor, requestKey, type ReconcileRequest } from './queue/request-key.js';
+export {
+  defaultRetryRateLimiterOptions,
+  RetryRateLimiter,
+  type RetryRateLimiterOptions,
+} from './queue/retry-rate-limiter.js';
+export { WorkQueue, type WorkQueueObserver, type WorkQueueOptions } from './queue/work-queue.js';
+
+// Leader election
+export { LeaderElector, type LeaderEvent } from './leader/leader-elector.js';
+export type { LeaderElectionOptions } from './leader/leader-election-options.js';
+
+// Status
+export {
+  findCondition,
+  isConditionTrue,
+  stampConditions,
+  type Condition,
+  type ConditionStatus,
+  type DesiredCondition,
+} from './status/conditions.js';
+export { stampStatus, type ListKeys } from './status/stamp-status.js';
+export { spliceOwnedEntries, type OwnedEntryRule } from './status/splice-owned-entries.js';
+export {
+  StatusWriter,
+  type SpliceRequest,
+  type StatusWriteResult,
+  type StatusWriterOptions,
+} from './status/status-writer.js';
+
+// Events
+export {
+  defaultEventAggregatorOptions,
+  EventAggregator,
+  type EventAggregatorOptions,
+  type EventInput,
+  type EventObjectReference,
+} from './events/event-aggregator.js';
+export { EventRecorder, referenceTo, type EventRecorderOptions } from './events/event-recorder.js';
+
+// Observability and lifecycle
+export { ControllerMetrics, watchRestartReasons, type WatchRestartReason } from './observability/controller-metrics.js';
+export {
+  startHealthServer,
+  type CheckResult,
+  type HealthCheck,
+  type HealthServer,
+  type HealthServerOptions,
+} from './observability/health-server.js';
+export {
+  createLogger,
+  reconcileLogger,
+  silentLogger,
+  type Logger,
+  type LoggerOptions,
+  type ReconcileLogContext,
+} from './observability/logger.js';
+export { Manager, type ManagerOptions, type ShutdownReport } from './lifecycle/manager.js';

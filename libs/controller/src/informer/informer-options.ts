@@ -1,0 +1,64 @@
+import type { KubeClient } from '../kube/kube-client.js';
+import type { KubeObject } from '../kube/kube-object.js';
+import type { ResourceType } from '../kube/resource-type.js';
+import type { ControllerMetrics } from '../observability/controller-metrics.js';
+import type { Logger } from '../observability/logger.js';
+import type { BackoffOptions } from '../util/backoff.js';
+import type { IndexFunction } from './object-store.js';
+
+export interface InformerOptions<T extends KubeObject> {
+  readonly client: KubeClient;
+  readonly resource: ResourceType;
+  /** Only this namespace; all namespaces when omitted. */
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Items per list page. Default 500. */
+  readonly pageSize?: number;
+  /** Secondary indexes besides the built-in `namespace` one. */
+  readonly indexers?: Readonly<Record<string, IndexFunction<T>>>;
+  /** Re-deliver every cached object this often (plus up to 10 % jitter). Default 10 minutes; 0 turns it off. */
+  readonly resyncPeriodMs?: number;
+  /** Replace the cache from a fresh list this often (plus jitter), as a guard against any missed event. Default 30 min; 0 off. */
+  readonly relistPeriodMs?: number;
+  /** Server-side watch timeout; each watch asks for a random value between this and twice this. Default 300 s. */
+  readonly watchTimeoutSeconds?: number;
+  /**
+   * Restart a watch that delivered nothing (not even a bookmark) for this long. It must exceed the gap between
+   * bookmarks; with the watch cache off the server sends none, so the default is longer than the longest
+   * server-side timeout: 2 × watchTimeoutSeconds + 60 s.
+   */
+  readonly watchSilenceMs?: number;
+  /** Backoff before relisting after an error. Default 1 s doubling to 30 s, with 50 % jitter. */
+  readonly backoff?: BackoffOptions;
+  readonly metrics?: ControllerMetrics;
+  readonly logger?: Logger;
+}
+
+export interface ResolvedInformerTimings {
+  readonly pageSize: number;
+  readonly resyncPeriodMs: number;
+  readonly relistPeriodMs: number;
+  readonly watchTimeoutSeconds: number;
+  readonly watchSilenceMs: number;
+  readonly backoff: BackoffOptions;
+}
+
+export function resolveInformerTimings(options: InformerOptions<KubeObject>): ResolvedInformerTimings {
+  const watchTimeoutSeconds = options.watchTimeoutSeconds ?? 300;
+  const timings: ResolvedInformerTimings = {
+    pageSize: options.pageSize ?? 500,
+    resyncPeriodMs: options.resyncPeriodMs ?? 10 * 60_000,
+    relistPeriodMs: options.relistPeriodMs ?? 30 * 60_000,
+    watchTimeoutSeconds,
+    watchSilenceMs: options.watchSilenceMs ?? (2 * watchTimeoutSeconds + 60) * 1000,
+    backoff: options.backoff ?? { baseMs: 1000, maxMs: 30_000 },
+  };
+  for (const [name, value] of Object.entries({ ...timings, ...timings.backoff })) {
+    if (typeof value === 'number' && !(Number.isFinite(value) && value >= 0)) {
+      throw new Error(`informer ${options.resource.plural}: ${name} must be a non-negative number, got ${value}`);
+    }
+  }
+  if (timings.pageSize < 1) throw new Error(`informer ${options.resource.plural}: pageSize must be >= 1, got ${timings.pageSize}`);
+  return timings;
+}

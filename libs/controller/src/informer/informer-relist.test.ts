@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeClient } from '../kube/kube-client.js';
+import type { KubeObject } from '../kube/kube-object.js';
+import type { ObjectEvent } from '../queue/object-event.js';
+import { FreezableProxy } from '../test-support/freezable-proxy.js';
+import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
+import { configMaps, kubeConfigVia, nextMatching } from '../test-support/real-api.js';
+import { Informer, type InformerLifecycleEvent } from './informer.js';
+
+interface ConfigMap extends KubeObject {
+  readonly data?: Record<string, string>;
+}
+
+// With the watch cache on, the API server serves old resourceVersions from memory; off, a watch goes to etcd,
+// which answers a compacted revision with 410 Gone.
+let plane: HubPlane['plane'];
+let client: KubeClient;
+let proxy: FreezableProxy;
+
+beforeAll(async () => {
+  ({ plane, client } = await startHubPlane({ namespaces: ['gone'], apiServerArgs: ['--watch-cache=false'] }));
+  const { hostname, port } = new URL(plane.cluster('hub').server);
+  proxy = await FreezableProxy.start({ host: hostname, port: Number(port) });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await plane?.stop();
+});
+
+const configMapPath = (name = '') => `/api/v1/namespaces/gone/configmaps${name ? `/${name}` : ''}`;
+
+describe('informer and 410 Gone', () => {
+  it('relists when its resourceVersion was compacted away, and no change is lost', async () => {
+    await client.create(configMapPath(), { metadata: { name: 'kept' }, data: { v: '1' } });
+    await client.create(configMapPath(), { metadata: { name: 'removed' }, data: { v: '1' } });
+    const viaProxy = new KubeClient(kubeConfigVia(plane.cluster('hub').kubeConfig(), `https://127.0.0.1:${proxy.port}`));
+    const informer = new Informer<ConfigMap>({ client: viaProxy, resource: configMaps, namespace: 'gone', watchSilenceMs: 2000 });
+    const events: ObjectEvent<ConfigMap>[] = [];
+    const lifecycle: InformerLifecycleEvent[] = [];
+    informer.subscribe((e) => events.push(e));
+    informer.onLifecycle((e) => lifecycle.push(e));
+    const watching = nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), (e) => e.type === 'watch-started');
+    informer.start();
+    await informer.waitForSync();
+    await watching;
+
+    // Hold the watch so these changes are not delivered, then compact them out of etcd's history.
+    expect(proxy.freeze()).toBeGreaterThanOrEqual(1);
+    const before = events.length;
+    await client.patch(configMapPath('kept'), { data: { v: '2' } }, 'merge');
+    await client.delete(configMapPath('removed'));
+    await client.create(configMapPath(), { metadata: { name: 'added' }, data: { v: '1' } });
+    await plane.compactEtcd();
+
+    const relisted = nextMatching<InformerLifecycleEvent>(
+      (h) => informer.onLifecycle(h),
+      (e) => e.type === 'listed' && lifecycle.some((l) => l.type === 'watch-ended' && l.reason === 'gone'),
+    );
+    await relisted;
+    await informer.stop();
+
+    const missed = events.slice(before).map((e) => `${e.type} ${e.object.metadata.name} ${e.object.data?.v ?? ''}`);
+    expect(missed.sort()).toEqual(['added added 1', 'deleted removed 1', 'updated kept 2']);
+    expect(informer.store.list().map((c) => c.metadata.name).sort()).toEqual(['added', 'kept']);
+  });
+});

@@ -1,0 +1,183 @@
+import { Registry } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeClient } from '../kube/kube-client.js';
+import type { KubeObject } from '../kube/kube-object.js';
+import { ControllerMetrics } from '../observability/controller-metrics.js';
+import type { ObjectEvent } from '../queue/object-event.js';
+import { FreezableProxy } from '../test-support/freezable-proxy.js';
+import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
+import { configMaps, kubeConfigVia, nextMatching } from '../test-support/real-api.js';
+import { Informer, type InformerLifecycleEvent } from './informer.js';
+import { labelIndex } from './object-store.js';
+
+interface ConfigMap extends KubeObject {
+  readonly data?: Record<string, string>;
+}
+
+let plane: HubPlane['plane'];
+let client: KubeClient;
+const informers: Informer<ConfigMap>[] = [];
+
+beforeAll(async () => {
+  ({ plane, client } = await startHubPlane({ namespaces: ['paged', 'restart', 'silent'] }));
+});
+
+afterAll(async () => {
+  await Promise.all(informers.map((i) => i.stop()));
+  await plane?.stop();
+});
+
+function track(informer: Informer<ConfigMap>) {
+  informers.push(informer);
+  const events: ObjectEvent<ConfigMap>[] = [];
+  const lifecycle: (InformerLifecycleEvent & { at: number })[] = [];
+  informer.subscribe((e) => events.push(e));
+  informer.onLifecycle((e) => lifecycle.push({ ...e, at: performance.now() }));
+  return { events, lifecycle };
+}
+
+const put = (ns: string, name: string, data: Record<string, string>, labels: Record<string, string> = {}) =>
+  client.create(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name, labels }, data });
+const patch = (ns: string, name: string, data: Record<string, string>) =>
+  client.patch(`/api/v1/namespaces/${ns}/configmaps/${name}`, { data }, 'merge');
+
+/** Resolves when the informer delivers an event for `name` whose data.v is `v`. */
+const sawValue = (informer: Informer<ConfigMap>, name: string, v: string) =>
+  nextMatching<ObjectEvent<ConfigMap>>(
+    (h) => informer.subscribe(h),
+    (e) => e.type !== 'deleted' && e.object.metadata.name === name && e.object.data?.v === v,
+  );
+
+describe('informer against a real API server', () => {
+  it('lists page by page, fills every index and follows adds, updates and deletes', async () => {
+    for (let i = 0; i < 5; i++) await put('paged', `cm-${i}`, { ref: i % 2 ? 'odd' : 'even' }, { app: i < 3 ? 'web' : 'api' });
+    const informer = new Informer<ConfigMap>({
+      client,
+      resource: configMaps,
+      namespace: 'paged',
+      pageSize: 2,
+      indexers: { app: labelIndex('app'), ref: (cm) => (cm.data?.ref ? [cm.data.ref] : []) },
+    });
+    const { events, lifecycle } = track(informer);
+    informer.start();
+    await informer.waitForSync();
+    expect(lifecycle.find((e) => e.type === 'listed')).toMatchObject({ type: 'listed', items: 5, pages: 3 });
+    expect(informer.store.byIndex('app', 'web')).toHaveLength(3);
+    expect(informer.store.byIndex('ref', 'odd').map((c) => c.metadata.name).sort()).toEqual(['cm-1', 'cm-3']);
+    expect(informer.store.byIndex('namespace', 'paged')).toHaveLength(5);
+    expect(informer.store.getByName('cm-0', 'paged')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+
+    const updated = sawValue(informer, 'cm-0', 'changed');
+    await patch('paged', 'cm-0', { v: 'changed', ref: 'odd' });
+    await updated;
+    expect(informer.store.byIndex('ref', 'odd')).toHaveLength(3);
+
+    const deleted = nextMatching<ObjectEvent<ConfigMap>>((h) => informer.subscribe(h), (e) => e.type === 'deleted');
+    await client.delete('/api/v1/namespaces/paged/configmaps/cm-4');
+    expect((await deleted).object.metadata.name).toBe('cm-4');
+    expect(informer.store.size).toBe(4);
+    expect(events.filter((e) => e.type === 'added')).toHaveLength(5);
+  });
+
+  it('stops promptly even when stopped right after its first list, before its watch began', async () => {
+    const informer = new Informer<ConfigMap>({ client, resource: configMaps, namespace: 'paged' });
+    informer.start();
+    await informer.waitForSync();
+    // Without the stop reaching the watch that starts next, this waits for the server-side watch timeout (minutes).
+    await informer.stop();
+    expect(informer.hasSynced).toBe(true);
+  });
+
+  it('relists periodically and resyncs the cache, each on its own timer', async () => {
+    const informer = new Informer<ConfigMap>({
+      client,
+      resource: configMaps,
+      namespace: 'paged',
+      relistPeriodMs: 300,
+      resyncPeriodMs: 200,
+    });
+    const { events, lifecycle } = track(informer);
+    informer.start();
+    await informer.waitForSync();
+    const cached = informer.store.size;
+    await nextMatching<InformerLifecycleEvent>(
+      (h) => informer.onLifecycle(h),
+      (e) => e.type === 'listed' && lifecycle.some((l) => l.type === 'watch-ended' && l.reason === 'relist-period'),
+    );
+    await nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), (e) => e.type === 'resynced');
+    await informer.stop();
+    // A relist of unchanged objects reports no change; a resync re-delivers every cached object.
+    expect(events.filter((e) => e.type === 'updated')).toEqual([]);
+    expect(events.filter((e) => e.type === 'resynced').length).toBeGreaterThanOrEqual(cached);
+  });
+
+  it('survives an API server restart without losing an update', async () => {
+    const hub = plane.cluster('hub');
+    const informer = new Informer<ConfigMap>({
+      client,
+      resource: configMaps,
+      namespace: 'restart',
+      backoff: { baseMs: 200, maxMs: 1000 },
+    });
+    const { lifecycle } = track(informer);
+    await put('restart', 'a', { v: '0' });
+    informer.start();
+    await informer.waitForSync();
+
+    // The last write before the outage may or may not reach the watch before the server goes down.
+    await patch('restart', 'a', { v: '1' });
+    const outageStarted = performance.now();
+    await hub.stopApiServer();
+    await hub.startApiServer();
+    const seenA = sawValue(informer, 'a', '2');
+    const seenB = sawValue(informer, 'b', 'new');
+    await patch('restart', 'a', { v: '2' });
+    await put('restart', 'b', { v: 'new' });
+    await Promise.all([seenA, seenB]);
+
+    expect(informer.store.getByName('a', 'restart')?.data?.v).toBe('2');
+    const after = lifecycle.filter((e) => e.at > outageStarted);
+    // The outage was seen as an error and retried after a backoff, not in a hot loop.
+    expect(after.some((e) => (e.type === 'watch-ended' || e.type === 'list-failed') && e.retryInMs > 0)).toBe(true);
+    expect(after.some((e) => e.type === 'listed' || e.type === 'watch-started')).toBe(true);
+  });
+
+  it('restarts a watch that went silent, and the update it missed arrives', async () => {
+    const { hostname: host, port } = new URL(plane.cluster('hub').server);
+    const proxy = await FreezableProxy.start({ host, port: Number(port) });
+    try {
+      const viaProxy = new KubeClient(kubeConfigVia(plane.cluster('hub').kubeConfig(), `https://${host}:${proxy.port}`));
+      const metrics = new ControllerMetrics(new Registry());
+      const informer = new Informer<ConfigMap>({
+        client: viaProxy,
+        resource: configMaps,
+        namespace: 'silent',
+        watchSilenceMs: 2000,
+        metrics,
+      });
+      const { lifecycle } = track(informer);
+      await put('silent', 'quiet', { v: '0' });
+      const watching = nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), (e) => e.type === 'watch-started');
+      informer.start();
+      await informer.waitForSync();
+      await watching;
+
+      expect(proxy.freeze()).toBeGreaterThanOrEqual(1);
+      const frozenAt = performance.now();
+      const arrived = sawValue(informer, 'quiet', '1');
+      await patch('silent', 'quiet', { v: '1' });
+      await arrived;
+      const arrivedAt = performance.now();
+
+      const silentEnd = lifecycle.find((e) => e.type === 'watch-ended' && e.reason === 'silent' && e.at > frozenAt);
+      expect(silentEnd).toBeDefined();
+      expect(silentEnd!.at).toBeLessThan(arrivedAt);
+      expect(await metrics.registry.metrics()).toMatch(
+        /informer_watch_restarts_total\{resource="configmaps.v1",reason="silent"\} [1-9]/,
+      );
+      await informer.stop();
+    } finally {
+      await proxy.close();
+    }
+  });
+});

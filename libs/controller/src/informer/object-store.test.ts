@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../kube/kube-object.js';
+import { labelIndex, namespaceIndex, ObjectStore } from './object-store.js';
+
+const obj = (namespace: string, name: string, rv: string, labels: Record<string, string> = {}, refs: string[] = []) => ({
+  metadata: { namespace, name, resourceVersion: rv, labels },
+  spec: { refs },
+});
+type Obj = ReturnType<typeof obj> & KubeObject;
+
+function store() {
+  return new ObjectStore<Obj>({
+    namespace: namespaceIndex,
+    app: labelIndex('app'),
+    refs: (o) => o.spec.refs,
+  });
+}
+
+describe('ObjectStore', () => {
+  it('finds objects by key, name and every index, and keeps indexes in step on update and removal', () => {
+    const s = store();
+    s.upsert(obj('a', 'x', '1', { app: 'web' }, ['g1', 'g2']));
+    s.upsert(obj('b', 'y', '1', { app: 'web' }, ['g2']));
+    expect(s.getByName('x', 'a')?.metadata.resourceVersion).toBe('1');
+    expect(s.get('b/y')).toBeDefined();
+    expect(s.byIndex('namespace', 'a').map((o) => o.metadata.name)).toEqual(['x']);
+    expect(s.byIndex('app', 'web')).toHaveLength(2);
+    expect(s.byIndex('refs', 'g2')).toHaveLength(2);
+
+    s.upsert(obj('a', 'x', '2', { app: 'api' }, ['g3']));
+    expect(s.byIndex('app', 'web').map((o) => o.metadata.name)).toEqual(['y']);
+    expect(s.byIndex('refs', 'g1')).toEqual([]);
+    expect(s.byIndex('refs', 'g3').map((o) => o.metadata.name)).toEqual(['x']);
+
+    s.remove('b/y');
+    expect(s.byIndex('app', 'web')).toEqual([]);
+    expect(s.size).toBe(1);
+  });
+
+  it('freezes what it stores, so a reconciler cannot mutate the cache', () => {
+    const s = store();
+    s.upsert(obj('a', 'x', '1', { app: 'web' }));
+    const cached = s.getByName('x', 'a')!;
+    expect(() => {
+      (cached.metadata.labels as Record<string, string>).app = 'changed';
+    }).toThrow(TypeError);
+  });
+
+  it('replace reports added, updated (changed resourceVersion only) and deleted objects', () => {
+    const s = store();
+    s.upsert(obj('a', 'same', '1'));
+    s.upsert(obj('a', 'changed', '1'));
+    s.upsert(obj('a', 'gone', '1'));
+    const diff = s.replace([obj('a', 'same', '1'), obj('a', 'changed', '2'), obj('a', 'new', '1')]);
+    expect(diff.added.map((o) => o.metadata.name)).toEqual(['new']);
+    expect(diff.updated.map((u) => [u.old.metadata.resourceVersion, u.object.metadata.resourceVersion])).toEqual([['1', '2']]);
+    expect(diff.deleted.map((o) => o.metadata.name)).toEqual(['gone']);
+    expect(s.list().map((o) => o.metadata.name).sort()).toEqual(['changed', 'new', 'same']);
+  });
+
+  it('names the index that does not exist', () => {
+    expect(() => store().byIndex('owner', 'x')).toThrow('no index named owner; this store has namespace, app, refs');
+  });
+});

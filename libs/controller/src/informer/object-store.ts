@@ -1,0 +1,124 @@
+import type { KubeObject } from '../kube/kube-object.js';
+import { objectKey } from '../queue/request-key.js';
+import { deepFreeze } from '../util/deep-freeze.js';
+
+/** Returns the index values an object is filed under (none, one or several). */
+export type IndexFunction<T extends KubeObject> = (object: T) => readonly string[];
+
+export const namespaceIndexName = 'namespace';
+
+export function namespaceIndex<T extends KubeObject>(object: T): readonly string[] {
+  return object.metadata.namespace ? [object.metadata.namespace] : [];
+}
+
+/** Files objects under the value of one label; objects without the label are not indexed. */
+export function labelIndex<T extends KubeObject>(labelKey: string): IndexFunction<T> {
+  return (object) => {
+    const value = object.metadata.labels?.[labelKey];
+    return value === undefined ? [] : [value];
+  };
+}
+
+export interface StoreDiff<T> {
+  readonly added: T[];
+  readonly updated: { readonly old: T; readonly object: T }[];
+  readonly deleted: T[];
+}
+
+/**
+ * The informer's cache: objects by `namespace/name`, plus secondary indexes kept in step on every change. Stored
+ * objects are deep-frozen; status and specs must be computed as new values.
+ */
+export class ObjectStore<T extends KubeObject> {
+  private readonly objects = new Map<string, T>();
+  private readonly indexes = new Map<string, Map<string, Set<string>>>();
+
+  constructor(private readonly indexers: Readonly<Record<string, IndexFunction<T>>> = {}) {
+    for (const name of Object.keys(indexers)) this.indexes.set(name, new Map());
+  }
+
+  get(key: string): T | undefined {
+    return this.objects.get(key);
+  }
+
+  getByName(name: string, namespace?: string): T | undefined {
+    return this.objects.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(): T[] {
+    return [...this.objects.values()];
+  }
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  byIndex(indexName: string, value: string): T[] {
+    const index = this.indexes.get(indexName);
+    if (!index) {
+      throw new Error(`no index named ${indexName}; this store has ${[...this.indexes.keys()].join(', ') || 'none'}`);
+    }
+    return [...(index.get(value) ?? [])].map((key) => this.objects.get(key)!);
+  }
+
+  /** Stores the object (frozen) and returns the one it replaced. */
+  upsert(object: T): T | undefined {
+    const key = objectKey(object);
+    const old = this.objects.get(key);
+    if (old) this.unindex(key, old);
+    this.objects.set(key, deepFreeze(object));
+    this.index(key, object);
+    return old;
+  }
+
+  remove(key: string): T | undefined {
+    const old = this.objects.get(key);
+    if (!old) return undefined;
+    this.unindex(key, old);
+    this.objects.delete(key);
+    return old;
+  }
+
+  /** Replaces the whole content (after a list) and says what changed; an unchanged resourceVersion is no update. */
+  replace(objects: readonly T[]): StoreDiff<T> {
+    const diff: StoreDiff<T> = { added: [], updated: [], deleted: [] };
+    const seen = new Set<string>();
+    for (const object of objects) {
+      const key = objectKey(object);
+      seen.add(key);
+      const existing = this.objects.get(key);
+      if (existing && existing.metadata.resourceVersion === object.metadata.resourceVersion) continue;
+      this.upsert(object);
+      if (existing) diff.updated.push({ old: existing, object });
+      else diff.added.push(object);
+    }
+    for (const [key, object] of [...this.objects]) {
+      if (seen.has(key)) continue;
+      this.remove(key);
+      diff.deleted.push(object);
+    }
+    return diff;
+  }
+
+  private index(key: string, object: T): void {
+    for (const [name, indexer] of Object.entries(this.indexers)) {
+      const index = this.indexes.get(name)!;
+      for (const value of indexer(object)) {
+        let keys = index.get(value);
+        if (!keys) index.set(value, (keys = new Set()));
+        keys.add(key);
+      }
+    }
+  }
+
+  private unindex(key: string, object: T): void {
+    for (const [name, indexer] of Object.entries(this.indexers)) {
+      const index = this.indexes.get(name)!;
+      for (const value of indexer(object)) {
+        const keys = index.get(value);
+        keys?.delete(key);
+        if (keys?.size === 0) index.delete(value);
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { KubeApiError } from '../kube/kube-api-error.js';
+import type { KubeClient, QueryParams } from '../kube/kube-client.js';
+import type { KubeObject, KubeStatus } from '../kube/kube-object.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** How a watch ended: the server closed it, 410 Gone, an error, the watchdog saw silence, or we asked it to stop. */
+export type WatchEndReason = 'closed' | 'gone' | 'error' | 'silent' | 'relist-period' | 'stopped';
+
+export interface WatchEnd {
+  readonly reason: WatchEndReason;
+  /** The last resourceVersion seen (from an event or a bookmark); where the next watch may resume. */
+  readonly resourceVersion: string;
+  readonly events: number;
+  readonly error?: Error;
+}
+
+export interface WatchSessionOptions<T extends KubeObject> {
+  readonly client: KubeClient;
+  readonly path: string;
+  readonly query: QueryParams;
+  readonly resourceVersion: string;
+  /** Abort the watch when no line (event or bookmark) arrived for this long. */
+  readonly silenceMs: number;
+  readonly onEvent: (type: WatchEventType, object: T) => void;
+  /** The server accepted the watch (HTTP 200); events may follow. */
+  readonly onOpen: () => void;
+  /** Aborting with reason 'stopped' or 'relist-period' ends the session with that reason. */
+  readonly signal: AbortSignal;
+}
+
+interface WatchLine {
+  readonly type?: string;
+  readonly object?: unknown;
+}
+
+/**
+ * Runs one watch from `resourceVersion` until it ends, and says why. A watchdog timer, reset by every line, aborts
+ * a connection that went silent — client-node 1.4.0's own Watch has no timeout at all (toolchain-notes §4).
+ */
+export async function runWatchSession<T extends KubeObject>(options: WatchSessionOptions<T>): Promise<WatchEnd> {
+  const local = new AbortController();
+  const signal = AbortSignal.any([options.signal, local.signal]);
+  let resourceVersion = options.resourceVersion;
+  let events = 0;
+  let ended: { reason: WatchEndReason; error?: Error } | undefined;
+  const finish = (reason: WatchEndReason, error?: Error) => {
+    ended ??= { reason, ...(error ? { error } : {}) };
+    local.abort(reason);
+  };
+  let watchdog = setTimeout(() => finish('silent'), options.silenceMs);
+  const onLine = (line: string) => {
+    if (ended) return;
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => finish('silent'), options.silenceMs);
+    let parsed: WatchLine;
+    try {
+      parsed = JSON.parse(line) as WatchLine;
+    } catch {
+      finish('error', new Error(`watch ${options.path}: unparsable line ${line.slice(0, 200)}`));
+      return;
+    }
+    handleLine(parsed);
+  };
+  const handleLine = ({ type, object }: WatchLine) => {
+    if (type === 'ERROR') {
+      const status = (object ?? {}) as KubeStatus;
+      const error = new KubeApiError(status.code ?? 0, status.reason ?? 'Unknown', status.message ?? '', 'WATCH', options.path);
+      finish(status.code === 410 ? 'gone' : 'error', error);
+      return;
+    }
+    const rv = (object as KubeObject | undefined)?.metadata?.resourceVersion;
+    if (rv) resourceVersion = rv;
+    if (type === 'BOOKMARK') return;
+    if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') {
+      events += 1;
+      options.onEvent(type, object as T);
+    }
+  };
+  try {
+    await options.client.watch(
+      options.path,
+      { ...options.query, resourceVersion, allowWatchBookmarks: true },
+      { onLine, onOpen: options.onOpen },
+      signal,
+    );
+    finish('closed');
+  } catch (error) {
+    if (options.signal.aborted) finish(options.signal.reason === 'relist-period' ? 'relist-period' : 'stopped');
+    else if (error instanceof KubeApiError && error.statusCode === 410) finish('gone', error);
+    else finish('error', error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    clearTimeout(watchdog);
+  }
+  return { ...ended!, resourceVersion, events };
+}

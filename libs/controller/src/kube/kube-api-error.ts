@@ -1,0 +1,31 @@
+import type { KubeStatus } from './kube-object.js';
+
+/** A non-2xx answer from the API server, with the Status it sent. */
+export class KubeApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly reason: string,
+    message: string,
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(`${method} ${path}: ${statusCode} ${reason}: ${message}`);
+    this.name = 'KubeApiError';
+  }
+
+  static fromBody(statusCode: number, body: string, method: string, path: string): KubeApiError {
+    let status: KubeStatus = {};
+    try {
+      status = JSON.parse(body) as KubeStatus;
+    } catch {
+      // Not every error body is a Status (proxies, a dying server); keep the text instead.
+    }
+    return new KubeApiError(statusCode, status.reason ?? 'Unknown', status.message ?? body.slice(0, 500), method, path);
+  }
+}
+
+export const isStatusCode = (error: unknown, code: number): boolean =>
+  error instanceof KubeApiError && error.statusCode === code;
+export const isNotFound = (error: unknown): boolean => isStatusCode(error, 404);
+export const isConflict = (error: unknown): boolean => isStatusCode(error, 409);
+export const isGone = (error: unknown): boolean => isStatusCode(error, 410);

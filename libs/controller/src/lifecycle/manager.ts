@@ -1,0 +1,141 @@
+import { Registry } from 'prom-client';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { Informer } from '../informer/informer.js';
+import type { KubeObject } from '../kube/kube-object.js';
+import type { LeaderElector } from '../leader/leader-elector.js';
+import type { ControllerMetrics } from '../observability/controller-metrics.js';
+import { startHealthServer, type HealthCheck, type HealthServer } from '../observability/health-server.js';
+import { silentLogger, type Logger } from '../observability/logger.js';
+import type { Controller } from '../queue/controller.js';
+
+export interface ManagerOptions {
+  readonly logger?: Logger;
+  readonly metrics?: ControllerMetrics;
+  /** Without one, this instance is always the leader (a single replica). */
+  readonly leaderElector?: LeaderElector;
+  /** Serve /healthz, /readyz and /metrics here. */
+  readonly health?: { readonly host: string; readonly port: number };
+  /** How long shutdown waits for running reconciles before abandoning them. Default 10 s. */
+  readonly drainTimeoutMs?: number;
+  /** Called after leadership was lost and work stopped; the process should exit. */
+  readonly onLeadershipLost?: () => void;
+}
+
+export interface ShutdownReport {
+  readonly reason: string;
+  /** Reconciles still running at the drain bound, summed over controllers. */
+  readonly abandoned: number;
+  readonly durationMs: number;
+}
+
+/**
+ * Runs one agent: informers start at once (so a standby keeps warm caches), controllers start their workers only
+ * when this instance leads and every cache has synced. Shutdown goes in the order that keeps writes safe: stop
+ * taking work and drain (bounded), then release the lease so a successor can start, then flush events, stop
+ * watching and close the probe server.
+ */
+export class Manager {
+  private readonly informers: Informer<KubeObject>[] = [];
+  private readonly controllers: Controller[] = [];
+  private readonly recorders: EventRecorder[] = [];
+  private readonly logger: Logger;
+  private healthServer: HealthServer | undefined;
+  private shuttingDown: Promise<ShutdownReport> | undefined;
+  private controllersStarted = false;
+
+  constructor(private readonly options: ManagerOptions = {}) {
+    this.logger = options.logger ?? silentLogger();
+  }
+
+  addInformer<T extends KubeObject>(informer: Informer<T>): Informer<T> {
+    this.informers.push(informer as unknown as Informer<KubeObject>);
+    return informer;
+  }
+
+  addController(controller: Controller): Controller {
+    this.controllers.push(controller);
+    return controller;
+  }
+
+  addEventRecorder(recorder: EventRecorder): EventRecorder {
+    this.recorders.push(recorder);
+    return recorder;
+  }
+
+  get healthUrl(): string | undefined {
+    return this.healthServer?.url;
+  }
+
+  get isRunningControllers(): boolean {
+    return this.controllersStarted;
+  }
+
+  readinessChecks(): HealthCheck[] {
+    const checks: HealthCheck[] = [
+      {
+        name: 'informers-synced',
+        check: () => {
+          const waiting = this.informers.filter((i) => !i.hasSynced).map((i) => i.name);
+          return waiting.length === 0 ? { ok: true } : { ok: false, message: `not synced: ${waiting.join(', ')}` };
+        },
+      },
+    ];
+    const elector = this.options.leaderElector;
+    if (elector) checks.push({ name: 'leader-lease', check: () => elector.leaseCheck() });
+    return checks;
+  }
+
+  async start(): Promise<void> {
+    for (const informer of this.informers) informer.start();
+    if (this.options.health) {
+      this.healthServer = await startHealthServer({
+        ...this.options.health,
+        registry: this.options.metrics?.registry ?? new Registry(),
+        readiness: this.readinessChecks(),
+      });
+    }
+    const elector = this.options.leaderElector;
+    if (!elector) {
+      void this.startControllers();
+      return;
+    }
+    elector.onEvent((event) => {
+      if (event.type === 'started-leading') void this.startControllers();
+      if (event.type === 'stopped-leading' && event.why === 'renew-deadline') {
+        this.logger.error('lost leadership; stopping all work');
+        void this.shutdown('leadership lost').then(() => this.options.onLeadershipLost?.());
+      }
+    });
+    elector.start();
+  }
+
+  /** Idempotent; concurrent callers share one shutdown. */
+  shutdown(reason: string): Promise<ShutdownReport> {
+    this.shuttingDown ??= this.runShutdown(reason);
+    return this.shuttingDown;
+  }
+
+  private async startControllers(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.waitForSync()));
+    if (this.shuttingDown || this.controllersStarted) return;
+    this.controllersStarted = true;
+    for (const controller of this.controllers) controller.start();
+    this.logger.info('controllers started', { controllers: this.controllers.map((c) => c.name) });
+  }
+
+  private async runShutdown(reason: string): Promise<ShutdownReport> {
+    const started = performance.now();
+    this.logger.info('shutting down', { reason });
+    const drainTimeoutMs = this.options.drainTimeoutMs ?? 10_000;
+    const stopped = await Promise.all(this.controllers.map((c) => c.stop(drainTimeoutMs)));
+    const abandoned = stopped.reduce((sum, s) => sum + s.abandoned, 0);
+    if (abandoned > 0) this.logger.warn('abandoned running reconciles', { abandoned });
+    await this.options.leaderElector?.stop(true);
+    await Promise.all(this.recorders.map((r) => r.stop()));
+    await Promise.all(this.informers.map((i) => i.stop()));
+    await this.healthServer?.close();
+    const report = { reason, abandoned, durationMs: Math.round(performance.now() - started) };
+    this.logger.info('shut down', report);
+    return report;
+  }
+}

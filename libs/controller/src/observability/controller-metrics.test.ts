@@ -1,0 +1,44 @@
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { ControllerMetrics } from './controller-metrics.js';
+
+describe('ControllerMetrics', () => {
+  it('creates every label set at zero when a controller, queue, informer and lease register', async () => {
+    const metrics = new ControllerMetrics(new Registry());
+    metrics.registerController('gateway');
+    metrics.queueObserver('gateway');
+    metrics.registerInformer('gateways.v1.gateway.networking.k8s.io');
+    metrics.registerLease('kube-system/hub');
+    const text = await metrics.registry.metrics();
+    for (const outcome of ['done', 'requeue-after', 'retry', 'terminal', 'panic']) {
+      expect(text).toContain(`controller_reconcile_total{controller="gateway",outcome="${outcome}"} 0`);
+    }
+    for (const reason of ['gone', 'error', 'silent', 'closed', 'relist-period']) {
+      expect(text).toContain(
+        `informer_watch_restarts_total{resource="gateways.v1.gateway.networking.k8s.io",reason="${reason}"} 0`,
+      );
+    }
+    expect(text).toContain('controller_reconcile_duration_seconds_count{controller="gateway"} 0');
+    expect(text).toContain('workqueue_depth{name="gateway"} 0');
+    expect(text).toContain('workqueue_queue_duration_seconds_count{name="gateway"} 0');
+    expect(text).toContain('leader_election_is_leader{lease="kube-system/hub"} 0');
+  });
+
+  it('records outcomes, queue activity and leadership', async () => {
+    const metrics = new ControllerMetrics(new Registry());
+    metrics.registerController('c');
+    metrics.observeReconcile('c', 'retry', 0.2);
+    const observer = metrics.queueObserver('c');
+    observer.depth?.(4);
+    observer.waited?.(0.5);
+    metrics.leaderChanged('l', true);
+    metrics.watchRestarted('r', 'silent');
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('controller_reconcile_total{controller="c",outcome="retry"} 1');
+    expect(text).toContain('controller_reconcile_duration_seconds_sum{controller="c"} 0.2');
+    expect(text).toContain('workqueue_depth{name="c"} 4');
+    expect(text).toContain('workqueue_queue_duration_seconds_count{name="c"} 1');
+    expect(text).toContain('leader_election_is_leader{lease="l"} 1');
+    expect(text).toContain('informer_watch_restarts_total{resource="r",reason="silent"} 1');
+  });
+});

@@ -1,0 +1,169 @@
+import { silentLogger, reconcileLogger, type Logger } from '../observability/logger.js';
+import type { ControllerMetrics } from '../observability/controller-metrics.js';
+import type { OutcomeLabel, ReconcileOutcome } from './reconcile-outcome.js';
+import { RetryRateLimiter, type RetryRateLimiterOptions } from './retry-rate-limiter.js';
+import { WorkQueue } from './work-queue.js';
+import { parseRequestKey, requestFor, requestKey, type ReconcileRequest } from './request-key.js';
+import type { ObjectEventSource } from './object-event.js';
+
+export interface ReconcileContext {
+  /** Carries reconcileId, controller, kind, namespace and name on every line. */
+  readonly logger: Logger;
+  readonly reconcileId: string;
+  /** Aborted when shutdown gives up waiting for this reconcile. */
+  readonly signal: AbortSignal;
+}
+
+export type Reconciler = (request: ReconcileRequest, context: ReconcileContext) => Promise<ReconcileOutcome>;
+
+export interface ControllerOptions {
+  readonly name: string;
+  /** The kind of the object a request names, for logs. */
+  readonly kind: string;
+  readonly reconcile: Reconciler;
+  /** How many different keys may reconcile at once (the same key never runs twice at once). Default 1. */
+  readonly concurrency?: number;
+  readonly rateLimiter?: RetryRateLimiterOptions;
+  readonly logger?: Logger;
+  readonly metrics?: ControllerMetrics;
+}
+
+/** Maps a changed object to the requests it affects; the default maps an object to itself. */
+export type RequestMapper<T> = (object: T) => readonly ReconcileRequest[];
+
+export interface StopResult {
+  /** Reconciles still running when the drain bound ran out; their signal was aborted. */
+  readonly abandoned: number;
+}
+
+/**
+ * A work queue plus a bounded pool of workers running one reconciler. Events only enqueue keys; the reconciler
+ * reads current state itself. Workers start with `start()` (a non-leader never calls it, so its caches stay warm
+ * while it writes nothing).
+ */
+export class Controller {
+  readonly name: string;
+  private readonly queue: WorkQueue;
+  private readonly logger: Logger;
+  private readonly abort = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+  private workers: Promise<void>[] = [];
+
+  constructor(private readonly options: ControllerOptions) {
+    const concurrency = options.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new Error(`controller ${options.name}: concurrency must be a positive integer, got ${concurrency}`);
+    }
+    this.name = options.name;
+    this.logger = options.logger ?? silentLogger();
+    options.metrics?.registerController(options.name);
+    this.queue = new WorkQueue({
+      rateLimiter: new RetryRateLimiter(options.rateLimiter),
+      ...(options.metrics ? { observer: options.metrics.queueObserver(options.name) } : {}),
+    });
+  }
+
+  enqueue(request: ReconcileRequest): void {
+    this.queue.add(requestKey(request));
+  }
+
+  /** Subscribes to a source; each event enqueues the requests `map` returns (by default the object itself). */
+  watch<T extends { metadata?: { name?: string; namespace?: string } }>(
+    source: ObjectEventSource<T>,
+    map: RequestMapper<T> = (object) => [requestFor(object)],
+  ): () => void {
+    return source.subscribe((event) => {
+      for (const request of map(event.object)) this.enqueue(request);
+      if (event.type === 'updated') for (const request of map(event.old)) this.enqueue(request);
+    });
+  }
+
+  start(): void {
+    if (this.workers.length > 0) return;
+    const concurrency = this.options.concurrency ?? 1;
+    this.workers = Array.from({ length: concurrency }, () => this.runWorker());
+  }
+
+  /** Stops taking work, waits up to `drainTimeoutMs` for running reconciles, then aborts the rest. */
+  async stop(drainTimeoutMs: number): Promise<StopResult> {
+    this.queue.shutDown();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = Promise.all(this.workers).then(() => true);
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), drainTimeoutMs);
+    });
+    const finished = await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
+    const abandoned = finished ? 0 : this.inFlight.size;
+    if (!finished) this.abort.abort(new Error(`controller ${this.name} stopped`));
+    return { abandoned };
+  }
+
+  get queueDepth(): number {
+    return this.queue.depth;
+  }
+
+  private async runWorker(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      const run = this.reconcileKey(key);
+      this.inFlight.add(run);
+      try {
+        await run;
+      } finally {
+        this.inFlight.delete(run);
+        this.queue.done(key);
+      }
+    }
+  }
+
+  private async reconcileKey(key: string): Promise<void> {
+    const request = parseRequestKey(key);
+    const { logger, reconcileId } = reconcileLogger(this.logger, {
+      controller: this.name,
+      kind: this.options.kind,
+      ...request,
+    });
+    const started = performance.now();
+    let label: OutcomeLabel;
+    try {
+      const outcome = await this.options.reconcile(request, { logger, reconcileId, signal: this.abort.signal });
+      label = this.apply(key, outcome, logger);
+    } catch (error) {
+      label = 'panic';
+      this.queue.addRateLimited(key);
+      logger.error('reconcile threw; retrying with backoff', { error: describe(error) });
+    }
+    this.options.metrics?.observeReconcile(this.name, label, (performance.now() - started) / 1000);
+  }
+
+  private apply(key: string, outcome: ReconcileOutcome, logger: Logger): OutcomeLabel {
+    switch (outcome.kind) {
+      case 'done':
+        this.queue.forget(key);
+        logger.debug('reconciled');
+        break;
+      case 'requeue-after':
+        this.queue.forget(key);
+        this.queue.addAfter(key, outcome.afterMs);
+        logger.info('requeued', { afterMs: outcome.afterMs, reason: outcome.reason });
+        break;
+      case 'retry': {
+        const delayMs = this.queue.addRateLimited(key);
+        logger.warn('reconcile failed; retrying', { error: outcome.error.message, delayMs });
+        break;
+      }
+      case 'terminal':
+        this.queue.forget(key);
+        logger.error('reconcile failed; not retrying until the object changes', { error: outcome.error.message });
+        break;
+    }
+    return outcome.kind;
+  }
+}
+
+function describe(error: unknown): { message: string; stack?: string } {
+  if (error instanceof Error) return { message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  return { message: String(error) };
+}

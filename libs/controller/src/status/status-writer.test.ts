@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Informer, type InformerLifecycleEvent } from '../informer/informer.js';
+import { KubeClient } from '../kube/kube-client.js';
+import type { KubeObject } from '../kube/kube-object.js';
+import { objectPath } from '../kube/resource-type.js';
+import { Controller } from '../queue/controller.js';
+import { done } from '../queue/reconcile-outcome.js';
+import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
+import { eventually } from '../test-support/real-api.js';
+import { installWidgetCrd, widgets } from '../test-support/test-crd.js';
+import type { Condition, DesiredCondition } from './conditions.js';
+import { StatusWriter } from './status-writer.js';
+
+interface Parent {
+  readonly parentRef: { readonly name: string };
+  readonly controllerName: string;
+  readonly conditions?: readonly (Condition | DesiredCondition)[];
+}
+interface Widget extends KubeObject {
+  readonly status?: { phase?: string; conditions?: Condition[]; parents?: Parent[] };
+}
+
+let plane: HubPlane['plane'];
+let client: KubeClient;
+const ns = 'status';
+const ours = 'example.com/ours';
+
+beforeAll(async () => {
+  ({ plane, client } = await startHubPlane({ namespaces: [ns] }));
+  await installWidgetCrd(client);
+});
+
+afterAll(async () => {
+  await plane?.stop();
+});
+
+const path = (name: string) => objectPath(widgets, name, ns);
+const read = (name: string) => client.get<Widget>(path(name));
+const createWidget = (name: string) =>
+  client.create<Widget>(`/apis/${widgets.group}/${widgets.version}/namespaces/${ns}/${widgets.plural}`, {
+    apiVersion: `${widgets.group}/${widgets.version}`,
+    kind: widgets.kind,
+    metadata: { name },
+    spec: { size: 1 },
+  });
+const ready = (message: string): DesiredCondition => ({ type: 'Ready', status: 'True', reason: 'Ready', message });
+
+describe('status writer on a real API server', () => {
+  it('applies keyed status, keeps other managers’ conditions, and writes nothing over several unchanged resyncs', async () => {
+    await createWidget('applied');
+    await client.patch(
+      `${path('applied')}/status`,
+      {
+        apiVersion: `${widgets.group}/${widgets.version}`,
+        kind: widgets.kind,
+        metadata: { name: 'applied', namespace: ns },
+        status: { conditions: [{ type: 'Foreign', status: 'True', reason: 'Theirs', message: '', lastTransitionTime: '2024-01-01T00:00:00Z' }] },
+      },
+      'apply',
+      { fieldManager: 'someone-else', force: true },
+    );
+    const writer = new StatusWriter({ client, fieldManager: 'our-agent' });
+    const informer = new Informer<Widget>({ client, resource: widgets, namespace: ns, resyncPeriodMs: 200 });
+    let message = 'first';
+    let reconciles = 0;
+    const controller = new Controller({
+      name: 'widgets',
+      kind: widgets.kind,
+      reconcile: async ({ namespace, name }) => {
+        const current = informer.store.getByName(name, namespace);
+        if (!current || name !== 'applied') return done();
+        reconciles++;
+        await writer.apply(widgets, current, { phase: 'Running', conditions: [ready(message)] }, {});
+        return done();
+      },
+    });
+    controller.watch(informer);
+    const resyncs: InformerLifecycleEvent[] = [];
+    informer.onLifecycle((e) => e.type === 'resynced' && resyncs.push(e));
+    informer.start();
+    controller.start();
+
+    const first = await eventually(() => read('applied'), (w) => w.status?.phase === 'Running');
+    expect(writer.writes).toBe(1);
+    const firstTime = first.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime;
+    expect(firstTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+    const reconcilesBefore = reconciles;
+    await eventually(() => resyncs.length, (n) => n >= 4);
+    await eventually(() => reconciles, (n) => n >= reconcilesBefore + 3);
+    expect(writer.writes).toBe(1);
+    expect((await read('applied')).metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+
+    // A new message with the same status is a write, but the transition time stays.
+    message = 'second';
+    controller.enqueue({ namespace: ns, name: 'applied' });
+    const second = await eventually(() => read('applied'), (w) => w.status?.conditions?.some((c) => c.message === 'second') ?? false);
+    expect(writer.writes).toBe(2);
+    expect(second.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime).toBe(firstTime);
+    expect(second.status?.conditions?.map((c) => c.type).sort()).toEqual(['Foreign', 'Ready']);
+    await controller.stop(1000);
+    await informer.stop();
+  });
+
+  it('splices only our entries into an atomic list, skips unchanged writes and retries on conflict', async () => {
+    const created = await createWidget('spliced');
+    const theirs = (name: string): Parent => ({ parentRef: { name }, controllerName: 'example.com/other' });
+    await client.patch(`${path('spliced')}/status`, { status: { parents: [theirs('gw-1')] } }, 'merge');
+    const writer = new StatusWriter({ client, fieldManager: 'our-agent' });
+    const rule = { keyFields: ['parentRef', 'controllerName'], isOurs: (p: Parent) => p.controllerName === ours };
+    const ourEntry: Parent = { parentRef: { name: 'gw-1' }, controllerName: ours, conditions: [ready('accepted')] };
+
+    // `created` is stale (the other controller wrote since): the precondition fails, the writer re-reads and retries.
+    const result = await writer.splice(widgets, created, { listPath: ['parents'], entries: [ourEntry], rule });
+    expect(result.written).toBe(true);
+    expect(writer.writes).toBe(2);
+    const afterFirst = await read('spliced');
+    expect(afterFirst.status?.parents?.map((p) => p.controllerName)).toEqual(['example.com/other', ours]);
+
+    // Nothing changed: no request at all.
+    const again = await writer.splice(widgets, afterFirst, { listPath: ['parents'], entries: [ourEntry], rule });
+    expect(again.written).toBe(false);
+    expect(writer.writes).toBe(2);
+
+    // Another controller adds an entry; our next change keeps it.
+    await client.patch(`${path('spliced')}/status`, { status: { parents: [...afterFirst.status!.parents!, theirs('gw-2')] } }, 'merge');
+    const changed: Parent = { ...ourEntry, conditions: [{ ...ready('accepted'), status: 'False', reason: 'Invalid' }] };
+    await writer.splice(widgets, afterFirst, { listPath: ['parents'], entries: [changed], rule });
+    const final = await read('spliced');
+    expect(final.status?.parents?.map((p) => `${p.controllerName}/${p.parentRef.name}`)).toEqual([
+      'example.com/other/gw-1',
+      `${ours}/gw-1`,
+      'example.com/other/gw-2',
+    ]);
+    expect(final.status?.parents?.[1]?.conditions?.[0]).toMatchObject({ status: 'False', reason: 'Invalid' });
+  });
+});

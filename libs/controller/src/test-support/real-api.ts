@@ -1,0 +1,56 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '../kube/kube-client.js';
+import type { ResourceType } from '../kube/resource-type.js';
+
+export const configMaps: ResourceType = { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
+
+/** A KubeConfig like `base` but pointing at another server (e.g. a proxy in front of the same API server). */
+export function kubeConfigVia(base: KubeConfig, server: string): KubeConfig {
+  const cluster = base.getCurrentCluster()!;
+  const user = base.getCurrentUser()!;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ ...cluster, name: 'via', server }],
+    users: [user],
+    contexts: [{ name: 'via', cluster: 'via', user: user.name }],
+    currentContext: 'via',
+  });
+  return kc;
+}
+
+export async function createNamespace(client: KubeClient, name: string): Promise<void> {
+  await client.create('/api/v1/namespaces', { metadata: { name } });
+}
+
+/**
+ * Polls `read` until `done` holds; for state that is only visible by asking the API server (no event to await).
+ * Bounded by `timeoutMs`; returns the last value either way so the caller's assertion shows what was seen.
+ */
+export async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves with the first value `subscribe` delivers that satisfies `match`, or rejects after `timeoutMs`. */
+export function nextMatching<E>(
+  subscribe: (handler: (event: E) => void) => () => void,
+  match: (event: E) => boolean,
+  timeoutMs = 20_000,
+): Promise<E> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`no matching event within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const unsubscribe = subscribe((event) => {
+      if (!match(event)) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(event);
+    });
+  });
+}
