@@ -4,7 +4,7 @@ import type { AnnotationResult } from './annotation-error.js';
 import { annotationContracts, RESERVED_PREFIX } from './contract.js';
 import { parseGatewayAnnotations, readDeletionPolicy } from './gateway-annotations.js';
 import { KnownSku } from './known-values.js';
-import { parseAnnotations } from './parse-annotations.js';
+import { parseAnnotations, readAnnotation } from './parse-annotations.js';
 
 const knownKeys = annotationContracts.flatMap((c) => [...Object.values(c.keys), ...c.reserved].map((s) => s.key));
 const knownValues = annotationContracts.flatMap((c) => Object.values(c.keys).flatMap((s) => [s.example, s.defaultText]));
@@ -32,7 +32,10 @@ function checkOutcome(result: AnnotationResult<unknown>, annotations: Record<str
   expect(result.errors.length).toBeGreaterThan(0);
   for (const error of result.errors) {
     expect(annotations[error.key]).toBe(error.value);
-    expect(error.message).toContain(error.key);
+    expect(error.message).toContain(`"${error.key}"`);
+    expect(error.message).toContain(JSON.stringify(error.value).slice(0, 100));
+    // The expected form, or a hint that stands for it (the nearest key, or where a misplaced key belongs).
+    expect(error.message.includes(`expected ${error.expected}`) || /; (did you mean|it belongs) /.test(error.message)).toBe(true);
     expect(error.expected.length).toBeGreaterThan(0);
     expect(error.reason).toMatch(/^[A-Z][A-Za-z]+$/);
   }
@@ -70,6 +73,24 @@ describe.each(annotationContracts)('random maps on $kind', (contract) => {
         }
       }),
       { seed: 11301, numRuns: 400 },
+    );
+  });
+
+  it('read one key at a time exactly as a whole-object parse would, whatever the other keys hold', () => {
+    fc.assert(
+      fc.property(annotationMap, (annotations) => {
+        for (const [field, spec] of Object.entries(contract.keys)) {
+          const raw = annotations[spec.key];
+          const read = readAnnotation(contract, field, annotations);
+          const parsed = raw === undefined ? undefined : spec.parser.parse(raw);
+          if (parsed && !parsed.ok) {
+            expect(read).toMatchObject({ ok: false, error: { key: spec.key, value: raw, reason: contract.reason } });
+          } else {
+            expect(read).toEqual({ ok: true, value: parsed ? parsed.value : spec.defaultValue });
+          }
+        }
+      }),
+      { seed: 5150, numRuns: 300 },
     );
   });
 

@@ -2,7 +2,7 @@ import type { AnnotationError, AnnotationResult } from './annotation-error.js';
 import type { ConfigOf } from './annotation-spec.js';
 import { gatewayContract } from './contract.js';
 import { isSku, type DeletionPolicy, type Sku } from './known-values.js';
-import { checkAnnotation, parseAnnotations, type AnnotationMap } from './parse-annotations.js';
+import { parseAnnotations, readAnnotation, type AnnotationMap } from './parse-annotations.js';
 
 export type GatewayConfig = Omit<ConfigOf<typeof gatewayContract.keys>, 'sku'> & { readonly sku: Sku };
 
@@ -32,10 +32,6 @@ export type DeletionPolicyResult =
  * rather than guess whether the user wanted the Azure resources kept.
  */
 export function readDeletionPolicy(annotations: AnnotationMap | undefined): DeletionPolicyResult {
-  const spec = gatewayContract.keys.deletionPolicy;
-  const raw = annotations?.[spec.key];
-  if (raw === undefined) return { ok: true, policy: spec.defaultValue };
-  const error = checkAnnotation(gatewayContract, spec.key, raw);
-  // checkAnnotation accepted the value, so it is one of the policy's known values.
-  return error ? { ok: false, error } : { ok: true, policy: raw as DeletionPolicy };
+  const result = readAnnotation(gatewayContract, 'deletionPolicy', annotations);
+  return result.ok ? { ok: true, policy: result.value } : result;
 }

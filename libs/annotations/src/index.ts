@@ -18,8 +18,8 @@ export {
   parseListenerTlsOptions,
   parseServiceImportAnnotations,
 } from './object-annotations.js';
-export type { AnnotationMap } from './parse-annotations.js';
-export { checkAnnotation, parseAnnotations } from './parse-annotations.js';
+export type { AnnotationMap, KeyResult } from './parse-annotations.js';
+export { checkAnnotation, parseAnnotations, readAnnotation } from './parse-annotations.js';
 export { spliceGeneratedSection } from './generated-section.js';
 export { renderAnnotationTable, renderErrorReasonTable } from './readme-table.js';
 export type { WafPolicyId } from './waf-policy-id.js';

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { formatAnnotationErrors } from './annotation-error.js';
 import { parseGatewayAnnotations, readDeletionPolicy } from './gateway-annotations.js';
 import { KnownSku } from './known-values.js';
+import { gatewayContract } from './contract.js';
+import { readAnnotation } from './parse-annotations.js';
 import {
   parseHTTPRouteAnnotations,
   parseListenerTlsOptions,
@@ -170,5 +172,29 @@ describe('parseListenerTlsOptions', () => {
 describe('parseHTTPRouteAnnotations', () => {
   it('accepts a route without reserved keys', () => {
     expect(parseHTTPRouteAnnotations({ 'kubectl.kubernetes.io/last-applied-configuration': '{}' })).toEqual({ ok: true, config: {} });
+  });
+});
+
+describe('readAnnotation', () => {
+  const broken = { [`${P}sku`]: 'Premium_AzureFrontDoor', [`${P}origin-response-timeout-seconds`]: '9', [`${P}skew`]: 'x' };
+
+  it('returns a valid key as written while other keys of the object are invalid', () => {
+    expect(parseGatewayAnnotations(broken, standard).ok).toBe(false);
+    expect(readAnnotation(gatewayContract, 'sku', broken)).toEqual({ ok: true, value: 'Premium_AzureFrontDoor' });
+  });
+
+  it('reports an invalid key instead of its default, and gives the default only when the key is absent', () => {
+    expect(readAnnotation(gatewayContract, 'originResponseTimeoutSeconds', broken)).toEqual({
+      ok: false,
+      error: {
+        key: `${P}origin-response-timeout-seconds`,
+        value: '9',
+        expected: 'an integer from 16 to 240 (seconds)',
+        reason: 'Invalid',
+        message: `annotation "${P}origin-response-timeout-seconds" has unsupported value "9"; expected an integer from 16 to 240 (seconds)`,
+      },
+    });
+    expect(readAnnotation(gatewayContract, 'originResponseTimeoutSeconds', {})).toEqual({ ok: true, value: 60 });
+    expect(readAnnotation(gatewayContract, 'sku', undefined)).toEqual({ ok: true, value: undefined });
   });
 });

@@ -28,11 +28,12 @@ function unknownKeyError(contract: KindContract<SpecTable>, key: string, value: 
   const owner = annotationContracts.find((other) => other !== contract && specFor(other, key));
   const allKeys = annotationContracts.flatMap((c) => Object.values(c.keys).map((spec) => spec.key));
   const suggestion = closestKey(key, allKeys);
+  // The hint is the expected form when there is one; otherwise the message lists what the object accepts.
   const hint = owner
     ? `; it belongs ${owner.placement}`
     : suggestion
       ? `; did you mean "${suggestion}"?`
-      : '';
+      : `; expected ${expected}`;
   return {
     key,
     value,
@@ -42,6 +43,13 @@ function unknownKeyError(contract: KindContract<SpecTable>, key: string, value: 
   };
 }
 
+function invalidValueError(contract: KindContract<SpecTable>, spec: AnnotationSpec<unknown>, value: string): AnnotationError {
+  const { key } = spec;
+  const expected = spec.parser.expected;
+  const message = `annotation "${key}" has unsupported value ${quote(value)}; expected ${expected}`;
+  return { key, value, expected, reason: contract.reason, message };
+}
+
 /** Checks one key of an object of the contract's kind; undefined when the key is acceptable there. */
 export function checkAnnotation(
   contract: KindContract<SpecTable>,
@@ -49,12 +57,7 @@ export function checkAnnotation(
   value: string,
 ): AnnotationError | undefined {
   const spec = specFor(contract, key);
-  if (spec) {
-    if (spec.parser.parse(value).ok) return undefined;
-    const expected = spec.parser.expected;
-    const message = `annotation "${key}" has unsupported value ${quote(value)}; expected ${expected}`;
-    return { key, value, expected, reason: contract.reason, message };
-  }
+  if (spec) return spec.parser.parse(value).ok ? undefined : invalidValueError(contract, spec, value);
   const reservedSpec = contract.reserved.find((r) => r.key === key);
   if (reservedSpec) {
     const expected = reservedSpec.parser.expected;
@@ -89,4 +92,23 @@ export function parseAnnotations<S extends SpecTable>(
     config[field] = parsed?.ok ? parsed.value : spec.defaultValue;
   }
   return { ok: true, config: config as ConfigOf<S> };
+}
+
+export type KeyResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AnnotationError };
+
+/**
+ * Reads one key of an object on its own, so that a caller can honour a valid key while other keys of the same object
+ * are invalid (the deletion policy; the SKU and timeout that route verdicts depend on). Absent: the default.
+ * Invalid: the error, never the default.
+ */
+export function readAnnotation<S extends SpecTable, F extends keyof S & string>(
+  contract: KindContract<S>,
+  field: F,
+  annotations: AnnotationMap | undefined,
+): KeyResult<ConfigOf<S>[F]> {
+  const spec: AnnotationSpec<unknown> = contract.keys[field] as S[F];
+  const raw = annotations?.[spec.key];
+  if (raw === undefined) return { ok: true, value: spec.defaultValue as ConfigOf<S>[F] };
+  const parsed = spec.parser.parse(raw);
+  return parsed.ok ? { ok: true, value: parsed.value as ConfigOf<S>[F] } : { ok: false, error: invalidValueError(contract, spec, raw) };
 }

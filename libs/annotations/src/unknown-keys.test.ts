@@ -54,13 +54,18 @@ describe('keys under the reserved prefix that do not belong', () => {
         [`${P}origin-host-header`, 'UnsupportedValue'],
         [`${P}zzzzzzzzzz`, 'UnsupportedValue'],
       ]);
-      expect(result.errors[1]?.message).toBe(`annotation "${P}zzzzzzzzzz" with value "1" is not supported on an HTTPRoute (metadata.annotations)`);
+      expect(result.errors[1]?.message).toBe(
+        `annotation "${P}zzzzzzzzzz" with value "1" is not supported on an HTTPRoute (metadata.annotations); expected no ${P}* key`,
+      );
       expect(result.errors[1]?.expected).toBe(`no ${P}* key`);
     }
   });
 
-  it('names the allowed keys as the expected form', () => {
+  it('names the allowed keys as the expected form, in the message too when there is no nearer hint', () => {
     const result = parseServiceImportAnnotations({ [`${P}weight`]: '3' });
+    expect(!result.ok && result.errors[0]?.message).toBe(
+      `annotation "${P}weight" with value "3" is not supported on a ServiceImport (metadata.annotations); expected ${!result.ok && result.errors[0]?.expected}`,
+    );
     expect(!result.ok && result.errors[0]?.expected).toBe(
       `one of ${P}origin-connectivity, ${P}health-probe-path, ${P}health-probe-protocol, ${P}health-probe-request-type, ` +
         `${P}health-probe-interval-seconds, ${P}latency-sensitivity-milliseconds, ${P}origin-host-header`,

@@ -12,9 +12,13 @@ export interface ListenerAttachment {
   readonly hostnames: readonly string[];
 }
 
+/**
+ * `counted` are the listeners the parentRef selects and whose allowedRoutes admit the route: Gateway API counts the
+ * route in their attachedRoutes whatever the hostnames, the route's status or the listener's status.
+ */
 export type ParentAttachment =
-  | { readonly ok: true; readonly attachments: readonly ListenerAttachment[] }
-  | { readonly ok: false; readonly reason: string; readonly message: string };
+  | { readonly ok: true; readonly attachments: readonly ListenerAttachment[]; readonly counted: readonly string[] }
+  | { readonly ok: false; readonly reason: string; readonly message: string; readonly counted: readonly string[] };
 
 export function targetsGateway(route: HTTPRoute, ref: ParentReference, gateway: Gateway): boolean {
   return (
@@ -59,7 +63,7 @@ export function attachParentRef(
   );
   const where = [ref.sectionName && `sectionName ${ref.sectionName}`, ref.port !== undefined && `port ${ref.port}`].filter(Boolean).join(' and ');
   if (matching.length === 0) {
-    return { ok: false, reason: 'NoMatchingParent', message: `no listener of Gateway ${gateway.metadata.name} matches ${where}` };
+    return { ok: false, reason: 'NoMatchingParent', message: `no listener of Gateway ${gateway.metadata.name} matches ${where}`, counted: [] };
   }
   const routeNamespace = route.metadata.namespace ?? '';
   const allowed = matching.filter(
@@ -70,8 +74,10 @@ export function attachParentRef(
       ok: false,
       reason: 'NotAllowedByListeners',
       message: `listeners ${matching.map((l) => l.name).join(', ')} do not allow HTTPRoutes from namespace ${routeNamespace}`,
+      counted: [],
     };
   }
+  const counted = allowed.map((l) => l.name);
   const routeHostnames = [...new Set(route.spec.hostnames ?? [])];
   const attachments = allowed
     .map((listener) => ({ listener, hostnames: effectiveHostnames(listener, routeHostnames, listeners) }))
@@ -82,7 +88,8 @@ export function attachParentRef(
       ok: false,
       reason: 'NoMatchingListenerHostname',
       message: `route hostnames ${routeHostnames.join(', ')} match no hostname of listeners ${listenerHosts.join(', ')}`,
+      counted,
     };
   }
-  return { ok: true, attachments };
+  return { ok: true, attachments, counted };
 }

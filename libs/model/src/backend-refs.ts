@@ -24,7 +24,8 @@ function permitted(index: InputIndex, fromNamespace: string, toNamespace: string
 }
 
 /** Resolves backendRefs, resolving each distinct ServiceImport port once however many rules share it. */
-export function backendRefResolver(index: InputIndex, sku: Sku, gateway: GatewayRef): BackendRefResolver {
+/** `sku` is undefined when the Gateway's SKU annotation is invalid: the Premium check then waits for a valid one. */
+export function backendRefResolver(index: InputIndex, sku: Sku | undefined, gateway: GatewayRef): BackendRefResolver {
   const cache = new Map<string, BackendResolution>();
   const backends = new Map<string, Extract<BackendResolution, { ok: true }>['backend']>();
   const resolve = (route: HTTPRoute, ref: HTTPBackendRef): RefResolution => {

@@ -18,16 +18,12 @@ function toModelOrigin(origin: Exclude<ClusterOrigin, { state: 'none' }>, connec
   if (origin.state === 'unknown') {
     return { cluster: origin.cluster, state: 'unknown', unknownReason: origin.unknownReason, connectivity, source: origin.source };
   }
-  const common = { cluster: origin.cluster, state: 'known', exportWeight: origin.exportWeight, connectivity } as const;
-  if (connectivity !== 'private-link' || !origin.privateLink) return { ...common, address: origin.publicAddress, source: origin.source };
+  const { cluster, exportWeight, source } = origin;
+  const pl = connectivity === 'private-link' ? origin.privateLink : undefined;
+  if (!pl) return { cluster, state: 'known', exportWeight, connectivity, address: origin.publicAddress, source };
   // The PLS's ILB address becomes the origin address; the rest of the Private Link data travels as is.
-  const { address, ...privateLink } = origin.privateLink;
-  return {
-    ...common,
-    address,
-    privateLink,
-    source: origin.source,
-  };
+  const privateLink = { resourceId: pl.resourceId, location: pl.location, requestMessage: pl.requestMessage, connectionState: pl.connectionState };
+  return { cluster, state: 'known', exportWeight, connectivity, address: pl.address, privateLink, source };
 }
 
 /** Resolves one ServiceImport port into a backend with its origins, or the reason it cannot serve. */
@@ -35,7 +31,7 @@ export function resolveBackend(
   index: InputIndex,
   serviceImport: ServiceImport,
   port: number,
-  sku: Sku,
+  sku: Sku | undefined,
   gateway: GatewayRef,
 ): BackendResolution {
   const namespace = serviceImport.metadata.namespace ?? '';
@@ -56,7 +52,7 @@ export function resolveBackend(
   }
   const decision = decideConnectivity(config.config.connectivity, usable);
   if (!decision.ok) return { ok: false, reason: decision.reason, message: `${label}: ${decision.message}` };
-  if (decision.connectivity === 'private-link' && sku !== KnownSku.Premium) {
+  if (decision.connectivity === 'private-link' && sku !== undefined && sku !== KnownSku.Premium) {
     return { ok: false, reason: 'PrivateLinkRequiresPremium', message: `${label} resolves to Private Link, which needs a ${KnownSku.Premium} Gateway, not ${sku}` };
   }
   const c = config.config;

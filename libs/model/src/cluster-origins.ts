@@ -52,8 +52,8 @@ function knownOrigin(cluster: string, ise: InternalServiceExport, spec: NonNulla
     cluster,
     state: 'known',
     exportWeight: spec.weight ?? 1,
-    ...(privateLink ? { privateLink } : {}),
-    ...(spec.publicAddress ? { publicAddress: spec.publicAddress } : {}),
+    privateLink,
+    publicAddress: spec.publicAddress,
     source,
   };
 }

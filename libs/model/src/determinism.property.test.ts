@@ -29,6 +29,7 @@ function permute(inputs: HubInputs, keys: readonly number[]): HubInputs {
   );
   return {
     ...inputs,
+    otherGateways: shuffled(inputs.otherGateways, keys),
     httpRoutes: shuffled(inputs.httpRoutes, keys),
     referenceGrants: shuffled(inputs.referenceGrants, keys),
     ...(serviceImports ? { serviceImports } : {}),

@@ -45,7 +45,10 @@ export function gatewayConditions(
   const listenerText = joinMessages(invalid.map((l) => `listener ${l.name}: ${l.problem}`));
   let accepted: VerdictCondition;
   const [first] = problems;
-  if (first) accepted = make.isFalse('Accepted', first.reason, joinMessages(problems.map((p) => p.message)));
+  if (first) {
+    const listenerPart = invalid.length > 0 ? `listeners not valid: ${listenerText}` : undefined;
+    accepted = make.isFalse('Accepted', first.reason, joinMessages([...problems.map((p) => p.message), listenerPart]));
+  }
   else if (invalid.length === listeners.length) accepted = make.isFalse('Accepted', 'ListenersNotValid', `no listener is valid: ${listenerText}`);
   else if (invalid.length > 0) accepted = make.isTrue('Accepted', 'ListenersNotValid', `some listeners are not valid: ${listenerText}`);
   else accepted = make.isTrue('Accepted', 'Accepted', 'Gateway is valid');

@@ -26,7 +26,7 @@ export function intersect(listenerHostname: string, routeHostname: string): stri
  * How specific a hostname is, for precedence: non-wildcard characters count first, then all characters, as the
  * HTTPRoute hostnames documentation orders intersecting routes.
  */
-function hostnameSpecificity(hostname: string): [number, number] {
+export function hostnameSpecificity(hostname: string): [number, number] {
   if (hostname === ANY_HOSTNAME) return [0, 0];
   return [isWildcard(hostname) ? 0 : hostname.length, hostname.length];
 }
@@ -41,7 +41,7 @@ export function mostSpecificCovering(candidates: readonly string[], hostname: st
   return best;
 }
 
-export function compareSpecificity(a: string, b: string): number {
+function compareSpecificity(a: string, b: string): number {
   const [a1, a2] = hostnameSpecificity(a);
   const [b1, b2] = hostnameSpecificity(b);
   return a1 - b1 || a2 - b2;

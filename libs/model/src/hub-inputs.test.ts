@@ -27,6 +27,7 @@ gateway: { apiVersion: gateway.networking.k8s.io/v1, kind: Gateway, metadata: { 
 controller: { defaultSku: Basic }
 gateway: { kind: Gateway, metadata: {}, spec: {} }
 gatewayClass: { kind: Gateway, metadata: { name: c } }
+otherGateways: [ { kind: Gateway, metadata: {} } ]
 httpRoutes: [ { kind: HTTPRoute, metadata: { name: r } }, { kind: Gateway, metadata: { name: x } }, 3 ]
 serviceImports: nope
 `),
@@ -35,6 +36,7 @@ serviceImports: nope
       'gateway.metadata.name is missing; expected a name',
       'gateway.spec.listeners is missing; expected a list of listeners',
       'gatewayClass.kind is "Gateway"; expected "GatewayClass"',
+      'otherGateways[0].metadata.name is missing; expected a name',
       'httpRoutes[1].kind is "Gateway"; expected "HTTPRoute"',
       'httpRoutes[2] is 3; expected a HTTPRoute object',
       'serviceImports is "nope"; expected a list of ServiceImport objects',

@@ -30,6 +30,11 @@ export interface HubInputs {
   /** The class named by `gateway.spec.gatewayClassName`, when it exists. */
   readonly gatewayClass?: GatewayClass;
   readonly gateway: Gateway;
+  /**
+   * The hub's other Gateways whose GatewayClass has this controller's controllerName. AFD serves a custom domain from
+   * one profile only, so a listener hostname that an older one of them already claims conflicts.
+   */
+  readonly otherGateways?: readonly Gateway[];
   readonly httpRoutes?: readonly HTTPRoute[];
   readonly referenceGrants?: readonly ReferenceGrant[];
   readonly serviceImports?: readonly ServiceImport[];
@@ -46,6 +51,7 @@ export class HubInputsError extends Error {
 }
 
 const OBJECT_LISTS = {
+  otherGateways: 'Gateway',
   httpRoutes: 'HTTPRoute',
   referenceGrants: 'ReferenceGrant',
   serviceImports: 'ServiceImport',

@@ -1,11 +1,12 @@
 import { parseListenerTlsOptions, RESERVED_PREFIX, formatAnnotationErrors, type ListenerTlsConfig } from '@fleet-gateway/annotations';
 import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
 import { conditionsFor, joinMessages } from './conditions.js';
-import { ANY_HOSTNAME, type ListenerProtocol, type ModelListener } from './model-types.js';
+import { ANY_HOSTNAME, type ModelListener } from './model-types.js';
+import { listenerConflicts } from './listener-conflicts.js';
 import { GATEWAY_GROUP } from './names.js';
+import { isServedProtocol, SERVED_PORTS } from './served-listeners.js';
 import type { VerdictCondition } from './verdict-types.js';
 
-const SERVED_PORTS: Readonly<Record<ListenerProtocol, number>> = { HTTP: 80, HTTPS: 443 };
 const CERTIFICATE_OPTION = `${RESERVED_PREFIX}certificate`;
 
 export interface RouteKind {
@@ -27,18 +28,6 @@ export interface ListenerResult {
   readonly model?: ModelListener;
 }
 
-function isServedProtocol(protocol: string): protocol is ListenerProtocol {
-  return protocol === 'HTTP' || protocol === 'HTTPS';
-}
-
-function conflictKey(l: GatewayListener): string {
-  return `${l.protocol}|${l.port}|${l.hostname ?? ANY_HOSTNAME}`;
-}
-
-function conflictMessage(l: GatewayListener): string {
-  return `another listener uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}`;
-}
-
 function routeKinds(listener: GatewayListener): { supported: RouteKind[]; invalid: string[] } {
   const served = isServedProtocol(listener.protocol);
   const requested = listener.allowedRoutes?.kinds ?? [];
@@ -55,25 +44,31 @@ function routeKinds(listener: GatewayListener): { supported: RouteKind[]; invali
   return { supported, invalid };
 }
 
-function acceptance(listener: GatewayListener, conflicted: boolean, tls: ReturnType<typeof parseListenerTlsOptions> | undefined) {
-  const { protocol, port } = listener;
-  if (!isServedProtocol(protocol)) {
-    return { reason: 'UnsupportedProtocol', message: `protocol ${protocol} is not supported; AFD serves HTTP and HTTPS` };
-  }
-  if (port !== SERVED_PORTS[protocol]) {
-    return { reason: 'PortUnavailable', message: `${protocol} is served on port ${SERVED_PORTS[protocol]} only, not ${port}` };
-  }
-  if (conflicted) {
-    return { reason: 'HostnameConflict', message: conflictMessage(listener) };
-  }
-  if (tls && !tls.ok) return { reason: tls.errors[0]?.reason ?? 'Invalid', message: formatAnnotationErrors(tls.errors) };
-  return undefined;
+interface Problem {
+  readonly reason: string;
+  readonly message: string;
 }
 
-function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig): string | undefined {
+/** Everything that keeps the listener from being accepted, most fundamental first; all are reported together. */
+function acceptanceProblems(listener: GatewayListener, conflict: string | undefined, tls: ReturnType<typeof parseListenerTlsOptions> | undefined): Problem[] {
+  const { protocol, port } = listener;
+  const problems: Problem[] = [];
+  if (!isServedProtocol(protocol)) {
+    problems.push({ reason: 'UnsupportedProtocol', message: `protocol ${protocol} is not supported; AFD serves HTTP and HTTPS` });
+  } else if (port !== SERVED_PORTS[protocol]) {
+    problems.push({ reason: 'PortUnavailable', message: `${protocol} is served on port ${SERVED_PORTS[protocol]} only, not ${port}` });
+  }
+  if (conflict) problems.push({ reason: 'HostnameConflict', message: conflict });
+  if (tls && !tls.ok) problems.push({ reason: tls.errors[0]?.reason ?? 'Invalid', message: formatAnnotationErrors(tls.errors) });
+  return problems;
+}
+
+/** Judged whatever else is wrong with the listener; with invalid tls.options only certificateRefs can be judged. */
+function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig | undefined): string | undefined {
   if ((listener.tls?.certificateRefs ?? []).length > 0) {
     return `certificateRefs are not supported; use tls.options ${CERTIFICATE_OPTION}: managed`;
   }
+  if (!tls) return undefined;
   if (tls.certificate === undefined) return `an HTTPS listener needs tls.options ${CERTIFICATE_OPTION}: managed`;
   if (listener.hostname?.startsWith('*.')) {
     return `AFD-managed certificates cannot cover the wildcard hostname ${listener.hostname}`;
@@ -81,20 +76,20 @@ function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig): 
   return undefined;
 }
 
-function resolveListener(gateway: Gateway, listener: GatewayListener, conflicted: boolean): ListenerResult {
+function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: string | undefined): ListenerResult {
   const { isTrue, isFalse } = conditionsFor(gateway.metadata.generation ?? 0);
   const https = listener.protocol === 'HTTPS';
   const tls = https ? parseListenerTlsOptions(listener.tls?.options) : undefined;
-  const rejected = acceptance(listener, conflicted, tls);
+  const problems = acceptanceProblems(listener, conflict, tls);
+  const [firstProblem] = problems;
+  const rejected = firstProblem && { reason: firstProblem.reason, message: joinMessages(problems.map((p) => p.message)) };
   const kinds = routeKinds(listener);
-  const certificate = tls?.ok && !rejected ? certificateProblem(listener, tls.config) : undefined;
+  const certificate = https ? certificateProblem(listener, tls?.ok ? tls.config : undefined) : undefined;
   const kindsProblem = kinds.invalid.length > 0 ? `unsupported route kinds ${kinds.invalid.join(', ')}; only gateway.networking.k8s.io/HTTPRoute` : undefined;
 
   const conditions: VerdictCondition[] = [
     rejected ? isFalse('Accepted', rejected.reason, rejected.message) : isTrue('Accepted', 'Accepted', 'listener is valid'),
-    conflicted
-      ? isTrue('Conflicted', 'HostnameConflict', conflictMessage(listener))
-      : isFalse('Conflicted', 'NoConflicts', 'no conflicting listener'),
+    conflict ? isTrue('Conflicted', 'HostnameConflict', conflict) : isFalse('Conflicted', 'NoConflicts', 'no conflicting listener'),
   ];
   if (kindsProblem) conditions.push(isFalse('ResolvedRefs', 'InvalidRouteKinds', joinMessages([kindsProblem, certificate])));
   else if (certificate) conditions.push(isFalse('ResolvedRefs', 'InvalidCertificateRef', certificate));
@@ -128,9 +123,11 @@ function resolveListener(gateway: Gateway, listener: GatewayListener, conflicted
   return { ...base, model };
 }
 
-/** Validates every listener against what AFD can serve; conflicts are judged among all listeners as written. */
-export function resolveListeners(gateway: Gateway): ListenerResult[] {
-  const counts = new Map<string, number>();
-  for (const l of gateway.spec.listeners) counts.set(conflictKey(l), (counts.get(conflictKey(l)) ?? 0) + 1);
-  return gateway.spec.listeners.map((l) => resolveListener(gateway, l, (counts.get(conflictKey(l)) ?? 0) > 1));
+/**
+ * Validates every listener against what AFD can serve. Conflicts are judged among all listeners as written, and
+ * against the listener hostnames of the hub's other Gateways of this controller.
+ */
+export function resolveListeners(gateway: Gateway, otherGateways: readonly Gateway[] = []): ListenerResult[] {
+  const conflicts = listenerConflicts(gateway, otherGateways);
+  return gateway.spec.listeners.map((l, i) => resolveListener(gateway, l, conflicts[i]));
 }

@@ -30,6 +30,8 @@ function validateBackend(b: ModelBackend, errors: string[]): void {
 interface Lookups {
   readonly listeners: ReadonlySet<string>;
   readonly backends: ReadonlyMap<string, ModelBackend>;
+  /** The origin clusters of each backend. */
+  readonly origins: ReadonlyMap<string, ReadonlySet<string>>;
   readonly splits: ReadonlySet<string>;
 }
 
@@ -48,14 +50,17 @@ function validateRoute(r: ModelRoute, lookups: Lookups, errors: string[]): void 
   }
 }
 
-function validateSplit(s: TrafficSplit, backends: ReadonlyMap<string, ModelBackend>, errors: string[]): void {
+function validateSplit(s: TrafficSplit, lookups: Lookups, errors: string[]): void {
   const where = `split ${s.key}`;
-  for (const ref of s.backends) if (!backends.has(ref.backend)) errors.push(`${where}: unknown backend ${ref.backend}`);
-  for (const d of duplicates(s.origins.map((o) => `${o.backend}@${o.cluster}`))) errors.push(`${where}: duplicate entry ${d}`);
+  for (const ref of s.backends) if (!lookups.backends.has(ref.backend)) errors.push(`${where}: unknown backend ${ref.backend}`);
+  // Nested lookups rather than joined keys: a split lists every origin of its backends, thousands in a large Gateway.
+  const seen = new Map<string, Set<string>>();
   for (const o of s.origins) {
-    if (!backends.get(o.backend)?.origins.some((origin) => origin.cluster === o.cluster)) {
-      errors.push(`${where}: entry ${o.backend}@${o.cluster} names no origin`);
-    }
+    const clusters = seen.get(o.backend) ?? new Set<string>();
+    seen.set(o.backend, clusters);
+    if (clusters.has(o.cluster)) errors.push(`${where}: duplicate entry ${o.backend}@${o.cluster}`);
+    clusters.add(o.cluster);
+    if (!lookups.origins.get(o.backend)?.has(o.cluster)) errors.push(`${where}: entry ${o.backend}@${o.cluster} names no origin`);
     if (o.state === 'enabled' ? !inRange(o.weight, 1, 1000) : o.weight !== undefined) {
       errors.push(`${where}: entry ${o.backend}@${o.cluster} (${o.state}) has weight ${o.weight}`);
     }
@@ -76,16 +81,17 @@ export function validateModel(model: GlobalGateway): string[] {
   const lookups: Lookups = {
     listeners: new Set(model.listeners.map((l) => l.name)),
     backends: new Map(model.backends.map((b) => [b.key, b])),
+    origins: new Map(model.backends.map((b) => [b.key, new Set(b.origins.map((o) => o.cluster))])),
     splits: new Set(model.splits.map((s) => s.key)),
   };
   for (const d of duplicates(model.splits.map((s) => s.key))) errors.push(`duplicate split ${d}`);
-  for (const s of model.splits) validateSplit(s, lookups.backends, errors);
+  for (const s of model.splits) validateSplit(s, lookups, errors);
   for (const r of model.routes) validateRoute(r, lookups, errors);
-  const rules = new Set(model.routes.flatMap((r) => r.rules.map((rule) => `${r.namespace}/${r.name}#${rule.index}`)));
+  const rules = new Map(model.routes.map((r) => [`${r.namespace}/${r.name}`, new Set(r.rules.map((rule) => rule.index))]));
   for (const host of model.routing) {
     for (const path of host.paths) {
       for (const c of path.candidates) {
-        if (!rules.has(`${c.route}#${c.rule}`)) errors.push(`routing ${host.protocol} ${host.hostname}: unknown rule ${c.route} ${c.rule}`);
+        if (!rules.get(c.route)?.has(c.rule)) errors.push(`routing ${host.protocol} ${host.hostname}: unknown rule ${c.route} ${c.rule}`);
       }
     }
   }

@@ -1,4 +1,4 @@
-import { parseGatewayAnnotations, type AnnotationResult, type GatewayConfig } from '@fleet-gateway/annotations';
+import { gatewayContract, parseGatewayAnnotations, readAnnotation, type AnnotationResult, type GatewayConfig } from '@fleet-gateway/annotations';
 import { backendRefResolver } from './backend-refs.js';
 import { gatewayClassVerdict, gatewayConditions } from './gateway-verdict.js';
 import type { HubInputs } from './hub-inputs.js';
@@ -19,8 +19,6 @@ export interface ResolveResult {
   readonly verdicts: Verdicts;
 }
 
-const DEFAULT_TIMEOUT_SECONDS = 60;
-
 /** Routable attachments of a route: listeners that made it into the model, with the route's kept matches. */
 function hostAttachments(res: RouteResolution): HostAttachment[] {
   if (res.annotationProblem || res.keptRules.length === 0) return [];
@@ -34,15 +32,8 @@ function hostAttachments(res: RouteResolution): HostAttachment[] {
       byListener.set(listener.name, entry);
     }
   }
-  const matches = res.keptRules.flatMap((rule) =>
-    rule.matches.map((match, matchIndex) => ({
-      route: res.key,
-      ...(res.route.metadata.creationTimestamp ? { created: res.route.metadata.creationTimestamp } : {}),
-      rule: rule.index,
-      matchIndex,
-      match,
-    })),
-  );
+  const created = res.route.metadata.creationTimestamp;
+  const matches = res.keptRules.flatMap((rule) => rule.matches.map((match, matchIndex) => ({ route: res.key, created, rule: rule.index, matchIndex, match })));
   return [...byListener.values()].map(({ listener, hostnames }) => ({
     protocol: listener.protocol,
     listener: listener.name,
@@ -55,9 +46,7 @@ function listenerVerdicts(listeners: readonly ListenerResult[], resolutions: rea
   return listeners.map((l) => ({
     name: l.name,
     supportedKinds: l.supportedKinds,
-    attachedRoutes: resolutions.filter((r) =>
-      r.parents.some((p) => p.attachment.ok && p.attachment.attachments.some((a) => a.listener.name === l.name)),
-    ).length,
+    attachedRoutes: resolutions.filter((r) => r.parents.some((p) => p.attachment.counted.includes(l.name))).length,
     conditions: l.conditions,
   }));
 }
@@ -119,12 +108,15 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   }
   const classVerdict = gatewayClassVerdict(gatewayClass);
   const config: AnnotationResult<GatewayConfig> = parseGatewayAnnotations(gateway.metadata.annotations, { defaultSku: inputs.controller.defaultSku });
-  const listeners = resolveListeners(gateway);
+  const listeners = resolveListeners(gateway, inputs.otherGateways);
   const index = indexInputs(inputs);
-  const sku = config.ok ? config.config.sku : inputs.controller.defaultSku;
+  // Route verdicts depend on the SKU and the origin timeout. Each is read on its own, so that a valid explicit value
+  // counts even while another key of the Gateway is invalid; an invalid one is unknown, never the default.
+  const sku = readAnnotation(gatewayContract, 'sku', gateway.metadata.annotations);
+  const timeout = readAnnotation(gatewayContract, 'originResponseTimeoutSeconds', gateway.metadata.annotations);
   const gatewayRef = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: gateway.metadata.uid ?? '' };
-  const refs = backendRefResolver(index, sku, gatewayRef);
-  const context = { gateway, listeners, index, refs, splits: trafficSplits(refs.backends), profileTimeoutSeconds: config.ok ? config.config.originResponseTimeoutSeconds : DEFAULT_TIMEOUT_SECONDS };
+  const refs = backendRefResolver(index, sku.ok ? (sku.value ?? inputs.controller.defaultSku) : undefined, gatewayRef);
+  const context = { gateway, listeners, index, refs, splits: trafficSplits(refs.backends), profileTimeoutSeconds: timeout.ok ? timeout.value : undefined };
   const resolutions = [...(inputs.httpRoutes ?? [])]
     .sort((a, b) => compareText(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareText(a.metadata.name ?? '', b.metadata.name ?? ''))
     .flatMap((route) => resolveRoute(route, context) ?? []);

@@ -33,7 +33,8 @@ export interface RouteContext {
   readonly index: InputIndex;
   readonly refs: BackendRefResolver;
   readonly splits: ReturnType<typeof trafficSplits>;
-  readonly profileTimeoutSeconds: number;
+  /** Undefined when the Gateway's timeout annotation is invalid: rule timeouts are then checked for range only. */
+  readonly profileTimeoutSeconds: number | undefined;
 }
 
 function mergeByBackend(refs: readonly RuleBackend[]): RuleBackend[] {

@@ -30,7 +30,7 @@ function routeRules(route: HTTPRoute): readonly HTTPRouteRule[] {
 }
 
 /** Converts every rule of a route; a rule with any unsupported part is dropped whole, never partly applied. */
-export function convertRules(route: HTTPRoute, profileTimeoutSeconds: number): ConvertedRule[] {
+export function convertRules(route: HTTPRoute, profileTimeoutSeconds: number | undefined): ConvertedRule[] {
   return routeRules(route).map((rule, index) => {
     const problems: string[] = [];
     const rawMatches = rule.matches && rule.matches.length > 0 ? rule.matches : [{}];

@@ -40,7 +40,7 @@ export function convertMatch(match: HTTPRouteMatch): Converted<ModelMatch> {
     ok: true,
     value: {
       path: { type, value: type === 'PathPrefix' ? normalizePrefix(value) : value },
-      ...(match.method ? { method: match.method } : {}),
+      method: match.method,
       headers: firstByName(match.headers ?? [], true),
       queryParams: firstByName(match.queryParams ?? [], false),
     },

@@ -16,9 +16,10 @@ export function parseDuration(text: string): number | undefined {
 /**
  * AFD has one origin response timeout per profile (16..240 s), taken from the Gateway annotation. A rule timeout
  * is honoured only when it asks for exactly that; anything else cannot be expressed per route and drops the rule.
- * "0s" means "as long as possible" in Gateway API, which is AFD's 240 s.
+ * "0s" means "as long as possible" in Gateway API, which is AFD's 240 s. An unknown profile timeout (its annotation
+ * is invalid, so the Gateway is not accepted) is not replaced by the default: only the range is checked.
  */
-export function timeoutProblem(rule: HTTPRouteRule, profileTimeoutSeconds: number): string | undefined {
+export function timeoutProblem(rule: HTTPRouteRule, profileTimeoutSeconds: number | undefined): string | undefined {
   for (const [field, text] of Object.entries(rule.timeouts ?? {})) {
     if (text === undefined) continue;
     const ms = parseDuration(text);
@@ -27,7 +28,7 @@ export function timeoutProblem(rule: HTTPRouteRule, profileTimeoutSeconds: numbe
     if (!Number.isInteger(seconds) || seconds < AFD_TIMEOUT.min || seconds > AFD_TIMEOUT.max) {
       return `timeouts.${field} ${text} is outside AFD's range of ${AFD_TIMEOUT.min}s to ${AFD_TIMEOUT.max}s in whole seconds`;
     }
-    if (seconds !== profileTimeoutSeconds) {
+    if (profileTimeoutSeconds !== undefined && seconds !== profileTimeoutSeconds) {
       return (
         `timeouts.${field} ${text} differs from the Gateway's origin response timeout of ${profileTimeoutSeconds}s ` +
         '(AFD has one per profile; set networking.fleet.azure.com/afd-origin-response-timeout-seconds on the Gateway)'
