@@ -25,11 +25,39 @@ describe('flag checks', () => {
       healthProbeBindAddress: ':9001',
       leaderElect: true,
       leaderElectionNamespace: 'fleet-system',
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
     });
     expect(errors).toEqual([]);
     const bad = parseArgs({ args: ['--no-leader-elect', '--azure-subscription-id', 'x', '--metrics-bind-address', 'y'], options, strict: true }).values;
     const flags = readCommonAgentFlags(bad, errors);
     expect(flags.leaderElect).toBe(false);
     expect(errors.map((e) => e.split(' ')[0])).toEqual(['--azure-subscription-id', '--metrics-bind-address']);
+  });
+});
+
+describe('leader election timings', () => {
+  const options = commonAgentOptions({ metrics: ':1', health: ':2' });
+  const read = (args: string[]) => {
+    const errors: string[] = [];
+    const flags = readCommonAgentFlags(parseArgs({ args, options, strict: true }).values, errors);
+    return { flags, errors };
+  };
+
+  it('take Go-style durations', () => {
+    const { flags, errors } = read(['--leader-elect-lease-duration', '1m30s', '--leader-elect-renew-deadline', '20s', '--leader-elect-retry-period', '500ms']);
+    expect(errors).toEqual([]);
+    expect([flags.leaseDurationMs, flags.renewDeadlineMs, flags.retryPeriodMs]).toEqual([90_000, 20_000, 500]);
+  });
+
+  it('name a malformed duration and refuse timings out of order', () => {
+    expect(read(['--leader-elect-retry-period', '2 seconds']).errors).toEqual([
+      '--leader-elect-retry-period has invalid value "2 seconds"; expected a positive duration such as 15s, 500ms or 1m30s',
+    ]);
+    expect(read(['--leader-elect-renew-deadline', '20s']).errors).toEqual([
+      '--leader-elect-lease-duration (15s), --leader-elect-renew-deadline (20s) and --leader-elect-retry-period (2s) must decrease in that order',
+    ]);
+    expect(read(['--leader-elect-lease-duration', '0s']).errors[0]).toContain('"0s"');
   });
 });
