@@ -12,6 +12,7 @@ import { describeRef, type FrontDoorScope } from './afd-refs.js';
 import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
 import { mapBounded } from './observe.js';
 import { orderOperations, type Operation } from './operations.js';
+import type { ArmRequestCount } from './request-count.js';
 
 export interface ApplyOptions {
   /** Writes in flight at once within one level (default 8). */
@@ -19,6 +20,8 @@ export interface ApplyOptions {
   /** Long-running operation poll interval when ARM sends no Retry-After (SDK default 2000 ms). */
   readonly pollIntervalMs?: number;
   readonly abortSignal?: AbortSignal;
+  /** Counts the writes and the polls of their long-running operations. */
+  readonly requests?: ArmRequestCount;
 }
 
 /** What ARM answered for a write: the resource as it now is (for readiness), or the classified failure. */
@@ -77,6 +80,7 @@ async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Oper
   const lro = {
     ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }),
     ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    ...(options.requests ? { onResponse: options.requests.onResponse } : {}),
   };
   try {
     if (op.action === 'delete') {

@@ -1,4 +1,8 @@
+import type { Route } from '@azure/arm-cdn';
 import { DIMENSION_LABELS, limitsFor, type CapacityDimension, type CapacityLimits } from './afd-limits.js';
+import { refKey, type AfdRef } from './afd-refs.js';
+import type { ObservedGraph } from './observe.js';
+import type { Operation } from './operations.js';
 import type { AfdSku, FrontDoorGraph, RouteSpec } from './spec-types.js';
 import { compareText } from './canonical.js';
 
@@ -11,8 +15,16 @@ export interface CapacityViolation {
   readonly message: string;
 }
 
+export type Measured = Record<CapacityDimension, { value: number; within?: string }>;
+
+/** One resource as AFD counts it; a route adds its patterns × protocols (one domain each) to the composite metric. */
+interface Counted {
+  readonly ref: AfdRef;
+  readonly routeMetric?: number;
+}
+
 /** Each route serves the endpoint's default domain only (custom domains come later): 1 domain per protocol. */
-export function compositeRouteMetric(routes: readonly RouteSpec[]): number {
+export function compositeRouteMetric(routes: readonly Pick<RouteSpec, 'patterns' | 'supportedProtocols'>[]): number {
   return routes.reduce((sum, route) => sum + route.patterns.length * route.supportedProtocols.length, 0);
 }
 
@@ -26,31 +38,79 @@ function largestBy<T>(items: readonly T[], keyOf: (item: T) => string): { key?: 
   return best;
 }
 
-/** Every dimension of the planned graph, as AFD counts it. */
-export function measureGraph(graph: FrontDoorGraph): Record<CapacityDimension, { value: number; within?: string }> {
-  const perGroup = largestBy(graph.origins, (o) => o.ref.originGroup);
-  const perRuleSet = largestBy(graph.rules, (r) => r.ref.ruleSet);
+function measureResources(items: readonly Counted[]): Measured {
+  const refs = items.map((i) => i.ref);
+  const count = (kind: AfdRef['kind']) => refs.filter((r) => r.kind === kind).length;
+  const perGroup = largestBy(refs.flatMap((r) => (r.kind === 'origin' ? [r.originGroup] : [])), (g) => g);
+  const perRuleSet = largestBy(refs.flatMap((r) => (r.kind === 'rule' ? [r.ruleSet] : [])), (s) => s);
   return {
-    endpoints: { value: 1 },
-    originGroups: { value: graph.originGroups.length },
-    origins: { value: graph.origins.length },
+    endpoints: { value: count('endpoint') },
+    originGroups: { value: count('originGroup') },
+    origins: { value: count('origin') },
     originsPerOriginGroup: { value: perGroup.count, ...(perGroup.key ? { within: `origin group ${perGroup.key}` } : {}) },
-    routes: { value: graph.routes.length },
-    ruleSets: { value: graph.ruleSets.length },
+    routes: { value: count('route') },
+    ruleSets: { value: count('ruleSet') },
     rulesPerRuleSet: { value: perRuleSet.count, ...(perRuleSet.key ? { within: `rule set ${perRuleSet.key}` } : {}) },
-    securityPolicies: { value: graph.securityPolicy ? 1 : 0 },
+    securityPolicies: { value: count('securityPolicy') },
     customDomains: { value: 0 },
-    compositeRouteMetric: { value: compositeRouteMetric(graph.routes) },
+    compositeRouteMetric: { value: items.reduce((sum, i) => sum + (i.routeMetric ?? 0), 0) },
   };
 }
 
+/** Every dimension of the planned graph, as AFD counts it (origins as planned: one per group × backend × cluster). */
+export function measureGraph(graph: FrontDoorGraph): Measured {
+  return measureResources([
+    { ref: graph.endpoint.ref },
+    ...graph.originGroups.map((s) => ({ ref: s.ref })),
+    ...graph.origins.map((s) => ({ ref: s.ref })),
+    ...graph.ruleSets.map((s) => ({ ref: s.ref })),
+    ...graph.rules.map((s) => ({ ref: s.ref })),
+    ...graph.routes.map((s) => ({ ref: s.ref, routeMetric: compositeRouteMetric([s]) })),
+    ...(graph.securityPolicy ? [{ ref: graph.securityPolicy.ref }] : []),
+  ]);
+}
+
+function routeMetric(route: Route | undefined): number {
+  return compositeRouteMetric([{ patterns: route?.patternsToMatch ?? [], supportedProtocols: (route?.supportedProtocols ?? []) as RouteSpec['supportedProtocols'] }]);
+}
+
+function isChildOf(child: AfdRef, parent: AfdRef): boolean {
+  const lower = (s: string) => s.toLowerCase();
+  if (parent.kind === 'originGroup') return child.kind === 'origin' && lower(child.originGroup) === lower(parent.originGroup);
+  if (parent.kind === 'ruleSet') return child.kind === 'rule' && lower(child.ruleSet) === lower(parent.ruleSet);
+  if (parent.kind === 'endpoint') return child.kind === 'route' && lower(child.endpoint) === lower(parent.endpoint);
+  return false;
+}
+
 /**
- * Capacity preflight: every dimension over its limit, each naming the dimension, the value and the limit. Any
- * violation means no Azure write at all (the last programmed graph keeps serving).
+ * What the profile will hold once `operations` are applied to what was observed: the plan plus everything kept
+ * as it is (routing held while a rule is in error, withdrawn leftovers, unknown origins, endpoints not ours).
  */
-export function checkCapacity(graph: FrontDoorGraph, sku: AfdSku, overrides: Partial<CapacityLimits> = {}): CapacityViolation[] {
+export function measureAfterApply(observed: ObservedGraph, operations: readonly Operation[]): Measured {
+  const profile = '';
+  const final = new Map<string, Counted>();
+  const put = (item: Counted) => final.set(refKey(item.ref), item);
+  for (const endpoint of [...observed.endpoints.map((e) => e.name), ...observed.foreignEndpoints]) put({ ref: { kind: 'endpoint', profile, endpoint } });
+  for (const g of observed.originGroups) put({ ref: { kind: 'originGroup', profile, originGroup: g.name } });
+  for (const o of observed.origins) put({ ref: { kind: 'origin', profile, originGroup: o.parent ?? '', origin: o.name } });
+  for (const s of observed.ruleSets) put({ ref: { kind: 'ruleSet', profile, ruleSet: s.name } });
+  for (const r of observed.rules) put({ ref: { kind: 'rule', profile, ruleSet: r.parent ?? '', rule: r.name } });
+  for (const r of observed.routes) put({ ref: { kind: 'route', profile, endpoint: r.parent ?? '', route: r.name }, routeMetric: routeMetric(r.arm) });
+  for (const s of observed.securityPolicies) put({ ref: { kind: 'securityPolicy', profile, securityPolicy: s.name } });
+  for (const op of operations) {
+    if (op.action !== 'delete') {
+      put({ ref: op.ref, ...(op.ref.kind === 'route' ? { routeMetric: routeMetric(op.body as Route) } : {}) });
+      continue;
+    }
+    final.delete(refKey(op.ref));
+    for (const [k, item] of final) if (isChildOf(item.ref, op.ref)) final.delete(k);
+  }
+  return measureResources([...final.values()]);
+}
+
+/** Every dimension over its limit, each naming the dimension, the value and the limit. */
+export function capacityViolations(measured: Measured, sku: AfdSku, overrides: Partial<CapacityLimits> = {}): CapacityViolation[] {
   const limits = limitsFor(sku, overrides);
-  const measured = measureGraph(graph);
   const violations: CapacityViolation[] = [];
   for (const dimension of Object.keys(limits) as CapacityDimension[]) {
     const { value, within } = measured[dimension];
@@ -66,4 +126,12 @@ export function checkCapacity(graph: FrontDoorGraph, sku: AfdSku, overrides: Par
     });
   }
   return violations;
+}
+
+/**
+ * Capacity preflight of the plan: any violation means no Azure write at all (the last programmed graph keeps
+ * serving). The reconcile checks `measureAfterApply` too, once it has observed what is kept besides the plan.
+ */
+export function checkCapacity(graph: FrontDoorGraph, sku: AfdSku, overrides: Partial<CapacityLimits> = {}): CapacityViolation[] {
+  return capacityViolations(measureGraph(graph), sku, overrides);
 }

@@ -23,8 +23,8 @@ export interface DeleteOptions {
 
 /**
  * Deleting a Gateway deletes its profile (AFD removes every child with it), only after the profile's tags prove
- * it is this Gateway's. A profile that is not ours is never deleted; the WAF policy and Private Link Services it
- * used are never touched.
+ * it is this Gateway's and no endpoint in it belongs to someone else (2 reads, 1 write). A profile that is not ours
+ * is never deleted; the WAF policy and Private Link Services it used are never touched.
  */
 export async function deleteFrontDoor(clients: FrontDoorClients, gateway: GatewayIdentity, options: DeleteOptions): Promise<DeleteReport> {
   const profile = profileName(gateway);
@@ -42,9 +42,23 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
     if ((error as { statusCode?: unknown }).statusCode === 404) return { profile, result: 'absent', message: `profile ${profile} does not exist`, outcome: { type: 'done' } };
     return failed(error, 'reading');
   }
-  const ownership = checkOwnership(tags, { hubIdentity: options.hubIdentity, gateway });
+  const owner = { hubIdentity: options.hubIdentity, gateway };
+  const ownership = checkOwnership(tags, owner);
   if (!ownership.owned) {
     const message = `profile ${profile} is not this Gateway's (${ownership.reason}); it was left in place`;
+    return { profile, result: 'refused', message, outcome: { type: 'terminal', reason: message } };
+  }
+  // Deleting the profile deletes everything in it: an endpoint someone else added there must not go with it.
+  const foreign: string[] = [];
+  try {
+    for await (const endpoint of clients.cdn.afdEndpoints.listByProfile(rg, profile, call)) {
+      if (!checkOwnership(endpoint.tags, owner).owned) foreign.push(endpoint.name ?? '');
+    }
+  } catch (error) {
+    return failed(error, 'listing the endpoints of');
+  }
+  if (foreign.length > 0) {
+    const message = `profile ${profile} holds endpoint(s) ${foreign.join(', ')} without this Gateway's ownership tags; deleting the profile would delete them too, so nothing was deleted (move or delete them, then the profile goes)`;
     return { profile, result: 'refused', message, outcome: { type: 'terminal', reason: message } };
   }
   try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffFrontDoor } from './diff.js';
 import { EMPTY_GRAPH } from './observe.js';
+import { orderOperations } from './operations.js';
 import { allRefs, planFrontDoor } from './plan-front-door.js';
 import { buildGateway, type GatewayFixture } from './testing/gateway-builder.js';
 import { observedFromGraph } from './testing/observed-from-graph.js';
@@ -67,4 +68,33 @@ describe('diffFrontDoor (pure)', () => {
     expect(fresh.notProgrammed).toHaveLength(1);
     expect(fresh.operations.filter((o) => o.ref.kind === 'origin')).toHaveLength(2);
   });
+
+  it('a route that takes a pattern from another is written after it (AFD refuses a pattern held twice)', () => {
+    const before = plan();
+    const exact: GatewayFixture = {
+      ...fixture,
+      routes: [...fixture.routes, { name: 'exact', rules: [{ matches: [{ path: { type: 'Exact', value: '/shop' }, headers: [], queryParams: [] }], backends: [{ name: 'api' }] }] }],
+    };
+    const levels = orderOperations(diffFrontDoor(plan(exact), observedFromGraph(before, scope), scope).operations);
+    expect(levels.map((level) => level.map((o) => `${o.action} ${o.ref.kind} ${o.ref.kind === 'route' ? o.ref.route.split('-').slice(0, 3).join('-') : ''}`.trim()))).toEqual([
+      ['update route rt-shop-0'],
+      ['create route rt-exact-0'],
+    ]);
+    expect(levels[0]?.[0]?.changes).toEqual(['patternsToMatch ["/shop","/shop/*"] -> ["/shop/*"]']);
+  });
+
+  it('a rule in error holds its routing: its route, group, origins, rule set and rules are kept, not deleted', () => {
+    const before = plan();
+    const mixed: GatewayFixture = {
+      ...fixture,
+      backends: [...fixture.backends, { name: 'pl', clusters: [{ name: 'member-9', privateLink: {} }] }],
+      routes: [fixture.routes[0] as GatewayFixture['routes'][number], { name: 'api', rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/api' }, method: 'GET', headers: [], queryParams: [] }], backends: [{ name: 'api' }, { name: 'pl' }] }, { paths: ['/api'], backends: [{ name: 'web' }] }] }],
+    };
+    const after = plan(mixed);
+    expect(after.held.map((h) => h.pattern)).toEqual(['/api', '/api/*']);
+    const diff = diffFrontDoor(after, observedFromGraph(before, scope), scope);
+    expect(diff.operations).toEqual([]);
+    expect(diff.kept.map((k) => k.ref.kind).sort()).toEqual(['origin', 'originGroup', 'route', 'rule', 'ruleSet']);
+  });
 });
+

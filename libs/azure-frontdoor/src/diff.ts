@@ -1,200 +1,134 @@
-import type { AFDOrigin } from '@azure/arm-cdn';
-import { describeRef, refName, type AfdRef, type FrontDoorScope } from './afd-refs.js';
-import {
-  endpointBody,
-  originBody,
-  originGroupBody,
-  profileBody,
-  routeBody,
-  ruleBody,
-  securityPolicyBody,
-} from './arm-bodies.js';
+import type { AfdRef, FrontDoorScope } from './afd-refs.js';
+import { endpointBody, originGroupBody, profileBody, routeBody, ruleBody, securityPolicyBody } from './arm-bodies.js';
 import {
   comparableEndpoint,
-  comparableOrigin,
   comparableOriginGroup,
   comparableProfile,
   comparableRoute,
   comparableRule,
   comparableSecurityPolicy,
-  differences,
-  type Comparable,
 } from './comparable.js';
-import type { Observed, ObservedGraph } from './observe.js';
+import { byName, DiffBuilder, key, type Note } from './diff-builder.js';
+import { diffOrigins } from './diff-origins.js';
+import type { ObservedGraph } from './observe.js';
 import type { Operation } from './operations.js';
-import type { FrontDoorGraph, Provenance } from './spec-types.js';
+import { frozenDependencies, resolveRouteClaims, routeWaves, type Kept, type RouteClaims } from './route-claims.js';
+import type { FrontDoorGraph } from './spec-types.js';
 import { resolveWithdrawal } from './withdrawal.js';
 
-export interface Note {
-  readonly ref: AfdRef;
-  readonly reason: string;
-}
+export type { Note } from './diff-builder.js';
 
 export interface DiffResult {
   readonly operations: readonly Operation[];
   /** Desired resources that already match. */
   readonly unchanged: readonly AfdRef[];
-  /** Resources left exactly as they are on purpose (unknown member data, withdrawn leftovers). */
+  /** Resources left exactly as they are on purpose (unknown member data, withdrawn leftovers, held routing). */
   readonly kept: readonly Note[];
   /** Desired resources that cannot be programmed yet, and why (nothing is written for them). */
   readonly notProgrammed: readonly Note[];
-  /** The desired graph after withdrawal kept routes on their current groups. */
+  /** The desired graph as it will be written: routes under the names they take over, withdrawn routes on their groups. */
   readonly graph: FrontDoorGraph;
 }
 
-class DiffBuilder {
-  readonly operations: Operation[] = [];
-  readonly unchanged: AfdRef[] = [];
-  readonly kept: Note[] = [];
-  readonly notProgrammed: Note[] = [];
+const lower = (name: string): string => name.toLowerCase();
 
-  /** Create when absent, update when a managed field differs, nothing otherwise. */
-  converge(ref: AfdRef, body: object, want: Comparable, observed: Comparable | undefined, provenance: Provenance, observedState?: string): void {
-    if (observed === undefined) {
-      this.operations.push({ action: 'create', ref, body, changes: [], reason: `${describeRef(ref)} does not exist`, provenance });
-      return;
-    }
-    // A resource whose last write failed is written again, even when its properties look right.
-    const changes = [...differences(want, observed), ...(observedState === 'Failed' ? ['provisioningState Failed'] : [])];
-    if (changes.length === 0) {
-      this.unchanged.push(ref);
-      return;
-    }
-    this.operations.push({ action: 'update', ref, body, changes, reason: `${describeRef(ref)} differs: ${changes.join(', ')}`, provenance });
-  }
-
-  /** `converge` for every spec of a kind, looking each up among the observed resources by parent and name. */
-  convergeAll<S extends { ref: AfdRef; provenance: Provenance }, A extends { provisioningState?: string }>(
-    specs: readonly S[],
-    observed: readonly Observed<A>[],
-    parentOf: (spec: S) => string,
-    bodyOf: (spec: S) => object,
-    project: (arm: A) => Comparable,
-  ): void {
-    const current = byName(observed);
-    for (const spec of specs) {
-      const have = current.get(key(parentOf(spec), refName(spec.ref)));
-      const body = bodyOf(spec);
-      this.converge(spec.ref, body, project(body as A), have && project(have.arm), spec.provenance, have?.arm.provisioningState);
-    }
-  }
-
-  remove(ref: AfdRef, reason: string): void {
-    this.operations.push({ action: 'delete', ref, changes: [], reason, provenance: [] });
-  }
-}
-
-function byName<T>(items: readonly Observed<T>[]): Map<string, Observed<T>> {
-  return new Map(items.map((item) => [`${item.parent ?? ''}/${item.name}`.toLowerCase(), item]));
-}
-
-function key(parent: string, name: string): string {
-  return `${parent}/${name}`.toLowerCase();
-}
-
-/** The writable fields of an observed origin, disabled: what a withdrawn group keeps for a cluster that left. */
-function disabledCopy(origin: AFDOrigin): AFDOrigin {
-  const { hostName, httpPort, httpsPort, originHostHeader, priority, weight, enforceCertificateNameCheck, azureOrigin, sharedPrivateLinkResource } = origin;
-  const pl = sharedPrivateLinkResource;
-  return {
-    hostName,
-    httpPort,
-    httpsPort,
-    ...(originHostHeader ? { originHostHeader } : {}),
-    priority,
-    weight,
-    enforceCertificateNameCheck,
-    ...(azureOrigin ? { azureOrigin } : {}),
-    ...(pl ? { sharedPrivateLinkResource: { privateLink: pl.privateLink, privateLinkLocation: pl.privateLinkLocation, requestMessage: pl.requestMessage, groupId: pl.groupId } } : {}),
-    enabledState: 'Disabled',
-  };
-}
-
-function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, withdrawn: ReadonlySet<string>, liveGroups: ReadonlySet<string>): void {
-  const current = byName(observed.origins);
-  const desiredKeys = new Set<string>();
-  for (const spec of graph.origins) {
-    const k = key(spec.ref.originGroup, spec.ref.origin);
-    desiredKeys.add(k);
-    const have = current.get(k);
-    if (spec.keep !== undefined) {
-      if (have) b.kept.push({ ref: spec.ref, reason: spec.keep });
-      else b.notProgrammed.push({ ref: spec.ref, reason: spec.keep });
-      continue;
-    }
-    const body = originBody(spec);
-    const weightManaged = spec.weight !== undefined;
-    b.converge(spec.ref, body, comparableOrigin(body, weightManaged), have && comparableOrigin(have.arm, weightManaged), spec.provenance, have?.arm.provisioningState);
-  }
-  for (const [k, have] of current) {
-    const group = (have.parent ?? '').toLowerCase();
-    if (desiredKeys.has(k) || !liveGroups.has(group)) continue;
-    const ref: AfdRef = { kind: 'origin', profile: graph.profile.ref.profile, originGroup: have.parent ?? '', origin: have.name };
-    if (!withdrawn.has(group)) {
-      b.remove(ref, `${describeRef(ref)} is no longer part of its group`);
-    } else if (have.arm.enabledState === 'Disabled') {
-      b.kept.push({ ref, reason: 'withdrawn: kept disabled until its rule gets origins again or is deleted' });
-    } else {
-      b.operations.push({ action: 'update', ref, body: disabledCopy(have.arm), changes: ['enabledState Enabled -> Disabled'], reason: `${describeRef(ref)} is disabled: its rule lost every origin`, provenance: [] });
-    }
-  }
-}
-
-/**
- * Desired against observed (pure): the writes that make ARM match the plan, and nothing when it already does.
- * Server-set fields never count as differences; resources the plan keeps are never written.
- */
-export function diffFrontDoor(desired: FrontDoorGraph, observed: ObservedGraph, scope: FrontDoorScope): DiffResult {
-  const { graph, keptGroups } = resolveWithdrawal(desired, observed);
-  const b = new DiffBuilder();
+function diffGroups(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, withdrawalKept: readonly string[], frozen: Kept): void {
   const profile = graph.profile.ref.profile;
-  const { profile: profileSpec, endpoint } = graph;
-  b.converge(profileSpec.ref, profileBody(profileSpec), comparableProfile(profileBody(profileSpec)), observed.profile && comparableProfile(observed.profile), profileSpec.provenance, observed.profile?.provisioningState);
-
-  const topLevel = () => '';
-  b.convergeAll([endpoint], observed.endpoints, topLevel, endpointBody, comparableEndpoint);
-  for (const e of observed.endpoints) {
-    if (e.name.toLowerCase() !== endpoint.ref.endpoint.toLowerCase()) b.remove({ kind: 'endpoint', profile, endpoint: e.name }, `endpoint ${e.name} is not planned`);
-  }
-
-  b.convergeAll(graph.originGroups, observed.originGroups, topLevel, originGroupBody, comparableOriginGroup);
-  const live = new Set([...graph.originGroups.map((g) => g.ref.originGroup.toLowerCase()), ...keptGroups.map((g) => g.toLowerCase())]);
-  for (const g of keptGroups) b.kept.push({ ref: { kind: 'originGroup', profile, originGroup: g }, reason: 'withdrawn: its route keeps it, with every origin disabled' });
+  b.convergeAll(graph.originGroups, observed.originGroups, () => '', originGroupBody, comparableOriginGroup);
+  const desired = new Set(graph.originGroups.map((g) => lower(g.ref.originGroup)));
+  for (const g of withdrawalKept) b.keep({ kind: 'originGroup', profile, originGroup: g }, 'withdrawn: its route keeps it, with every origin disabled');
+  const withdrawalKeys = new Set(withdrawalKept.map(lower));
+  // A group a valid rule still uses follows that rule; only groups nothing else wants are frozen as they are.
+  const present = new Set(observed.originGroups.map((g) => lower(g.name)));
+  const frozenOnly = new Map([...frozen].filter(([k]) => present.has(k) && !desired.has(k) && !withdrawalKeys.has(k)).map(([k, v]) => [k, v.cause]));
+  for (const { name, cause } of frozen.values()) if (frozenOnly.has(lower(name))) b.keep({ kind: 'originGroup', profile, originGroup: name }, cause);
+  const live = new Set([...desired, ...withdrawalKeys, ...frozenOnly.keys()]);
   for (const g of observed.originGroups) {
-    if (!live.has(g.name.toLowerCase())) b.remove({ kind: 'originGroup', profile, originGroup: g.name }, `origin group ${g.name} is not planned`);
+    if (!live.has(lower(g.name))) b.remove({ kind: 'originGroup', profile, originGroup: g.name }, `origin group ${g.name} is not planned`);
   }
-  const withdrawn = new Set([...graph.originGroups.filter((g) => g.withdrawn).map((g) => g.ref.originGroup.toLowerCase()), ...keptGroups.map((g) => g.toLowerCase())]);
-  diffOrigins(b, graph, observed, withdrawn, live);
+  const withdrawn = new Set([...graph.originGroups.filter((g) => g.withdrawn).map((g) => lower(g.ref.originGroup)), ...withdrawalKeys]);
+  diffOrigins(b, graph, observed, { live, withdrawn, frozen: frozenOnly });
+}
 
-  const ruleSets = byName(observed.ruleSets);
-  const liveRuleSets = new Set(graph.ruleSets.map((s) => s.ref.ruleSet.toLowerCase()));
+function diffRuleSets(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, scope: FrontDoorScope, frozen: Kept): void {
+  const profile = graph.profile.ref.profile;
+  const current = byName(observed.ruleSets);
+  const desired = new Set(graph.ruleSets.map((s) => lower(s.ref.ruleSet)));
   for (const spec of graph.ruleSets) {
-    if (ruleSets.has(key('', spec.ref.ruleSet))) b.unchanged.push(spec.ref);
+    if (current.has(key('', spec.ref.ruleSet))) b.unchanged.push(spec.ref);
     else b.operations.push({ action: 'create', ref: spec.ref, changes: [], reason: `rule set ${spec.ref.ruleSet} does not exist`, provenance: spec.provenance });
   }
   for (const s of observed.ruleSets) {
-    if (!liveRuleSets.has(s.name.toLowerCase())) b.remove({ kind: 'ruleSet', profile, ruleSet: s.name }, `rule set ${s.name} is not planned`);
+    const kept = desired.has(lower(s.name)) ? undefined : frozen.get(lower(s.name));
+    if (kept) b.keep({ kind: 'ruleSet', profile, ruleSet: s.name }, kept.cause);
+    else if (!desired.has(lower(s.name))) b.remove({ kind: 'ruleSet', profile, ruleSet: s.name }, `rule set ${s.name} is not planned`);
   }
   b.convergeAll(graph.rules, observed.rules, (s) => s.ref.ruleSet, (s) => ruleBody(s, scope), comparableRule);
   const desiredRules = new Set(graph.rules.map((r) => key(r.ref.ruleSet, r.ref.rule)));
   for (const [k, r] of byName(observed.rules)) {
-    if (!desiredRules.has(k) && liveRuleSets.has((r.parent ?? '').toLowerCase())) b.remove({ kind: 'rule', profile, ruleSet: r.parent ?? '', rule: r.name }, `rule ${r.name} is not planned`);
+    const parent = r.parent ?? '';
+    const ref: AfdRef = { kind: 'rule', profile, ruleSet: parent, rule: r.name };
+    if (desiredRules.has(k)) continue;
+    if (desired.has(lower(parent))) b.remove(ref, `rule ${r.name} is not planned`);
+    else if (frozen.has(lower(parent))) b.keep(ref, frozen.get(lower(parent))?.cause ?? '');
   }
+}
 
+function diffRoutes(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, scope: FrontDoorScope, claims: RouteClaims): void {
+  const { profile } = graph.profile.ref;
+  const endpoint = graph.endpoint.ref.endpoint;
   b.convergeAll(graph.routes, observed.routes, (s) => s.ref.endpoint, (s) => routeBody(s, scope), comparableRoute);
-  const desiredRoutes = new Set(graph.routes.map((r) => key(r.ref.endpoint, r.ref.route)));
+  for (const { route, cause } of claims.blocked) b.notProgrammed.push({ ref: route.ref, reason: cause });
+  const desired = new Set(graph.routes.map((r) => key(r.ref.endpoint, r.ref.route)));
   for (const [k, r] of byName(observed.routes)) {
-    if (!desiredRoutes.has(k) && (r.parent ?? '').toLowerCase() === endpoint.ref.endpoint.toLowerCase()) {
-      b.remove({ kind: 'route', profile, endpoint: r.parent ?? '', route: r.name }, `route ${r.name} is not planned`);
-    }
+    if (desired.has(k) || lower(r.parent ?? '') !== lower(endpoint)) continue;
+    const ref: AfdRef = { kind: 'route', profile, endpoint: r.parent ?? '', route: r.name };
+    const frozen = claims.frozen.get(lower(r.name));
+    if (frozen) b.keep(ref, frozen.cause);
+    else b.remove(ref, `route ${r.name} is not planned`);
   }
+}
 
+/** Route writes that give up or take over (pattern, protocol)s run in waves; a route delete that frees one runs with them. */
+function ordered(operations: readonly Operation[], claims: RouteClaims): Operation[] {
+  const waves = routeWaves(claims.waitsFor);
+  return operations.map((op) => {
+    const wave = op.ref.kind === 'route' ? waves.get(lower(op.ref.route)) : undefined;
+    return wave === undefined ? op : { ...op, wave };
+  });
+}
+
+/**
+ * Desired against observed (pure): the writes that make ARM match the plan, and nothing when it already does.
+ * Server-set fields never count as differences; resources the plan keeps (unknown member data, withdrawn
+ * leftovers, routing held while a rule is in error) are never written.
+ */
+export function diffFrontDoor(desired: FrontDoorGraph, observed: ObservedGraph, scope: FrontDoorScope): DiffResult {
+  const endpointKey = lower(desired.endpoint.ref.endpoint);
+  const ourRoutes = observed.routes.filter((r) => lower(r.parent ?? '') === endpointKey);
+  const claims = resolveRouteClaims(desired.routes, desired.held, ourRoutes);
+  const { graph, keptGroups } = resolveWithdrawal({ ...desired, routes: claims.routes }, observed);
+  const frozen = frozenDependencies(
+    ourRoutes.filter((r) => claims.frozen.has(lower(r.name))),
+    observed.rules,
+  );
+  const b = new DiffBuilder();
+  const { profile: profileSpec, endpoint } = graph;
+  const profile = profileSpec.ref.profile;
+  b.converge(profileSpec.ref, profileBody(profileSpec), comparableProfile(profileBody(profileSpec)), observed.profile && comparableProfile(observed.profile), profileSpec.provenance, observed.profile?.provisioningState);
+  b.convergeAll([endpoint], observed.endpoints, () => '', endpointBody, comparableEndpoint);
+  for (const e of observed.endpoints) {
+    if (lower(e.name) !== endpointKey) b.remove({ kind: 'endpoint', profile, endpoint: e.name }, `endpoint ${e.name} is not planned`);
+  }
+  diffGroups(b, graph, observed, keptGroups, frozen.groups);
+  diffRuleSets(b, graph, observed, scope, frozen.ruleSets);
+  diffRoutes(b, graph, observed, scope, claims);
   const policy = graph.securityPolicy;
-  b.convergeAll(policy ? [policy] : [], observed.securityPolicies, topLevel, (s) => securityPolicyBody(s, scope), comparableSecurityPolicy);
+  b.convergeAll(policy ? [policy] : [], observed.securityPolicies, () => '', (s) => securityPolicyBody(s, scope), comparableSecurityPolicy);
   for (const s of observed.securityPolicies) {
-    if (s.name.toLowerCase() !== policy?.ref.securityPolicy.toLowerCase()) {
+    if (lower(s.name) !== lower(policy?.ref.securityPolicy ?? '')) {
       b.remove({ kind: 'securityPolicy', profile, securityPolicy: s.name }, `security policy ${s.name} is not planned (the WAF policy itself is left alone)`);
     }
   }
-  return { operations: b.operations, unchanged: b.unchanged, kept: b.kept, notProgrammed: b.notProgrammed, graph };
+  return { operations: ordered(b.operations, claims), unchanged: b.unchanged, kept: b.kept, notProgrammed: b.notProgrammed, graph };
 }

@@ -17,6 +17,7 @@ export * from './arm-errors.js';
 export { ArmRateLimiter, DEFAULT_ARM_BUCKETS, type BucketSettings, type RateLimiterOptions, type RateLimiterStats, type RequestClass } from './rate-limiter.js';
 export { armRateLimitPolicy, armRetryPolicy, type RetryOptions } from './pipeline-policies.js';
 export { observeFrontDoor, type Observed, type ObservedGraph, type ObserveOptions } from './observe.js';
+export { ArmRequestCount } from './request-count.js';
 export { applyOperations, type ApplyOptions, type OperationResult } from './apply.js';
 export { reconcileFrontDoor, type ReconcileOptions } from './reconcile.js';
 export { deleteFrontDoor, type DeleteOptions, type DeleteReport } from './delete-front-door.js';

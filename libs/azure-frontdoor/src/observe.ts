@@ -1,6 +1,7 @@
 import type { AFDEndpoint, AFDOrigin, AFDOriginGroup, CdnManagementClient, Profile, Route, Rule, RuleSet, SecurityPolicy } from '@azure/arm-cdn';
 import type { FrontDoorScope } from './afd-refs.js';
 import { checkOwnership, type Owner } from './ownership.js';
+import { ArmRequestCount } from './request-count.js';
 
 /** What ARM reports about one resource: its SDK object, with its parent names where the kind has a parent. */
 export interface Observed<T> {
@@ -23,6 +24,8 @@ export interface ObservedGraph {
   readonly rules: readonly Observed<Rule>[];
   readonly routes: readonly Observed<Route>[];
   readonly securityPolicies: readonly Observed<SecurityPolicy>[];
+  /** ARM reads (list pages and GETs) this observation took; see `observeFrontDoor` for the formula. */
+  readonly reads: number;
 }
 
 export const EMPTY_GRAPH: ObservedGraph = {
@@ -34,12 +37,15 @@ export const EMPTY_GRAPH: ObservedGraph = {
   rules: [],
   routes: [],
   securityPolicies: [],
+  reads: 0,
 };
 
 export interface ObserveOptions {
   /** Reads in flight at once (default 8); the shared rate limiter still applies to each. */
   readonly concurrency?: number;
   readonly abortSignal?: AbortSignal;
+  /** Where the reads are counted too (the reconcile's count); the result's `reads` counts this call's alone. */
+  readonly requests?: ArmRequestCount;
 }
 
 async function collect<T>(pages: AsyncIterable<T>): Promise<T[]> {
@@ -88,11 +94,12 @@ function named<T extends { name?: string }>(items: readonly T[], parent?: string
 }
 
 /**
- * Reads the graph under the profile with the fewest calls ARM allows: the profile, one list per child kind of the
- * profile (endpoints, origin groups, rule sets, security policies), then one list per owned endpoint (routes), per
- * origin group (origins) and per rule set (rules). Reads = 1 when the profile is absent, else
- * 5 + E + G + S list pages (E owned endpoints, G origin groups, S rule sets; one page holds 100 items).
- * Any failure throws: nothing is written on a partial picture.
+ * Reads the graph under the profile with the fewest calls ARM allows (ARM has no list of a profile's routes, origins
+ * or rules): the profile, one list per child kind of the profile (endpoints, origin groups, rule sets, security
+ * policies), then one list per owned endpoint (routes), per origin group (origins) and per rule set (rules).
+ * Reads = 1 when the profile is absent, else 5 + E + G + S when no list exceeds a page (E owned endpoints, G origin
+ * groups, S rule sets); in general 1 + Σ over the 4 + E + G + S lists of max(1, ⌈items / page size⌉), ARM's page
+ * size being 100. Any failure throws: nothing is written on a partial picture.
  */
 export async function observeFrontDoor(
   cdn: CdnManagementClient,
@@ -102,13 +109,14 @@ export async function observeFrontDoor(
   options: ObserveOptions = {},
 ): Promise<ObservedGraph> {
   const rg = scope.resourceGroup;
-  const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+  const count = new ArmRequestCount(options.requests);
+  const call = { ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}), onResponse: count.onResponse };
   const limit = options.concurrency ?? 8;
   let profile: Profile;
   try {
     profile = await cdn.profiles.get(rg, profileName, call);
   } catch (error) {
-    if (isNotFound(error)) return EMPTY_GRAPH;
+    if (isNotFound(error)) return { ...EMPTY_GRAPH, reads: count.reads };
     throw error;
   }
   const [endpoints, originGroups, ruleSets, securityPolicies] = await settleAll([
@@ -141,5 +149,6 @@ export async function observeFrontDoor(
     rules: of<Rule>('rules'),
     routes: of<Route>('routes'),
     securityPolicies: named(securityPolicies),
+    reads: count.reads,
   };
 }

@@ -29,4 +29,21 @@ describe('operation order', () => {
       ['delete originGroup'],
     ]);
   });
+
+  it('route waves: a route delete that frees a pattern runs among the route writes, before the route that takes it', () => {
+    const route = (name: string) => ({ kind: 'route' as const, profile: p, endpoint: 'e', route: name });
+    const ops: Operation[] = [
+      { ...op('update', route('taker')), wave: 1 },
+      { ...op('delete', route('giver')), wave: 0 },
+      op('delete', route('unrelated')),
+      op('create', { kind: 'securityPolicy', profile: p, securityPolicy: 's' }),
+    ];
+    expect(orderOperations(ops).map((level) => level.map((o) => `${o.action} ${o.ref.kind === 'route' ? o.ref.route : o.ref.kind}`))).toEqual([
+      ['delete giver'],
+      ['update taker'],
+      ['create securityPolicy'],
+      ['delete unrelated'],
+    ]);
+  });
 });
+

@@ -14,6 +14,12 @@ export interface Operation {
   /** Why, in words the hub can put into a status message or event. */
   readonly reason: string;
   readonly provenance: Provenance;
+  /**
+   * Routes only: AFD refuses a route that claims a (pattern, protocol) another route still holds, so a route write
+   * runs after the writes of the routes it takes patterns from (a higher wave). A route delete with a wave frees
+   * patterns another route takes: it runs among the route writes instead of with the deletes.
+   */
+  readonly wave?: number;
 }
 
 const CREATE_LEVEL: Readonly<Record<AfdKind, number>> = {
@@ -43,13 +49,19 @@ const DELETE_LEVEL: Readonly<Record<AfdKind, number>> = {
  * origins and rules, then routes, then the security policy), so a route only ever switches to a group whose origins
  * exist (make-before-break); deletes after every create, children before parents.
  */
-export function levelOf(op: Pick<Operation, 'action' | 'ref'>): number {
-  return op.action === 'delete' ? DELETE_LEVEL[op.ref.kind] : CREATE_LEVEL[op.ref.kind];
+export function levelOf(op: Pick<Operation, 'action' | 'ref' | 'wave'>): number {
+  return op.action === 'delete' && op.wave === undefined ? DELETE_LEVEL[op.ref.kind] : CREATE_LEVEL[op.ref.kind];
 }
 
-/** Operations grouped by level, levels ascending; each level may run concurrently. */
+/** Operations grouped by level (and route wave within the route level), ascending; each group may run concurrently. */
 export function orderOperations(operations: readonly Operation[]): Operation[][] {
-  const levels = new Map<number, Operation[]>();
-  for (const op of operations) levels.set(levelOf(op), [...(levels.get(levelOf(op)) ?? []), op]);
-  return [...levels.entries()].sort(([a], [b]) => a - b).map(([, ops]) => ops);
+  const groups = new Map<string, { level: number; wave: number; ops: Operation[] }>();
+  for (const op of operations) {
+    const level = levelOf(op);
+    const wave = op.wave ?? 0;
+    const group = groups.get(`${level}/${wave}`) ?? { level, wave, ops: [] };
+    group.ops.push(op);
+    groups.set(`${level}/${wave}`, group);
+  }
+  return [...groups.values()].sort((a, b) => a.level - b.level || a.wave - b.wave).map((g) => g.ops);
 }

@@ -79,6 +79,15 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
   });
 });
 
+describe('the clients\' pipelines', () => {
+  it('hold one retry policy, ours, with the shared limiter after it (each attempt takes a token)', async () => {
+    harness = await startHarness();
+    const names = harness.clients.cdn.pipeline.getOrderedPolicies().map((p) => p.name);
+    expect(names.filter((n) => /retry/i.test(n))).toEqual(['fleetGatewayArmRetry']);
+    expect(names.indexOf('fleetGatewayArmRateLimit')).toBeGreaterThan(names.indexOf('fleetGatewayArmRetry'));
+  });
+});
+
 describe('retryAfterMs', () => {
   const response = (headers: Record<string, string>) =>
     ({ headers: { get: (name: string) => headers[name] } }) as unknown as Parameters<typeof retryAfterMs>[0];

@@ -85,6 +85,32 @@ describe('planFrontDoor', () => {
     );
     expect(plan.graph.routes.flatMap((r) => r.patterns)).toEqual(['/f', '/f/*']);
     expect(isWritable(plan)).toBe(true);
+    // Its paths are held: whatever AFD serves there now stays until the rule is fixed or deleted.
+    expect(plan.graph.held.map((h) => [h.pattern, h.protocol, h.provenance.map((s) => s.name)])).toEqual([
+      ['/m', 'Http', ['mixed']],
+      ['/m/*', 'Http', ['mixed']],
+    ]);
+    expect(plan.graph.held[0]?.cause).toBe(plan.problems[0]?.message);
+  });
+
+  it('a conditional rule in error holds its path instead of letting its requests fall to the next rule', () => {
+    const privateApi: BackendFixture = { name: 'api', clusters: [{ name: 'member-1', privateLink: {} }] };
+    const model = buildGateway({
+      backends: [web, privateApi, { name: 'other', clusters: [{ name: 'member-2' }] }],
+      routes: [
+        {
+          name: 'r',
+          rules: [
+            { matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }], backends: [{ name: 'web' }, { name: 'api' }] },
+            { backends: [{ name: 'other' }] },
+          ],
+        },
+      ],
+    });
+    const plan = planFrontDoor(model, options);
+    expect(plan.problems.map((p) => [p.code, p.source?.section])).toEqual([['MixedOriginConnectivity', 'rule/0']]);
+    expect(plan.graph.routes).toEqual([]);
+    expect(plan.graph.held.map((h) => h.pattern)).toEqual(['/', '/*']);
   });
 
   it('refuses a rule whose backends have different probe settings', () => {
@@ -147,6 +173,8 @@ describe('planFrontDoor', () => {
     expect(plan.problems[0]?.message).toContain('host store.example.com needs an AFD custom domain');
     expect(plan.graph.routes).toEqual([]);
     expect(plan.graph.originGroups).toEqual([]);
+    // Nothing of the default domain depends on it, so nothing there is held.
+    expect(plan.graph.held).toEqual([]);
   });
 
   it('header, method and query matches become a rule set: conditions, an origin group override, then stop', () => {
@@ -188,6 +216,7 @@ describe('planFrontDoor', () => {
     const plan = planFrontDoor(model, options);
     expect(plan.problems.map((p) => p.code)).toEqual(['NoUnconditionalFallback']);
     expect(plan.graph.routes).toEqual([]);
+    expect(plan.graph.held.map((h) => h.pattern)).toEqual(['/', '/*']);
   });
 
   it('HTTP and HTTPS on the default domain share a route when they route alike', () => {

@@ -47,7 +47,7 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
   const endpoint = endpointName(gateway);
   const tags = ownershipTags({ hubIdentity: options.hubIdentity, gateway });
   const groups = planOriginGroups(model, profile);
-  const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule });
+  const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule });
   const usedGroups = new Set(routes.routes.map((r) => r.originGroup));
   for (const rule of routes.rules) for (const action of rule.actions) if (action.type === 'originGroupOverride') usedGroups.add(action.originGroup);
   const graph: FrontDoorGraph = {
@@ -69,6 +69,7 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
           },
         }
       : {}),
+    held: routes.held,
   };
   const conflicts: PlanProblem[] = findRoutePatternConflicts(graph.routes).map((c) => ({
     code: 'DuplicateRoutePattern',

@@ -21,6 +21,8 @@ export interface OriginGroupPlan {
   readonly origins: readonly OriginSpec[];
   /** For every rule that can be planned, the group that carries its traffic. */
   readonly groupOfRule: ReadonlyMap<string, PlannedGroup>;
+  /** For every rule that cannot be planned, why (also in `problems`). */
+  readonly problemOfRule: ReadonlyMap<string, PlanProblem>;
   readonly problems: readonly PlanProblem[];
 }
 
@@ -101,7 +103,7 @@ function assignNames(drafts: readonly GroupDraft[]): Map<GroupDraft, string> {
 export function planOriginGroups(model: GlobalGateway, profile: string): OriginGroupPlan {
   const backendsByKey = new Map(model.backends.map((b) => [b.key, b]));
   const splits = new Map(model.splits.map((s) => [s.key, s]));
-  const problems: PlanProblem[] = [];
+  const problemOfRule = new Map<string, PlanProblem>();
   const drafts = new Map<string, GroupDraft>();
   const draftOfRule = new Map<string, GroupDraft>();
   for (const route of model.routes) {
@@ -111,7 +113,7 @@ export function planOriginGroups(model: GlobalGateway, profile: string): OriginG
         ? draftSplit(split, backendsByKey)
         : { draft: { identity: `placeholder/${ruleKey(route, rule.index)}`, readable: `${route.name}-${rule.index}`, backends: [], healthProbe: PLACEHOLDER_PROBE, latency: WIDEST_LATENCY_BAND_MS } };
       if ('problem' in checked) {
-        problems.push(ruleProblem(rule, checked.problem.code, checked.problem.message));
+        problemOfRule.set(ruleKey(route, rule.index), ruleProblem(rule, checked.problem.code, checked.problem.message));
         continue;
       }
       const key = split ? `split/${split.key}` : checked.draft.identity;
@@ -147,7 +149,8 @@ export function planOriginGroups(model: GlobalGateway, profile: string): OriginG
     groups: groups.sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup)),
     origins: origins.sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup) || compareText(a.ref.origin, b.ref.origin)),
     groupOfRule,
-    problems,
+    problemOfRule,
+    problems: [...problemOfRule.values()],
   };
 }
 

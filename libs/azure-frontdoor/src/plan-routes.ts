@@ -13,13 +13,14 @@ import { planRuleSet } from './plan-rule-set.js';
 import type { PlanProblem } from './plan-types.js';
 import { patternFor } from './route-patterns.js';
 import { MAX_CONDITIONS_PER_RULE, conditionsOf, isUnconditional } from './rule-translation.js';
-import type { EndpointProtocol, RouteSpec, RuleSetSpec, RuleSpec } from './spec-types.js';
+import type { EndpointProtocol, HeldPattern, RouteSpec, RuleSetSpec, RuleSpec } from './spec-types.js';
 import { canonicalJson, compareText } from './canonical.js';
 
 export interface RoutePlan {
   readonly routes: readonly RouteSpec[];
   readonly ruleSets: readonly RuleSetSpec[];
   readonly rules: readonly RuleSpec[];
+  readonly held: readonly HeldPattern[];
   readonly problems: readonly PlanProblem[];
 }
 
@@ -28,6 +29,7 @@ export interface RouteContext {
   readonly profile: string;
   readonly endpoint: string;
   readonly groupOfRule: ReadonlyMap<string, PlannedGroup>;
+  readonly problemOfRule: ReadonlyMap<string, PlanProblem>;
 }
 
 /** The candidates that decide a path: conditional ones in precedence order, then the first unconditional one. */
@@ -36,15 +38,19 @@ interface Sequence {
   readonly candidates: readonly RoutingCandidate[];
 }
 
+/** A path is either decided (its sequence) or held as AFD has it, because a rule deciding it is in error. */
+type Decision = { readonly sequence: Sequence } | { readonly held: string; readonly sources: readonly SourceRef[] };
+
 const PROTOCOLS: Readonly<Record<HostRouting['protocol'], EndpointProtocol>> = { HTTP: 'Http', HTTPS: 'Https' };
 
 class ProblemSink {
   private readonly byKey = new Map<string, PlanProblem>();
 
-  add(code: PlanProblem['code'], source: SourceRef, message: string): void {
+  add(code: PlanProblem['code'], source: SourceRef, message: string): PlanProblem {
     const key = `${code}|${canonicalJson(source)}`;
-    if (this.byKey.has(key)) return;
-    this.byKey.set(key, { code, source, message: `${source.namespace}/${source.name} ${source.section ?? ''}: ${message}`, blocksWrites: false });
+    const problem = this.byKey.get(key) ?? { code, source, message: `${source.namespace}/${source.name} ${source.section ?? ''}: ${message}`, blocksWrites: false };
+    this.byKey.set(key, problem);
+    return problem;
   }
 
   list(): PlanProblem[] {
@@ -52,27 +58,40 @@ class ProblemSink {
   }
 }
 
-function decidePath(context: RouteContext, path: PathKey, candidates: readonly RoutingCandidate[], sink: ProblemSink): Sequence | undefined {
-  const planned = candidates.filter((c) => context.groupOfRule.has(`${c.route}#${c.rule}`));
-  const fallback = planned.findIndex(isUnconditional);
+function candidateKey(c: Pick<RoutingCandidate, 'route' | 'rule'>): string {
+  return `${c.route}#${c.rule}`;
+}
+
+/**
+ * The sequence that decides a path. A rule in error anywhere in it (its origin group cannot be planned, no
+ * unconditional match ends it, too many conditions) holds the path: leaving that rule out would send its requests
+ * to the next candidate, i.e. to another backend, which is a change no one asked for.
+ */
+function decidePath(context: RouteContext, path: PathKey, candidates: readonly RoutingCandidate[], sink: ProblemSink): Decision {
+  const fallback = candidates.findIndex(isUnconditional);
   const pattern = patternFor(path);
   if (fallback === -1) {
-    for (const c of planned) {
+    const problems = candidates.map((c) =>
       sink.add(
         'NoUnconditionalFallback',
         ruleSource(context.model, c),
         `requests to ${pattern} that meet none of the method/header/query conditions would need a 404, which an AFD route cannot give; add a match without conditions for this path`,
-      );
-    }
-    return undefined;
+      ),
+    );
+    return { held: problems.map((p) => p.message).join('; '), sources: problems.flatMap((p) => (p.source ? [p.source] : [])) };
   }
-  const sequence = planned.slice(0, fallback + 1);
+  const sequence = candidates.slice(0, fallback + 1);
+  const rejected = sequence.filter((c) => !context.groupOfRule.has(candidateKey(c)));
+  if (rejected.length > 0) {
+    const causes = rejected.map((c) => context.problemOfRule.get(candidateKey(c))?.message ?? `${c.route} rule ${c.rule} is missing from the model`);
+    return { held: causes.join('; '), sources: rejected.map((c) => ruleSource(context.model, c)) };
+  }
   const crowded = sequence.find((c) => conditionsOf(c).length > MAX_CONDITIONS_PER_RULE);
   if (crowded) {
-    sink.add('TooManyRuleConditions', ruleSource(context.model, crowded), `a match has ${conditionsOf(crowded).length} conditions; AFD rules allow ${MAX_CONDITIONS_PER_RULE}`);
-    return undefined;
+    const problem = sink.add('TooManyRuleConditions', ruleSource(context.model, crowded), `a match has ${conditionsOf(crowded).length} conditions; AFD rules allow ${MAX_CONDITIONS_PER_RULE}`);
+    return { held: problem.message, sources: problem.source ? [problem.source] : [] };
   }
-  return { signature: canonicalJson(sequence), candidates: sequence };
+  return { sequence: { signature: canonicalJson(sequence), candidates: sequence } };
 }
 
 interface RouteDraft {
@@ -88,6 +107,7 @@ interface RouteDraft {
 export function planRoutes(context: RouteContext): RoutePlan {
   const sink = new ProblemSink();
   const drafts = new Map<string, RouteDraft>();
+  const held: HeldPattern[] = [];
   for (const host of context.model.routing) {
     if (host.hostname !== ANY_HOSTNAME) {
       for (const c of host.paths.flatMap((p) => p.candidates)) {
@@ -100,10 +120,14 @@ export function planRoutes(context: RouteContext): RoutePlan {
       continue;
     }
     for (const path of host.paths) {
-      const sequence = decidePath(context, path.path, path.candidates, sink);
-      if (!sequence) continue;
-      const draft = drafts.get(sequence.signature) ?? { sequence, patterns: new Map() };
+      const decision = decidePath(context, path.path, path.candidates, sink);
       const pattern = patternFor(path.path);
+      if ('held' in decision) {
+        held.push({ pattern, protocol: PROTOCOLS[host.protocol], cause: decision.held, provenance: decision.sources });
+        continue;
+      }
+      const { sequence } = decision;
+      const draft = drafts.get(sequence.signature) ?? { sequence, patterns: new Map() };
       draft.patterns.set(pattern, (draft.patterns.get(pattern) ?? new Set()).add(PROTOCOLS[host.protocol]));
       drafts.set(sequence.signature, draft);
     }
@@ -123,7 +147,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
       for (const rule of ruleSet.rules) rules.set(`${rule.ref.ruleSet}/${rule.ref.rule}`, rule);
     }
     const fallback = draft.sequence.candidates[draft.sequence.candidates.length - 1] as RoutingCandidate;
-    const group = context.groupOfRule.get(`${fallback.route}#${fallback.rule}`) as PlannedGroup;
+    const group = context.groupOfRule.get(candidateKey(fallback)) as PlannedGroup;
     const provenance = draft.sequence.candidates.map((c) => ruleSource(context.model, c));
     for (const [protocols, patterns] of byProtocols) {
       const readable = `${fallback.route.split('/')[1] ?? ''}-${fallback.rule}`;
@@ -143,6 +167,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
     routes: routes.sort((a, b) => compareText(a.ref.route, b.ref.route)),
     ruleSets: [...ruleSets.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet)),
     rules: [...rules.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet) || a.order - b.order),
+    held: held.sort((a, b) => compareText(a.pattern, b.pattern) || compareText(a.protocol, b.protocol)),
     problems: sink.list(),
   };
 }

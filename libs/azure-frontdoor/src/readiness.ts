@@ -119,6 +119,11 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
     report(result.op.ref, action, result.outcome === 'done' && result.op.action !== 'delete' ? (result.resource as ArmState) : states.get(key), cause);
   }
   for (const note of diff.kept) if (!specs.has(refKey(note.ref)) && !written.has(refKey(note.ref))) report(note.ref, 'kept', states.get(refKey(note.ref)), note.reason);
+  for (const note of diff.notProgrammed) {
+    if (specs.has(refKey(note.ref))) continue;
+    report(note.ref, 'not-programmed', undefined, note.reason);
+    pending.push(`${describeRef(note.ref)} not programmed: ${note.reason}`);
+  }
   pending.push(...privateLinkPending(graph));
   const endpoint = resources.find((r) => r.kind === 'endpoint' && r.name === graph.endpoint.ref.endpoint);
   const endpointArm = (() => {

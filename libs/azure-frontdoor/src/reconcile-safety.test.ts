@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { profileName } from './afd-names.js';
+import { deleteFrontDoor } from './delete-front-door.js';
 import { ownershipTags } from './ownership.js';
 import { buildGateway, type GatewayFixture } from './testing/gateway-builder.js';
 import { HUB_IDENTITY, reconcile, useHarness, TEST_SCOPE, writesCounted } from './testing/emulator-harness.js';
@@ -62,6 +63,35 @@ describe('what reconcile never touches', () => {
     expect(h().emulator.admin.requestTotal()).toBe(0);
     expect(report.reason).toBe('CapacityExceeded');
     expect(report.message).toBe('CapacityExceeded: origins per profile would be 1; the limit for Standard_AzureFrontDoor is 0');
+  });
+});
+
+describe('deleting a Gateway', () => {
+  const remove = () => deleteFrontDoor(h().clients, model.gateway, { hubIdentity: HUB_IDENTITY, scope: TEST_SCOPE, pollIntervalMs: 5 });
+
+  it("never deletes a profile of our name that is not this Gateway's (no tags, another hub, an older Gateway of the name)", async () => {
+    for (const tags of [undefined, ownershipTags({ hubIdentity: 'another-hub', gateway: model.gateway }), ownershipTags({ hubIdentity: HUB_IDENTITY, gateway: { ...model.gateway, uid: 'older-uid' } })]) {
+      await h().clients.cdn.profiles.beginCreateAndWait(rg, profile, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, ...(tags ? { tags } : {}) }, lro);
+      h().emulator.admin.resetCounters();
+      const report = await remove();
+      expect(writesCounted(h().emulator)).toBe(0);
+      expect(report).toMatchObject({ result: 'refused', outcome: { type: 'terminal' } });
+      expect(report.message).toContain(`profile ${profile} is not this Gateway's`);
+    }
+  });
+
+  it('refuses while the profile holds an endpoint without our tags, which the profile would take with it', async () => {
+    await reconcile(h(), model);
+    await h().clients.cdn.afdEndpoints.beginCreateAndWait(rg, profile, 'someone-elses', { location: 'global' }, lro);
+    h().emulator.admin.resetCounters();
+    const report = await remove();
+    expect(writesCounted(h().emulator)).toBe(0);
+    expect(report.result).toBe('refused');
+    expect(report.message).toBe(
+      `profile ${profile} holds endpoint(s) someone-elses without this Gateway's ownership tags; deleting the profile would delete them too, so nothing was deleted (move or delete them, then the profile goes)`,
+    );
+    await h().clients.cdn.afdEndpoints.beginDeleteAndWait(rg, profile, 'someone-elses', lro);
+    expect((await remove()).result).toBe('deleted');
   });
 });
 

@@ -4,6 +4,7 @@ import type { CapacityLimits } from './afd-limits.js';
 import { applyOperations } from './apply.js';
 import type { FrontDoorClients } from './arm-clients.js';
 import { classifyArmError, describeFailure } from './arm-errors.js';
+import { capacityViolations, measureAfterApply, type CapacityViolation } from './capacity.js';
 import { diffFrontDoor } from './diff.js';
 import { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from './observe.js';
 import { checkOwnership, type Owner } from './ownership.js';
@@ -11,6 +12,7 @@ import { planFrontDoor } from './plan-front-door.js';
 import type { FrontDoorPlan } from './plan-types.js';
 import { assessReadiness } from './readiness.js';
 import type { ReconcileReason, ReconcileReport } from './report-types.js';
+import { ArmRequestCount } from './request-count.js';
 import { checkWafPolicy } from './waf-policy.js';
 
 export interface ReconcileOptions {
@@ -25,49 +27,65 @@ export interface ReconcileOptions {
   readonly abortSignal?: AbortSignal;
 }
 
-function refused(plan: FrontDoorPlan, reason: ReconcileReason, message: string, transient = false, observed: ObservedGraph = EMPTY_GRAPH): ReconcileReport {
+interface Refusal {
+  readonly reason: ReconcileReason;
+  readonly message: string;
+  readonly transient?: boolean;
+  readonly observed?: ObservedGraph;
+  readonly capacity?: readonly CapacityViolation[];
+}
+
+/** A reconcile that wrote nothing, and why. */
+function refused(plan: FrontDoorPlan, requests: ArmRequestCount, refusal: Refusal): ReconcileReport {
+  const { reason, message, observed = EMPTY_GRAPH } = refusal;
   const hostName = observed.endpoints.find((e) => e.name === plan.graph.endpoint.ref.endpoint)?.arm.hostName;
   return {
     profile: plan.graph.profile.ref.profile,
     programmed: false,
     reason,
     message,
-    outcome: transient ? { type: 'retry', reason: message } : { type: 'terminal', reason: message },
+    outcome: refusal.transient ? { type: 'retry', reason: message } : { type: 'terminal', reason: message },
     ...(hostName ? { endpointHostName: hostName } : {}),
     resources: [],
     pending: [],
     propagation: [],
     failures: [],
     problems: plan.problems,
-    capacity: plan.capacity,
+    capacity: refusal.capacity ?? plan.capacity,
+    reads: requests.reads,
     writes: 0,
   };
 }
 
 /** Checks that need the observed graph and must pass before any write: ownership, SKU, WAF policy. */
-async function preflight(clients: FrontDoorClients, plan: FrontDoorPlan, observed: ObservedGraph, owner: Owner, options: ReconcileOptions): Promise<ReconcileReport | undefined> {
+async function preflight(
+  clients: FrontDoorClients,
+  plan: FrontDoorPlan,
+  observed: ObservedGraph,
+  owner: Owner,
+  options: ReconcileOptions,
+  requests: ArmRequestCount,
+): Promise<Refusal | undefined> {
   const { profile, securityPolicy } = plan.graph;
   if (observed.profile) {
     const ownership = checkOwnership(observed.profile.tags, owner);
     if (!ownership.owned) {
-      return refused(plan, 'ForeignProfile', `profile ${profile.ref.profile} exists but is not this Gateway's: ${ownership.reason}; it is never adopted, changed or deleted`);
+      return { reason: 'ForeignProfile', message: `profile ${profile.ref.profile} exists but is not this Gateway's: ${ownership.reason}; it is never adopted, changed or deleted` };
     }
     const sku = observed.profile.sku?.name;
     if (sku !== profile.sku) {
-      return refused(
-        plan,
-        'SkuImmutable',
-        `profile ${profile.ref.profile} is ${sku} and the Gateway asks for ${profile.sku}; AFD cannot change a profile's SKU in place, so nothing was changed (restore the SKU annotation, or recreate the Gateway to get a new profile)`,
-        false,
+      return {
+        reason: 'SkuImmutable',
+        message: `profile ${profile.ref.profile} is ${sku} and the Gateway asks for ${profile.sku}; AFD cannot change a profile's SKU in place, so nothing was changed (restore the SKU annotation, or recreate the Gateway to get a new profile)`,
         observed,
-      );
+      };
     }
   }
   if (securityPolicy) {
-    const waf = await checkWafPolicy(clients, securityPolicy.wafPolicyId, profile.sku, options.abortSignal);
+    const waf = await checkWafPolicy(clients, securityPolicy.wafPolicyId, profile.sku, { ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}), requests });
     if (!waf.ok) {
       const reason = waf.reason === 'WafPolicyUnreadable' ? 'AzureReadFailed' : waf.reason;
-      return refused(plan, reason, `${waf.message}; nothing was changed`, waf.reason === 'WafPolicyUnreadable' && waf.failure.class !== 'terminal', observed);
+      return { reason, message: `${waf.message}; nothing was changed`, transient: waf.reason === 'WafPolicyUnreadable' && waf.failure.class !== 'terminal', observed };
     }
   }
   return undefined;
@@ -80,31 +98,42 @@ async function preflight(clients: FrontDoorClients, plan: FrontDoorPlan, observe
  */
 export async function reconcileFrontDoor(clients: FrontDoorClients, model: GlobalGateway, options: ReconcileOptions): Promise<ReconcileReport> {
   const plan = planFrontDoor(model, { hubIdentity: options.hubIdentity, ...(options.capacityLimits ? { capacityLimits: options.capacityLimits } : {}) });
-  if (plan.capacity.length > 0) return refused(plan, 'CapacityExceeded', plan.capacity.map((v) => v.message).join('; '));
+  const requests = new ArmRequestCount();
+  if (plan.capacity.length > 0) return refused(plan, requests, { reason: 'CapacityExceeded', message: plan.capacity.map((v) => v.message).join('; ') });
   const blocking = plan.problems.filter((p) => p.blocksWrites);
-  if (blocking.length > 0) return refused(plan, 'InvalidPlan', blocking.map((p) => p.message).join('; '));
+  if (blocking.length > 0) return refused(plan, requests, { reason: 'InvalidPlan', message: blocking.map((p) => p.message).join('; ') });
   const owner: Owner = { hubIdentity: options.hubIdentity, gateway: model.gateway };
+  const common = {
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    requests,
+  };
   let observed: ObservedGraph;
   try {
-    observed = await observeFrontDoor(clients.cdn, options.scope, plan.graph.profile.ref.profile, owner, {
-      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
-    });
+    observed = await observeFrontDoor(clients.cdn, options.scope, plan.graph.profile.ref.profile, owner, common);
   } catch (error) {
     const failure = classifyArmError(error);
-    return refused(plan, 'AzureReadFailed', `reading the AFD profile failed, nothing was changed: ${describeFailure(failure)}`, failure.class !== 'terminal');
+    return refused(plan, requests, {
+      reason: 'AzureReadFailed',
+      message: `reading the AFD profile failed, nothing was changed: ${describeFailure(failure)}`,
+      transient: failure.class !== 'terminal',
+    });
   }
-  const stop = await preflight(clients, plan, observed, owner, options);
-  if (stop) return stop;
+  const stop = await preflight(clients, plan, observed, owner, options, requests);
+  if (stop) return refused(plan, requests, stop);
   const diff = diffFrontDoor(plan.graph, observed, options.scope);
+  // What stays as it is (held routing, withdrawn leftovers, endpoints not ours) counts against AFD's limits too.
+  const after = capacityViolations(measureAfterApply(observed, diff.operations), plan.graph.profile.sku, options.capacityLimits);
+  if (after.length > 0) {
+    return refused(plan, requests, { reason: 'CapacityExceeded', message: `${after.map((v) => v.message).join('; ')} (counting what is kept as it is)`, observed, capacity: after });
+  }
   const results = await applyOperations(clients.cdn, options.scope, diff.operations, {
-    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    ...common,
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
-    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
   });
   const readiness = assessReadiness(diff, results, observed);
   const writes = results.filter((r) => r.outcome !== 'skipped').length;
-  const base = { profile: plan.graph.profile.ref.profile, ...readiness, problems: plan.problems, capacity: plan.capacity, writes };
+  const base = { profile: plan.graph.profile.ref.profile, ...readiness, problems: plan.problems, capacity: plan.capacity, reads: requests.reads, writes };
   if (readiness.failures.length > 0) {
     const terminal = readiness.failures.some((f) => f.failure.class === 'terminal');
     const message = readiness.failures.map((f) => `${f.action} of ${describeRef(f.ref)} failed: ${describeFailure(f.failure)}`).join('; ');

@@ -64,6 +64,12 @@ export interface ReconcileReport {
   readonly failures: readonly FailureReport[];
   readonly problems: readonly PlanProblem[];
   readonly capacity: readonly CapacityViolation[];
+  /**
+   * ARM reads this reconcile issued and ARM answered: the observation (1 when the profile is absent, else
+   * 5 + E + G + S list pages, see `observeFrontDoor`), the WAF policy read, and long-running-operation polls.
+   * A request the retry policy repeated counts once.
+   */
+  readonly reads: number;
   /** ARM writes this reconcile issued (retries and polls not counted). */
   readonly writes: number;
 }

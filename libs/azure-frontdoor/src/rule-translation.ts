@@ -60,8 +60,25 @@ function filterActions(filter: ModelFilter, match: ModelMatch): RuleAction[] {
     case 'URLRewrite':
       return filter.path.type === 'ReplaceFullPath'
         ? [{ type: 'rewrite', sourcePattern: '/', destination: filter.path.value, preserveUnmatchedPath: false }]
-        : [{ type: 'rewrite', sourcePattern: match.path.value, destination: filter.path.value, preserveUnmatchedPath: true }];
+        : [prefixRewrite(match.path.value, filter.path.value)];
   }
+}
+
+/**
+ * ReplacePrefixMatch as AFD's UrlRewrite, which appends the rest of the path to `destination` as it is. Gateway API
+ * replaces whole segments (`/a` -> `/b`: `/a/x` -> `/b/x`; `/a` -> `/`: `/a/x` -> `/x`; `/` -> `/b`: `/x` -> `/b/x`),
+ * so when either side is `/` both end in `/`, lest `/x` become `/bx` or `/a/x` become `//x`. For `/a` -> `/`, a
+ * request for `/a` itself then meets no rewrite and reaches the origin as `/a` (one AFD rule cannot do both).
+ */
+function prefixRewrite(prefix: string, replacement: string): RuleAction {
+  const slash = (path: string) => (path.endsWith('/') ? path : `${path}/`);
+  const segmentWise = prefix === '/' || replacement.endsWith('/');
+  return {
+    type: 'rewrite',
+    sourcePattern: segmentWise ? slash(prefix) : prefix,
+    destination: segmentWise ? slash(replacement) : replacement,
+    preserveUnmatchedPath: true,
+  };
 }
 
 /** What a rule's filters do, in AFD actions; a redirect answers at the edge, so nothing else is needed with it. */

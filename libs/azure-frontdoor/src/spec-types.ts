@@ -136,6 +136,19 @@ export interface SecurityPolicySpec {
   readonly provenance: Provenance;
 }
 
+/**
+ * A (pattern, protocol) on the endpoint's default domain whose routing cannot be planned because a rule that
+ * decides it is in error (its problem is in the plan's problems). Whatever route AFD has for it now stays exactly
+ * as it is, with its origin group, origins, rule sets and rules (last known good), until the rule is fixed or deleted.
+ */
+export interface HeldPattern {
+  readonly pattern: string;
+  readonly protocol: EndpointProtocol;
+  /** Why, naming the rule and its problem. */
+  readonly cause: string;
+  readonly provenance: Provenance;
+}
+
 /** The desired AFD graph of one Gateway, every list in a deterministic order. */
 export interface FrontDoorGraph {
   readonly profile: ProfileSpec;
@@ -146,6 +159,8 @@ export interface FrontDoorGraph {
   readonly rules: readonly RuleSpec[];
   readonly routes: readonly RouteSpec[];
   readonly securityPolicy?: SecurityPolicySpec;
+  /** Routing the plan leaves as AFD has it (rules in error): never planned, never deleted. */
+  readonly held: readonly HeldPattern[];
 }
 
 export type AnySpec =

@@ -1,5 +1,6 @@
 import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
 import type { FrontDoorClients } from './arm-clients.js';
+import type { ArmRequestCount } from './request-count.js';
 import type { AfdSku } from './spec-types.js';
 
 export type WafCheck =
@@ -17,10 +18,16 @@ function parts(id: string): { subscriptionId: string; resourceGroup: string; nam
  * Reads the WAF policy a Gateway references before associating it: it must exist and have the profile's SKU.
  * The policy itself is only ever read, never created, changed or deleted.
  */
-export async function checkWafPolicy(clients: FrontDoorClients, wafPolicyId: string, sku: AfdSku, abortSignal?: AbortSignal): Promise<WafCheck> {
+export async function checkWafPolicy(
+  clients: FrontDoorClients,
+  wafPolicyId: string,
+  sku: AfdSku,
+  options: { readonly abortSignal?: AbortSignal; readonly requests?: ArmRequestCount } = {},
+): Promise<WafCheck> {
   const { subscriptionId, resourceGroup, name } = parts(wafPolicyId);
+  const call = { ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}), ...(options.requests ? { onResponse: options.requests.onResponse } : {}) };
   try {
-    const policy = await clients.wafPolicies(subscriptionId).get(resourceGroup, name, abortSignal ? { abortSignal } : {});
+    const policy = await clients.wafPolicies(subscriptionId).get(resourceGroup, name, call);
     const policySku = policy.sku?.name;
     if (policySku !== sku) {
       return {

@@ -18,5 +18,6 @@ export function observedFromGraph(graph: FrontDoorGraph, scope: FrontDoorScope):
     rules: graph.rules.map((r) => named(r.ref.rule, ruleBody(r, scope), r.ref.ruleSet)),
     routes: graph.routes.map((r) => named(r.ref.route, routeBody(r, scope), r.ref.endpoint)),
     securityPolicies: graph.securityPolicy ? [named(graph.securityPolicy.ref.securityPolicy, securityPolicyBody(graph.securityPolicy, scope))] : [],
+    reads: 0,
   };
 }

@@ -1,0 +1,60 @@
+import type { ModelFilter, ModelMatch } from '@fleet-gateway/model';
+import { describe, expect, it } from 'vitest';
+import { actionsOfFilters, chunkActions, conditionsOf, queryParamPattern } from './rule-translation.js';
+
+const prefix = (value: string): ModelMatch => ({ path: { type: 'PathPrefix', value }, headers: [], queryParams: [] });
+const rewrite = (type: 'ReplaceFullPath' | 'ReplacePrefixMatch', value: string): ModelFilter => ({ type: 'URLRewrite', path: { type, value } });
+
+/** What AFD's UrlRewrite does to a path (prefix match on sourcePattern, the rest appended when preserved). */
+function applyRewrite(path: string, action: ReturnType<typeof actionsOfFilters>[number]): string {
+  if (action.type !== 'rewrite' || !path.startsWith(action.sourcePattern)) return path;
+  return action.destination + (action.preserveUnmatchedPath ? path.slice(action.sourcePattern.length) : '');
+}
+
+describe('rules engine translation', () => {
+  it.each([
+    ['/a', '/b', '/a/x', '/b/x'],
+    ['/a', '/b', '/a', '/b'],
+    ['/a', '/', '/a/x', '/x'],
+    ['/', '/b', '/x', '/b/x'],
+    ['/', '/b/', '/x/y', '/b/x/y'],
+    ['/a/b', '/c', '/a/b/d', '/c/d'],
+  ])('ReplacePrefixMatch %s -> %s turns %s into %s, segment by segment as Gateway API says', (from, to, request, expected) => {
+    const [action] = actionsOfFilters([rewrite('ReplacePrefixMatch', to)], prefix(from));
+    expect(action && applyRewrite(request, action)).toBe(expected);
+  });
+
+  it('ReplaceFullPath replaces any path', () => {
+    const [action] = actionsOfFilters([rewrite('ReplaceFullPath', '/new')], prefix('/a'));
+    expect(action).toEqual({ type: 'rewrite', sourcePattern: '/', destination: '/new', preserveUnmatchedPath: false });
+    expect(action && applyRewrite('/a/deep/path', action)).toBe('/new');
+  });
+
+  it('a redirect answers at the edge: only response header edits go with it', () => {
+    const actions = actionsOfFilters(
+      [
+        { type: 'RequestHeaderModifier', set: [{ name: 'x-a', value: '1' }], add: [], remove: [] },
+        { type: 'RequestRedirect', scheme: 'https', statusCode: 301 },
+        { type: 'ResponseHeaderModifier', set: [], add: [{ name: 'x-b', value: '2' }], remove: ['x-c'] },
+      ],
+      prefix('/'),
+    );
+    expect(actions.map((a) => a.type)).toEqual(['redirect', 'responseHeader', 'responseHeader']);
+  });
+
+  it('conditions: method, headers and query parameters, ANDed; the query pattern matches one whole parameter', () => {
+    expect(conditionsOf({ method: 'GET', headers: [{ name: 'x-a', value: '1' }], queryParams: [{ name: 'v', value: '2' }] })).toEqual([
+      { type: 'method', method: 'GET' },
+      { type: 'header', name: 'x-a', value: '1' },
+      { type: 'query', name: 'v', value: '2' },
+    ]);
+    const pattern = new RegExp(queryParamPattern('v', 'a.b'));
+    expect(['v=a.b', 'x=1&v=a.b', 'v=a.b&y=2'].every((q) => pattern.test(q))).toBe(true);
+    expect(['v=axb', 'vv=a.b', 'v=a.bc'].some((q) => pattern.test(q))).toBe(false);
+  });
+
+  it('spreads more than 5 actions over rules', () => {
+    const actions = actionsOfFilters([{ type: 'RequestHeaderModifier', set: [], add: [], remove: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }], prefix('/'));
+    expect(chunkActions(actions).map((c) => c.length)).toEqual([5, 2]);
+  });
+});
