@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from '../kube/kube-client.js';
+import { KubeClient, type QueryParams } from '../kube/kube-client.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import type { ObjectEvent } from '../queue/object-event.js';
 import { FreezableProxy } from '../test-support/freezable-proxy.js';
 import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
 import { configMaps, kubeConfigVia, nextMatching } from '../test-support/real-api.js';
 import { Informer, type InformerLifecycleEvent } from './informer.js';
+import { listAllPages } from './list-all-pages.js';
 
 interface ConfigMap extends KubeObject {
   readonly data?: Record<string, string>;
@@ -18,7 +19,7 @@ let client: KubeClient;
 let proxy: FreezableProxy;
 
 beforeAll(async () => {
-  ({ plane, client } = await startHubPlane({ namespaces: ['gone'], apiServerArgs: ['--watch-cache=false'] }));
+  ({ plane, client } = await startHubPlane({ namespaces: ['gone', 'pages'], apiServerArgs: ['--watch-cache=false'] }));
   const { hostname, port } = new URL(plane.cluster('hub').server);
   proxy = await FreezableProxy.start({ host: hostname, port: Number(port) });
 });
@@ -63,5 +64,34 @@ describe('informer and 410 Gone', () => {
     const missed = events.slice(before).map((e) => `${e.type} ${e.object.metadata.name} ${e.object.data?.v ?? ''}`);
     expect(missed.sort()).toEqual(['added added 1', 'deleted removed 1', 'updated kept 2']);
     expect(informer.store.list().map((c) => c.metadata.name).sort()).toEqual(['added', 'kept']);
+  });
+
+  it('falls back to one full list when the continue token of a paginated list has expired', async () => {
+    const path = '/api/v1/namespaces/pages/configmaps';
+    for (const name of ['a', 'b', 'c']) await client.create(path, { metadata: { name } });
+    const requests: string[] = [];
+    // Between the first and the second page: another write, then a compaction past the list's revision.
+    class CompactingAfterFirstPage extends KubeClient {
+      override async get<T>(getPath: string, query?: QueryParams, signal?: AbortSignal): Promise<T> {
+        const kind = query?.continue ? 'continue' : query?.limit ? 'first-page' : 'full';
+        try {
+          const page = await super.get<T>(getPath, query, signal);
+          requests.push(`${kind} ok`);
+          if (kind === 'first-page') {
+            await client.create(path, { metadata: { name: 'd' } });
+            await plane.compactEtcd();
+          }
+          return page;
+        } catch (error) {
+          requests.push(`${kind} ${(error as { statusCode?: number }).statusCode}`);
+          throw error;
+        }
+      }
+    }
+    const compacting = new CompactingAfterFirstPage(plane.cluster('hub').kubeConfig());
+    const list = await listAllPages<KubeObject>(compacting, path, {}, 2);
+    expect(requests).toEqual(['first-page ok', 'continue 410', 'full ok']);
+    expect(list.items.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c', 'd']);
+    expect(list.pages).toBe(2);
   });
 });

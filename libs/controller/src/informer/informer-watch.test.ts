@@ -6,7 +6,8 @@ import { ControllerMetrics } from '../observability/controller-metrics.js';
 import type { ObjectEvent } from '../queue/object-event.js';
 import { FreezableProxy } from '../test-support/freezable-proxy.js';
 import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
-import { configMaps, kubeConfigVia, nextMatching } from '../test-support/real-api.js';
+import { exponentialDelay } from '../util/backoff.js';
+import { configMaps, eventually, kubeConfigAs, kubeConfigVia, nextMatching } from '../test-support/real-api.js';
 import { Informer, type InformerLifecycleEvent } from './informer.js';
 import { labelIndex } from './object-store.js';
 
@@ -19,7 +20,7 @@ let client: KubeClient;
 const informers: Informer<ConfigMap>[] = [];
 
 beforeAll(async () => {
-  ({ plane, client } = await startHubPlane({ namespaces: ['paged', 'restart', 'silent'] }));
+  ({ plane, client } = await startHubPlane({ namespaces: ['paged', 'restart', 'silent', 'no-watch'] }));
 });
 
 afterAll(async () => {
@@ -138,8 +139,58 @@ describe('informer against a real API server', () => {
     expect(informer.store.getByName('a', 'restart')?.data?.v).toBe('2');
     const after = lifecycle.filter((e) => e.at > outageStarted);
     // The outage was seen as an error and retried after a backoff, not in a hot loop.
-    expect(after.some((e) => (e.type === 'watch-ended' || e.type === 'list-failed') && e.retryInMs > 0)).toBe(true);
+    expect(after.some((e) => (e.type === 'watch-ended' || e.type === 'list-failed') && e.retryInMs >= 200)).toBe(true);
     expect(after.some((e) => e.type === 'listed' || e.type === 'watch-started')).toBe(true);
+  });
+
+  it('relists after every watch error, backing off exponentially with jitter, and recovers', async () => {
+    // A user who may list but not watch: every watch is refused with 403 while every list succeeds.
+    const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/no-watch';
+    const rule = (verbs: string[]) => ({ rules: [{ apiGroups: [''], resources: ['configmaps'], verbs }] });
+    await client.create(`${rbac}/roles`, { metadata: { name: 'reader' }, ...rule(['get', 'list']) });
+    await client.create(`${rbac}/rolebindings`, {
+      metadata: { name: 'reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'reader' }],
+    });
+    const asReader = new KubeClient(kubeConfigAs(plane.cluster('hub').kubeConfig(), 'reader'));
+    const canList = await eventually(
+      () => asReader.get('/api/v1/namespaces/no-watch/configmaps').then(() => true, () => false),
+      (ok) => ok,
+    );
+    expect(canList).toBe(true);
+
+    const backoff = { baseMs: 50, maxMs: 400 };
+    const informer = new Informer<ConfigMap>({ client: asReader, resource: configMaps, namespace: 'no-watch', backoff });
+    const { lifecycle } = track(informer);
+    let refusals = 0;
+    const fourRefusals = nextMatching<InformerLifecycleEvent>(
+      (h) => informer.onLifecycle(h),
+      (e) => e.type === 'watch-ended' && ++refusals === 4,
+    );
+    informer.start();
+    await fourRefusals;
+
+    const first = lifecycle.slice(0, 8);
+    // Each refused watch is followed by a relist, never by a bare re-watch.
+    expect(first.map((e) => e.type)).toEqual(Array.from({ length: 4 }, () => ['listed', 'watch-ended']).flat());
+    const waits = first.flatMap((e) => (e.type === 'watch-ended' ? [e] : []));
+    waits.forEach((e, i) => {
+      expect(e).toMatchObject({ reason: 'error', error: expect.stringContaining('403') });
+      const step = exponentialDelay(backoff, i);
+      expect(e.retryInMs).toBeGreaterThanOrEqual(step);
+      expect(e.retryInMs).toBeLessThan(step * 1.5);
+    });
+    // Jitter: the waits are not the bare exponential steps (each would need Math.random() to return exactly 0).
+    expect(waits.some((e, i) => e.retryInMs > exponentialDelay(backoff, i))).toBe(true);
+
+    const watching = nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), (e) => e.type === 'watch-started');
+    await client.replace(`${rbac}/roles/reader`, { metadata: { name: 'reader' }, ...rule(['get', 'list', 'watch']) });
+    await watching;
+    const seen = sawValue(informer, 'after', 'watched');
+    await put('no-watch', 'after', { v: 'watched' });
+    await seen;
+    await informer.stop();
   });
 
   it('restarts a watch that went silent, and the update it missed arrives', async () => {

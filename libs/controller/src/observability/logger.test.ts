@@ -1,22 +1,13 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { captureLogLines as capture, logsFlushed } from '../test-support/log-capture.js';
 import { createLogger, reconcileLogger } from './logger.js';
-
-function capture() {
-  const stream = new PassThrough();
-  const lines: Record<string, unknown>[] = [];
-  stream.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-  });
-  return { stream, lines };
-}
 
 describe('logger', () => {
   it('writes JSON lines with a timestamp and the fixed fields', async () => {
     const { stream, lines } = capture();
     const logger = createLogger({ stream, fields: { component: 'hub' } });
     logger.info('hello', { extra: 1 });
-    await new Promise((resolve) => setImmediate(resolve));
+    await logsFlushed();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'info', message: 'hello', component: 'hub', extra: 1 });
     expect(typeof lines[0]?.timestamp).toBe('string');
@@ -30,7 +21,7 @@ describe('logger', () => {
     first.logger.info('one');
     first.logger.debug('two');
     second.logger.warn('three');
-    await new Promise((resolve) => setImmediate(resolve));
+    await logsFlushed();
     expect(first.reconcileId).not.toBe(second.reconcileId);
     expect(lines.map((l) => l.reconcileId)).toEqual([first.reconcileId, first.reconcileId, second.reconcileId]);
     expect(lines[0]).toMatchObject({ controller: 'gw', kind: 'Gateway', namespace: 'ns', name: 'a' });

@@ -1,6 +1,8 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { ControllerMetrics } from '../observability/controller-metrics.js';
+import { createLogger } from '../observability/logger.js';
+import { captureLogLines, logsFlushed } from '../test-support/log-capture.js';
 import { Controller, type Reconciler } from './controller.js';
 import type { ObjectEventHandler, ObjectEventSource } from './object-event.js';
 import { done, requeueAfter, retry, terminal } from './reconcile-outcome.js';
@@ -120,10 +122,12 @@ describe('Controller', () => {
   it('stop waits for running reconciles within the bound, then aborts them', async () => {
     let signal: AbortSignal | undefined;
     const started = deferred();
+    const reconciled: string[] = [];
     const controller = new Controller({
       name: 'c',
       kind: 'Thing',
-      reconcile: (_request, context) => {
+      reconcile: (request, context) => {
+        reconciled.push(request.name);
         signal = context.signal;
         started.resolve();
         return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(done())));
@@ -135,6 +139,38 @@ describe('Controller', () => {
     await started.promise;
     expect(await controller.stop(20)).toEqual({ abandoned: 1 });
     expect(signal?.aborted).toBe(true);
+    // Stopped means no new work: the queued key is dropped, and adds after the stop are ignored.
+    controller.enqueue({ name: 'after-stop' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reconciled).toEqual(['slow']);
+  });
+
+  it('gives every reconcile a child logger with its reconcile id, controller, kind, namespace and name', async () => {
+    const { stream, lines } = captureLogLines();
+    const ids: string[] = [];
+    const second = deferred();
+    const reconcile: Reconciler = async (_request, { logger, reconcileId }) => {
+      ids.push(reconcileId);
+      logger.info('working');
+      if (ids.length === 1) throw new Error('bug');
+      second.resolve();
+      return done();
+    };
+    const logger = createLogger({ stream });
+    const controller = new Controller({ name: 'gw', kind: 'Gateway', rateLimiter: fastRetries, logger, reconcile });
+    controller.start();
+    controller.enqueue({ namespace: 'ns', name: 'a' });
+    await second.promise;
+    await controller.stop(1000);
+    await logsFlushed();
+    expect(new Set(ids).size).toBe(2);
+    expect(lines.map((l) => [l.message, l.reconcileId])).toEqual([
+      ['working', ids[0]],
+      ['reconcile threw; retrying with backoff', ids[0]],
+      ['working', ids[1]],
+    ]);
+    for (const line of lines) expect(line).toMatchObject({ controller: 'gw', kind: 'Gateway', namespace: 'ns', name: 'a' });
+    expect(lines[1]).toMatchObject({ level: 'error', error: { message: 'bug' } });
   });
 
   it('stop returns at once with nothing abandoned when idle', async () => {

@@ -37,8 +37,4 @@ export class RetryRateLimiter {
   forget(key: string): void {
     this.failures.delete(key);
   }
-
-  failuresOf(key: string): number {
-    return this.failures.get(key) ?? 0;
-  }
 }

@@ -6,6 +6,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Lets queued microtasks and promise callbacks run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('WorkQueue', () => {
   it('queues a key once however often it is added', async () => {
     const queue = new WorkQueue();
@@ -27,11 +30,26 @@ describe('WorkQueue', () => {
     expect(queue.depth).toBe(0);
     let second: string | undefined;
     void queue.get().then((key) => (second = key));
-    await Promise.resolve();
+    await settle();
     expect(second).toBeUndefined();
     queue.done(first!);
-    await Promise.resolve();
+    await settle();
     expect(second).toBe('a');
+    expect(queue.depth).toBe(0);
+  });
+
+  it('folds repeats added in one synchronous batch even while a worker is already waiting', async () => {
+    const queue = new WorkQueue();
+    const waiting = queue.get();
+    // One event mapped to b through its new object and to a and b through its old one.
+    queue.add('b');
+    queue.add('c');
+    queue.add('a');
+    queue.add('b');
+    expect(await waiting).toBe('b');
+    queue.done('b');
+    const rest = [await queue.get(), await queue.get()];
+    expect(rest).toEqual(['c', 'a']);
     expect(queue.depth).toBe(0);
   });
 

@@ -29,6 +29,7 @@ export class WorkQueue {
   private readonly rateLimiter: RetryRateLimiter;
   private readonly observer: WorkQueueObserver;
   private shuttingDown = false;
+  private dispatchScheduled = false;
 
   constructor(options: WorkQueueOptions = {}) {
     this.rateLimiter = options.rateLimiter ?? new RetryRateLimiter();
@@ -102,22 +103,24 @@ export class WorkQueue {
     return this.queue.length;
   }
 
-  get inFlight(): number {
-    return this.processing.size;
-  }
-
-  get isShuttingDown(): boolean {
-    return this.shuttingDown;
-  }
-
   private enqueue(key: string): void {
-    const waiter = this.waiters.shift();
-    if (waiter) {
-      waiter(this.handOut(key));
-      return;
-    }
     this.queue.push(key);
     this.observer.depth?.(this.queue.length);
+    this.scheduleDispatch();
+  }
+
+  /**
+   * Hands queued keys to waiting workers in a microtask, not inside `add`: a key handed out at once would count as
+   * processing, so a second add of it in the same synchronous batch (one event mapping to a key through both its
+   * old and new object, a relist emitting many events) would run it twice instead of being folded in.
+   */
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled || this.waiters.length === 0) return;
+    this.dispatchScheduled = true;
+    queueMicrotask(() => {
+      this.dispatchScheduled = false;
+      while (this.waiters.length > 0 && this.queue.length > 0) this.waiters.shift()!(this.handOut(this.queue.shift()!));
+    });
   }
 
   private handOut(key: string): string {

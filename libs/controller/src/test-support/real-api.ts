@@ -6,14 +6,23 @@ export const configMaps: ResourceType = { group: '', version: 'v1', kind: 'Confi
 
 /** A KubeConfig like `base` but pointing at another server (e.g. a proxy in front of the same API server). */
 export function kubeConfigVia(base: KubeConfig, server: string): KubeConfig {
+  return variantOf(base, { server });
+}
+
+/** A KubeConfig like `base` whose requests impersonate `user` (the admin certificate may impersonate anyone). */
+export function kubeConfigAs(base: KubeConfig, user: string): KubeConfig {
+  return variantOf(base, { impersonateUser: user });
+}
+
+function variantOf(base: KubeConfig, change: { server?: string; impersonateUser?: string }): KubeConfig {
   const cluster = base.getCurrentCluster()!;
   const user = base.getCurrentUser()!;
   const kc = new KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ ...cluster, name: 'via', server }],
-    users: [user],
-    contexts: [{ name: 'via', cluster: 'via', user: user.name }],
-    currentContext: 'via',
+    clusters: [{ ...cluster, name: 'variant', server: change.server ?? cluster.server }],
+    users: [{ ...user, ...(change.impersonateUser ? { impersonateUser: change.impersonateUser } : {}) }],
+    contexts: [{ name: 'variant', cluster: 'variant', user: user.name }],
+    currentContext: 'variant',
   });
   return kc;
 }

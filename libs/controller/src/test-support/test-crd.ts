@@ -2,7 +2,10 @@ import type { KubeClient } from '../kube/kube-client.js';
 import type { ResourceType } from '../kube/resource-type.js';
 import { eventually } from './real-api.js';
 
-/** A small namespaced CRD whose status has a keyed `conditions` list and an atomic `parents` list, like HTTPRoute. */
+/**
+ * A small namespaced CRD shaped like HTTPRoute: `spec.parentNames` refers to other objects by name (for mapping
+ * tests), and its status has a keyed `conditions` list and an atomic `parents` list.
+ */
 export const widgets: ResourceType = {
   group: 'test.fleet-gateway.io',
   version: 'v1',
@@ -49,7 +52,10 @@ const crd = {
           openAPIV3Schema: {
             type: 'object',
             properties: {
-              spec: { type: 'object', properties: { size: { type: 'integer' } } },
+              spec: {
+                type: 'object',
+                properties: { size: { type: 'integer' }, parentNames: { type: 'array', items: { type: 'string' } } },
+              },
               status: {
                 type: 'object',
                 properties: {
