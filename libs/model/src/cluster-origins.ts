@@ -78,6 +78,10 @@ export function resolveClusterOrigin(
   if (!ise || !spec) return unknown('no InternalServiceExport from the member');
   if (ise.metadata.deletionTimestamp) return { cluster, state: 'none', why: 'its export is being deleted' };
   if (spec.weight === 0) return { cluster, state: 'none', why: 'its ServiceExport weight is 0' };
+  // The CRD (like upstream's) does not bound the weight, so a value outside the annotation's range is bad member data.
+  if (spec.weight !== undefined && !(Number.isInteger(spec.weight) && spec.weight > 0 && spec.weight <= 1000)) {
+    return unknown(`its export weight ${spec.weight} is outside 0..1000`);
+  }
   if (spec.azureDataStale) return unknown('the member marked its Azure data stale');
   if (!spec.azureObservedTime) return unknown('the member has not reported Azure data');
   if (!spec.ports.some((p) => p.port === port)) return unknown(`its export does not list port ${port}`);

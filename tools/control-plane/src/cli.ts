@@ -1,6 +1,7 @@
 /**
  * Local control planes from the command line.
- *   build                         build (or reuse) kube-apiserver, etcd, kube-controller-manager
+ *   build                         build (or reuse) kube-apiserver, etcd, kube-controller-manager, and fetch the
+ *                                 Gateway API module whose CRDs the planes install (set-up time, not test time)
  *   start [--clusters hub,member-1,member-2] [--dir .cache/local-plane]
  *                                 start detached, install CRDs in every cluster, print kubeconfigs as JSON
  *   stop [--dir .cache/local-plane]
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBinaries } from './binaries.js';
 import { startControlPlane } from './control-plane.js';
+import { gatewayApiModuleDir } from './crds.js';
 import { stopDetached } from './detached.js';
 
 const USAGE = `usage: control-plane <build|start|stop> [--clusters hub,member-1,member-2] [--dir DIR]`;
@@ -33,7 +35,8 @@ const exists = (file: string): Promise<boolean> =>
 async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case 'build': {
-      console.log(JSON.stringify(await ensureBinaries(log), null, 2));
+      const binaries = await ensureBinaries(log);
+      console.log(JSON.stringify({ ...binaries, gatewayApiModule: await gatewayApiModuleDir() }, null, 2));
       return 0;
     }
     case 'start': {

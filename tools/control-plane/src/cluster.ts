@@ -3,6 +3,7 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ControlPlaneBinaries } from './binaries.js';
 import { createClusterCertificates, type ClusterCertificates } from './certificates.js';
+import { waitCustomResourcesServed } from './crd-install.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { freePort } from './ports.js';
 import { startProcess, type ManagedProcess } from './processes.js';
@@ -27,6 +28,8 @@ export class Cluster {
   readonly etcdPrefix: string;
   private apiServer?: ManagedProcess;
   private controllerManager?: ManagedProcess;
+  /** Set once a detached plane has started: its processes, restarted ones included, outlive this process. */
+  private released = false;
 
   private constructor(
     private readonly options: ClusterOptions,
@@ -144,11 +147,14 @@ export class Cluster {
     this.apiServer = proc;
     try {
       await waitReady(proc, `${this.server}/readyz`, { tls: this.tls(), timeoutMs: this.options.startTimeoutMs });
+      // After a restart, the CRDs already installed serve again only once their storage is initialized.
+      await waitCustomResourcesServed(this.kubeConfig(), undefined, this.options.startTimeoutMs);
     } catch (error) {
       await proc.stop(1_000);
       this.apiServer = undefined;
       throw error;
     }
+    if (this.released) proc.release();
   }
 
   async stopApiServer(): Promise<void> {
@@ -176,6 +182,14 @@ export class Cluster {
       path.join(this.options.dir, 'kube-controller-manager.log'),
       { detached: this.options.detached },
     );
+    if (this.released) this.controllerManager.release();
+  }
+
+  /** Hands a detached cluster's processes over to the state file: from now on they outlive this process. */
+  release(): void {
+    this.released = true;
+    this.apiServer?.release();
+    this.controllerManager?.release();
   }
 
   async stop(): Promise<void> {

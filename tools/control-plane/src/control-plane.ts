@@ -1,5 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureBinaries } from './binaries.js';
 import { Cluster } from './cluster.js';
@@ -7,6 +6,7 @@ import { installCrds, type CrdSelection } from './crd-install.js';
 import { startEtcd, type EtcdServer } from './etcd.js';
 import { createMemberHubCredentials, writeMemberHubKubeconfig } from './member-credentials.js';
 import { removeOnExit } from './processes.js';
+import { createWorkDir } from './work-dirs.js';
 
 export interface ControlPlaneOptions {
   /** Cluster names, e.g. ['hub', 'member-1', 'member-2']. Each gets its own API server and etcd prefix. */
@@ -17,9 +17,9 @@ export interface ControlPlaneOptions {
   apiServerArgs?: Record<string, string[]>;
   /** Install CRDs into these clusters once they are up (default: none). */
   crds?: Record<string, CrdSelection>;
-  /** Where state goes; default: a new temporary folder that stop() removes. */
+  /** Where state goes; default: a new temporary folder that stop() removes. Required when detached. */
   workDir?: string;
-  /** Leave the processes running when this process exits (for the local system and `make e2e-setup`). */
+  /** Leave the processes running when this process exits (for the local system and `make e2e-setup`), once all started. */
   detached?: boolean;
   startTimeoutMs?: number;
   log?: (line: string) => void;
@@ -54,15 +54,36 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   if (names.length === 0 || new Set(names).size !== names.length || names.some((n) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(n))) {
     throw new Error(`clusters must be distinct DNS labels, got ${JSON.stringify(names)}`);
   }
+  const detached = options.detached === true;
+  if (detached && options.workDir === undefined) {
+    throw new Error('a detached control plane needs a workDir: its stop command finds the plane there');
+  }
+  const binaries = await ensureBinaries(log);
   const ownsWorkDir = options.workDir === undefined;
-  const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), 'fleet-gateway-cp-')));
+  const workDir = options.workDir ?? (await createWorkDir());
   await mkdir(workDir, { recursive: true });
   const releaseWorkDir = ownsWorkDir ? removeOnExit(workDir) : () => false;
   const timeoutMs = options.startTimeoutMs ?? 90_000;
-  const detached = options.detached === true;
-  const binaries = await ensureBinaries(log);
   const clusters: Cluster[] = [];
   let etcd: EtcdServer | undefined;
+  const byName = (name: string): Cluster => {
+    const found = clusters.find((c) => c.name === name);
+    if (!found) throw new Error(`no cluster named ${name}; this plane has ${names.join(', ')}`);
+    return found;
+  };
+  const stopAll = async (): Promise<void> => {
+    await Promise.all(clusters.map((c) => c.stop()));
+    await etcd?.process.stop();
+    if (ownsWorkDir) await rm(workDir, { recursive: true, force: true });
+    releaseWorkDir();
+  };
+  const state = (): ControlPlaneState => ({
+    workDir,
+    etcd: { endpoint: etcd?.endpoint ?? '', pid: etcd?.process.pid ?? 0 },
+    clusters: clusters.map((c) => ({ name: c.name, server: c.server, kubeconfig: c.kubeconfigPath, pids: c.pids })),
+  });
+  // Until start-up completes every process dies with this one, detached or not: a failed or interrupted start
+  // leaves nothing behind, and a detached plane is handed over to its state file only once it is whole.
   try {
     etcd = await startEtcd(binaries.etcd, path.join(workDir, 'etcd'), timeoutMs, detached);
     for (const name of names) {
@@ -85,19 +106,17 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       await cluster.startControllerManager();
       log(`${cluster.name}: ${cluster.server} (kubeconfig ${cluster.kubeconfigPath})`);
     }
+    for (const [name, selection] of Object.entries(options.crds ?? {})) await installCrds(byName(name).kubeConfig(), selection);
+    await writeFile(path.join(workDir, 'state.json'), JSON.stringify(state(), null, 2));
   } catch (error) {
-    await Promise.all(clusters.map((c) => c.stop()));
-    await etcd?.process.stop();
-    if (ownsWorkDir) await rm(workDir, { recursive: true, force: true });
-    releaseWorkDir();
+    await stopAll();
     throw error;
   }
   const etcdServer = etcd;
-  const byName = (name: string): Cluster => {
-    const found = clusters.find((c) => c.name === name);
-    if (!found) throw new Error(`no cluster named ${name}; this plane has ${names.join(', ')}`);
-    return found;
-  };
+  if (detached) {
+    etcdServer.process.release();
+    for (const cluster of clusters) cluster.release();
+  }
   const plane: ControlPlane = {
     workDir,
     etcd: etcdServer,
@@ -113,20 +132,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     },
     compactEtcd: () => etcdServer.compact(),
     pids: () => [etcdServer.process.pid, ...clusters.flatMap((c) => c.pids)],
-    state: () => ({
-      workDir,
-      etcd: { endpoint: etcdServer.endpoint, pid: etcdServer.process.pid },
-      clusters: clusters.map((c) => ({ name: c.name, server: c.server, kubeconfig: c.kubeconfigPath, pids: c.pids })),
-    }),
-    async stop() {
-      await Promise.all(clusters.map((c) => c.stop()));
-      await etcdServer.process.stop();
-      if (ownsWorkDir) await rm(workDir, { recursive: true, force: true });
-      releaseWorkDir();
-    },
+    state,
+    stop: stopAll,
   };
-  for (const [name, selection] of Object.entries(options.crds ?? {})) await plane.installCrds(name, selection);
-  await writeFile(path.join(workDir, 'state.json'), JSON.stringify(plane.state(), null, 2));
   log(`control plane ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return plane;
 }

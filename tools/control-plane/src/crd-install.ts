@@ -1,5 +1,6 @@
 import {
   ApiextensionsV1Api,
+  CustomObjectsApi,
   PatchStrategy,
   setHeaderOptions,
   type KubeConfig,
@@ -50,6 +51,40 @@ async function waitEstablished(api: ApiextensionsV1Api, names: string[], timeout
   }
 }
 
+const isTooManyRequests = (error: unknown): boolean => (error as { code?: number }).code === 429;
+
+/**
+ * Waits until a namespaced list of each custom resource is answered. For a moment after a CRD is established, and
+ * after the API server restarts, such lists get 429 "storage is (re)initializing" although /readyz is green and the
+ * CRD Established; a client that does not retry (client-node) would fail on them.
+ */
+export async function waitCustomResourcesServed(kc: KubeConfig, names?: string[], timeoutMs = 30_000): Promise<void> {
+  const crds = (await kc.makeApiClient(ApiextensionsV1Api).listCustomResourceDefinition()).items.filter(
+    (crd) => !names || names.includes(crd.metadata?.name ?? ''),
+  );
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const deadline = Date.now() + timeoutMs;
+  for (const crd of crds) {
+    const { group, scope, names: crdNames, versions } = crd.spec;
+    const version = versions.find((v) => v.storage)?.name ?? versions[0]?.name ?? '';
+    const list = () =>
+      scope === 'Namespaced'
+        ? custom.listNamespacedCustomObject({ group, version, namespace: 'default', plural: crdNames.plural, limit: 1 })
+        : custom.listClusterCustomObject({ group, version, plural: crdNames.plural, limit: 1 });
+    for (;;) {
+      const answered = await list().then(
+        () => true,
+        (error: unknown) => {
+          if (!isTooManyRequests(error) || Date.now() > deadline) throw error;
+          return false;
+        },
+      );
+      if (answered) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 /** Applies the CRDs with server-side apply (idempotent) and waits until the API server serves each of them. */
 export async function installCrds(kc: KubeConfig, selection: CrdSelection = {}, timeoutMs = 30_000): Promise<string[]> {
   const api = kc.makeApiClient(ApiextensionsV1Api);
@@ -62,5 +97,6 @@ export async function installCrds(kc: KubeConfig, selection: CrdSelection = {}, 
   }
   const names = crds.map((c) => c.metadata.name);
   await waitEstablished(api, names, timeoutMs);
+  await waitCustomResourcesServed(kc, names, timeoutMs);
   return names;
 }

@@ -30,14 +30,17 @@ function belongsTo(pid: number, workDir: string): boolean {
 export async function stopDetached(workDir: string): Promise<number[]> {
   const stateFile = path.join(workDir, 'state.json');
   const state = JSON.parse(await readFile(stateFile, 'utf8')) as ControlPlaneState;
-  // Controllers and API servers first, etcd last, as a graceful shutdown would.
-  const clusterPids = state.clusters.flatMap((c) => c.pids);
-  const order = [clusterPids, [state.etcd.pid]];
+  // Controllers and API servers first, etcd last, as a graceful shutdown would. An API server has finished its
+  // shutdown within about a second of SIGTERM but may idle long after (see Cluster.stopApiServer): 3 s is enough.
+  const order = [
+    { pids: state.clusters.flatMap((c) => c.pids), graceMs: 3_000 },
+    { pids: [state.etcd.pid], graceMs: 10_000 },
+  ];
   const stopped: number[] = [];
-  for (const pids of order) {
+  for (const { pids, graceMs } of order) {
     const running = pids.filter((pid) => isRunning(pid) && belongsTo(pid, state.workDir));
     for (const pid of running) process.kill(pid, 'SIGTERM');
-    for (const pid of await waitGone(running, 10_000)) process.kill(pid, 'SIGKILL');
+    for (const pid of await waitGone(running, graceMs)) process.kill(pid, 'SIGKILL');
     await waitGone(running, 5_000);
     stopped.push(...running);
   }

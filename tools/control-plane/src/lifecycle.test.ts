@@ -1,38 +1,95 @@
-import { execFile, spawn } from 'node:child_process';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { CoreV1Api, KubeConfig, ApiextensionsV1Api } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControlPlaneState } from './control-plane.js';
 import { isRunning } from './processes.js';
+import { removeStaleWorkDirs, staleWorkDirs } from './work-dirs.js';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
+const vitest = path.join(repoRoot, 'node_modules/.bin/vitest');
 const cli = path.join(import.meta.dirname, 'cli.ts');
+const fixtures = path.join(import.meta.dirname, 'fixtures');
 const gone = (file: string) => access(file).then(() => false, () => true);
 const allPids = (s: ControlPlaneState) => [s.etcd.pid, ...s.clusters.flatMap((c) => c.pids)];
+const noneRunning = (pids: number[]) => () => pids.every((pid) => !isRunning(pid));
 
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   return check();
 }
+
+/** Control-plane processes (not the CLI that starts them) whose command line names dir. */
+async function planeProcessesIn(dir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(dir) && !cmdline.includes('cli.ts')) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+async function temporaryDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Runs fixtures/start-and-wait.ts as one plain node process (no tsx relay in between) and reads its plane's state. */
+async function startOwner(): Promise<{ child: ChildProcess; state: ControlPlaneState }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(fixtures, 'start-and-wait.ts')], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+  const state = JSON.parse(String(first.value ?? '{}')) as ControlPlaneState;
+  const kc = new KubeConfig();
+  kc.loadFromFile(state.clusters[0]?.kubeconfig ?? '');
+  expect((await kc.makeApiClient(CoreV1Api).readNamespace({ name: 'default' })).metadata?.name).toBe('default');
+  return { child, state };
+}
+
+/** A nested Vitest whose one test starts a plane and abandons it (see fixtures/abandoned-plane.fixture.ts). */
+async function runAbandoningTest(mode: 'fail' | 'hang'): Promise<{ runner: ChildProcess; stateFile: string }> {
+  const stateFile = path.join(await temporaryDir('fleet-gateway-abandoned-'), 'state.json');
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST')));
+  const runner = spawn(vitest, ['run', '--config', path.join(fixtures, 'abandoned-plane.vitest.config.ts')], {
+    cwd: repoRoot,
+    env: { ...env, ABANDON: mode, STATE_FILE: stateFile },
+    stdio: 'ignore',
+  });
+  cleanups.push(async () => {
+    if (runner.exitCode === null && runner.signalCode === null) runner.kill('SIGKILL');
+  });
+  return { runner, stateFile };
+}
+
+const readAbandoned = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as { worker: number; plane: ControlPlaneState };
+
 describe('control plane lifecycle', () => {
   it('runs detached from a state file and the stop command ends exactly those processes', async () => {
-    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'fleet-gateway-detached-')), 'plane');
-    cleanups.push(async () => {
+    const dir = path.join(await temporaryDir('fleet-gateway-detached-'), 'plane');
+    cleanups.unshift(async () => {
       await run(tsx, [cli, 'stop', '--dir', dir], { cwd: repoRoot }).catch(() => undefined);
-      await rm(path.dirname(dir), { recursive: true, force: true });
     });
     const started = await run(tsx, [cli, 'start', '--clusters', 'hub,member-1', '--dir', dir], { cwd: repoRoot });
     const state = JSON.parse(started.stdout) as ControlPlaneState;
@@ -42,10 +99,17 @@ describe('control plane lifecycle', () => {
     const pids = allPids(state);
     expect(pids.length).toBeGreaterThanOrEqual(5);
     expect(pids.every(isRunning)).toBe(true);
-    const kc = new KubeConfig();
-    kc.loadFromFile(state.clusters[1]?.kubeconfig ?? '');
-    const crd = await kc.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name: 'internalserviceexports.networking.fleet.azure.com' });
+    const [hub, member] = state.clusters.map((c) => {
+      const kc = new KubeConfig();
+      kc.loadFromFile(c.kubeconfig);
+      return kc;
+    });
+    const crd = await member!.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name: 'internalserviceexports.networking.fleet.azure.com' });
     expect(crd.spec.names.shortNames).toEqual(['internalsvcexport']);
+    // Each cluster is its own: what the hub stores, the member does not see.
+    await hub!.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'hub-only' } } });
+    const onMember = await member!.makeApiClient(CoreV1Api).readNamespace({ name: 'hub-only' }).then(() => 200, (e: { code?: number }) => e.code);
+    expect(onMember).toBe(404);
 
     // A second start on the same folder refuses instead of orphaning the first plane.
     const again = await run(tsx, [cli, 'start', '--dir', dir], { cwd: repoRoot }).then(() => 0, (e: { code: number }) => e.code);
@@ -56,22 +120,64 @@ describe('control plane lifecycle', () => {
     expect(await gone(dir)).toBe(true);
   });
 
-  it('kills its processes and removes its folder when its owner gets SIGTERM', async () => {
-    const child = spawn(tsx, [path.join(import.meta.dirname, 'fixtures/start-and-wait.ts')], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  it('leaves no process behind when a detached start is interrupted (SIGINT) before the plane is whole', async () => {
+    const dir = path.join(await temporaryDir('fleet-gateway-interrupted-'), 'plane');
+    const starter = spawn(tsx, [cli, 'start', '--clusters', 'hub,member-1', '--dir', dir], { cwd: repoRoot, stdio: 'ignore' });
     cleanups.push(async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (starter.exitCode === null && starter.signalCode === null) starter.kill('SIGKILL');
     });
-    const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
-    const state = JSON.parse(line ?? '{}') as ControlPlaneState;
-    const kc = new KubeConfig();
-    kc.loadFromFile(state.clusters[0]?.kubeconfig ?? '');
-    expect((await kc.makeApiClient(CoreV1Api).readNamespace({ name: 'default' })).metadata?.name).toBe('default');
+    const exited = exitOf(starter);
+    // etcd and the hub's API server run; member-1 is not up yet, so no state file names them.
+    expect(await waitUntil(async () => (await planeProcessesIn(dir)).length >= 2, 60_000)).toBe(true);
+    starter.kill('SIGINT');
+    await exited;
+    expect(await waitUntil(async () => (await planeProcessesIn(dir)).length === 0, 10_000)).toBe(true);
+    expect(await gone(path.join(dir, 'state.json'))).toBe(true);
+  });
 
-    // tsx relays the signal to the node process it runs and then exits on its behalf.
-    const exited = new Promise<boolean>((resolve) => child.once('exit', () => resolve(true)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(true);
-    expect(await waitUntil(() => allPids(state).every((pid) => !isRunning(pid)), 10_000)).toBe(true);
+  it.each(['SIGTERM', 'SIGINT'] as const)('kills its processes and removes its folder when its owner gets %s', async (signal) => {
+    const { child, state } = await startOwner();
+    const exited = exitOf(child);
+    child.kill(signal);
+    // The owner still dies of the signal once its processes are gone.
+    expect((await exited).signal).toBe(signal);
+    expect(await waitUntil(noneRunning(allPids(state)), 10_000)).toBe(true);
     expect(await gone(state.workDir)).toBe(true);
+  });
+
+  it('kills its processes even when its owner is SIGKILLed, and the next start removes the folder left behind', async () => {
+    const { child, state } = await startOwner();
+    cleanups.push(() => rm(state.workDir, { recursive: true, force: true }));
+    const exited = exitOf(child);
+    child.kill('SIGKILL');
+    await exited;
+    // No exit hook ran: the kernel's parent-death signal ended the processes.
+    expect(await waitUntil(noneRunning(allPids(state)), 10_000)).toBe(true);
+    expect(await staleWorkDirs()).toContain(state.workDir);
+    await removeStaleWorkDirs();
+    expect(await gone(state.workDir)).toBe(true);
+  });
+
+  it('leaves nothing behind when a test fails without stopping its plane', async () => {
+    const { runner, stateFile } = await runAbandoningTest('fail');
+    expect((await exitOf(runner)).code).toBe(1);
+    const { plane } = await readAbandoned(stateFile);
+    expect(await waitUntil(noneRunning(allPids(plane)), 10_000)).toBe(true);
+    expect(await gone(plane.workDir)).toBe(true);
+  });
+
+  it('leaves nothing behind when the test runner is killed while a test still runs', async () => {
+    const { runner, stateFile } = await runAbandoningTest('hang');
+    expect(await waitUntil(() => access(stateFile).then(() => true, () => false), 60_000)).toBe(true);
+    const { worker, plane } = await readAbandoned(stateFile);
+    cleanups.push(async () => {
+      // Vitest leaves the worker of a killed runner waiting for its test; it is not the harness's to end, but ours.
+      if (isRunning(worker)) process.kill(worker, 'SIGKILL');
+    });
+    const exited = exitOf(runner);
+    runner.kill('SIGTERM');
+    await exited;
+    expect(await waitUntil(noneRunning(allPids(plane)), 10_000)).toBe(true);
+    expect(await gone(plane.workDir)).toBe(true);
   });
 });

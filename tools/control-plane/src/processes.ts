@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 
 /** A child process of the harness whose output goes to a log file. */
 export interface ManagedProcess {
@@ -8,25 +8,34 @@ export interface ManagedProcess {
   readonly exited: Promise<number | null>;
   readonly logFile: string;
   stop(graceMs?: number): Promise<void>;
+  /** Lets a detached child outlive this process from now on (until then it dies with it, like any other). */
+  release(): void;
 }
 
 const live = new Set<ChildProcess>();
 const temporaryDirs = new Set<string>();
 let hooksInstalled = false;
 
+// util-linux's setpriv (essential on Debian) makes the kernel SIGKILL a child when its parent dies, so that even a
+// SIGKILLed owner, which runs no exit hook, leaves no control-plane process behind.
+const SETPRIV = '/usr/bin/setpriv';
+const parentDeathSignal = existsSync(SETPRIV);
+
+function killAll(): void {
+  for (const child of live) child.kill('SIGKILL');
+  live.clear();
+  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  temporaryDirs.clear();
+}
+
 /**
- * Children must not outlive the harness: on a normal exit they are killed synchronously, and on SIGINT/SIGTERM
- * they are killed before the signal's default action runs.
+ * Children must not outlive the harness: on a normal exit they are killed synchronously, on SIGINT/SIGTERM before
+ * the signal's default action runs, and in a forked worker (a test runner's) as soon as its parent goes away: a
+ * runner killed by a signal leaves its workers running, and nothing would ever stop their children.
  */
 function installExitHooks(): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
-  const killAll = (): void => {
-    for (const child of live) child.kill('SIGKILL');
-    live.clear();
-    for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-    temporaryDirs.clear();
-  };
   process.once('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -34,6 +43,7 @@ function installExitHooks(): void {
       process.kill(process.pid, signal);
     });
   }
+  if (process.channel) process.once('disconnect', killAll);
 }
 
 /** A folder that goes when this process goes, unless released first (after a normal stop removed it). */
@@ -44,8 +54,9 @@ export function removeOnExit(dir: string): () => void {
 }
 
 /**
- * Starts a child whose stdout and stderr append to logFile. A detached child outlives this process (the local
- * system started by `make e2e-setup`); its pid goes into a state file for the stop command.
+ * Starts a child whose stdout and stderr append to logFile. Every child dies with this process until released; a
+ * detached child (the local system started by `make e2e-setup`) can then be released to outlive it, its pid going
+ * into a state file for the stop command.
  */
 export function startProcess(
   name: string,
@@ -55,13 +66,13 @@ export function startProcess(
   options: { detached?: boolean } = {},
 ): ManagedProcess {
   const detached = options.detached === true;
-  if (!detached) installExitHooks();
+  installExitHooks();
   const log = openSync(logFile, 'a');
-  const child = spawn(command, args, { stdio: ['ignore', log, log], detached });
+  const [file, argv] = !detached && parentDeathSignal ? [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
+  const child = spawn(file, argv, { stdio: ['ignore', log, log], detached });
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
-  if (detached) child.unref();
-  else live.add(child);
+  live.add(child);
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => {
       live.delete(child);
@@ -80,6 +91,11 @@ export function startProcess(
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exited;
       clearTimeout(timer);
+    },
+    release() {
+      if (!detached) throw new Error(`${name} was not started detached and cannot outlive this process`);
+      live.delete(child);
+      child.unref();
     },
   };
 }
