@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { commonAgentOptions, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
+import { commonAgentOptions, parseAgentArgs, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
 
 export const KNOWN_AFD_SKUS = ['Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'] as const;
 export type AfdSku = (typeof KNOWN_AFD_SKUS)[number];
@@ -19,22 +18,14 @@ const RESOURCE_GROUP = /^[-\w.()]{0,89}[-\w()]$/;
 
 /** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
 export function parseHubFlags(argv: string[]): HubFlagsResult {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...commonAgentOptions({ metrics: ':8082', health: ':8083' }),
-        'enable-afd': { type: 'boolean', default: false },
-        'afd-resource-group': { type: 'string' },
-        'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor' },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, errors: [(error as Error).message] };
-  }
+  const parsed = parseAgentArgs(argv, {
+    ...commonAgentOptions({ metrics: ':8082', health: ':8083' }),
+    'enable-afd': { type: 'boolean', default: false },
+    'afd-resource-group': { type: 'string' },
+    'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor' },
+  });
+  if (!parsed.ok) return parsed;
+  const { values } = parsed;
   const errors: string[] = [];
   const sku = values['default-afd-sku'];
   if (!(KNOWN_AFD_SKUS as readonly string[]).includes(sku)) {

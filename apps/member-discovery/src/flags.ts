@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { commonAgentOptions, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
+import { commonAgentOptions, parseAgentArgs, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
 
 /** The member agent's configuration, from its command line. */
 export interface MemberFlags extends CommonAgentFlags {
@@ -18,23 +17,15 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
 export function parseMemberFlags(argv: string[]): MemberFlagsResult {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...commonAgentOptions({ metrics: ':8090', health: ':8091' }),
-        'member-cluster-name': { type: 'string' },
-        'hub-kubeconfig': { type: 'string' },
-        'enable-private-link-origin-discovery': { type: 'boolean', default: false },
-        'approve-private-link-connections': { type: 'boolean', default: false },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, errors: [(error as Error).message] };
-  }
+  const parsed = parseAgentArgs(argv, {
+    ...commonAgentOptions({ metrics: ':8090', health: ':8091' }),
+    'member-cluster-name': { type: 'string' },
+    'hub-kubeconfig': { type: 'string' },
+    'enable-private-link-origin-discovery': { type: 'boolean', default: false },
+    'approve-private-link-connections': { type: 'boolean', default: false },
+  });
+  if (!parsed.ok) return parsed;
+  const { values } = parsed;
   const errors: string[] = [];
   const member = values['member-cluster-name'];
   const hubKubeconfig = values['hub-kubeconfig'];
