@@ -1,10 +1,12 @@
-import type { AFDOrigin } from '@azure/arm-cdn';
 import { describeRef, type AfdRef } from './afd-refs.js';
 import { originBody } from './arm-bodies.js';
+import { carryOrigin, writableCopy } from './carry-origins.js';
 import { comparableOrigin } from './comparable.js';
 import { byName, key, type DiffBuilder } from './diff-builder.js';
 import type { ObservedGraph } from './observe.js';
-import type { FrontDoorGraph } from './spec-types.js';
+import type { FrontDoorGraph, OriginSpec } from './spec-types.js';
+
+type KeptOriginSpec = Extract<OriginSpec, { keep: string }>;
 
 /** What becomes of the observed origin groups (lower-case names) beyond the desired ones. */
 export interface GroupFates {
@@ -16,26 +18,24 @@ export interface GroupFates {
   readonly frozen: ReadonlyMap<string, string>;
 }
 
-/** The writable fields of an observed origin, disabled: what a withdrawn group keeps for a cluster that left. */
-function disabledCopy(origin: AFDOrigin): AFDOrigin {
-  const { hostName, httpPort, httpsPort, originHostHeader, priority, weight, enforceCertificateNameCheck, azureOrigin, sharedPrivateLinkResource } = origin;
-  const pl = sharedPrivateLinkResource;
-  return {
-    hostName,
-    httpPort,
-    httpsPort,
-    ...(originHostHeader ? { originHostHeader } : {}),
-    priority,
-    weight,
-    enforceCertificateNameCheck,
-    ...(azureOrigin ? { azureOrigin } : {}),
-    ...(pl ? { sharedPrivateLinkResource: { privateLink: pl.privateLink, privateLinkLocation: pl.privateLinkLocation, requestMessage: pl.requestMessage, groupId: pl.groupId } } : {}),
-    enabledState: 'Disabled',
-  };
+const lower = (name: string): string => name.toLowerCase();
+
+/** A `keep` origin missing from its group: carried from another of our groups when its rule moved, else not created. */
+function keepAbsent(b: DiffBuilder, spec: KeptOriginSpec, graph: FrontDoorGraph, observed: ObservedGraph, groups: GroupFates): void {
+  const group = lower(spec.ref.originGroup);
+  const groupOrigins = graph.origins.filter((o) => lower(o.ref.originGroup) === group);
+  const carried = carryOrigin(spec, { groupOrigins, observed: observed.origins, withdrawn: groups.withdrawn.has(group) });
+  if (carried === undefined) {
+    b.notProgrammed.push({ ref: spec.ref, reason: spec.keep });
+    return;
+  }
+  const reason = `${describeRef(spec.ref)} is carried from origin group ${carried.from} as last programmed (${carried.weighting}): ${spec.keep}`;
+  b.operations.push({ action: 'create', ref: spec.ref, body: carried.body, changes: [], reason, provenance: spec.provenance });
 }
 
 /**
- * Origins: desired ones converge, `keep` ones (unknown member data) stay exactly as observed or are not created;
+ * Origins: desired ones converge, `keep` ones (unknown member data) stay exactly as observed, are carried from
+ * another of our groups when their rule moved to a new group (`carryOrigin`), or are not created;
  * leftovers are deleted from live groups, disabled in withdrawn groups and left alone in frozen groups.
  */
 export function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, groups: GroupFates): void {
@@ -47,7 +47,7 @@ export function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: Obs
     const have = current.get(k);
     if (spec.keep !== undefined) {
       if (have) b.keep(spec.ref, spec.keep);
-      else b.notProgrammed.push({ ref: spec.ref, reason: spec.keep });
+      else keepAbsent(b, spec, graph, observed, groups);
       continue;
     }
     const body = originBody(spec);
@@ -55,7 +55,7 @@ export function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: Obs
     b.converge(spec.ref, body, comparableOrigin(body, weightManaged), have && comparableOrigin(have.arm, weightManaged), spec.provenance, have?.arm.provisioningState);
   }
   for (const [k, have] of current) {
-    const group = (have.parent ?? '').toLowerCase();
+    const group = lower(have.parent ?? '');
     if (desiredKeys.has(k) || !groups.live.has(group)) continue;
     const ref: AfdRef = { kind: 'origin', profile: graph.profile.ref.profile, originGroup: have.parent ?? '', origin: have.name };
     const frozen = groups.frozen.get(group);
@@ -66,7 +66,7 @@ export function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: Obs
     } else if (have.arm.enabledState === 'Disabled') {
       b.keep(ref, 'withdrawn: kept disabled until its rule gets origins again or is deleted');
     } else {
-      b.operations.push({ action: 'update', ref, body: disabledCopy(have.arm), changes: ['enabledState Enabled -> Disabled'], reason: `${describeRef(ref)} is disabled: its rule lost every origin`, provenance: [] });
+      b.operations.push({ action: 'update', ref, body: { ...writableCopy(have.arm), enabledState: 'Disabled' }, changes: ['enabledState Enabled -> Disabled'], reason: `${describeRef(ref)} is disabled: its rule lost every origin`, provenance: [] });
     }
   }
 }
