@@ -15,7 +15,8 @@ Options:
   --lro-delay-ms <n>          duration of long-running operations (default 100)
   --page-size <n>             list items per page before nextLink (default 100)
   --deployment <mode>         'progress' (default) or 'stuck' (endpoint deploymentStatus stays NotStarted)
-  --no-throttling             turn ARM's token buckets off
+  --no-throttling             turn all throttling off (ARM's token buckets and Microsoft.Network's limit)
+  --no-network-throttling     turn only Microsoft.Network's limit (10,000 reads / 1,000 writes per 5 min) off
   --edge-delays <ms,ms,...>   one simulated edge per value, each applying changes after that delay (default 0,150,300)
   --probe-interval-scale <x>  multiply health probe intervals (default 1)
   --help                      print this help
@@ -37,6 +38,7 @@ export function parseCli(argv: string[]): CliCommand {
       'page-size': { type: 'string' },
       deployment: { type: 'string' },
       'no-throttling': { type: 'boolean' },
+      'no-network-throttling': { type: 'boolean' },
       'edge-delays': { type: 'string' },
       'probe-interval-scale': { type: 'string' },
       help: { type: 'boolean' },
@@ -52,7 +54,7 @@ export function parseCli(argv: string[]): CliCommand {
     lroDelayMs: integer(values['lro-delay-ms'], '--lro-delay-ms', 100),
     pageSize: integer(values['page-size'], '--page-size', 100, 1),
     deployment: { mode: deployment },
-    ...(values['no-throttling'] ? { throttling: false as const } : {}),
+    ...(values['no-throttling'] ? { throttling: false as const } : values['no-network-throttling'] ? { throttling: { network: false as const } } : {}),
     edge: {
       ...(values['edge-delays'] === undefined
         ? {}

@@ -15,6 +15,7 @@ describe('CLI options', () => {
       help: false,
       options: { lroDelayMs: 0, deployment: { mode: 'stuck' }, throttling: false, edge: { propagationDelaysMs: [0, 50] } },
     });
+    expect(parseCli(['--no-network-throttling'])).toMatchObject({ options: { throttling: { network: false } } });
     expect(parseCli(['--help'])).toEqual({ help: true });
   });
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { DeploymentTiming } from './arm/context.js';
+import type { ProviderLimitSettings } from './arm/provider-throttling.js';
 import { ARM_DEFAULT_THROTTLING, type BucketSettings, type ThrottlingSettings } from './arm/throttling.js';
 import { resolveLimits, type LimitOverrides, type Limits } from './limits.js';
 
@@ -16,8 +17,12 @@ export interface EmulatorOptions {
   pageSize?: number;
   /** AFD deploymentStatus timing (default: 50 ms NotStarted, 200 ms InProgress). */
   deployment?: Partial<DeploymentTiming>;
-  /** ARM token buckets (default ARM's: reads 250 burst +25/s, writes 200 burst +10/s); `false` turns them off. */
-  throttling?: false | { reads?: Partial<BucketSettings>; writes?: Partial<BucketSettings> };
+  /**
+   * ARM token buckets (default ARM's: reads 250 burst +25/s, writes 200 burst +10/s) and Microsoft.Network's own
+   * per-subscription limit (default 10,000 reads and 1,000 writes per 300 s; `network: false` turns it off);
+   * `false` turns all throttling off.
+   */
+  throttling?: false | { reads?: Partial<BucketSettings>; writes?: Partial<BucketSettings>; network?: false | Partial<ProviderLimitSettings> };
   /** Lower or raise Azure limits (e.g. to reach them in a test). */
   limits?: LimitOverrides;
   edge?: EdgeOptions;
@@ -77,6 +82,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
         : {
             reads: { ...ARM_DEFAULT_THROTTLING.reads, ...options.throttling?.reads },
             writes: { ...ARM_DEFAULT_THROTTLING.writes, ...options.throttling?.writes },
+            ...(options.throttling?.network === false ? {} : { network: { ...ARM_DEFAULT_THROTTLING.network, ...options.throttling?.network } }),
           },
     limits: resolveLimits(options.limits),
     edge: {

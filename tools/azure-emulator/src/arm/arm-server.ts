@@ -99,18 +99,12 @@ async function admitAndRoute(
   if (typeof authorization !== 'string' || !/^Bearer\s+\S+/i.test(authorization)) {
     throw new ArmError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing or is not a Bearer token.");
   }
-  const subscriptionId = parseArmPath(url.pathname)?.subscriptionId;
-  if (subscriptionId !== undefined) {
-    const decision = dependencies.throttler.admit(subscriptionId, method);
+  const armPath = parseArmPath(url.pathname);
+  if (armPath !== undefined) {
+    const decision = dependencies.throttler.admit(armPath.subscriptionId, method, armPath.provider);
     Object.assign(headers, decision.headers);
     if (!decision.allowed) {
-      throw new ArmError(
-        429,
-        'SubscriptionRequestsThrottled',
-        `Number of '${method === 'GET' ? 'read' : 'write'}' requests for subscription '${subscriptionId}' exceeded. ` +
-          `Please try again after '${decision.retryAfterSeconds}' seconds after additional tokens are available. Refer to https://aka.ms/arm-throttling`,
-        { 'retry-after': String(decision.retryAfterSeconds) },
-      );
+      throw new ArmError(429, 'SubscriptionRequestsThrottled', decision.message, { 'retry-after': String(decision.retryAfterSeconds) });
     }
   }
   const text = await readBody(request);

@@ -6,6 +6,7 @@ import type { EdgeFleet } from './edge-fleet.js';
 import { errorPage, newAzureRef, type EdgeErrorKind } from './error-pages.js';
 import type { HealthProber } from './health-prober.js';
 import { selectOrigin } from './origin-selection.js';
+import { enforceOriginCertificateName, originTlsOptions, type OriginTlsTarget } from './origin-tls.js';
 import { matchRoute } from './path-match.js';
 import type { HostEntry, OriginEntry, RouteEntry } from './routing-table.js';
 
@@ -86,8 +87,10 @@ function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: E
   const headers: OutgoingHttpHeaders = { ...request.headers };
   for (const name of HOP_BY_HOP) delete headers[name];
   const clientIp = request.socket.remoteAddress ?? '';
+  const originHost = origin.hostHeader ?? job.host;
+  const tls: OriginTlsTarget = { expectedName: originHost, enforceCertificateNameCheck: origin.enforceCertificateNameCheck };
   Object.assign(headers, {
-    host: origin.hostHeader ?? job.host,
+    host: originHost,
     'x-forwarded-host': job.host,
     'x-forwarded-proto': job.protocol.toLowerCase(),
     'x-forwarded-for': [request.headers['x-forwarded-for'], clientIp].filter(Boolean).join(', '),
@@ -104,7 +107,7 @@ function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: E
       method: request.method,
       path: `${route.originPath}${job.url.pathname}${job.url.search}`,
       headers,
-      rejectUnauthorized: false,
+      ...(https ? originTlsOptions(tls) : {}),
       timeout: job.entry.originResponseTimeoutSeconds * 1000,
     },
     (upstreamResponse) => {
@@ -121,6 +124,7 @@ function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: E
       dependencies.onRequest(job.edgeIndex, upstreamResponse.statusCode ?? 502);
     },
   );
+  if (https) enforceOriginCertificateName(upstream, tls);
   let failed = false;
   const onFailure = (): void => {
     if (failed || response.headersSent) return;

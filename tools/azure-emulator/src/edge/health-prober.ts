@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressMap } from './address-map.js';
+import { enforceOriginCertificateName, originTlsOptions, type OriginTlsTarget } from './origin-tls.js';
 import type { OriginEntry, OriginGroupEntry, RoutingTable } from './routing-table.js';
 
 interface GroupProbe {
@@ -39,7 +40,7 @@ export class HealthProber {
     for (const group of table.originGroups.values()) {
       if (group.probe === undefined || this.probes.has(group.key)) continue;
       const intervalMs = Math.max(5, group.probe.intervalSeconds * 1000 * this.intervalScale);
-      const timer = setInterval(() => this.probeGroup(group.key), intervalMs);
+      const timer = setInterval(() => void this.probeGroup(group.key), intervalMs);
       timer.unref();
       this.probes.set(group.key, { signature: signatureOf(group), timer });
     }
@@ -57,21 +58,29 @@ export class HealthProber {
     return [...this.samples.entries()].map(([originKey, samples]) => ({ originKey, samples: [...samples] }));
   }
 
+  /** Probes every group once now and resolves when the samples are recorded (tests: no waiting for the interval). */
+  async probeAll(): Promise<void> {
+    await Promise.all([...this.groups.keys()].map((groupKey) => this.probeGroup(groupKey)));
+  }
+
   stop(): void {
     for (const probe of this.probes.values()) clearInterval(probe.timer);
     this.probes.clear();
   }
 
-  private probeGroup(groupKey: string): void {
+  private async probeGroup(groupKey: string): Promise<void> {
     const group = this.groups.get(groupKey);
     if (group?.probe === undefined) return;
-    for (const origin of group.origins.filter((o) => o.enabled)) {
-      void probeOrigin(origin, group, this.addresses).then((ok) => {
-        const history = this.samples.get(origin.key) ?? [];
-        history.push(ok);
-        this.samples.set(origin.key, history.slice(-Math.max(group.sampleSize, 1)));
-      });
-    }
+    await Promise.all(
+      group.origins
+        .filter((origin) => origin.enabled)
+        .map(async (origin) => {
+          const ok = await probeOrigin(origin, group, this.addresses);
+          const history = this.samples.get(origin.key) ?? [];
+          history.push(ok);
+          this.samples.set(origin.key, history.slice(-Math.max(group.sampleSize, 1)));
+        }),
+    );
   }
 }
 
@@ -83,6 +92,8 @@ function probeOrigin(origin: OriginEntry, group: OriginGroupEntry, addresses: Ad
   const probe = group.probe as NonNullable<OriginGroupEntry['probe']>;
   const https = probe.protocol === 'Https';
   const target = addresses.resolve(origin.hostName, https ? origin.httpsPort : origin.httpPort);
+  const host = origin.hostHeader ?? origin.hostName;
+  const tls: OriginTlsTarget = { expectedName: host, enforceCertificateNameCheck: origin.enforceCertificateNameCheck };
   const send = https ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     const req = send(
@@ -91,15 +102,18 @@ function probeOrigin(origin: OriginEntry, group: OriginGroupEntry, addresses: Ad
         port: target.port,
         path: probe.path,
         method: probe.method,
-        headers: { host: origin.hostHeader ?? origin.hostName, 'user-agent': 'Edge Health Probe' },
+        headers: { host, 'user-agent': 'Edge Health Probe' },
         timeout: PROBE_TIMEOUT_MS,
-        rejectUnauthorized: false,
+        // A fresh connection per probe, as a prober does: every probe goes through the TLS handshake and name check.
+        agent: false,
+        ...(https ? originTlsOptions(tls) : {}),
       },
       (res) => {
         res.resume();
         resolve(res.statusCode === 200);
       },
     );
+    if (https) enforceOriginCertificateName(req, tls);
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(false));
     req.end();

@@ -3,7 +3,7 @@ import { selectOrigin } from './origin-selection.js';
 import type { OriginEntry, OriginGroupEntry } from './routing-table.js';
 
 function origin(name: string, overrides: Partial<OriginEntry> = {}): OriginEntry {
-  return { key: name, name, hostName: name, httpPort: 80, httpsPort: 443, priority: 1, weight: 50, enabled: true, ...overrides };
+  return { key: name, name, hostName: name, httpPort: 80, httpsPort: 443, enforceCertificateNameCheck: true, priority: 1, weight: 50, enabled: true, ...overrides };
 }
 
 function group(origins: OriginEntry[], additionalLatencyMs = 50): OriginGroupEntry {

@@ -53,6 +53,8 @@ export interface OriginEntry {
   httpsPort: number;
   /** The Host sent to the origin; undefined: the request's own host name (afdx.json: "If you leave this blank..."). */
   hostHeader?: string;
+  /** Whether the edge refuses an HTTPS origin whose certificate does not name the host it sends (schema default true). */
+  enforceCertificateNameCheck: boolean;
   priority: number;
   weight: number;
   enabled: boolean;
@@ -170,6 +172,7 @@ function originEntry(origin: ResourceRecord, privateLinkStatus: (key: string) =>
     httpPort: typeof properties.httpPort === 'number' ? properties.httpPort : 80,
     httpsPort: typeof properties.httpsPort === 'number' ? properties.httpsPort : 443,
     ...(typeof properties.originHostHeader === 'string' && properties.originHostHeader !== '' ? { hostHeader: properties.originHostHeader } : {}),
+    enforceCertificateNameCheck: properties.enforceCertificateNameCheck !== false,
     priority: typeof properties.priority === 'number' ? properties.priority : 1,
     weight: typeof properties.weight === 'number' ? properties.weight : 50,
     enabled: properties.enabledState !== 'Disabled',

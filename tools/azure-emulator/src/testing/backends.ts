@@ -1,29 +1,49 @@
-import { Agent, createServer, request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, createServer, request, type IncomingHttpHeaders, type RequestListener } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { generate } from 'selfsigned';
 
 export interface Backend {
   name: string;
   port: number;
   /** What the health probe path answers; change it to make the backend (un)healthy. */
   probeStatus: number;
-  requests: Array<{ method: string; path: string; headers: IncomingHttpHeaders }>;
-  /** The health probes it received (requests to /healthz). */
-  probes: Array<{ method: string; host: string | undefined; userAgent: string | undefined }>;
+  requests: Array<{ method: string; path: string; headers: IncomingHttpHeaders; servername?: string }>;
+  /** The health probes it received (requests to /healthz); `servername` is the SNI of an HTTPS backend. */
+  probes: Array<{ method: string; host: string | undefined; userAgent: string | undefined; servername?: string }>;
   close(): Promise<void>;
 }
 
-/** A local HTTP backend that answers 200 with its name, and `probeStatus` on /healthz. */
-export async function startBackend(name: string): Promise<Backend> {
+/** A certificate for an HTTPS backend: self-signed, valid for the given DNS names only. */
+export async function backendCertificate(dnsNames: string[]): Promise<{ key: string; cert: string }> {
+  const pems = await generate([{ name: 'commonName', value: dnsNames[0] ?? 'backend' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: dnsNames.map((value) => ({ type: 2, value })) }],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
+
+/**
+ * A local backend that answers 200 with its name, and `probeStatus` on /healthz; over HTTPS when given a certificate
+ * (then it records the SNI each request came with).
+ */
+export async function startBackend(name: string, tls?: { key: string; cert: string }): Promise<Backend> {
   const backend: Backend = { name, port: 0, probeStatus: 200, requests: [], probes: [], close: async () => undefined };
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
+    const sni = (req.socket as Partial<TLSSocket>).servername;
+    const servername = typeof sni === 'string' ? { servername: sni } : {};
     if (req.url === '/healthz') {
-      backend.probes.push({ method: req.method ?? 'GET', host: req.headers.host, userAgent: req.headers['user-agent'] });
+      backend.probes.push({ method: req.method ?? 'GET', host: req.headers.host, userAgent: req.headers['user-agent'], ...servername });
       res.writeHead(backend.probeStatus).end();
       return;
     }
-    backend.requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers });
+    backend.requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...servername });
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ backend: name }));
-  });
+  };
+  const server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   backend.port = (server.address() as AddressInfo).port;
   backend.close = () =>
