@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { access, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -20,24 +21,17 @@ export interface ControlPlaneBinaries {
   kubeControllerManager?: string;
 }
 
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** The envtest convention: a folder that already holds the binaries wins over building them. */
 async function fromAssetsDir(dir: string): Promise<ControlPlaneBinaries> {
   const etcd = path.join(dir, 'etcd');
   const kubeApiServer = path.join(dir, 'kube-apiserver');
   const kcm = path.join(dir, 'kube-controller-manager');
   for (const required of [etcd, kubeApiServer]) {
-    if (!(await exists(required))) {
+    if (!existsSync(required)) {
       throw new Error(`KUBEBUILDER_ASSETS=${dir} has no ${path.basename(required)}; expected kube-apiserver and etcd there`);
     }
   }
-  return { etcd, kubeApiServer, ...((await exists(kcm)) ? { kubeControllerManager: kcm } : {}) };
+  return { etcd, kubeApiServer, ...(existsSync(kcm) ? { kubeControllerManager: kcm } : {}) };
 }
 
 /** The cache key covers everything that decides the binaries: the wrapper module and its mains. */

@@ -7,7 +7,7 @@
  *   stop [--dir .cache/local-plane]
  *                                 stop exactly the processes recorded in <dir>/state.json and remove <dir>
  */
-import { access } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBinaries } from './binaries.js';
@@ -26,12 +26,6 @@ const { values, positionals } = parseArgs({
 });
 const log = (line: string): void => console.error(line);
 const dir = path.resolve(values.dir);
-const exists = (file: string): Promise<boolean> =>
-  access(file).then(
-    () => true,
-    () => false,
-  );
-
 async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case 'build': {
@@ -40,7 +34,7 @@ async function main(command: string | undefined): Promise<number> {
       return 0;
     }
     case 'start': {
-      if (await exists(path.join(dir, 'state.json'))) {
+      if (existsSync(path.join(dir, 'state.json'))) {
         log(`a control plane is already recorded in ${dir}; run "stop --dir ${dir}" first`);
         return 1;
       }
@@ -56,7 +50,7 @@ async function main(command: string | undefined): Promise<number> {
       return 0;
     }
     case 'stop': {
-      if (!(await exists(path.join(dir, 'state.json')))) {
+      if (!existsSync(path.join(dir, 'state.json'))) {
         log(`no control plane is recorded in ${dir}; nothing to stop`);
         return 0;
       }

@@ -1,27 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ControlPlaneState } from './control-plane.js';
-import { isRunning } from './processes.js';
-
-async function waitGone(pids: number[], timeoutMs: number): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
-  let alive = pids.filter(isRunning);
-  while (alive.length > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    alive = alive.filter(isRunning);
-  }
-  return alive;
-}
-
-/** Guards against pid reuse: only a process whose command line names the plane's folder is ours. */
-function belongsTo(pid: number, workDir: string): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(workDir);
-  } catch {
-    return false;
-  }
-}
+import { stopRecordedProcesses } from './processes.js';
 
 /**
  * Stops exactly the processes a detached plane recorded in <workDir>/state.json, then removes workDir.
@@ -38,11 +18,7 @@ export async function stopDetached(workDir: string): Promise<number[]> {
   ];
   const stopped: number[] = [];
   for (const { pids, graceMs } of order) {
-    const running = pids.filter((pid) => isRunning(pid) && belongsTo(pid, state.workDir));
-    for (const pid of running) process.kill(pid, 'SIGTERM');
-    for (const pid of await waitGone(running, graceMs)) process.kill(pid, 'SIGKILL');
-    await waitGone(running, 5_000);
-    stopped.push(...running);
+    stopped.push(...(await stopRecordedProcesses(pids, state.workDir, graceMs)));
   }
   await rm(workDir, { recursive: true, force: true });
   return stopped;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 
 /** A child process of the harness whose output goes to a log file. */
 export interface ManagedProcess {
@@ -108,4 +108,35 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Guards against pid reuse: only a process whose command line contains marker is the one we recorded. */
+function commandLineIncludes(pid: number, marker: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pids: number[], timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let alive = pids.filter(isRunning);
+  while (alive.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    alive = alive.filter(isRunning);
+  }
+  return alive;
+}
+
+/**
+ * Stops recorded processes that are not our children (a detached plane, the local system's Azure side): SIGTERM,
+ * then SIGKILL after graceMs, only for pids whose command line still contains marker. Returns the pids it stopped.
+ */
+export async function stopRecordedProcesses(pids: number[], marker: string, graceMs: number): Promise<number[]> {
+  const running = pids.filter((pid) => isRunning(pid) && commandLineIncludes(pid, marker));
+  for (const pid of running) process.kill(pid, 'SIGTERM');
+  for (const pid of await waitGone(running, graceMs)) process.kill(pid, 'SIGKILL');
+  await waitGone(running, 5_000);
+  return running;
 }

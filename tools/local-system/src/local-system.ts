@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { access, mkdir, readFile, rm } from 'node:fs/promises';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isRunning, startControlPlane, stopDetached, type ControlPlaneState } from '@fleet-gateway/control-plane';
+import { isRunning, startControlPlane, stopDetached, stopRecordedProcesses, type ControlPlaneState } from '@fleet-gateway/control-plane';
 import type { AzureSideInfo } from './azure-side-info.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -15,16 +15,10 @@ export interface LocalSystem {
   azure: AzureSideInfo;
 }
 
-const exists = (file: string): Promise<boolean> =>
-  access(file).then(
-    () => true,
-    () => false,
-  );
-
 async function waitForFile(file: string, pid: number, logFile: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await exists(file)) return readFile(file, 'utf8');
+    if (existsSync(file)) return readFile(file, 'utf8');
     if (!isRunning(pid)) throw new Error(`the Azure side exited during start-up; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -37,7 +31,7 @@ async function waitForFile(file: string, pid: number, logFile: string, timeoutMs
  */
 export async function startLocalSystem(options: { dir: string; clusters: string[]; log?: (line: string) => void }): Promise<LocalSystem> {
   const { dir, clusters } = options;
-  if (await exists(path.join(dir, 'plane', 'state.json'))) {
+  if (existsSync(path.join(dir, 'plane', 'state.json'))) {
     throw new Error(`a local system is already recorded in ${dir}; stop it first`);
   }
   await mkdir(dir, { recursive: true });
@@ -65,25 +59,13 @@ export async function startLocalSystem(options: { dir: string; clusters: string[
   }
 }
 
-/** Stops the Azure side (only if its pid still runs our script) and the control planes, then removes dir. */
+/** Stops the Azure side (only if its pid still runs azure-side.ts) and the control planes, then removes dir. */
 export async function stopLocalSystem(dir: string): Promise<void> {
   const azureFile = path.join(dir, 'azure.json');
-  if (await exists(azureFile)) {
+  if (existsSync(azureFile)) {
     const { pid } = JSON.parse(await readFile(azureFile, 'utf8')) as AzureSideInfo;
-    const cmdline = (() => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      } catch {
-        return '';
-      }
-    })();
-    if (cmdline.includes('azure-side.ts')) {
-      process.kill(pid, 'SIGTERM');
-      const deadline = Date.now() + 10_000;
-      while (isRunning(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      if (isRunning(pid)) process.kill(pid, 'SIGKILL');
-    }
+    await stopRecordedProcesses([pid], 'azure-side.ts', 10_000);
   }
-  if (await exists(path.join(dir, 'plane', 'state.json'))) await stopDetached(path.join(dir, 'plane'));
+  if (existsSync(path.join(dir, 'plane', 'state.json'))) await stopDetached(path.join(dir, 'plane'));
   await rm(dir, { recursive: true, force: true });
 }
