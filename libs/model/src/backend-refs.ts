@@ -1,9 +1,9 @@
 import type { Sku } from '@fleet-gateway/annotations';
 import type { HTTPBackendRef, HTTPRoute } from '@fleet-gateway/api-types';
-import { backendKey, resolveBackend, type BackendResolution } from './backend-resolver.js';
+import { resolveBackend, type BackendResolution } from './backend-resolver.js';
 import type { GatewayRef } from './cluster-origins.js';
 import type { InputIndex } from './input-index.js';
-import { FLEET_NETWORKING_GROUP, GATEWAY_GROUP } from './names.js';
+import { backendKey, FLEET_NETWORKING_GROUP, GATEWAY_GROUP } from './names.js';
 
 export type RefResolution =
   | { readonly ok: true; readonly key: string; readonly weight: number; readonly notes: readonly string[] }
@@ -23,8 +23,10 @@ function permitted(index: InputIndex, fromNamespace: string, toNamespace: string
   );
 }
 
-/** Resolves backendRefs, resolving each distinct ServiceImport port once however many rules share it. */
-/** `sku` is undefined when the Gateway's SKU annotation is invalid: the Premium check then waits for a valid one. */
+/**
+ * Resolves backendRefs, resolving each distinct ServiceImport port once however many rules share it. `sku` is
+ * undefined when the Gateway's SKU annotation is invalid: the Premium check then waits for a valid one.
+ */
 export function backendRefResolver(index: InputIndex, sku: Sku | undefined, gateway: GatewayRef): BackendRefResolver {
   const cache = new Map<string, BackendResolution>();
   const backends = new Map<string, Extract<BackendResolution, { ok: true }>['backend']>();

@@ -4,15 +4,11 @@ import { resolveClusterOrigin, type ClusterOrigin, type GatewayRef } from './clu
 import { decideConnectivity } from './connectivity.js';
 import type { InputIndex } from './input-index.js';
 import type { ModelBackend, ModelOrigin, ResolvedConnectivity } from './model-types.js';
-import { compareText } from './names.js';
+import { backendKey, compareText } from './names.js';
 
 export type BackendResolution =
   | { readonly ok: true; readonly backend: ModelBackend; readonly notes: readonly string[] }
   | { readonly ok: false; readonly reason: string; readonly message: string };
-
-export function backendKey(namespace: string, name: string, port: number): string {
-  return `${namespace}/${name}:${port}`;
-}
 
 function toModelOrigin(origin: Exclude<ClusterOrigin, { state: 'none' }>, connectivity: ResolvedConnectivity): ModelOrigin {
   if (origin.state === 'unknown') {

@@ -1,7 +1,7 @@
 import type { InternalServiceExport, ServiceImport } from '@fleet-gateway/api-types';
 import type { InputIndex } from './input-index.js';
 import type { PrivateLinkConnectionState, SourceRef } from './model-types.js';
-import { compareText, memberNamespace } from './names.js';
+import { compareText, memberNamespace, namespacedName } from './names.js';
 
 export interface PrivateLinkData {
   readonly resourceId: string;
@@ -33,7 +33,7 @@ export interface GatewayRef {
 
 function connectionState(ise: InternalServiceExport, gateway: GatewayRef): Pick<PrivateLinkData, 'requestMessage' | 'connectionState'> {
   const request = (ise.status?.privateLinkRequests ?? []).find(
-    (r) => r.gateway === `${gateway.namespace}/${gateway.name}` && (!r.gatewayUID || r.gatewayUID === gateway.uid),
+    (r) => r.gateway === namespacedName(gateway.namespace, gateway.name) && (!r.gatewayUID || r.gatewayUID === gateway.uid),
   );
   if (!request) return { connectionState: 'NotRequested' };
   const connection = [...(ise.spec?.privateEndpointConnections ?? [])]

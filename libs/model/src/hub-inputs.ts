@@ -1,4 +1,4 @@
-import { isSku, type Sku } from '@fleet-gateway/annotations';
+import { gatewayContract, isSku, type Sku } from '@fleet-gateway/annotations';
 import type {
   Gateway,
   GatewayClass,
@@ -76,7 +76,7 @@ function checkHubInputs(value: unknown): string[] {
   const controller = value['controller'];
   const sku = isRecord(controller) ? controller['defaultSku'] : undefined;
   if (typeof sku !== 'string' || !isSku(sku)) {
-    problems.push(`controller.defaultSku is ${JSON.stringify(sku)}; expected "Standard_AzureFrontDoor" or "Premium_AzureFrontDoor"`);
+    problems.push(`controller.defaultSku is ${JSON.stringify(sku)}; expected ${gatewayContract.keys.sku.parser.expected}`);
   }
   checkObject('gateway', value['gateway'], 'Gateway', problems);
   const gateway = value['gateway'];

@@ -2,7 +2,7 @@ export { modelHash } from './content-hash.js';
 export type { ControllerSettings, HubInputs, NamespaceLabels } from './hub-inputs.js';
 export { HubInputsError, readHubInputs, writeHubInputs } from './hub-inputs.js';
 export * from './model-types.js';
-export { CONTROLLER_NAME } from './names.js';
+export { CONTROLLER_NAME, compareText } from './names.js';
 export type { NormalizeResult } from './normalize.js';
 export { normalize } from './normalize.js';
 export { validateModel } from './model-validation.js';

@@ -1,4 +1,5 @@
 import type { GlobalGateway, ModelBackend, ModelRoute, TrafficSplit } from './model-types.js';
+import { backendKey, namespacedName } from './names.js';
 
 const MAX_ROUTE_WEIGHT = 1_000_000;
 
@@ -15,7 +16,7 @@ function validateBackend(b: ModelBackend, errors: string[]): void {
   const where = `backend ${b.key}`;
   if (!b.namespace || !b.name) errors.push(`${where}: namespace and name are required`);
   if (!inRange(b.port, 1, 65535)) errors.push(`${where}: port ${b.port} is outside 1..65535`);
-  if (b.key !== `${b.namespace}/${b.name}:${b.port}`) errors.push(`${where}: key does not match namespace/name:port`);
+  if (b.key !== backendKey(b.namespace, b.name, b.port)) errors.push(`${where}: key does not match namespace/name:port`);
   if (b.origins.length === 0) errors.push(`${where}: has no origins`);
   for (const c of duplicates(b.origins.map((o) => o.cluster))) errors.push(`${where}: duplicate origin cluster ${c}`);
   for (const o of b.origins) {
@@ -36,7 +37,7 @@ interface Lookups {
 }
 
 function validateRoute(r: ModelRoute, lookups: Lookups, errors: string[]): void {
-  const where = `route ${r.namespace}/${r.name}`;
+  const where = `route ${namespacedName(r.namespace, r.name)}`;
   if (!r.namespace || !r.name) errors.push(`${where}: namespace and name are required`);
   for (const l of r.listeners) if (!lookups.listeners.has(l)) errors.push(`${where}: unknown listener ${l}`);
   for (const rule of r.rules) {
@@ -75,7 +76,7 @@ export function validateModel(model: GlobalGateway): string[] {
   for (const l of model.listeners) {
     if (!inRange(l.port, 1, 65535)) errors.push(`listener ${l.name}: port ${l.port} is outside 1..65535`);
   }
-  for (const d of duplicates(model.routes.map((r) => `${r.namespace}/${r.name}`))) errors.push(`duplicate route ${d}`);
+  for (const d of duplicates(model.routes.map((r) => namespacedName(r.namespace, r.name)))) errors.push(`duplicate route ${d}`);
   for (const d of duplicates(model.backends.map((b) => b.key))) errors.push(`duplicate backend ${d}`);
   for (const b of model.backends) validateBackend(b, errors);
   const lookups: Lookups = {
@@ -87,7 +88,7 @@ export function validateModel(model: GlobalGateway): string[] {
   for (const d of duplicates(model.splits.map((s) => s.key))) errors.push(`duplicate split ${d}`);
   for (const s of model.splits) validateSplit(s, lookups, errors);
   for (const r of model.routes) validateRoute(r, lookups, errors);
-  const rules = new Map(model.routes.map((r) => [`${r.namespace}/${r.name}`, new Set(r.rules.map((rule) => rule.index))]));
+  const rules = new Map(model.routes.map((r) => [namespacedName(r.namespace, r.name), new Set(r.rules.map((rule) => rule.index))]));
   for (const host of model.routing) {
     for (const path of host.paths) {
       for (const c of path.candidates) {

@@ -14,6 +14,11 @@ export function namespacedName(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
+/** The key of one ServiceImport port: `namespace/name:port`. */
+export function backendKey(namespace: string, name: string, port: number): string {
+  return `${namespacedName(namespace, name)}:${port}`;
+}
+
 /** Code-point order, independent of locale, so that every sort in this lib is reproducible. */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
