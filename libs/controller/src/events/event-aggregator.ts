@@ -34,7 +34,7 @@ export const defaultEventAggregatorOptions: EventAggregatorOptions = {
 };
 
 export type EventDecision =
-  | { readonly kind: 'create'; readonly eventName: string; readonly eventTime: number }
+  | { readonly kind: 'create'; readonly eventName: string; readonly namespace: string; readonly eventTime: number }
   | { readonly kind: 'series-pending'; readonly count: number }
   | { readonly kind: 'rate-limited' };
 
@@ -80,7 +80,7 @@ export class EventAggregator {
     const eventName = `${input.regarding.name}.${randomBytes(8).toString('hex')}`;
     const namespace = input.regarding.namespace ?? this.defaultNamespace;
     this.series.set(key, { eventName, namespace, count: 1, writtenCount: 1, lastObserved: now, lastWritten: now });
-    return { kind: 'create', eventName, eventTime: now };
+    return { kind: 'create', eventName, namespace, eventTime: now };
   }
 
   /**

@@ -1,11 +1,13 @@
 import type { KubeClient } from '../kube/kube-client.js';
 import type { KubeObject } from '../kube/kube-object.js';
+import { apiVersionOf, collectionPath, objectPath, type ResourceType } from '../kube/resource-type.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { formatMicroTime } from '../util/micro-time.js';
 import {
   defaultEventAggregatorOptions,
   EventAggregator,
   type EventAggregatorOptions,
+  type EventDecision,
   type EventInput,
   type EventObjectReference,
   type SeriesUpdate,
@@ -24,6 +26,10 @@ export interface EventRecorderOptions {
 }
 
 const maxNoteBytes = 1024;
+
+type CreateDecision = Extract<EventDecision, { kind: 'create' }>;
+
+const eventResource: ResourceType = { group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true };
 
 /**
  * Records events.k8s.io/v1 Events. Repeats become a series on one Event (written at most once per flush interval),
@@ -61,7 +67,7 @@ export class EventRecorder {
       return;
     }
     if (decision.kind !== 'create') return;
-    const creation = this.create(input, decision.eventName, decision.eventTime);
+    const creation = this.create(input, decision);
     this.creating.set(decision.eventName, creation);
     this.track(creation.then(() => void this.creating.delete(decision.eventName)));
   }
@@ -78,11 +84,10 @@ export class EventRecorder {
   }
 
   /** Resolves true once the Event exists, false if it could not be created. */
-  private async create(input: EventInput, eventName: string, eventTime: number): Promise<boolean> {
-    const namespace = input.regarding.namespace ?? this.options.defaultNamespace ?? 'default';
+  private async create(input: EventInput, { eventName, namespace, eventTime }: CreateDecision): Promise<boolean> {
     const body = {
-      apiVersion: 'events.k8s.io/v1',
-      kind: 'Event',
+      apiVersion: apiVersionOf(eventResource),
+      kind: eventResource.kind,
       metadata: { name: eventName, namespace },
       eventTime: formatMicroTime(new Date(eventTime)),
       reportingController: this.options.reportingController,
@@ -94,7 +99,7 @@ export class EventRecorder {
       type: input.type,
     };
     try {
-      await this.options.client.create(`/apis/events.k8s.io/v1/namespaces/${namespace}/events`, body);
+      await this.options.client.create(collectionPath(eventResource, namespace), body);
       return true;
     } catch (error) {
       this.aggregator.forget(eventName);
@@ -105,7 +110,7 @@ export class EventRecorder {
 
   private async patchSeries(update: SeriesUpdate): Promise<void> {
     if ((await this.creating.get(update.eventName)) === false) return;
-    const path = `/apis/events.k8s.io/v1/namespaces/${update.namespace}/events/${update.eventName}`;
+    const path = objectPath(eventResource, update.eventName, update.namespace);
     const body = { series: { count: update.count, lastObservedTime: formatMicroTime(new Date(update.lastObservedTime)) } };
     try {
       await this.options.client.patch(path, body, 'merge');

@@ -2,26 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient, type QueryParams } from '../kube/kube-client.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import type { ObjectEvent } from '../queue/object-event.js';
-import { FreezableProxy } from '../test-support/freezable-proxy.js';
+import type { FreezableProxy } from '../test-support/freezable-proxy.js';
 import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
-import { configMaps, kubeConfigVia, nextMatching } from '../test-support/real-api.js';
+import { configMaps, nextMatching, proxiedClient, type ConfigMap } from '../test-support/real-api.js';
 import { Informer, type InformerLifecycleEvent } from './informer.js';
 import { listAllPages } from './list-all-pages.js';
-
-interface ConfigMap extends KubeObject {
-  readonly data?: Record<string, string>;
-}
 
 // With the watch cache on, the API server serves old resourceVersions from memory; off, a watch goes to etcd,
 // which answers a compacted revision with 410 Gone.
 let plane: HubPlane['plane'];
 let client: KubeClient;
 let proxy: FreezableProxy;
+let viaProxy: KubeClient;
 
 beforeAll(async () => {
   ({ plane, client } = await startHubPlane({ namespaces: ['gone', 'pages'], apiServerArgs: ['--watch-cache=false'] }));
-  const { hostname, port } = new URL(plane.cluster('hub').server);
-  proxy = await FreezableProxy.start({ host: hostname, port: Number(port) });
+  ({ proxy, client: viaProxy } = await proxiedClient(plane.cluster('hub')));
 });
 
 afterAll(async () => {
@@ -35,7 +31,6 @@ describe('informer and 410 Gone', () => {
   it('relists when its resourceVersion was compacted away, and no change is lost', async () => {
     await client.create(configMapPath(), { metadata: { name: 'kept' }, data: { v: '1' } });
     await client.create(configMapPath(), { metadata: { name: 'removed' }, data: { v: '1' } });
-    const viaProxy = new KubeClient(kubeConfigVia(plane.cluster('hub').kubeConfig(), `https://127.0.0.1:${proxy.port}`));
     const informer = new Informer<ConfigMap>({ client: viaProxy, resource: configMaps, namespace: 'gone', watchSilenceMs: 2000 });
     const events: ObjectEvent<ConfigMap>[] = [];
     const lifecycle: InformerLifecycleEvent[] = [];

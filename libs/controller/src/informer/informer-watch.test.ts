@@ -1,19 +1,13 @@
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../kube/kube-client.js';
-import type { KubeObject } from '../kube/kube-object.js';
 import { ControllerMetrics } from '../observability/controller-metrics.js';
 import type { ObjectEvent } from '../queue/object-event.js';
-import { FreezableProxy } from '../test-support/freezable-proxy.js';
 import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
 import { exponentialDelay } from '../util/backoff.js';
-import { configMaps, eventually, kubeConfigAs, kubeConfigVia, nextMatching } from '../test-support/real-api.js';
+import { configMaps, eventually, kubeConfigAs, nextMatching, proxiedClient, type ConfigMap } from '../test-support/real-api.js';
 import { Informer, type InformerLifecycleEvent } from './informer.js';
 import { labelIndex } from './object-store.js';
-
-interface ConfigMap extends KubeObject {
-  readonly data?: Record<string, string>;
-}
 
 let plane: HubPlane['plane'];
 let client: KubeClient;
@@ -194,10 +188,8 @@ describe('informer against a real API server', () => {
   });
 
   it('restarts a watch that went silent, and the update it missed arrives', async () => {
-    const { hostname: host, port } = new URL(plane.cluster('hub').server);
-    const proxy = await FreezableProxy.start({ host, port: Number(port) });
+    const { proxy, client: viaProxy } = await proxiedClient(plane.cluster('hub'));
     try {
-      const viaProxy = new KubeClient(kubeConfigVia(plane.cluster('hub').kubeConfig(), `https://${host}:${proxy.port}`));
       const metrics = new ControllerMetrics(new Registry());
       const informer = new Informer<ConfigMap>({
         client: viaProxy,

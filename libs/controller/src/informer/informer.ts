@@ -90,13 +90,14 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
   private async run(): Promise<void> {
     const stop = this.stopController.signal;
     let failures = 0;
+    const nextBackoffMs = () => withJitter(exponentialDelay(this.timings.backoff, failures++), 0.5);
     while (!stop.aborted) {
       let resourceVersion: string;
       try {
         resourceVersion = await this.relist();
       } catch (error) {
         if (stop.aborted) return;
-        const retryInMs = withJitter(exponentialDelay(this.timings.backoff, failures++), 0.5);
+        const retryInMs = nextBackoffMs();
         this.emitLifecycle({ type: 'list-failed', error: (error as Error).message, retryInMs });
         await abortableSleep(retryInMs, stop);
         continue;
@@ -110,10 +111,7 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
         if (healthy) failures = 0;
         // A server-side timeout, or a watchdog cut, resumes from where it was: nothing was missed.
         const resume = (end.reason === 'closed' && healthy) || end.reason === 'silent';
-        const retryInMs =
-          resume || end.reason === 'gone' || end.reason === 'relist-period'
-            ? 0
-            : withJitter(exponentialDelay(this.timings.backoff, failures++), 0.5);
+        const retryInMs = resume || end.reason === 'gone' || end.reason === 'relist-period' ? 0 : nextBackoffMs();
         this.watchEnded(end, retryInMs);
         await abortableSleep(retryInMs, stop);
         if (!resume) break;

@@ -1,4 +1,4 @@
-import { KubeApiError } from '../kube/kube-api-error.js';
+import { isGone, KubeApiError } from '../kube/kube-api-error.js';
 import type { KubeClient, QueryParams } from '../kube/kube-client.js';
 import type { KubeObject, KubeStatus } from '../kube/kube-object.js';
 
@@ -87,8 +87,7 @@ export async function runWatchSession<T extends KubeObject>(options: WatchSessio
     finish('closed');
   } catch (error) {
     if (options.signal.aborted) finish(options.signal.reason === 'relist-period' ? 'relist-period' : 'stopped');
-    else if (error instanceof KubeApiError && error.statusCode === 410) finish('gone', error);
-    else finish('error', error instanceof Error ? error : new Error(String(error)));
+    else finish(isGone(error) ? 'gone' : 'error', error instanceof Error ? error : new Error(String(error)));
   } finally {
     clearTimeout(watchdog);
   }

@@ -50,23 +50,23 @@ export class KubeClient {
   }
 
   get<T>(path: string, query?: QueryParams, signal?: AbortSignal): Promise<T> {
-    return this.request<T>('GET', path, { ...(query ? { query } : {}), ...(signal ? { signal } : {}) });
+    return this.request<T>('GET', path, { query, signal });
   }
 
   create<T>(path: string, body: unknown, query?: QueryParams): Promise<T> {
-    return this.request<T>('POST', path, { body, ...(query ? { query } : {}) });
+    return this.request<T>('POST', path, { body, query });
   }
 
   replace<T>(path: string, body: unknown, query?: QueryParams): Promise<T> {
-    return this.request<T>('PUT', path, { body, ...(query ? { query } : {}) });
+    return this.request<T>('PUT', path, { body, query });
   }
 
   patch<T>(path: string, body: unknown, type: PatchType, query?: QueryParams): Promise<T> {
-    return this.request<T>('PATCH', path, { body, contentType: patchContentTypes[type], ...(query ? { query } : {}) });
+    return this.request<T>('PATCH', path, { body, contentType: patchContentTypes[type], query });
   }
 
   delete<T>(path: string, query?: QueryParams): Promise<T> {
-    return this.request<T>('DELETE', path, query ? { query } : {});
+    return this.request<T>('DELETE', path, { query });
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {

@@ -1,5 +1,5 @@
 import { isConflict, isNotFound } from '../kube/kube-api-error.js';
-import { collectionPath, objectPath } from '../kube/resource-type.js';
+import { apiVersionOf, collectionPath, objectPath } from '../kube/resource-type.js';
 import type { CheckResult } from '../observability/health-server.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
@@ -38,10 +38,12 @@ export class LeaderElector {
   private lastRenewAt = 0;
   private running: Promise<void> | undefined;
   private readonly leaseName: string;
+  private readonly leasePath: string;
 
   constructor(private readonly options: LeaderElectionOptions) {
     this.timings = resolveLeaderElectionTimings(options);
     this.leaseName = `${options.namespace}/${options.name}`;
+    this.leasePath = objectPath(leaseResource, options.name, options.namespace);
     this.logger = (options.logger ?? silentLogger()).child({ lease: this.leaseName, identity: options.identity });
     options.metrics?.registerLease(this.leaseName);
   }
@@ -101,12 +103,11 @@ export class LeaderElector {
 
   private async tryAcquireOrRenew(): Promise<boolean> {
     const now = Date.now();
-    const path = objectPath(leaseResource, this.options.name, this.options.namespace);
     const signal = AbortSignal.timeout(this.timings.renewDeadlineMs);
     try {
       let current: Lease;
       try {
-        current = await this.options.client.get<Lease>(path, undefined, signal);
+        current = await this.options.client.get<Lease>(this.leasePath, undefined, signal);
       } catch (error) {
         if (!isNotFound(error)) throw error;
         return await this.create(now, signal);
@@ -125,7 +126,7 @@ export class LeaderElector {
         renewTime: formatMicroTime(new Date(now)),
         leaseTransitions: (spec.leaseTransitions ?? 0) + (renewing ? 0 : 1),
       };
-      const written = await this.options.client.request<Lease>('PUT', path, {
+      const written = await this.options.client.request<Lease>('PUT', this.leasePath, {
         body: { ...current, spec: next },
         signal,
       });
@@ -140,8 +141,8 @@ export class LeaderElector {
   private async create(now: number, signal: AbortSignal): Promise<boolean> {
     const time = formatMicroTime(new Date(now));
     const body: Lease = {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
+      apiVersion: apiVersionOf(leaseResource),
+      kind: leaseResource.kind,
       metadata: { name: this.options.name, namespace: this.options.namespace },
       spec: {
         holderIdentity: this.options.identity,
@@ -158,13 +159,12 @@ export class LeaderElector {
   }
 
   private async release(): Promise<void> {
-    const path = objectPath(leaseResource, this.options.name, this.options.namespace);
     try {
-      const current = await this.options.client.get<Lease>(path);
+      const current = await this.options.client.get<Lease>(this.leasePath);
       if (current.spec?.holderIdentity !== this.options.identity) return;
       const now = formatMicroTime(new Date());
       const spec: LeaseSpec = { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now };
-      await this.options.client.replace(path, { ...current, spec });
+      await this.options.client.replace(this.leasePath, { ...current, spec });
       this.logger.info('released lease');
     } catch (error) {
       // The lease then expires on its own after the lease duration.

@@ -2,17 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Informer } from '../informer/informer.js';
 import { KubeClient } from '../kube/kube-client.js';
 import type { KubeObject } from '../kube/kube-object.js';
-import { apiVersionOf, collectionPath, objectPath } from '../kube/resource-type.js';
+import { collectionPath, objectPath } from '../kube/resource-type.js';
 import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
-import { configMaps, nextMatching } from '../test-support/real-api.js';
-import { installWidgetCrd, widgets } from '../test-support/test-crd.js';
+import { configMaps, nextMatching, type ConfigMap } from '../test-support/real-api.js';
+import { createWidget, installWidgetCrd, widgets } from '../test-support/test-crd.js';
 import { Controller } from './controller.js';
 import { done, retry } from './reconcile-outcome.js';
 import { deferred } from '../util/deferred.js';
 
-interface ConfigMap extends KubeObject {
-  readonly data?: Record<string, string>;
-}
 /** Refers to ConfigMaps by name, as an HTTPRoute refers to its parent Gateways. */
 interface Widget extends KubeObject {
   readonly spec?: { readonly size?: number; readonly parentNames?: readonly string[] };
@@ -118,13 +115,7 @@ describe('controller on a real API server', () => {
   it('reconciles exactly the keys a changed related object maps to (old and new), and nothing else', async () => {
     const ns = 'mapped';
     for (const name of ['gw-a', 'gw-b', 'gw-c', 'gw-d']) await client.create(collectionPath(configMaps, ns), { metadata: { name } });
-    const putWidget = (name: string, parentNames: string[]) =>
-      client.create(collectionPath(widgets, ns), {
-        apiVersion: apiVersionOf(widgets),
-        kind: widgets.kind,
-        metadata: { name },
-        spec: { size: 1, parentNames },
-      });
+    const putWidget = (name: string, parentNames: string[]) => createWidget(client, ns, name, parentNames);
     await putWidget('route-1', ['gw-a', 'gw-b']);
     await putWidget('route-2', ['gw-d']);
     const parents = await startInformer(ns);

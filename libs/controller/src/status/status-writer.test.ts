@@ -9,7 +9,7 @@ import { startHubPlane, type HubPlane } from '../test-support/hub-plane.js';
 import type { ObjectEvent } from '../queue/object-event.js';
 import { objectKey } from '../queue/request-key.js';
 import { eventually, nextMatching } from '../test-support/real-api.js';
-import { installWidgetCrd, widgets } from '../test-support/test-crd.js';
+import { createWidget, installWidgetCrd, widgets } from '../test-support/test-crd.js';
 import type { Condition, DesiredCondition } from './conditions.js';
 import { StatusWriter } from './status-writer.js';
 
@@ -38,13 +38,6 @@ afterAll(async () => {
 
 const path = (name: string) => objectPath(widgets, name, ns);
 const read = (name: string) => client.get<Widget>(path(name));
-const createWidget = (name: string) =>
-  client.create<Widget>(`/apis/${widgets.group}/${widgets.version}/namespaces/${ns}/${widgets.plural}`, {
-    apiVersion: `${widgets.group}/${widgets.version}`,
-    kind: widgets.kind,
-    metadata: { name },
-    spec: { size: 1 },
-  });
 /** Resolves once the informer's cache holds `object` at its resourceVersion. */
 function cacheHolds(informer: Informer<Widget>, object: Widget): Promise<unknown> {
   const version = object.metadata.resourceVersion;
@@ -56,7 +49,7 @@ const ready = (message: string): DesiredCondition => ({ type: 'Ready', status: '
 
 describe('status writer on a real API server', () => {
   it('applies keyed status, keeps other managers’ conditions, and writes nothing over several unchanged resyncs', async () => {
-    await createWidget('applied');
+    await createWidget<Widget>(client, ns, 'applied');
     await client.patch(
       `${path('applied')}/status`,
       {
@@ -124,7 +117,7 @@ describe('status writer on a real API server', () => {
   });
 
   it('splices only our entries into an atomic list, skips unchanged writes and retries on conflict', async () => {
-    const created = await createWidget('spliced');
+    const created = await createWidget<Widget>(client, ns, 'spliced');
     const theirs = (name: string): Parent => ({ parentRef: { name }, controllerName: 'example.com/other' });
     await client.patch(`${path('spliced')}/status`, { status: { parents: [theirs('gw-1')] } }, 'merge');
     const writer = new StatusWriter({ client, fieldManager: 'our-agent' });

@@ -1,12 +1,22 @@
+import type { Cluster } from '@fleet-gateway/control-plane';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../kube/kube-client.js';
+import type { KubeObject } from '../kube/kube-object.js';
 import type { ResourceType } from '../kube/resource-type.js';
+import { FreezableProxy } from './freezable-proxy.js';
 
 export const configMaps: ResourceType = { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 
-/** A KubeConfig like `base` but pointing at another server (e.g. a proxy in front of the same API server). */
-export function kubeConfigVia(base: KubeConfig, server: string): KubeConfig {
-  return variantOf(base, { server });
+export interface ConfigMap extends KubeObject {
+  readonly data?: Record<string, string>;
+}
+
+/** A FreezableProxy in front of `cluster`'s API server, and a client whose requests all go through it. */
+export async function proxiedClient(cluster: Cluster): Promise<{ proxy: FreezableProxy; client: KubeClient }> {
+  const { hostname, port } = new URL(cluster.server);
+  const proxy = await FreezableProxy.start({ host: hostname, port: Number(port) });
+  const kubeConfig = variantOf(cluster.kubeConfig(), { server: `https://127.0.0.1:${proxy.port}` });
+  return { proxy, client: new KubeClient(kubeConfig) };
 }
 
 /** A KubeConfig like `base` whose requests impersonate `user` (the admin certificate may impersonate anyone). */

@@ -1,5 +1,6 @@
 import type { KubeClient } from '../kube/kube-client.js';
-import type { ResourceType } from '../kube/resource-type.js';
+import type { KubeObject } from '../kube/kube-object.js';
+import { apiVersionOf, collectionPath, type ResourceType } from '../kube/resource-type.js';
 import { eventually } from './real-api.js';
 
 /**
@@ -92,4 +93,19 @@ export async function installWidgetCrd(client: KubeClient): Promise<void> {
     (ok) => ok,
   );
   if (!served) throw new Error('the Widget CRD was not served within the timeout');
+}
+
+/** Creates a Widget of size 1 in `namespace`, referring to `parentNames` when given. */
+export function createWidget<T extends KubeObject>(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  parentNames?: readonly string[],
+): Promise<T> {
+  return client.create<T>(collectionPath(widgets, namespace), {
+    apiVersion: apiVersionOf(widgets),
+    kind: widgets.kind,
+    metadata: { name },
+    spec: { size: 1, ...(parentNames ? { parentNames } : {}) },
+  });
 }
