@@ -23,7 +23,7 @@ export interface TranslateResult {
 }
 
 /** The ownership tag value the hub writes: its subscription (upstream contract, `fleet-networking-hub-identity`). */
-export function hubIdentityOf(scope: FrontDoorScope): string {
+function hubIdentityOf(scope: FrontDoorScope): string {
   return `subscription/${scope.subscriptionId}`;
 }
 

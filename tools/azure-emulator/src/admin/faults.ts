@@ -8,7 +8,7 @@ import { badRequest } from '../arm/errors.js';
  * - `lro-failure`: proceed, but the long-running operation the request starts ends Failed.
  */
 export type FaultKind = 'status' | 'latency' | 'reset' | 'lro-failure';
-export const FAULT_STATUSES = [403, 409, 429, 500, 503] as const;
+const FAULT_STATUSES = [403, 409, 429, 500, 503] as const;
 
 export interface FaultSpec {
   kind: FaultKind;

@@ -47,11 +47,10 @@ export function handleCollectionRequest(request: ArmRequest, kind: ResourceKind,
     const parent = requireParent(request.path, context) as ResourceRecord;
     records = context.store.ofKind(kindKey, parent.key);
   } else {
-    const subscription = request.path.subscriptionId.toLowerCase();
     const group = request.path.resourceGroup?.toLowerCase();
     records = context.store
-      .ofKind(kindKey)
-      .filter((r) => r.path.subscriptionId.toLowerCase() === subscription && (group === undefined || r.path.resourceGroup?.toLowerCase() === group));
+      .inSubscription(kindKey, request.path.subscriptionId)
+      .filter((r) => group === undefined || r.path.resourceGroup?.toLowerCase() === group);
   }
   const documents = records.map((record) => renderResource(record, kind, context));
   return { status: 200, body: pageOf(documents, request.url, request.baseUrl, context.pageSize) };

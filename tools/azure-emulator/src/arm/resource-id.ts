@@ -63,6 +63,11 @@ export function kindKeyOf(provider: string, types: readonly string[]): string {
   return [provider, ...types].join('/').toLowerCase();
 }
 
+/** The key of a nested resource's parent: its key without the last type/name pair. */
+export function parentKeyOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('/', key.lastIndexOf('/') - 1));
+}
+
 /** The id of the parent resource, or undefined for a top-level resource. */
 export function parentPath(path: ArmPath): ArmPath | undefined {
   if (path.types.length < 2) return undefined;

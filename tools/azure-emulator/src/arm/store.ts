@@ -1,4 +1,5 @@
-import type { ArmPath } from './resource-id.js';
+import { randomUUID } from 'node:crypto';
+import { formatArmPath, resourceKey, type ArmPath } from './resource-id.js';
 
 export type ProvisioningState = 'Creating' | 'Updating' | 'Deleting' | 'Succeeded' | 'Failed';
 
@@ -31,6 +32,36 @@ export interface ResourceRecord {
   operationId?: string;
   /** Kind-specific state the emulator keeps beside the body (generated host names, addresses...). */
   internal: Record<string, unknown>;
+}
+
+/**
+ * A resource the emulator creates by itself, already provisioned, rather than through an ARM write (WAF policies from
+ * the admin API, AFD's private endpoint connections).
+ */
+export function provisionedRecord(
+  path: ArmPath,
+  kindKey: string,
+  body: ResourceBody,
+  nowMs: number,
+  internal: Record<string, unknown> = {},
+): ResourceRecord {
+  const id = formatArmPath(path);
+  const now = new Date(nowMs).toISOString();
+  return {
+    id,
+    key: resourceKey(id),
+    kindKey,
+    path,
+    name: path.names[path.names.length - 1] as string,
+    body,
+    applied: structuredClone(body),
+    provisioningState: 'Succeeded',
+    etag: `W/"${randomUUID()}"`,
+    createdAt: now,
+    modifiedAt: now,
+    changedAtMs: nowMs,
+    internal,
+  };
 }
 
 type ChangeListener = () => void;
@@ -72,6 +103,12 @@ export class ResourceStore {
     if (underKey === undefined) return all;
     const prefix = `${underKey}/`;
     return all.filter((record) => record.key.startsWith(prefix));
+  }
+
+  /** Records of one kind in a subscription (subscription ids compare case-insensitively, as every ARM id part). */
+  inSubscription(kindKey: string, subscriptionId: string): ResourceRecord[] {
+    const subscription = subscriptionId.toLowerCase();
+    return this.ofKind(kindKey).filter((record) => record.path.subscriptionId.toLowerCase() === subscription);
   }
 
   /** Every record strictly under a key, deepest first (the order a cascade delete removes them in). */

@@ -30,6 +30,7 @@ describe('AFD origin groups and origins', () => {
     await createOriginGroup(bed, 'fd', 'og', '/healthz');
     const group = await bed.cdn.afdOriginGroups.beginUpdateAndWait(RG, 'fd', 'og', { sessionAffinityState: 'Disabled' }, FAST_POLLING);
     expect(group.healthProbeSettings?.probePath).toBe('/healthz');
+    expect(group.profileName).toBe('fd');
     expect((await bed.cdn.afdOriginGroups.get(RG, 'fd', 'OG')).sessionAffinityState).toBe('Disabled');
     const origin = await createOrigin(bed, 'fd', 'og', { name: 'o1', hostName: '10.0.0.1', weight: 100 });
     expect(origin.httpsPort).toBe(443);
@@ -83,6 +84,7 @@ describe('AFD routes', () => {
     const route = await createRoute(bed, 'fd', 'api', 'r-all', 'og-api');
     expect(route.provisioningState).toBe('Succeeded');
     expect(route.httpsRedirect).toBe('Disabled');
+    expect(route.endpointName).toBe('api');
     const updated = await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'api', 'r-all', { patternsToMatch: ['/v1/*'] }, FAST_POLLING);
     expect(updated.patternsToMatch).toEqual(['/v1/*']);
     expect(updated.originGroup?.id).toBe(cdnId('profiles', 'fd', 'originGroups', 'og-api'));
@@ -130,6 +132,7 @@ describe('AFD rule sets and rules', () => {
       FAST_POLLING,
     );
     expect(rule.matchProcessingBehavior).toBe('Continue');
+    expect([ruleSet.profileName, rule.ruleSetName]).toEqual(['fd', 'rules1']);
     const updated = await bed.cdn.rules.beginUpdateAndWait(RG, 'fd', 'rules1', 'addHeader', { order: 2 }, FAST_POLLING);
     expect(updated.order).toBe(2);
     expect((await bed.cdn.rules.get(RG, 'fd', 'rules1', 'addHeader')).order).toBe(2);

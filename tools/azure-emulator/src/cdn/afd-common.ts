@@ -25,9 +25,21 @@ export const AFD = {
 
 type AfdChildSpec = Pick<ResourceKind, 'types'> & Partial<ResourceKind> & { definition: string; updateDefinition?: string };
 
-/** An AFD child resource as afdx.json defines most of them: proxy resource, PUT/PATCH/DELETE long-running. */
+/** The read-only property every AFD child reports its parent's name in (afdx.json: profileName, endpointName...). */
+const PARENT_NAME_PROPERTY: Readonly<Record<string, string>> = {
+  profiles: 'profileName',
+  afdEndpoints: 'endpointName',
+  originGroups: 'originGroupName',
+  ruleSets: 'ruleSetName',
+};
+
+/**
+ * An AFD child resource as afdx.json defines most of them: proxy resource, PUT/PATCH/DELETE long-running, its parent's
+ * name among the rendered properties.
+ */
 export function afdChildKind(spec: AfdChildSpec): ResourceKind {
-  const { definition, updateDefinition, ...rest } = spec;
+  const { definition, updateDefinition, render, ...rest } = spec;
+  const parentNameProperty = PARENT_NAME_PROPERTY[spec.types[spec.types.length - 2] as string] as string;
   return {
     provider: 'Microsoft.Cdn',
     apiVersion: CDN_API_VERSION,
@@ -38,6 +50,7 @@ export function afdChildKind(spec: AfdChildSpec): ResourceKind {
     deletable: true,
     hasDeploymentStatus: true,
     ...rest,
+    render: (record, context) => ({ [parentNameProperty]: record.path.names[record.path.names.length - 2], ...render?.(record, context) }),
   };
 }
 

@@ -26,7 +26,7 @@ export const endpointKind = afdChildKind({
     record.internal.hostName = `${name}-${hashLabel(seed)}.z01.azurefd.net`;
   },
   render(record) {
-    return { hostName: record.internal.hostName, profileName: record.path.names[0] };
+    return { hostName: record.internal.hostName };
   },
 });
 

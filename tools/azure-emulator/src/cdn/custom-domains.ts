@@ -38,7 +38,6 @@ export const customDomainKind = afdChildKind({
   },
   render(record) {
     return {
-      profileName: record.path.names[0],
       domainValidationState: record.internal.validationState,
       validationProperties: { validationToken: record.internal.validationToken, expirationDate: record.internal.validationExpires },
     };

@@ -11,7 +11,4 @@ export const originGroupKind = afdChildKind({
   checkDelete(record, context) {
     refuseDeleteWhileReferenced(record, context, AFD.route, (properties) => [properties.originGroup]);
   },
-  render(record) {
-    return { profileName: record.path.names[0] };
-  },
 });

@@ -28,15 +28,12 @@ export const originKind = afdChildKind({
     context.privateLink.checkOrigin(request.key, profile.key, privateLink);
   },
   render(record, context) {
-    const properties: Record<string, unknown> = { originGroupName: record.path.names[1] };
     const sharedPrivateLinkResource = record.body.properties.sharedPrivateLinkResource;
-    if (sharedPrivateLinkResource !== undefined) {
-      // The status is AFD's to report, whatever the client sent.
-      const { status: _sent, ...rest } = sharedPrivateLinkResource as Record<string, unknown>;
-      const status = context.privateLink.statusOf(record.key);
-      properties.sharedPrivateLinkResource = { ...rest, ...(status === undefined ? {} : { status }) };
-    }
-    return properties;
+    if (sharedPrivateLinkResource === undefined) return {};
+    // The status is AFD's to report, whatever the client sent.
+    const { status: _sent, ...rest } = sharedPrivateLinkResource as Record<string, unknown>;
+    const status = context.privateLink.statusOf(record.key);
+    return { sharedPrivateLinkResource: { ...rest, ...(status === undefined ? {} : { status }) } };
   },
   onProvisioned(record, context) {
     context.privateLink.attach(record);

@@ -43,8 +43,7 @@ export const profileKind: ResourceKind = {
       throw badRequest(`'properties.originResponseTimeoutSeconds' must be between 16 and ${maxTimeout}; got ${timeout}.`);
     }
     if (request.existing === undefined) {
-      const subscription = request.path.subscriptionId.toLowerCase();
-      const count = context.store.ofKind(AFD.profile).filter((p) => p.path.subscriptionId.toLowerCase() === subscription).length;
+      const count = context.store.inSubscription(AFD.profile, request.path.subscriptionId).length;
       if (count >= context.limits.afd.profilesPerSubscription) {
         throw badRequest(`Limit reached: a subscription can hold at most ${context.limits.afd.profilesPerSubscription} Azure Front Door profiles.`);
       }

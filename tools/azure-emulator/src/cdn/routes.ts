@@ -1,6 +1,6 @@
 import { badRequest } from '../arm/errors.js';
 import type { WriteRequest } from '../arm/kind.js';
-import { resourceKey } from '../arm/resource-id.js';
+import { parentKeyOf } from '../arm/resource-id.js';
 import type { EmulatorContext } from '../emulator-context.js';
 import { AFD, afdChildKind, enforceProfileLimit, limitFor, profileOf, requireReference } from './afd-common.js';
 import { compositeRouteMetric, findRouteConflict, patternProblem, routeShape } from './route-rules.js';
@@ -29,12 +29,8 @@ export const routeKind = afdChildKind({
   },
 });
 
-function endpointKeyOf(request: WriteRequest): string {
-  return (request.parent as NonNullable<WriteRequest['parent']>).key;
-}
-
 function checkConflicts(request: WriteRequest, context: EmulatorContext): void {
-  const endpointKey = endpointKeyOf(request);
+  const endpointKey = parentKeyOf(request.key);
   const candidate = routeShape(request.path.names[2] as string, request.body.properties, endpointKey);
   const others = context.store.ofKind(AFD.route, endpointKey).map((route) => routeShape(route.name, route.body.properties, endpointKey));
   const conflict = findRouteConflict(candidate, others);
@@ -48,12 +44,11 @@ function checkConflicts(request: WriteRequest, context: EmulatorContext): void {
 
 function checkCompositeMetric(request: WriteRequest, context: EmulatorContext): void {
   const profile = profileOf(request, context);
-  const own = resourceKey(request.key);
   const shapes = context.store
     .ofKind(AFD.route, profile.key)
-    .filter((route) => route.key !== own)
-    .map((route) => routeShape(route.name, route.body.properties, route.key.slice(0, route.key.lastIndexOf('/routes/'))));
-  shapes.push(routeShape(request.path.names[2] as string, request.body.properties, endpointKeyOf(request)));
+    .filter((route) => route.key !== request.key)
+    .map((route) => routeShape(route.name, route.body.properties, parentKeyOf(route.key)));
+  shapes.push(routeShape(request.path.names[2] as string, request.body.properties, parentKeyOf(request.key)));
   const metric = compositeRouteMetric(shapes);
   const max = limitFor(context.limits.afd.compositeRouteMetricPerProfile, profile);
   if (metric > max) {

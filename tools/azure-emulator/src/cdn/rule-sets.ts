@@ -15,9 +15,6 @@ export const ruleSetKind = afdChildKind({
   checkDelete(record, context) {
     refuseDeleteWhileReferenced(record, context, AFD.route, ruleSetsOfRoute);
   },
-  render(record) {
-    return { profileName: record.path.names[0] };
-  },
 });
 
 /** Microsoft.Cdn/profiles/ruleSets/rules. A new rule counts against every route that uses its rule set. */
@@ -36,9 +33,6 @@ export const ruleKind = afdChildKind({
       const rules = rulesOf(ruleSets, context) + 1;
       if (rules > max) throw badRequest(`Limit reached: route '${route.name}' would have ${rules} rules across its rule sets; the maximum is ${max}.`);
     }
-  },
-  render(record) {
-    return { ruleSetName: record.path.names[1] };
   },
 });
 

@@ -12,7 +12,4 @@ export const secretKind = afdChildKind({
       (properties.tlsSettings as { secret?: unknown } | undefined)?.secret,
     ]);
   },
-  render(record) {
-    return { profileName: record.path.names[0] };
-  },
 });

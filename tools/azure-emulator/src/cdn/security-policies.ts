@@ -19,9 +19,6 @@ export const securityPolicyKind = afdChildKind({
     checkWafPolicy(request, context);
     checkDomains(request, context);
   },
-  render(record) {
-    return { profileName: record.path.names[0] };
-  },
 });
 
 function checkWafPolicy(request: WriteRequest, context: EmulatorContext): void {

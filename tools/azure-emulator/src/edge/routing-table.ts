@@ -1,7 +1,7 @@
 import { AFD, propertiesOf } from '../cdn/afd-common.js';
 import { DEFAULT_PATTERNS, DEFAULT_PROTOCOLS } from '../cdn/route-rules.js';
 import type { ResourceRecord } from '../arm/store.js';
-import { resourceKey } from '../arm/resource-id.js';
+import { parentKeyOf, resourceKey } from '../arm/resource-id.js';
 
 /** What one simulated edge serves: a pure function of the provisioned ARM state. */
 export interface RoutingTable {
@@ -84,8 +84,7 @@ export function compileRoutingTable(inputs: RoutingInputs): RoutingTable {
   const originGroups = new Map<string, OriginGroupEntry>();
   for (const group of of(AFD.originGroup)) originGroups.set(group.key, originGroupEntry(group));
   for (const origin of of(AFD.origin)) {
-    const groupKey = origin.key.slice(0, origin.key.lastIndexOf('/origins/'));
-    originGroups.get(groupKey)?.origins.push(originEntry(origin, inputs.privateLinkStatus));
+    originGroups.get(parentKeyOf(origin.key))?.origins.push(originEntry(origin, inputs.privateLinkStatus));
   }
   const profiles = new Map(of(AFD.profile).map((profile) => [profile.key, profile]));
   const endpoints = new Map(of(AFD.endpoint).map((endpoint) => [endpoint.key, endpoint]));
@@ -98,7 +97,7 @@ export function compileRoutingTable(inputs: RoutingInputs): RoutingTable {
   const hostEntry = (host: string, endpoint: ResourceRecord): HostEntry => {
     let entry = hosts.get(host);
     if (entry === undefined) {
-      const profile = profiles.get(endpoint.key.slice(0, endpoint.key.lastIndexOf('/afdendpoints/')));
+      const profile = profiles.get(parentKeyOf(endpoint.key));
       const timeout = propertiesOf(profile, true).originResponseTimeoutSeconds;
       entry = {
         endpointName: endpoint.name,
@@ -113,7 +112,7 @@ export function compileRoutingTable(inputs: RoutingInputs): RoutingTable {
   };
   for (const endpoint of endpoints.values()) hostEntry(String(endpoint.internal.hostName).toLowerCase(), endpoint);
   for (const route of of(AFD.route)) {
-    const endpoint = endpoints.get(route.key.slice(0, route.key.lastIndexOf('/routes/')));
+    const endpoint = endpoints.get(parentKeyOf(route.key));
     const properties = propertiesOf(route, true);
     if (endpoint === undefined || properties.enabledState === 'Disabled') continue;
     const entry = routeEntry(route.name, properties);

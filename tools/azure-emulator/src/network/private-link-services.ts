@@ -33,8 +33,7 @@ export const privateLinkServiceKind = networkKind({
       );
     }
     if (request.existing === undefined) {
-      const subscription = request.path.subscriptionId.toLowerCase();
-      const count = context.store.ofKind(NETWORK.privateLinkService).filter((s) => s.path.subscriptionId.toLowerCase() === subscription).length;
+      const count = context.store.inSubscription(NETWORK.privateLinkService, request.path.subscriptionId).length;
       const max = context.limits.network.privateLinkServicesPerSubscription;
       if (count >= max) throw quotaExceeded(`A subscription can hold at most ${max} private link services.`);
     }

@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { ArmError, badRequest, conflict } from '../arm/errors.js';
 import type { ResourceKind } from '../arm/kind.js';
 import { formatArmPath, kindKeyOf, resourceKey } from '../arm/resource-id.js';
-import type { ResourceRecord } from '../arm/store.js';
+import { provisionedRecord, type ResourceRecord } from '../arm/store.js';
+import { AFD, referenceKey } from '../cdn/afd-common.js';
 import type { EmulatorContext } from '../emulator-context.js';
 
-export const WAF_API_VERSION = '2024-02-01';
+const WAF_API_VERSION = '2024-02-01';
 export const WAF_POLICY_KIND_KEY = kindKeyOf('Microsoft.Network', ['frontDoorWebApplicationFirewallPolicies']);
 const WAF_SKUS = ['Classic_AzureFrontDoor', 'Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'];
-const SECURITY_POLICY_KIND_KEY = 'microsoft.cdn/profiles/securitypolicies';
 
 /**
  * Microsoft.Network/frontdoorWebApplicationFirewallPolicies at the api-version @azure/arm-frontdoor 5.3.0 uses:
@@ -23,7 +22,7 @@ export const wafPolicyKind: ResourceKind = {
   deletable: false,
   render(record, context) {
     const links = context.store
-      .ofKind(SECURITY_POLICY_KIND_KEY)
+      .ofKind(AFD.securityPolicy)
       .filter((policy) => wafPolicyKeyOf(policy) === record.key)
       .map((policy) => ({ id: policy.id }));
     return { resourceState: 'Enabled', frontendEndpointLinks: [], routingRuleLinks: [], securityPolicyLinks: links };
@@ -48,33 +47,19 @@ export function createWafPolicy(spec: WafPolicySpec, context: EmulatorContext): 
   const path = { subscriptionId: spec.subscriptionId, resourceGroup: spec.resourceGroup, provider: 'Microsoft.Network', types: ['frontDoorWebApplicationFirewallPolicies'], names: [spec.name] };
   const id = formatArmPath(path);
   const existing = context.store.get(resourceKey(id));
-  const subscription = spec.subscriptionId.toLowerCase();
-  const count = context.store.ofKind(WAF_POLICY_KIND_KEY).filter((p) => p.path.subscriptionId.toLowerCase() === subscription).length;
+  const count = context.store.inSubscription(WAF_POLICY_KIND_KEY, spec.subscriptionId).length;
   if (existing === undefined && count >= context.limits.afd.wafPoliciesPerSubscription) {
     throw badRequest(`Limit reached: a subscription can hold at most ${context.limits.afd.wafPoliciesPerSubscription} Front Door WAF policies.`);
   }
-  const now = new Date(context.now()).toISOString();
   const body = {
     location: 'Global',
     tags: spec.tags ?? {},
     sku: { name: spec.sku },
     properties: { policySettings: { enabledState: spec.enabledState ?? 'Enabled', mode: spec.mode ?? 'Prevention' }, customRules: { rules: [] }, managedRules: { managedRuleSets: [] } },
   };
-  const record: ResourceRecord = {
-    id: existing?.id ?? id,
-    key: resourceKey(id),
-    kindKey: WAF_POLICY_KIND_KEY,
-    path,
-    name: existing?.name ?? spec.name,
-    body,
-    applied: structuredClone(body),
-    provisioningState: 'Succeeded',
-    etag: `W/"${randomUUID()}"`,
-    createdAt: existing?.createdAt ?? now,
-    modifiedAt: now,
-    changedAtMs: context.now(),
-    internal: {},
-  };
+  // A replaced policy keeps the casing of its first id and its creation time, as ARM does.
+  const record = provisionedRecord(existing?.path ?? path, WAF_POLICY_KIND_KEY, body, context.now());
+  if (existing !== undefined) record.createdAt = existing.createdAt;
   context.store.put(record);
   context.store.changed();
   return record;
@@ -83,13 +68,12 @@ export function createWafPolicy(spec: WafPolicySpec, context: EmulatorContext): 
 export function deleteWafPolicy(id: string, context: EmulatorContext): void {
   const record = context.store.get(resourceKey(id));
   if (record?.kindKey !== WAF_POLICY_KIND_KEY) throw new ArmError(404, 'ResourceNotFound', `WAF policy '${id}' was not found.`);
-  const user = context.store.ofKind(SECURITY_POLICY_KIND_KEY).find((policy) => wafPolicyKeyOf(policy) === record.key);
+  const user = context.store.ofKind(AFD.securityPolicy).find((policy) => wafPolicyKeyOf(policy) === record.key);
   if (user !== undefined) throw conflict(`WAF policy '${record.name}' is used by security policy '${user.id}'.`);
   context.store.remove(record.key);
   context.store.changed();
 }
 
 function wafPolicyKeyOf(securityPolicy: ResourceRecord): string | undefined {
-  const id = (securityPolicy.body.properties.parameters as { wafPolicy?: { id?: unknown } } | undefined)?.wafPolicy?.id;
-  return typeof id === 'string' ? resourceKey(id) : undefined;
+  return referenceKey((securityPolicy.body.properties.parameters as { wafPolicy?: unknown } | undefined)?.wafPolicy);
 }

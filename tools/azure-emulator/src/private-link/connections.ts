@@ -1,7 +1,8 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { badRequest } from '../arm/errors.js';
 import { resourceKey } from '../arm/resource-id.js';
-import type { ResourceRecord, ResourceStore } from '../arm/store.js';
+import { provisionedRecord, type ResourceRecord, type ResourceStore } from '../arm/store.js';
+import { profileKeyOf } from '../cdn/afd-common.js';
 import type { Limits } from '../limits.js';
 import { NETWORK } from '../network/network-common.js';
 
@@ -60,8 +61,7 @@ export class PrivateLinkConnections {
   /** The origin was provisioned: join (or open) the shared connection for its tuple. */
   attach(origin: ResourceRecord): void {
     const link = origin.body.properties.sharedPrivateLinkResource as SharedPrivateLinkResource | undefined;
-    const profileKey = origin.key.split('/origingroups/')[0] as string;
-    const tuple = link === undefined ? undefined : tupleKey(profileKey, link);
+    const tuple = link === undefined ? undefined : tupleKey(profileKeyOf(origin.path), link);
     const previous = this.tupleOfOrigin.get(origin.key);
     if (previous === tuple) return;
     if (previous !== undefined) this.detach(origin.key);
@@ -120,7 +120,6 @@ export class PrivateLinkConnections {
     const endpointName = `eafd-pe-${randomBytes(6).toString('hex')}`;
     const name = `${endpointName}.${randomUUID()}`;
     const path = { ...service.path, types: [...service.path.types, 'privateEndpointConnections'], names: [...service.path.names, name] };
-    const id = `${service.id}/privateEndpointConnections/${name}`;
     const approved = this.autoApproves(service);
     const body = {
       properties: {
@@ -131,28 +130,14 @@ export class PrivateLinkConnections {
         },
       },
     };
-    const now = new Date().toISOString();
-    this.store.put({
-      id,
-      key: resourceKey(id),
-      kindKey: NETWORK.privateEndpointConnection,
-      path,
-      name,
-      body,
-      applied: structuredClone(body),
-      provisioningState: 'Succeeded',
-      etag: `W/"${randomUUID()}"`,
-      createdAt: now,
-      modifiedAt: now,
-      changedAtMs: Date.now(),
-      internal: {
-        privateEndpointId: `/subscriptions/${this.afdSubscriptionId}/resourceGroups/eafd-Prod-${location}/providers/Microsoft.Network/privateEndpoints/${endpointName}`,
-        linkIdentifier: String(randomInt(100_000_000, 999_999_999)),
-        privateEndpointLocation: location,
-      },
+    const record = provisionedRecord(path, NETWORK.privateEndpointConnection, body, Date.now(), {
+      privateEndpointId: `/subscriptions/${this.afdSubscriptionId}/resourceGroups/eafd-Prod-${location}/providers/Microsoft.Network/privateEndpoints/${endpointName}`,
+      linkIdentifier: String(randomInt(100_000_000, 999_999_999)),
+      privateEndpointLocation: location,
     });
+    this.store.put(record);
     this.store.changed();
-    return resourceKey(id);
+    return record.key;
   }
 
   private autoApproves(service: ResourceRecord): boolean {
