@@ -1,4 +1,4 @@
-import { commonAgentOptions, parseAgentArgs, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
+import { checkResourceGroup, commonAgentOptions, parseAgentArgs, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
 
 export const KNOWN_AFD_SKUS = ['Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'] as const;
 export type AfdSku = (typeof KNOWN_AFD_SKUS)[number];
@@ -12,9 +12,6 @@ export interface HubFlags extends CommonAgentFlags {
 }
 
 export type HubFlagsResult = { ok: true; value: HubFlags } | { ok: false; errors: string[] };
-
-// Azure resource group names: 1-90 characters, letters, digits, '_', '-', '.', '(' and ')', not ending in '.'.
-const RESOURCE_GROUP = /^[-\w.()]{0,89}[-\w()]$/;
 
 /** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
 export function parseHubFlags(argv: string[]): HubFlagsResult {
@@ -36,11 +33,8 @@ export function parseHubFlags(argv: string[]): HubFlagsResult {
   if (enableAfd && !resourceGroup) {
     errors.push('--afd-resource-group must be configured when Azure Front Door reconciliation is enabled (--enable-afd)');
   }
-  if (resourceGroup !== undefined && !RESOURCE_GROUP.test(resourceGroup)) {
-    errors.push(
-      `--afd-resource-group has invalid value "${resourceGroup}"; expected an Azure resource group name (1-90 of letters, digits, _ - . ( ), not ending in .)`,
-    );
-  }
+  const resourceGroupError = checkResourceGroup('afd-resource-group', resourceGroup);
+  if (resourceGroupError) errors.push(resourceGroupError);
   if (enableAfd && !values['azure-subscription-id']) {
     errors.push('--azure-subscription-id must be configured when Azure Front Door reconciliation is enabled (--enable-afd)');
   }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { checkArmEndpoint, checkBindAddress, checkSubscriptionId } from './checks.js';
+import { checkArmEndpoint, checkBindAddress, checkResourceGroup, checkSubscriptionId } from './checks.js';
 import { commonAgentOptions, readCommonAgentFlags } from './common-agent-flags.js';
 
 describe('flag checks', () => {
@@ -14,6 +14,11 @@ describe('flag checks', () => {
     expect(checkBindAddress('m', '127.0.0.1:0', ':1')).toBeUndefined();
     expect(checkBindAddress('m', ':70000', ':1')).toBe('--m has invalid value ":70000"; expected [host]:port such as :1');
     expect(checkBindAddress('m', 'host', ':1')).toContain('"host"');
+    expect(checkResourceGroup('rg', 'rg-fleet.(1)_x')).toBeUndefined();
+    expect(checkResourceGroup('rg', 'rg.')).toBe(
+      '--rg has invalid value "rg."; expected an Azure resource group name (1-90 of letters, digits, _ - . ( ), not ending in .)',
+    );
+    expect(checkResourceGroup('rg', 'a'.repeat(91))).toContain('expected an Azure resource group name');
   });
 
   it('read the common flags with defaults and collect all errors', () => {

@@ -1,5 +1,7 @@
 // Each check returns the error for a bad value (naming flag, value and expected form), or nothing.
 
+// Azure resource group names: 1-90 letters, digits, _ - . ( ), not ending in '.'.
+const RESOURCE_GROUP = /^[-\w.()]{0,89}[-\w()]$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function checkSubscriptionId(flag: string, value: string | undefined): string | undefined {
@@ -16,4 +18,9 @@ export function checkBindAddress(flag: string, value: string, example: string): 
   const port = Number(value.split(':').pop());
   if (/^[^:]*:\d{1,5}$/.test(value) && port <= 65535) return undefined;
   return `--${flag} has invalid value "${value}"; expected [host]:port such as ${example}`;
+}
+
+export function checkResourceGroup(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined || RESOURCE_GROUP.test(value)) return undefined;
+  return `--${flag} has invalid value "${value}"; expected an Azure resource group name (1-90 of letters, digits, _ - . ( ), not ending in .)`;
 }

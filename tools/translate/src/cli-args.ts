@@ -1,4 +1,4 @@
-import { checkSubscriptionId, parseAgentArgs } from '@fleet-gateway/agent-flags';
+import { checkResourceGroup, checkSubscriptionId, parseAgentArgs } from '@fleet-gateway/agent-flags';
 import { OUTPUT_FORMATS, SECTIONS, type OutputFormat, type Section, type TranslateOptions } from './translate.js';
 
 export const DEFAULT_SUBSCRIPTION_ID = '00000000-0000-0000-0000-000000000000';
@@ -25,8 +25,6 @@ Exit codes: 0 translated (problems, if any, are in the output); 2 bad flags or b
 
 export type CliArgs = { ok: true; help: true } | { ok: true; help: false; input: string; options: TranslateOptions } | { ok: false; error: string };
 
-// Azure resource group names: 1-90 letters, digits, _ - . ( ), not ending in '.'.
-const RESOURCE_GROUP = /^[-\w.()]{0,89}[-\w()]$/;
 
 function readShow(value: string, errors: string[]): Section[] {
   const names = value.split(',').map((s) => s.trim());
@@ -56,9 +54,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const subscriptionError = checkSubscriptionId('subscription-id', values['subscription-id']);
   if (subscriptionError) errors.push(subscriptionError);
   const resourceGroup = values['resource-group'];
-  if (!RESOURCE_GROUP.test(resourceGroup)) {
-    errors.push(`--resource-group has invalid value "${resourceGroup}"; expected 1-90 of letters, digits, _ - . ( ), not ending in .`);
-  }
+  const resourceGroupError = checkResourceGroup('resource-group', resourceGroup);
+  if (resourceGroupError) errors.push(resourceGroupError);
   if (errors.length > 0) return { ok: false, error: errors.join('; ') };
   return {
     ok: true,
