@@ -62,10 +62,17 @@ export const KIND_LABELS: Readonly<Record<AfdKind, string>> = {
   securityPolicy: 'security policy',
 };
 
+/** The name of the resource's parent below the profile, for the kinds that have one. */
+export function refParent(ref: AfdRef): string | undefined {
+  if (ref.kind === 'origin') return ref.originGroup;
+  if (ref.kind === 'rule') return ref.ruleSet;
+  if (ref.kind === 'route') return ref.endpoint;
+  return undefined;
+}
+
 /** Stable identity of a reference within one profile, for maps and sets. */
 export function refKey(ref: AfdRef): string {
-  const parent = ref.kind === 'origin' ? ref.originGroup : ref.kind === 'rule' ? ref.ruleSet : ref.kind === 'route' ? ref.endpoint : '';
-  return `${ref.kind}/${parent}/${refName(ref)}`.toLowerCase();
+  return `${ref.kind}/${refParent(ref) ?? ''}/${refName(ref)}`.toLowerCase();
 }
 
 function profileId(scope: FrontDoorScope, profile: string): string {

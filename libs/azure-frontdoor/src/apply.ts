@@ -9,7 +9,7 @@ import type {
   SecurityPolicy,
 } from '@azure/arm-cdn';
 import { describeRef, type FrontDoorScope } from './afd-refs.js';
-import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
+import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
 import { mapBounded } from './observe.js';
 import { orderOperations, type Operation } from './operations.js';
 import type { ArmRequestCount } from './request-count.js';
@@ -90,7 +90,7 @@ async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Oper
     return { op, outcome: 'done', resource: await put(cdn, scope.resourceGroup, op, lro) };
   } catch (error) {
     // Gone already is what a delete wants.
-    if (op.action === 'delete' && (error as { statusCode?: unknown }).statusCode === 404) return { op, outcome: 'done' };
+    if (op.action === 'delete' && isNotFound(error)) return { op, outcome: 'done' };
     return { op, outcome: 'failed', failure: classifyArmError(error) };
   }
 }

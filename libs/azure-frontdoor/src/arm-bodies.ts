@@ -24,9 +24,9 @@ import type {
 } from './spec-types.js';
 
 /** AFD's documented load-balancing sample settings; only the latency band is ours to choose. */
-export const SAMPLE_SIZE = 4;
-export const SUCCESSFUL_SAMPLES_REQUIRED = 3;
-export const AFD_LOCATION = 'global';
+const SAMPLE_SIZE = 4;
+const SUCCESSFUL_SAMPLES_REQUIRED = 3;
+const AFD_LOCATION = 'global';
 
 export function profileBody(spec: ProfileSpec): Profile {
   return { location: AFD_LOCATION, sku: { name: spec.sku }, tags: { ...spec.tags }, originResponseTimeoutSeconds: spec.originResponseTimeoutSeconds };

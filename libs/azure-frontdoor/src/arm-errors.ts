@@ -45,6 +45,11 @@ export function isRetriableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
 }
 
+/** A 404 from ARM: the resource (or its parent) does not exist. */
+export function isNotFound(error: unknown): boolean {
+  return (error as { statusCode?: unknown } | undefined)?.statusCode === 404;
+}
+
 export function isNetworkError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && NETWORK_CODES.has(code);

@@ -1,7 +1,7 @@
-/** Code-point order, independent of locale, so that every list the plan emits is reproducible. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+import { compareText } from '@fleet-gateway/model';
+
+// Code-point order, independent of locale (the model's), so that every list the plan emits is reproducible.
+export { compareText };
 
 /** JSON with object keys in code-point order and undefined members left out: one text per value. */
 export function canonicalJson(value: unknown): string {

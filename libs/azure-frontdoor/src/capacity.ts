@@ -2,6 +2,7 @@ import type { Route } from '@azure/arm-cdn';
 import { DIMENSION_LABELS, limitsFor, type CapacityDimension, type CapacityLimits } from './afd-limits.js';
 import { refKey, type AfdRef } from './afd-refs.js';
 import type { ObservedGraph } from './observe.js';
+import { observedResources } from './observed-resources.js';
 import type { Operation } from './operations.js';
 import type { AfdSku, FrontDoorGraph, RouteSpec } from './spec-types.js';
 import { compareText } from './canonical.js';
@@ -90,13 +91,8 @@ export function measureAfterApply(observed: ObservedGraph, operations: readonly 
   const profile = '';
   const final = new Map<string, Counted>();
   const put = (item: Counted) => final.set(refKey(item.ref), item);
-  for (const endpoint of [...observed.endpoints.map((e) => e.name), ...observed.foreignEndpoints]) put({ ref: { kind: 'endpoint', profile, endpoint } });
-  for (const g of observed.originGroups) put({ ref: { kind: 'originGroup', profile, originGroup: g.name } });
-  for (const o of observed.origins) put({ ref: { kind: 'origin', profile, originGroup: o.parent ?? '', origin: o.name } });
-  for (const s of observed.ruleSets) put({ ref: { kind: 'ruleSet', profile, ruleSet: s.name } });
-  for (const r of observed.rules) put({ ref: { kind: 'rule', profile, ruleSet: r.parent ?? '', rule: r.name } });
-  for (const r of observed.routes) put({ ref: { kind: 'route', profile, endpoint: r.parent ?? '', route: r.name }, routeMetric: routeMetric(r.arm) });
-  for (const s of observed.securityPolicies) put({ ref: { kind: 'securityPolicy', profile, securityPolicy: s.name } });
+  for (const { ref, arm } of observedResources(observed, profile)) put({ ref, ...(ref.kind === 'route' ? { routeMetric: routeMetric(arm as Route) } : {}) });
+  for (const endpoint of observed.foreignEndpoints) put({ ref: { kind: 'endpoint', profile, endpoint } });
   for (const op of operations) {
     if (op.action !== 'delete') {
       put({ ref: op.ref, ...(op.ref.kind === 'route' ? { routeMetric: routeMetric(op.body as Route) } : {}) });

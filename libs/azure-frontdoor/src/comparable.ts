@@ -1,5 +1,5 @@
 import type { AFDEndpoint, AFDOrigin, AFDOriginGroup, Profile, Route, Rule, SecurityPolicy } from '@azure/arm-cdn';
-import { nameFromId, type AfdKind } from './afd-refs.js';
+import { nameFromId } from './afd-refs.js';
 import { canonicalJson, compareText } from './canonical.js';
 
 /**
@@ -107,16 +107,6 @@ export function comparableSecurityPolicy(s: SecurityPolicy): Comparable {
     ),
   };
 }
-
-export const COMPARABLE: Readonly<Record<Exclude<AfdKind, 'ruleSet'>, (arm: never) => Comparable>> = {
-  profile: comparableProfile,
-  endpoint: comparableEndpoint,
-  originGroup: comparableOriginGroup,
-  origin: comparableOrigin,
-  route: comparableRoute,
-  rule: comparableRule,
-  securityPolicy: comparableSecurityPolicy,
-};
 
 function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);

@@ -2,7 +2,7 @@ import type { GatewayIdentity } from '@fleet-gateway/model';
 import { profileName } from './afd-names.js';
 import type { FrontDoorScope } from './afd-refs.js';
 import type { FrontDoorClients } from './arm-clients.js';
-import { classifyArmError, describeFailure } from './arm-errors.js';
+import { classifyArmError, describeFailure, isNotFound } from './arm-errors.js';
 import { checkOwnership } from './ownership.js';
 import type { ReconcileOutcome } from './report-types.js';
 
@@ -39,7 +39,7 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
   try {
     tags = (await clients.cdn.profiles.get(rg, profile, call)).tags;
   } catch (error) {
-    if ((error as { statusCode?: unknown }).statusCode === 404) return { profile, result: 'absent', message: `profile ${profile} does not exist`, outcome: { type: 'done' } };
+    if (isNotFound(error)) return { profile, result: 'absent', message: `profile ${profile} does not exist`, outcome: { type: 'done' } };
     return failed(error, 'reading');
   }
   const owner = { hubIdentity: options.hubIdentity, gateway };
@@ -64,7 +64,7 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
   try {
     await clients.cdn.profiles.beginDeleteAndWait(rg, profile, { ...call, ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }) });
   } catch (error) {
-    if ((error as { statusCode?: unknown }).statusCode !== 404) return failed(error, 'deleting');
+    if (!isNotFound(error)) return failed(error, 'deleting');
   }
   return { profile, result: 'deleted', message: `profile ${profile} and everything under it were deleted`, outcome: { type: 'done' } };
 }

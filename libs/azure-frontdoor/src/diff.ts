@@ -40,8 +40,12 @@ function diffGroups(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGra
   const withdrawalKeys = new Set(withdrawalKept.map(lower));
   // A group a valid rule still uses follows that rule; only groups nothing else wants are frozen as they are.
   const present = new Set(observed.originGroups.map((g) => lower(g.name)));
-  const frozenOnly = new Map([...frozen].filter(([k]) => present.has(k) && !desired.has(k) && !withdrawalKeys.has(k)).map(([k, v]) => [k, v.cause]));
-  for (const { name, cause } of frozen.values()) if (frozenOnly.has(lower(name))) b.keep({ kind: 'originGroup', profile, originGroup: name }, cause);
+  const frozenOnly = new Map<string, string>();
+  for (const [k, { name, cause }] of frozen) {
+    if (!present.has(k) || desired.has(k) || withdrawalKeys.has(k)) continue;
+    frozenOnly.set(k, cause);
+    b.keep({ kind: 'originGroup', profile, originGroup: name }, cause);
+  }
   const live = new Set([...desired, ...withdrawalKeys, ...frozenOnly.keys()]);
   for (const g of observed.originGroups) {
     if (!live.has(lower(g.name))) b.remove({ kind: 'originGroup', profile, originGroup: g.name }, `origin group ${g.name} is not planned`);
@@ -59,18 +63,20 @@ function diffRuleSets(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedG
     else b.operations.push({ action: 'create', ref: spec.ref, changes: [], reason: `rule set ${spec.ref.ruleSet} does not exist`, provenance: spec.provenance });
   }
   for (const s of observed.ruleSets) {
-    const kept = desired.has(lower(s.name)) ? undefined : frozen.get(lower(s.name));
+    if (desired.has(lower(s.name))) continue;
+    const kept = frozen.get(lower(s.name));
     if (kept) b.keep({ kind: 'ruleSet', profile, ruleSet: s.name }, kept.cause);
-    else if (!desired.has(lower(s.name))) b.remove({ kind: 'ruleSet', profile, ruleSet: s.name }, `rule set ${s.name} is not planned`);
+    else b.remove({ kind: 'ruleSet', profile, ruleSet: s.name }, `rule set ${s.name} is not planned`);
   }
   b.convergeAll(graph.rules, observed.rules, (s) => s.ref.ruleSet, (s) => ruleBody(s, scope), comparableRule);
   const desiredRules = new Set(graph.rules.map((r) => key(r.ref.ruleSet, r.ref.rule)));
   for (const [k, r] of byName(observed.rules)) {
+    if (desiredRules.has(k)) continue;
     const parent = r.parent ?? '';
     const ref: AfdRef = { kind: 'rule', profile, ruleSet: parent, rule: r.name };
-    if (desiredRules.has(k)) continue;
+    const kept = frozen.get(lower(parent));
     if (desired.has(lower(parent))) b.remove(ref, `rule ${r.name} is not planned`);
-    else if (frozen.has(lower(parent))) b.keep(ref, frozen.get(lower(parent))?.cause ?? '');
+    else if (kept) b.keep(ref, kept.cause);
   }
 }
 
@@ -115,7 +121,8 @@ export function diffFrontDoor(desired: FrontDoorGraph, observed: ObservedGraph, 
   const b = new DiffBuilder();
   const { profile: profileSpec, endpoint } = graph;
   const profile = profileSpec.ref.profile;
-  b.converge(profileSpec.ref, profileBody(profileSpec), comparableProfile(profileBody(profileSpec)), observed.profile && comparableProfile(observed.profile), profileSpec.provenance, observed.profile?.provisioningState);
+  const wantProfile = profileBody(profileSpec);
+  b.converge(profileSpec.ref, wantProfile, comparableProfile(wantProfile), observed.profile && comparableProfile(observed.profile), profileSpec.provenance, observed.profile?.provisioningState);
   b.convergeAll([endpoint], observed.endpoints, () => '', endpointBody, comparableEndpoint);
   for (const e of observed.endpoints) {
     if (lower(e.name) !== endpointKey) b.remove({ kind: 'endpoint', profile, endpoint: e.name }, `endpoint ${e.name} is not planned`);

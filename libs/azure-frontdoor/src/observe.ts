@@ -1,5 +1,6 @@
 import type { AFDEndpoint, AFDOrigin, AFDOriginGroup, CdnManagementClient, Profile, Route, Rule, RuleSet, SecurityPolicy } from '@azure/arm-cdn';
 import type { FrontDoorScope } from './afd-refs.js';
+import { isNotFound } from './arm-errors.js';
 import { checkOwnership, type Owner } from './ownership.js';
 import { ArmRequestCount } from './request-count.js';
 
@@ -83,10 +84,6 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, work:
   await Promise.all(workers);
   if (failure) throw failure.error;
   return results;
-}
-
-function isNotFound(error: unknown): boolean {
-  return (error as { statusCode?: unknown }).statusCode === 404;
 }
 
 function named<T extends { name?: string }>(items: readonly T[], parent?: string): Observed<T>[] {

@@ -19,8 +19,8 @@ export interface RetryOptions {
   readonly random?: () => number;
 }
 
-export const RETRY_POLICY_NAME = 'fleetGatewayArmRetry';
-export const RATE_LIMIT_POLICY_NAME = 'fleetGatewayArmRateLimit';
+const RETRY_POLICY_NAME = 'fleetGatewayArmRetry';
+const RATE_LIMIT_POLICY_NAME = 'fleetGatewayArmRateLimit';
 
 /** Retry-After as ARM sends it: `retry-after-ms` / `x-ms-retry-after-ms` (milliseconds), `retry-after` (seconds or a date). */
 export function retryAfterMs(response: PipelineResponse | undefined, now = Date.now()): number | undefined {

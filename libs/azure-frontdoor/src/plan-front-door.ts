@@ -22,6 +22,19 @@ export function allRefs(graph: FrontDoorGraph): AfdRef[] {
   ];
 }
 
+/** The graph without the origin groups (and their origins) that no route or rule override reaches. */
+export function withoutUnusedGroups(graph: FrontDoorGraph): FrontDoorGraph {
+  const used = new Set(graph.routes.map((r) => r.originGroup.toLowerCase()));
+  for (const rule of graph.rules) {
+    for (const action of rule.actions) if (action.type === 'originGroupOverride') used.add(action.originGroup.toLowerCase());
+  }
+  return {
+    ...graph,
+    originGroups: graph.originGroups.filter((g) => used.has(g.ref.originGroup.toLowerCase())),
+    origins: graph.origins.filter((o) => used.has(o.ref.originGroup.toLowerCase())),
+  };
+}
+
 /** Names must be valid for their kind and distinct within their parent; hashing makes a clash practically impossible, this proves it. */
 function checkNames(graph: FrontDoorGraph): PlanProblem[] {
   const problems: PlanProblem[] = [];
@@ -48,14 +61,12 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
   const tags = ownershipTags({ hubIdentity: options.hubIdentity, gateway });
   const groups = planOriginGroups(model, profile);
   const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule });
-  const usedGroups = new Set(routes.routes.map((r) => r.originGroup));
-  for (const rule of routes.rules) for (const action of rule.actions) if (action.type === 'originGroupOverride') usedGroups.add(action.originGroup);
-  const graph: FrontDoorGraph = {
+  // A group no planned route reaches (its rules were all reported) is not created.
+  const graph = withoutUnusedGroups({
     profile: { ref: { kind: 'profile', profile }, sku: config.sku, tags, originResponseTimeoutSeconds: config.originResponseTimeoutSeconds, provenance: [model.source] },
     endpoint: { ref: { kind: 'endpoint', profile, endpoint }, tags, provenance: [model.source] },
-    // A group no planned route reaches (its rules were all reported) is not created.
-    originGroups: groups.groups.filter((g) => usedGroups.has(g.ref.originGroup)),
-    origins: groups.origins.filter((o) => usedGroups.has(o.ref.originGroup)),
+    originGroups: groups.groups,
+    origins: groups.origins,
     ruleSets: routes.ruleSets,
     rules: routes.rules,
     routes: routes.routes,
@@ -70,7 +81,7 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
         }
       : {}),
     held: routes.held,
-  };
+  });
   const conflicts: PlanProblem[] = findRoutePatternConflicts(graph.routes).map((c) => ({
     code: 'DuplicateRoutePattern',
     message: c.message,

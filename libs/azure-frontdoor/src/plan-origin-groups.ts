@@ -1,13 +1,13 @@
-import type { GlobalGateway, ModelBackend, ModelRoute, ModelRule, SourceRef, TrafficSplit } from '@fleet-gateway/model';
+import type { GlobalGateway, ModelBackend, ModelRule, RoutingCandidate, SourceRef, TrafficSplit } from '@fleet-gateway/model';
 import { originGroupName } from './afd-names.js';
 import { canonicalJson, compareText } from './canonical.js';
 import { planOrigin } from './plan-origins.js';
 import type { PlanProblem } from './plan-types.js';
 import type { ForwardingProtocol, HealthProbeSpec, OriginGroupSpec, OriginSpec } from './spec-types.js';
 
-/** Identity of a rule within the Gateway: `namespace/name#index`, as routing candidates name it. */
-export function ruleKey(route: Pick<ModelRoute, 'namespace' | 'name'>, ruleIndex: number): string {
-  return `${route.namespace}/${route.name}#${ruleIndex}`;
+/** Identity of a rule within the Gateway: `namespace/name#index`, the key of `groupOfRule` and `problemOfRule`. */
+export function ruleKey(candidate: Pick<RoutingCandidate, 'route' | 'rule'>): string {
+  return `${candidate.route}#${candidate.rule}`;
 }
 
 export interface PlannedGroup {
@@ -108,19 +108,20 @@ export function planOriginGroups(model: GlobalGateway, profile: string): OriginG
   const draftOfRule = new Map<string, GroupDraft>();
   for (const route of model.routes) {
     for (const rule of route.rules) {
+      const key = ruleKey({ route: `${route.namespace}/${route.name}`, rule: rule.index });
       const split = rule.split === undefined ? undefined : splits.get(rule.split);
       const checked: DraftOrProblem = split
         ? draftSplit(split, backendsByKey)
-        : { draft: { identity: `placeholder/${ruleKey(route, rule.index)}`, readable: `${route.name}-${rule.index}`, backends: [], healthProbe: PLACEHOLDER_PROBE, latency: WIDEST_LATENCY_BAND_MS } };
+        : { draft: { identity: `placeholder/${key}`, readable: `${route.name}-${rule.index}`, backends: [], healthProbe: PLACEHOLDER_PROBE, latency: WIDEST_LATENCY_BAND_MS } };
       if ('problem' in checked) {
-        problemOfRule.set(ruleKey(route, rule.index), ruleProblem(rule, checked.problem.code, checked.problem.message));
+        problemOfRule.set(key, ruleProblem(rule, checked.problem.code, checked.problem.message));
         continue;
       }
-      const key = split ? `split/${split.key}` : checked.draft.identity;
-      const draft = drafts.get(key) ?? { ...checked.draft, withdrawn: rule.withdrawn !== undefined || (split !== undefined && lostEveryOrigin(split)), rules: [] };
+      const draftKey = split ? `split/${split.key}` : checked.draft.identity;
+      const draft = drafts.get(draftKey) ?? { ...checked.draft, withdrawn: rule.withdrawn !== undefined || (split !== undefined && lostEveryOrigin(split)), rules: [] };
       draft.rules.push(rule.source);
-      drafts.set(key, draft);
-      draftOfRule.set(ruleKey(route, rule.index), draft);
+      drafts.set(draftKey, draft);
+      draftOfRule.set(key, draft);
     }
   }
   const names = assignNames([...drafts.values()]);

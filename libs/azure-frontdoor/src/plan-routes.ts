@@ -8,7 +8,7 @@ import {
 } from '@fleet-gateway/model';
 import { routeName, ruleSetName } from './afd-names.js';
 import { ruleSource } from './model-lookup.js';
-import type { PlannedGroup } from './plan-origin-groups.js';
+import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import { planRuleSet } from './plan-rule-set.js';
 import type { PlanProblem } from './plan-types.js';
 import { patternFor } from './route-patterns.js';
@@ -58,10 +58,6 @@ class ProblemSink {
   }
 }
 
-function candidateKey(c: Pick<RoutingCandidate, 'route' | 'rule'>): string {
-  return `${c.route}#${c.rule}`;
-}
-
 /**
  * The sequence that decides a path. A rule in error anywhere in it (its origin group cannot be planned, no
  * unconditional match ends it, too many conditions) holds the path: leaving that rule out would send its requests
@@ -81,9 +77,9 @@ function decidePath(context: RouteContext, path: PathKey, candidates: readonly R
     return { held: problems.map((p) => p.message).join('; '), sources: problems.flatMap((p) => (p.source ? [p.source] : [])) };
   }
   const sequence = candidates.slice(0, fallback + 1);
-  const rejected = sequence.filter((c) => !context.groupOfRule.has(candidateKey(c)));
+  const rejected = sequence.filter((c) => !context.groupOfRule.has(ruleKey(c)));
   if (rejected.length > 0) {
-    const causes = rejected.map((c) => context.problemOfRule.get(candidateKey(c))?.message ?? `${c.route} rule ${c.rule} is missing from the model`);
+    const causes = rejected.map((c) => context.problemOfRule.get(ruleKey(c))?.message ?? `${c.route} rule ${c.rule} is missing from the model`);
     return { held: causes.join('; '), sources: rejected.map((c) => ruleSource(context.model, c)) };
   }
   const crowded = sequence.find((c) => conditionsOf(c).length > MAX_CONDITIONS_PER_RULE);
@@ -147,7 +143,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
       for (const rule of ruleSet.rules) rules.set(`${rule.ref.ruleSet}/${rule.ref.rule}`, rule);
     }
     const fallback = draft.sequence.candidates[draft.sequence.candidates.length - 1] as RoutingCandidate;
-    const group = context.groupOfRule.get(candidateKey(fallback)) as PlannedGroup;
+    const group = context.groupOfRule.get(ruleKey(fallback)) as PlannedGroup;
     const provenance = draft.sequence.candidates.map((c) => ruleSource(context.model, c));
     for (const [protocols, patterns] of byProtocols) {
       const readable = `${fallback.route.split('/')[1] ?? ''}-${fallback.rule}`;

@@ -1,7 +1,7 @@
 import type { ModelMatch, RoutingCandidate } from '@fleet-gateway/model';
 import { ruleName } from './afd-names.js';
 import { findRule, ruleSource } from './model-lookup.js';
-import type { PlannedGroup } from './plan-origin-groups.js';
+import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import type { RouteContext } from './plan-routes.js';
 import { actionsOfFilters, chunkActions, conditionsOf } from './rule-translation.js';
 import type { RuleAction, RuleCondition, RuleSetSpec, RuleSpec } from './spec-types.js';
@@ -42,7 +42,7 @@ export function planRuleSet(context: RouteContext, candidates: readonly RoutingC
       add(candidate, [], filterActions, false);
       return;
     }
-    const group = context.groupOfRule.get(`${candidate.route}#${candidate.rule}`) as PlannedGroup;
+    const group = context.groupOfRule.get(ruleKey(candidate)) as PlannedGroup;
     const redirects = filterActions.some((a) => a.type === 'redirect');
     const override: RuleAction[] = redirects ? [] : [{ type: 'originGroupOverride', originGroup: group.name, forwardingProtocol: group.forwardingProtocol }];
     add(candidate, conditionsOf(candidate), [...override, ...filterActions], true);

@@ -1,9 +1,10 @@
 import type { AFDOrigin } from '@azure/arm-cdn';
-import { describeRef, refKey, refName, type AfdRef } from './afd-refs.js';
+import { describeRef, refKey, refName, refParent, type AfdRef } from './afd-refs.js';
 import type { OperationResult } from './apply.js';
 import { describeFailure } from './arm-errors.js';
 import type { DiffResult } from './diff.js';
 import type { ObservedGraph } from './observe.js';
+import { observedResources } from './observed-resources.js';
 import { allRefs } from './plan-front-door.js';
 import type { FailureReport, ResourceAction, ResourceReport } from './report-types.js';
 import type { AnySpec, FrontDoorGraph, ProgrammableOriginSpec } from './spec-types.js';
@@ -18,25 +19,8 @@ export interface Readiness {
   readonly endpointHostName?: string;
 }
 
-function parentOf(ref: AfdRef): string | undefined {
-  if (ref.kind === 'origin') return ref.originGroup;
-  if (ref.kind === 'rule') return ref.ruleSet;
-  if (ref.kind === 'route') return ref.endpoint;
-  return undefined;
-}
-
 function observedStates(observed: ObservedGraph, profile: string): Map<string, ArmState> {
-  const states = new Map<string, ArmState>();
-  const put = (ref: AfdRef, arm: ArmState) => states.set(refKey(ref), arm);
-  if (observed.profile) put({ kind: 'profile', profile }, observed.profile);
-  for (const e of observed.endpoints) put({ kind: 'endpoint', profile, endpoint: e.name }, e.arm);
-  for (const g of observed.originGroups) put({ kind: 'originGroup', profile, originGroup: g.name }, g.arm);
-  for (const o of observed.origins) put({ kind: 'origin', profile, originGroup: o.parent ?? '', origin: o.name }, o.arm);
-  for (const s of observed.ruleSets) put({ kind: 'ruleSet', profile, ruleSet: s.name }, s.arm);
-  for (const r of observed.rules) put({ kind: 'rule', profile, ruleSet: r.parent ?? '', rule: r.name }, r.arm);
-  for (const r of observed.routes) put({ kind: 'route', profile, endpoint: r.parent ?? '', route: r.name }, r.arm);
-  for (const s of observed.securityPolicies) put({ kind: 'securityPolicy', profile, securityPolicy: s.name }, s.arm);
-  return states;
+  return new Map(observedResources(observed, profile).map(({ ref, arm }): [string, ArmState] => [refKey(ref), arm]));
 }
 
 function specsByKey(graph: FrontDoorGraph): Map<string, AnySpec> {
@@ -73,7 +57,7 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
   const kept = new Map(diff.kept.map((n) => [refKey(n.ref), n.reason]));
   const report = (ref: AfdRef, action: ResourceAction, arm: ArmState | undefined, cause: string | undefined) => {
     const provenance = specs.get(refKey(ref))?.provenance ?? [];
-    const parent = parentOf(ref);
+    const parent = refParent(ref);
     resources.push({
       kind: ref.kind,
       name: refName(ref),

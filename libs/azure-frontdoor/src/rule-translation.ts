@@ -3,7 +3,7 @@ import type { HeaderActionKind, RuleAction, RuleCondition } from './spec-types.j
 
 /** AFD allows at most 10 match conditions and 5 actions per rule (rules engine limits). */
 export const MAX_CONDITIONS_PER_RULE = 10;
-export const MAX_ACTIONS_PER_RULE = 5;
+const MAX_ACTIONS_PER_RULE = 5;
 
 export function isUnconditional(candidate: Pick<RoutingCandidate, 'method' | 'headers' | 'queryParams'>): boolean {
   return candidate.method === undefined && candidate.headers.length === 0 && candidate.queryParams.length === 0;

@@ -1,5 +1,6 @@
 import { nameFromId } from './afd-refs.js';
 import type { ObservedGraph } from './observe.js';
+import { withoutUnusedGroups } from './plan-front-door.js';
 import type { FrontDoorGraph, RouteSpec } from './spec-types.js';
 
 export interface WithdrawalResult {
@@ -7,14 +8,6 @@ export interface WithdrawalResult {
   readonly graph: FrontDoorGraph;
   /** Observed groups kept as they are (origins disabled) because a withdrawn route still uses them. */
   readonly keptGroups: readonly string[];
-}
-
-function groupsInUse(graph: Pick<FrontDoorGraph, 'routes' | 'rules'>): Set<string> {
-  const used = new Set(graph.routes.map((r) => r.originGroup.toLowerCase()));
-  for (const rule of graph.rules) {
-    for (const action of rule.actions) if (action.type === 'originGroupOverride') used.add(action.originGroup.toLowerCase());
-  }
-  return used;
 }
 
 /**
@@ -35,14 +28,5 @@ export function resolveWithdrawal(graph: FrontDoorGraph, observed: ObservedGraph
     if (!desiredGroups.has(current)) kept.add(currentName);
     return { ...route, originGroup: currentName };
   });
-  const used = groupsInUse({ routes, rules: graph.rules });
-  return {
-    graph: {
-      ...graph,
-      routes,
-      originGroups: graph.originGroups.filter((g) => used.has(g.ref.originGroup.toLowerCase())),
-      origins: graph.origins.filter((o) => used.has(o.ref.originGroup.toLowerCase())),
-    },
-    keptGroups: [...kept],
-  };
+  return { graph: withoutUnusedGroups({ ...graph, routes }), keptGroups: [...kept] };
 }

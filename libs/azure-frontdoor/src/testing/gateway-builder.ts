@@ -16,6 +16,7 @@ import {
   type SplitEntry,
   type TrafficSplit,
 } from '@fleet-gateway/model';
+import { compareText } from '../canonical.js';
 
 /**
  * Test support: GlobalGateway values built from a compact description, so that tests state only what they vary.
@@ -119,7 +120,7 @@ function gcd(a: number, b: number): number {
 /** The model's split for a backend set: weights reduced by their common divisor, shares apportioned to 1..1000. */
 function splitOf(refs: readonly RuleBackend[], backends: ReadonlyMap<string, ModelBackend>): TrafficSplit {
   const divisor = refs.reduce((d, r) => gcd(d, r.weight), 0) || 1;
-  const reduced = [...refs].sort((a, b) => (a.backend < b.backend ? -1 : 1)).map((r) => ({ backend: r.backend, weight: r.weight / divisor }));
+  const reduced = [...refs].sort((a, b) => compareText(a.backend, b.backend)).map((r) => ({ backend: r.backend, weight: r.weight / divisor }));
   const total = reduced.reduce((sum, r) => sum + r.weight, 0);
   const entries = reduced.flatMap((ref) => {
     const origins = backends.get(ref.backend)?.origins ?? [];
@@ -204,7 +205,7 @@ function buildRouting(routes: readonly ModelRoute[], protocols: readonly ('HTTP'
         if (e.m.path.type === 'PathPrefix') keys.set(`${e.m.path.value} Subtree`, { kind: 'Subtree', value: e.m.path.value });
       }
       const paths = [...keys.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .sort(([a], [b]) => compareText(a, b))
         .map(([, path]) => {
           const sorted = entries.filter((e) => covers(e.m, path)).sort(precedence);
           const firstPlain = sorted.findIndex((e) => !e.method && e.headers.length === 0 && e.queryParams.length === 0);
