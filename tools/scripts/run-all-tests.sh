@@ -6,6 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf test-results
+echo "running on node $(node --version) ($(command -v node)), pnpm $(pnpm --version)"
 status=0
 selection=()
 expected=()

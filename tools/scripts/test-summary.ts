@@ -40,5 +40,7 @@ for (const project of projects) {
   reports.push({ project, report: text === undefined ? undefined : (JSON.parse(text) as VitestJsonReport) });
 }
 const summary = summarizeTests(reports);
+// The runtime the tests ran on, before the closing line (which stays last).
+console.log(`node ${process.version} (${process.execPath})`);
 for (const line of summary.lines) console.log(line);
 if (!summary.ok) process.exitCode = 1;

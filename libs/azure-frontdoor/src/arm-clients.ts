@@ -22,7 +22,7 @@ export interface ArmConnectionOptions {
 
 /**
  * The SDK clients this provider uses: arm-cdn for AFD (the only code in the hub that calls it) and arm-frontdoor to
- * read WAF policies (5.3.0: 6.x needs Node 22). WAF policies may live in other subscriptions, hence one client per
+ * read WAF policies. WAF policies may live in other subscriptions, hence one client per
  * subscription, created on first use.
  */
 export interface FrontDoorClients {

@@ -34,6 +34,22 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
     expect(h.limiter.stats().requests.reads - before).toBe(4);
   });
 
+  it('the WAF client (@azure/arm-frontdoor 6, a newer generator) has the same single retry layer and limiter', async () => {
+    const waits: number[] = [];
+    harness = await startHarness({ retry: { sleep: async (ms) => void waits.push(ms) } });
+    const h = harness;
+    h.emulator.admin.createWafPolicy({ subscriptionId: TEST_SCOPE.subscriptionId, resourceGroup: 'waf', name: 'edgePolicy', sku: 'Standard_AzureFrontDoor' });
+    h.emulator.admin.resetCounters();
+    h.emulator.admin.injectFault({ kind: 'status', status: 429, method: 'GET', pathPattern: '/edgePolicy$', count: 2, retryAfterSeconds: 1 });
+    const before = h.limiter.stats().requests.reads;
+    await expect(h.clients.wafPolicies(TEST_SCOPE.subscriptionId).get('waf', 'edgePolicy')).resolves.toMatchObject({ name: 'edgePolicy' });
+    const wafType = 'Microsoft.Network/frontDoorWebApplicationFirewallPolicies';
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: wafType, status: 429 })).toBe(2);
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: wafType })).toBe(3);
+    expect(waits).toEqual([1000, 1000]);
+    expect(h.limiter.stats().requests.reads - before).toBe(3);
+  });
+
   it('500s are retried with backoff; when they outlast the retries the error is transient, with the attempts counted exactly', async () => {
     const h = await withProfile({ retry: { maxRetries: 2 } });
     h.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPattern: '/profiles/p1$', count: 5 });

@@ -194,7 +194,7 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
       // Another member's namespace: neither write nor read.
       createInOther: await answer(custom.createNamespacedCustomObject({ ...exports('fleet-member-member-3'), body: body('fleet-member-member-3') })),
       listInOther: await answer(custom.listNamespacedCustomObject(exports('fleet-member-member-3'))),
-      listAllNamespaces: await answer(custom.listCustomObjectForAllNamespaces({ ...FLEET, plural: 'internalserviceexports' })),
+      listAllNamespaces: await answer(custom.listCustomObjectForAllNamespaces({ ...FLEET, resourcePlural: 'internalserviceexports' })),
       // Cluster-scoped objects.
       listNamespaces: await answer(core.listNamespace()),
       readOwnNamespace: await answer(core.readNamespace({ name: 'fleet-member-member-2' })),

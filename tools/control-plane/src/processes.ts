@@ -14,6 +14,7 @@ export interface ManagedProcess {
 
 const live = new Set<ChildProcess>();
 const temporaryDirs = new Set<string>();
+const janitors = new Set<ChildProcess>();
 let hooksInstalled = false;
 
 // util-linux's setpriv (essential on Debian) makes the kernel SIGKILL a child when its parent dies, so that even a
@@ -23,9 +24,32 @@ const parentDeathSignal = existsSync(SETPRIV);
 
 function killAll(): void {
   for (const child of live) child.kill('SIGKILL');
+  // Removing a folder while a SIGKILLed etcd still writes into it fails and retries; a test runner that SIGTERMs its
+  // worker SIGKILLs it 500 ms later (Vitest 5), which would cut the removal short. So first wait, bounded, until
+  // each child is really dead.
+  waitUntilDead([...live].map((child) => child.pid), 2_000);
   live.clear();
   for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   temporaryDirs.clear();
+  for (const janitor of janitors) janitor.kill('SIGKILL');
+  janitors.clear();
+}
+
+/** Dead: gone, or a zombie (its files closed; Node reaps it only when the event loop runs again). */
+function isDead(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** Exit hooks must be synchronous, hence a blocking wait (5 ms steps) rather than the children's exit events. */
+function waitUntilDead(pids: readonly (number | undefined)[], timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const step = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some((pid) => pid !== undefined && !isDead(pid)) && Date.now() < deadline) Atomics.wait(step, 0, 0, 5);
 }
 
 /**
@@ -46,11 +70,26 @@ function installExitHooks(): void {
   if (process.channel) process.once('disconnect', killAll);
 }
 
-/** A folder that goes when this process goes, unless released first (after a normal stop removed it). */
+// Waits for the owner ($0) to die, then removes the folder ($1), retrying while a dying child still writes into it.
+const JANITOR_SCRIPT = 'while kill -0 "$0" 2>/dev/null; do sleep 0.2; done; for i in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$1"; [ -e "$1" ] || exit 0; sleep 0.2; done';
+
+/**
+ * A folder that goes when this process goes, unless released first (after a normal stop removed it). The exit hooks
+ * remove it; for an owner that dies without running them (SIGKILLed — as Vitest 5's watchdog does to the workers of
+ * a killed runner), a small detached janitor shell removes it once the owner is gone. The janitor is not a
+ * parent-death child (it must outlive the owner), so it is ended explicitly on release and on a normal exit.
+ */
 export function removeOnExit(dir: string): () => void {
   installExitHooks();
   temporaryDirs.add(dir);
-  return () => temporaryDirs.delete(dir);
+  const janitor = spawn('/bin/sh', ['-c', JANITOR_SCRIPT, String(process.pid), dir], { detached: true, stdio: 'ignore' });
+  janitor.unref();
+  janitors.add(janitor);
+  return () => {
+    janitors.delete(janitor);
+    janitor.kill('SIGKILL');
+    return temporaryDirs.delete(dir);
+  };
 }
 
 /**

@@ -7,7 +7,8 @@ const OWNED = /^fleet-gateway-cp-(\d+)-/;
 
 /**
  * Folders of planes whose owner is gone without cleaning up: it was SIGKILLed, so no exit hook ran (its processes
- * went with it, by their parent-death signal). The owner's pid in the name tells them from folders in use.
+ * went with it, by their parent-death signal), and its janitor did not finish either (killed too, e.g. with the
+ * whole session). The owner's pid in the name tells them from folders in use.
  */
 export async function staleWorkDirs(parent = tmpdir()): Promise<string[]> {
   const names = await readdir(parent).catch(() => [] as string[]);

@@ -22,14 +22,14 @@ const SUBNET = (rg: string) => `/subscriptions/${TEST_SCOPE.subscriptionId}/reso
 export async function createPrivateLinkService(network: MemberNetwork, name: string): Promise<{ id: string; address: string }> {
   const { client, resourceGroup: rg } = network;
   const lro = { updateIntervalInMs: 5 };
-  const lb = await client.loadBalancers.beginCreateOrUpdateAndWait(
+  const lb = await client.loadBalancers.createOrUpdate(
     rg,
     'kubernetes-internal',
     { location: 'eastus2', sku: { name: 'Standard' }, frontendIPConfigurations: [{ name: `fe-${name}`, subnet: { id: SUBNET(rg) }, privateIPAllocationMethod: 'Dynamic' }] },
     lro,
   );
   const frontend = lb.frontendIPConfigurations?.[0];
-  const pls = await client.privateLinkServices.beginCreateOrUpdateAndWait(
+  const pls = await client.privateLinkServices.createOrUpdate(
     rg,
     `pls-${name}`,
     { location: 'eastus2', loadBalancerFrontendIpConfigurations: [{ id: frontend?.id }], ipConfigurations: [{ name: 'nat', subnet: { id: SUBNET(rg) }, privateIPAllocationMethod: 'Dynamic', primary: true }] },

@@ -27,7 +27,7 @@ export type LifecycleHandler = (event: InformerLifecycleEvent) => void;
 const minHealthyWatchMs = 1000;
 
 /**
- * List + watch for one resource into an indexed cache. Unlike client-node 1.4.0's informer it never stops on its
+ * List + watch for one resource into an indexed cache. Unlike client-node 2.x's informer it never stops on its
  * own: every watch error leads to a relist after a jittered backoff, 410 Gone to an immediate relist, a silent
  * watch is cut by a watchdog, and the cache is resynced and relisted periodically (all with jitter).
  */

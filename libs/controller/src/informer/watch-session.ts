@@ -36,7 +36,8 @@ interface WatchLine {
 
 /**
  * Runs one watch from `resourceVersion` until it ends, and says why. A watchdog timer, reset by every line, aborts
- * a connection that went silent — client-node 1.4.0's own Watch has no timeout at all (toolchain-notes §4).
+ * a connection that went silent after `watchSilenceMs` — client-node 2.x's Watch has a fixed 30 s inactivity timeout,
+ * which would reconnect every quiet watch twice a minute when the server sends no bookmarks (libs/controller README).
  */
 export async function runWatchSession<T extends KubeObject>(options: WatchSessionOptions<T>): Promise<WatchEnd> {
   const local = new AbortController();

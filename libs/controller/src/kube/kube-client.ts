@@ -32,9 +32,8 @@ interface RequestOptions {
 
 /**
  * A small JSON client over node:http(s) that takes credentials and TLS from a client-node KubeConfig. It exists
- * because client-node 1.4.0's generated clients turn metadata timestamps into Date objects, pick a JSON-patch
- * content type for custom-object patches, and its Watch has no timeout and cannot be aborted before the response
- * headers arrive. Here every object stays plain JSON, patch types are explicit, and watches are abortable from the
+ * because client-node 2.x's generated clients turn metadata timestamps into Date objects, pick a JSON-patch
+ * content type for custom-object patches, and its Watch cannot be aborted before the response headers arrive. Here every object stays plain JSON, patch types are explicit, and watches are abortable from the
  * first byte.
  */
 export class KubeClient {

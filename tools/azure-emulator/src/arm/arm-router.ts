@@ -35,9 +35,9 @@ export function routeArmRequest(request: IncomingArmRequest, context: EmulatorCo
       `The resource type '${path.types.join('/')}' could not be found in the namespace '${path.provider}' for api version '${apiVersion}'.`,
     );
   }
-  if (apiVersion !== kind.apiVersion) {
+  if (!kind.apiVersions.includes(apiVersion)) {
     throw badRequest(
-      `No registered resource provider found for API version '${apiVersion}' and type '${typeName(kind)}'. The supported api-versions are '${kind.apiVersion}'.`,
+      `No registered resource provider found for API version '${apiVersion}' and type '${typeName(kind)}'. The supported api-versions are '${kind.apiVersions.join(', ')}'.`,
       'NoRegisteredProviderFound',
     );
   }

@@ -24,7 +24,11 @@ export interface ResourceKind {
   provider: Provider;
   /** Canonical casing, e.g. ['profiles', 'originGroups', 'origins']. */
   types: readonly string[];
-  apiVersion: string;
+  /**
+   * The api-versions served, the spec's own first: request bodies are validated against the first one's schemas
+   * (the only version of the spec vendored), responses have one shape for all of them (ledger A49).
+   */
+  apiVersions: readonly string[];
   /** Tracked resources carry location and tags. */
   tracked: boolean;
   /** The PUT body definition; `null` when PUT takes no body (RuleSets_Create). Absent: no PUT through ARM. */

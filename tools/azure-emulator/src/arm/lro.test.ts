@@ -171,6 +171,22 @@ describe('ARM request validation', () => {
     expect(wrong.body).toMatchObject({ error: { code: 'NoRegisteredProviderFound' } });
   });
 
+  it('serves Microsoft.Network at the vendored 2025-05-01 and at 2026-01-01, which @azure/arm-network 39 sends', async () => {
+    const loadBalancers = `/subscriptions/${SUB}/resourceGroups/rg/providers/Microsoft.Network/loadBalancers`;
+    for (const version of ['2025-05-01', '2026-01-01']) {
+      expect((await client.send('GET', `${loadBalancers}?api-version=${version}`)).status).toBe(200);
+    }
+    const put = await client.send('PUT', `${loadBalancers}/lb-versions?api-version=2026-01-01`, { location: 'eastus' });
+    expect(put.status).toBe(201);
+    // The operation URLs carry the api-version of the request that started the operation, as ARM's do.
+    expect(put.headers['azure-asyncoperation']).toMatch(/\?api-version=2026-01-01$/);
+    const wrong = await client.send('GET', `${loadBalancers}?api-version=2024-02-01`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({
+      error: { code: 'NoRegisteredProviderFound', message: expect.stringContaining("The supported api-versions are '2025-05-01, 2026-01-01'") },
+    });
+  });
+
   it('answers InvalidRequestContent for malformed JSON', async () => {
     const { request } = await import('node:https');
     const status = await new Promise<number>((resolve, reject) => {

@@ -179,7 +179,8 @@ function startOperation(
     subscriptionId: request.path.subscriptionId,
     provider: kind.provider,
     location: typeof record.body.location === 'string' ? record.body.location : 'global',
-    apiVersion: kind.apiVersion,
+    // The operation URLs carry the api-version of the request that started them, as ARM's do.
+    apiVersion: request.url.searchParams.get('api-version') ?? kind.apiVersions[0] ?? '',
     method,
     resourceKey: record.key,
     failWith: context.takeLroFailure(method, request.url.pathname),
@@ -284,7 +285,7 @@ function methodNotAllowed(kind: ResourceKind, method: string): ArmError {
   return new ArmError(
     405,
     'MethodNotAllowed',
-    `The resource type '${typeName(kind)}' does not support the HTTP method '${method}' at api-version '${kind.apiVersion}'.`,
+    `The resource type '${typeName(kind)}' does not support the HTTP method '${method}' at api-version '${kind.apiVersions.join(', ')}'.`,
   );
 }
 

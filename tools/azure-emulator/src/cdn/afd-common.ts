@@ -42,7 +42,7 @@ export function afdChildKind(spec: AfdChildSpec): ResourceKind {
   const parentNameProperty = PARENT_NAME_PROPERTY[spec.types[spec.types.length - 2] as string] as string;
   return {
     provider: 'Microsoft.Cdn',
-    apiVersion: CDN_API_VERSION,
+    apiVersions: [CDN_API_VERSION],
     tracked: false,
     putSchema: `${SPEC}#${definition}`,
     ...(updateDefinition === undefined ? {} : { patchSchema: `${SPEC}#${updateDefinition}` as const }),

@@ -11,7 +11,7 @@ import { AFD, AFD_SKUS, CDN_API_VERSION } from './afd-common.js';
 export const profileKind: ResourceKind = {
   provider: 'Microsoft.Cdn',
   types: ['profiles'],
-  apiVersion: CDN_API_VERSION,
+  apiVersions: [CDN_API_VERSION],
   tracked: true,
   putSchema: 'cdn/2024-02-01/cdn.json#Profile',
   patchSchema: 'cdn/2024-02-01/cdn.json#ProfileUpdateParameters',

@@ -34,17 +34,17 @@ export class AzureLoadBalancerWriter {
     if (existing !== undefined) {
       const frontends = (existing.frontendIPConfigurations ?? []).filter((frontend) => frontend.name !== plan.frontendName);
       if (frontends.length === 0) {
-        await this.network.loadBalancers.beginDeleteAndWait(group, plan.loadBalancerName, FAST_POLLING);
+        await this.network.loadBalancers.delete(group, plan.loadBalancerName, FAST_POLLING);
       } else {
         const rules = (existing.loadBalancingRules ?? []).filter((rule) => !rule.name?.startsWith(`${plan.frontendName}-`));
-        await this.network.loadBalancers.beginCreateOrUpdateAndWait(group, plan.loadBalancerName, { ...existing, frontendIPConfigurations: frontends, loadBalancingRules: rules }, FAST_POLLING);
+        await this.network.loadBalancers.createOrUpdate(group, plan.loadBalancerName, { ...existing, frontendIPConfigurations: frontends, loadBalancingRules: rules }, FAST_POLLING);
       }
     }
-    if (plan.publicIpName !== undefined) await this.network.publicIPAddresses.beginDeleteAndWait(group, plan.publicIpName, FAST_POLLING);
+    if (plan.publicIpName !== undefined) await this.network.publicIPAddresses.delete(group, plan.publicIpName, FAST_POLLING);
   }
 
   private async ensurePublicIp(plan: LoadBalancerPlan) {
-    return this.network.publicIPAddresses.beginCreateOrUpdateAndWait(
+    return this.network.publicIPAddresses.createOrUpdate(
       this.settings.resourceGroup,
       plan.publicIpName as string,
       {
@@ -78,7 +78,7 @@ export class AzureLoadBalancerWriter {
       enableFloatingIP: true,
       idleTimeoutInMinutes: 4,
     }));
-    return this.network.loadBalancers.beginCreateOrUpdateAndWait(
+    return this.network.loadBalancers.createOrUpdate(
       group,
       plan.loadBalancerName,
       {
@@ -93,7 +93,7 @@ export class AzureLoadBalancerWriter {
   }
 
   private async ensurePrivateLinkService(plan: LoadBalancerPlan, link: PrivateLinkPlan, frontendId: string): Promise<PrivateLinkService> {
-    return this.network.privateLinkServices.beginCreateOrUpdateAndWait(
+    return this.network.privateLinkServices.createOrUpdate(
       link.resourceGroup,
       link.name,
       {
@@ -120,9 +120,9 @@ export class AzureLoadBalancerWriter {
     const service = await this.network.privateLinkServices.get(link.resourceGroup, link.name).catch(notFoundAsUndefined);
     if (service === undefined) return;
     for (const connection of service.privateEndpointConnections ?? []) {
-      await this.network.privateLinkServices.beginDeletePrivateEndpointConnectionAndWait(link.resourceGroup, link.name, connection.name as string, FAST_POLLING);
+      await this.network.privateLinkServices.deletePrivateEndpointConnection(link.resourceGroup, link.name, connection.name as string, FAST_POLLING);
     }
-    await this.network.privateLinkServices.beginDeleteAndWait(link.resourceGroup, link.name, FAST_POLLING);
+    await this.network.privateLinkServices.delete(link.resourceGroup, link.name, FAST_POLLING);
   }
 
   private subnetId(subnet: string): string {

@@ -6,7 +6,11 @@ import type { ResourceRecord } from '../arm/store.js';
 import type { EmulatorContext } from '../emulator-context.js';
 import type { AddressPool } from './address-pool.js';
 
-export const NETWORK_API_VERSION = '2025-05-01';
+/**
+ * 2025-05-01 is the vendored spec; 2026-01-01 is the version @azure/arm-network 39 sends (fixed in the generated
+ * client, not configurable), served with the same schemas (ledger A49).
+ */
+export const NETWORK_API_VERSIONS = ['2025-05-01', '2026-01-01'] as const;
 
 export const NETWORK = {
   loadBalancer: 'microsoft.network/loadbalancers',
@@ -21,7 +25,7 @@ type NetworkKindSpec = Pick<ResourceKind, 'types'> & Partial<ResourceKind>;
 export function networkKind(spec: NetworkKindSpec): ResourceKind {
   return {
     provider: 'Microsoft.Network',
-    apiVersion: NETWORK_API_VERSION,
+    apiVersions: NETWORK_API_VERSIONS,
     tracked: true,
     lro: { put: true, patch: false, delete: true },
     deletable: true,

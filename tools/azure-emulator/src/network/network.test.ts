@@ -12,7 +12,7 @@ afterAll(() => bed.emulator.stop());
 
 describe('publicIPAddresses through @azure/arm-network', () => {
   it('allocates an address and an FQDN; tags update; delete', async () => {
-    const pip = await bed.network.publicIPAddresses.beginCreateOrUpdateAndWait(
+    const pip = await bed.network.publicIPAddresses.createOrUpdate(
       RG,
       'pip-web',
       { location: 'eastus', sku: { name: 'Standard' }, dnsSettings: { domainNameLabel: 'fleet-web' } },
@@ -24,10 +24,10 @@ describe('publicIPAddresses through @azure/arm-network', () => {
     expect((await bed.network.publicIPAddresses.updateTags(RG, 'pip-web', { tags: { team: 'a' } })).tags).toEqual({ team: 'a' });
     expect((await collect(bed.network.publicIPAddresses.list(RG))).map((p) => p.name)).toContain('pip-web');
     const duplicate = await restErrorOf(
-      bed.network.publicIPAddresses.beginCreateOrUpdateAndWait(RG, 'pip-other', { location: 'eastus', dnsSettings: { domainNameLabel: 'fleet-web' } }, FAST_POLLING),
+      bed.network.publicIPAddresses.createOrUpdate(RG, 'pip-other', { location: 'eastus', dnsSettings: { domainNameLabel: 'fleet-web' } }, FAST_POLLING),
     );
     expect(duplicate.code).toBe('DnsRecordInUse');
-    await bed.network.publicIPAddresses.beginDeleteAndWait(RG, 'pip-web', FAST_POLLING);
+    await bed.network.publicIPAddresses.delete(RG, 'pip-web', FAST_POLLING);
     expect((await restErrorOf(bed.network.publicIPAddresses.get(RG, 'pip-web'))).statusCode).toBe(404);
   });
 });
@@ -55,24 +55,24 @@ describe('loadBalancers through @azure/arm-network', () => {
       frontendIPConfigurations: [{ name: 'fe', subnet: { id: networkId('virtualNetworks', 'vnet', 'subnets', 'nodes') } }],
       loadBalancingRules: ports.map(rule),
     });
-    await bed.network.loadBalancers.beginCreateOrUpdateAndWait(RG, 'lb-rules', body([80, 443]), FAST_POLLING);
-    const refused = await restErrorOf(bed.network.loadBalancers.beginCreateOrUpdateAndWait(RG, 'lb-rules', body([80, 443, 8080]), FAST_POLLING));
+    await bed.network.loadBalancers.createOrUpdate(RG, 'lb-rules', body([80, 443]), FAST_POLLING);
+    const refused = await restErrorOf(bed.network.loadBalancers.createOrUpdate(RG, 'lb-rules', body([80, 443, 8080]), FAST_POLLING));
     expect([refused.statusCode, refused.code, refused.message]).toEqual([400, 'QuotaExceeded', 'A load balancer can have at most 2 load balancing rules; got 3.']);
     expect((await bed.network.loadBalancers.get(RG, 'lb-rules')).loadBalancingRules).toHaveLength(2);
   });
 
   it('public frontends reference a public IP, which then cannot be deleted', async () => {
-    const pip = await bed.network.publicIPAddresses.beginCreateOrUpdateAndWait(RG, 'pip-lb', { location: 'eastus', sku: { name: 'Standard' } }, FAST_POLLING);
-    await bed.network.loadBalancers.beginCreateOrUpdateAndWait(
+    const pip = await bed.network.publicIPAddresses.createOrUpdate(RG, 'pip-lb', { location: 'eastus', sku: { name: 'Standard' } }, FAST_POLLING);
+    await bed.network.loadBalancers.createOrUpdate(
       RG,
       'kubernetes',
       { location: 'eastus', sku: { name: 'Standard' }, frontendIPConfigurations: [{ name: 'public-fe', publicIPAddress: { id: pip.id } }] },
       FAST_POLLING,
     );
-    const refused = await restErrorOf(bed.network.publicIPAddresses.beginDeleteAndWait(RG, 'pip-lb', FAST_POLLING));
+    const refused = await restErrorOf(bed.network.publicIPAddresses.delete(RG, 'pip-lb', FAST_POLLING));
     expect(refused.code).toBe('PublicIPAddressCannotBeDeleted');
     const missing = await restErrorOf(
-      bed.network.loadBalancers.beginCreateOrUpdateAndWait(
+      bed.network.loadBalancers.createOrUpdate(
         RG,
         'lb-bad',
         { location: 'eastus', sku: { name: 'Standard' }, frontendIPConfigurations: [{ name: 'x', publicIPAddress: { id: networkId('publicIPAddresses', 'nope') } }] },
@@ -80,8 +80,8 @@ describe('loadBalancers through @azure/arm-network', () => {
       ),
     );
     expect(missing.code).toBe('InvalidResourceReference');
-    await bed.network.loadBalancers.beginDeleteAndWait(RG, 'kubernetes', FAST_POLLING);
-    await bed.network.publicIPAddresses.beginDeleteAndWait(RG, 'pip-lb', FAST_POLLING);
+    await bed.network.loadBalancers.delete(RG, 'kubernetes', FAST_POLLING);
+    await bed.network.publicIPAddresses.delete(RG, 'pip-lb', FAST_POLLING);
   });
 });
 
@@ -103,12 +103,12 @@ describe('privateLinkServices through @azure/arm-network', () => {
 
     const frontendTaken = await restErrorOf(createPrivateLinkService(bed, 'pls-dup', 'lb-pls', 'fe-1'));
     expect(frontendTaken.code).toBe('FrontendIPConfigurationAlreadyUsedByPrivateLinkService');
-    const lbInUse = await restErrorOf(bed.network.loadBalancers.beginDeleteAndWait(RG, 'lb-pls', FAST_POLLING));
+    const lbInUse = await restErrorOf(bed.network.loadBalancers.delete(RG, 'lb-pls', FAST_POLLING));
     expect(lbInUse.code).toBe('InUseFrontendIPConfigurationCannotBeDeleted');
 
-    await bed.network.privateLinkServices.beginDeleteAndWait(RG, 'pls-1', FAST_POLLING);
+    await bed.network.privateLinkServices.delete(RG, 'pls-1', FAST_POLLING);
     expect((await restErrorOf(bed.network.privateLinkServices.get(RG, 'pls-1'))).statusCode).toBe(404);
-    await bed.network.loadBalancers.beginDeleteAndWait(RG, 'lb-pls', FAST_POLLING);
+    await bed.network.loadBalancers.delete(RG, 'lb-pls', FAST_POLLING);
   });
 
   it('allows at most 8 private link services per Standard load balancer', async () => {

@@ -1,6 +1,6 @@
 import { ArmError, resourceNotFound } from '../arm/errors.js';
 import type { ResourceKind } from '../arm/kind.js';
-import { NETWORK_API_VERSION } from './network-common.js';
+import { NETWORK_API_VERSIONS } from './network-common.js';
 
 const STATUSES = ['Pending', 'Approved', 'Rejected'];
 
@@ -11,7 +11,7 @@ const STATUSES = ['Pending', 'Approved', 'Rejected'];
 export const privateEndpointConnectionKind: ResourceKind = {
   provider: 'Microsoft.Network',
   types: ['privateLinkServices', 'privateEndpointConnections'],
-  apiVersion: NETWORK_API_VERSION,
+  apiVersions: NETWORK_API_VERSIONS,
   tracked: false,
   putSchema: 'network/2025-05-01/privateLinkService.json#PrivateEndpointConnection',
   lro: { put: false, patch: false, delete: true },

@@ -5,18 +5,19 @@ import { provisionedRecord, type ResourceRecord } from '../arm/store.js';
 import { AFD, referenceKey } from '../cdn/afd-common.js';
 import type { EmulatorContext } from '../emulator-context.js';
 
-const WAF_API_VERSION = '2024-02-01';
+/** 2024-02-01 (@azure/arm-frontdoor 5.x) and 2025-11-01, the default of @azure/arm-frontdoor 6 (ledger A49). */
+const WAF_API_VERSIONS = ['2024-02-01', '2025-11-01'];
 export const WAF_POLICY_KIND_KEY = kindKeyOf('Microsoft.Network', ['frontDoorWebApplicationFirewallPolicies']);
 const WAF_SKUS = ['Classic_AzureFrontDoor', 'Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'];
 
 /**
- * Microsoft.Network/frontdoorWebApplicationFirewallPolicies at the api-version @azure/arm-frontdoor 5.3.0 uses:
+ * Microsoft.Network/frontdoorWebApplicationFirewallPolicies at the api-versions @azure/arm-frontdoor uses:
  * readable through ARM (GET, list), created and deleted only through the admin API (minimal: name, SKU, state).
  */
 export const wafPolicyKind: ResourceKind = {
   provider: 'Microsoft.Network',
   types: ['frontDoorWebApplicationFirewallPolicies'],
-  apiVersion: WAF_API_VERSION,
+  apiVersions: WAF_API_VERSIONS,
   tracked: true,
   lro: { put: false, patch: false, delete: false },
   deletable: false,

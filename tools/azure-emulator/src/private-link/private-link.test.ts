@@ -104,7 +104,7 @@ describe('Private Link origins as AFD makes them', () => {
   it('deleting the connection through Microsoft.Network leaves the origin Disconnected', async () => {
     await createOrigin(bed, 'fd', 'og', privateOrigin('orphan', 'pls-2', 'm'));
     const [connection] = await connectionsOf('pls-2');
-    await bed.network.privateLinkServices.beginDeletePrivateEndpointConnectionAndWait(RG, 'pls-2', connection?.name as string, FAST_POLLING);
+    await bed.network.privateLinkServices.deletePrivateEndpointConnection(RG, 'pls-2', connection?.name as string, FAST_POLLING);
     expect(await originStatus('orphan')).toBe('Disconnected');
     await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'orphan', FAST_POLLING);
   });
@@ -113,7 +113,7 @@ describe('Private Link origins as AFD makes them', () => {
     await createPrivateLinkService(bed, 'pls-doomed', 'kubernetes-internal', 'fe-4');
     await createOrigin(bed, 'fd', 'og', privateOrigin('doomed', 'pls-doomed', 'm'));
     expect(await connectionsOf('pls-doomed')).toHaveLength(1);
-    await bed.network.privateLinkServices.beginDeleteAndWait(RG, 'pls-doomed', FAST_POLLING);
+    await bed.network.privateLinkServices.delete(RG, 'pls-doomed', FAST_POLLING);
     expect(await originStatus('doomed')).toBe('Disconnected');
     expect(bed.emulator.admin.dumpState().resources.filter((resource) => resource.id.includes('/privateLinkServices/pls-doomed/'))).toEqual([]);
     await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'doomed', FAST_POLLING);

@@ -2,7 +2,7 @@ import type { LoadBalancer, PrivateLinkService } from '@azure/arm-network';
 import { FAST_POLLING, RESOURCE_GROUP, networkId, type TestBed } from './sdk.js';
 
 export async function createInternalLoadBalancer(bed: TestBed, name: string, frontends: string[]): Promise<LoadBalancer> {
-  return bed.network.loadBalancers.beginCreateOrUpdateAndWait(
+  return bed.network.loadBalancers.createOrUpdate(
     RESOURCE_GROUP,
     name,
     {
@@ -25,7 +25,7 @@ export async function createPrivateLinkService(
   frontend: string,
   extra: Partial<PrivateLinkService> = {},
 ): Promise<PrivateLinkService> {
-  return bed.network.privateLinkServices.beginCreateOrUpdateAndWait(
+  return bed.network.privateLinkServices.createOrUpdate(
     RESOURCE_GROUP,
     name,
     {
