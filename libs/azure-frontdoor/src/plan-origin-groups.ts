@@ -109,6 +109,10 @@ export function planOriginGroups(model: GlobalGateway, profile: string): OriginG
   for (const route of model.routes) {
     for (const rule of route.rules) {
       const key = ruleKey({ route: `${route.namespace}/${route.name}`, rule: rule.index });
+      if (rule.held !== undefined) {
+        problemOfRule.set(key, ruleProblem(rule, 'InvalidBackendConfiguration', `${rule.held}; serving the last programmed configuration`));
+        continue;
+      }
       const split = rule.split === undefined ? undefined : splits.get(rule.split);
       const checked: DraftOrProblem = split
         ? draftSplit(split, backendsByKey)

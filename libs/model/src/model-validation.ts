@@ -1,7 +1,6 @@
 import type { GlobalGateway, ModelBackend, ModelRoute, TrafficSplit } from './model-types.js';
 import { backendKey, namespacedName } from './names.js';
-
-const MAX_ROUTE_WEIGHT = 1_000_000;
+import { MAX_ROUTE_WEIGHT } from './weights.js';
 
 function inRange(value: number | undefined, min: number, max: number): boolean {
   return value !== undefined && Number.isInteger(value) && value >= min && value <= max;

@@ -26,7 +26,7 @@ function hostAttachments(res: RouteResolution): HostAttachment[] {
   for (const { attachment } of res.parents) {
     if (!attachment.ok) continue;
     for (const { listener, hostnames } of attachment.attachments) {
-      if (!listener.model) continue;
+      if (!listener.model || hostnames.length === 0) continue;
       const entry = byListener.get(listener.name) ?? { listener: listener.model, hostnames: new Set<string>() };
       for (const h of hostnames) entry.hostnames.add(h);
       byListener.set(listener.name, entry);
@@ -111,18 +111,21 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   const listeners = resolveListeners(gateway, inputs.otherGateways);
   const index = indexInputs(inputs);
   // Route verdicts depend on the SKU and the origin timeout. Each is read on its own, so that a valid explicit value
-  // counts even while another key of the Gateway is invalid; an invalid one is unknown, never the default.
+  // counts even while another key of the Gateway is invalid; an invalid one is unknown, never the default (a
+  // Gateway error is reported once, on the Gateway, not again as derived errors on every route).
   const sku = readAnnotation(gatewayContract, 'sku', gateway.metadata.annotations);
   const timeout = readAnnotation(gatewayContract, 'originResponseTimeoutSeconds', gateway.metadata.annotations);
   const gatewayRef = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: gateway.metadata.uid ?? '' };
-  const refs = backendRefResolver(index, sku.ok ? (sku.value ?? inputs.controller.defaultSku) : undefined, gatewayRef);
+  // With other keys in error, an absent SKU may be a misspelled one: unknown too, never the default.
+  const knownSku = sku.ok ? (sku.value ?? (config.ok ? inputs.controller.defaultSku : undefined)) : undefined;
+  const refs = backendRefResolver(index, knownSku, gatewayRef);
   const context = { gateway, listeners, index, refs, splits: trafficSplits(refs.backends), profileTimeoutSeconds: timeout.ok ? timeout.value : undefined };
   const resolutions = [...(inputs.httpRoutes ?? [])]
     .sort((a, b) => compareText(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareText(a.metadata.name ?? '', b.metadata.name ?? ''))
     .flatMap((route) => resolveRoute(route, context) ?? []);
 
   const perRoute = resolutions.map((res) => ({ res, attachments: hostAttachments(res) }));
-  const { routing, shadowed } = buildRouting(perRoute.flatMap((r) => r.attachments));
+  const { routing, shadowed, caseCollisions } = buildRouting(perRoute.flatMap((r) => r.attachments));
   const routes = perRoute.flatMap(({ res, attachments }) => modelRoute(res, attachments) ?? []);
 
   let conditions = gatewayConditions(gateway, classVerdict, config, listeners);
@@ -142,7 +145,7 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
         conditions,
         listeners: listenerVerdicts(listeners, resolutions),
       },
-      routes: resolutions.map((res) => routeVerdict(res, shadowed.get(res.key) ?? [])),
+      routes: resolutions.map((res) => routeVerdict(res, { shadowed: shadowed.get(res.key) ?? [], caseCollisions: caseCollisions.get(res.key) ?? [] })),
     },
   };
 }

@@ -25,9 +25,18 @@ function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['p
 }
 
 /** The conditions of each of the route's parentRefs to this Gateway. */
-export function routeVerdict(res: RouteResolution, shadowNotes: readonly string[]): RouteVerdict {
+/** What precedence across routes decided about this one's matches. */
+export interface RoutingNotes {
+  /** Matches an identical, higher-precedence match takes everywhere: the route is still accepted. */
+  readonly shadowed: readonly string[];
+  /** Matches left out because an older route holds the same path but for case: reported as dropped. */
+  readonly caseCollisions: readonly string[];
+}
+
+export function routeVerdict(res: RouteResolution, notes: RoutingNotes): RouteVerdict {
   const make = conditionsFor(res.route.metadata.generation ?? 0);
   const dropped = droppedRules(res);
+  const shadowNotes = notes.shadowed;
   const refs = resolvedRefs(res, make);
   const parents = res.parents.map(({ ref, attachment }) => {
     const conditions: VerdictCondition[] = [];
@@ -36,11 +45,15 @@ export function routeVerdict(res: RouteResolution, shadowNotes: readonly string[
     if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages(problems.map((p) => p.message))));
     else if (attachment.ok) {
       const listeners = [...new Set(attachment.attachments.map((a) => a.listener.name))].join(', ');
-      conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...shadowNotes])));
+      const isolated = attachment.attachments
+        .filter((a) => a.hostnames.length === 0)
+        .map((a) => `listener ${a.listener.name} serves none of the route's hostnames: a more specific listener of the Gateway takes them (listener isolation)`);
+      conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...isolated, ...shadowNotes])));
     }
     conditions.push(refs);
-    if (!first && dropped.length > 0) {
-      conditions.push(make.isTrue('PartiallyInvalid', 'UnsupportedValue', `Dropped Rule(s): ${dropped.join('; ')}`));
+    const left = [...dropped, ...notes.caseCollisions];
+    if (!first && left.length > 0) {
+      conditions.push(make.isTrue('PartiallyInvalid', 'UnsupportedValue', `Dropped Rule(s): ${left.join('; ')}`));
     }
     return { parentRef: ref, conditions };
   });
