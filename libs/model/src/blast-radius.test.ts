@@ -136,3 +136,13 @@ describe('no knock-on errors', () => {
     expect(accepted?.message).not.toContain('namespace');
   });
 });
+
+describe('URL rewrite (case 4)', () => {
+  it('ReplacePrefixMatch "/" of a non-root prefix is dropped and says why; an expressible rewrite beside it is kept', () => {
+    const result = resolveGateway(inputsOf('route-invalid-rewrite-to-root'));
+    expect(result.model?.routes[0]?.rules.map((r) => r.index)).toEqual([1]);
+    const dropped = routeCondition(result, 'web', 'PartiallyInvalid');
+    expect(dropped?.message).toContain('rule 0: URLRewrite ReplacePrefixMatch "/" of PathPrefix /a is not supported');
+    expect(dropped?.message).toContain('a request for /a itself could not become "/"');
+  });
+});
