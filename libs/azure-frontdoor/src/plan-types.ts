@@ -15,6 +15,7 @@ export type PlanProblemCode =
   | 'NoUnconditionalFallback'
   | 'TooManyRuleConditions'
   | 'DuplicateRoutePattern'
+  | 'InvalidRoutePattern'
   | 'NameCollision'
   | 'InvalidName';
 

@@ -135,6 +135,12 @@ describe('no knock-on errors', () => {
     expect(accepted?.message).toContain('listener grpc takes no HTTPRoutes: it is not valid');
     expect(accepted?.message).not.toContain('namespace');
   });
+
+  it('a route attached to an invalid listener is told nothing is served through it, and why', () => {
+    const result = resolveGateway(inputsOf('listener-invalid-port'));
+    const accepted = result.verdicts.routes[0]?.parents[0]?.conditions.find((c) => c.type === 'Accepted');
+    expect(accepted?.message).toContain('listener http is not valid, so nothing is served through it (HTTP is served on port 80 only, not 8080)');
+  });
 });
 
 describe('URL rewrite (case 4)', () => {

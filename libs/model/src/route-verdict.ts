@@ -45,10 +45,12 @@ export function routeVerdict(res: RouteResolution, notes: RoutingNotes): RouteVe
     if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages(problems.map((p) => p.message))));
     else if (attachment.ok) {
       const listeners = [...new Set(attachment.attachments.map((a) => a.listener.name))].join(', ');
-      const isolated = attachment.attachments
-        .filter((a) => a.hostnames.length === 0)
-        .map((a) => `listener ${a.listener.name} serves none of the route's hostnames: a more specific listener of the Gateway takes them (listener isolation)`);
-      conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...isolated, ...shadowNotes])));
+      const unserved = attachment.attachments.map((a) => {
+        if (a.listener.problem) return `listener ${a.listener.name} is not valid, so nothing is served through it (${a.listener.problem})`;
+        if (a.hostnames.length === 0) return `listener ${a.listener.name} serves none of the route's hostnames: a more specific listener of the Gateway takes them (listener isolation)`;
+        return undefined;
+      });
+      conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...unserved, ...shadowNotes])));
     }
     conditions.push(refs);
     const left = [...dropped, ...notes.caseCollisions];

@@ -37,7 +37,7 @@ export const verdictCatalog: readonly VerdictCase[] = [
   { object: 'Listener', type: 'ResolvedRefs', status: 'False', reason: 'InvalidCertificateRef', specReason: true, when: 'HTTPS with certificateRefs (unsupported), without the afd-certificate option, or with a managed certificate for a wildcard hostname; judged even when the listener is not accepted' },
   { object: 'Listener', type: 'Programmed', status: 'False', reason: 'Invalid', specReason: true, when: 'the listener is not accepted or its refs are not resolved' },
 
-  { object: 'HTTPRoute parent', type: 'Accepted', status: 'True', reason: 'Accepted', specReason: true, when: 'attached to at least one listener; shadowed matches are named in the message' },
+  { object: 'HTTPRoute parent', type: 'Accepted', status: 'True', reason: 'Accepted', specReason: true, when: 'attached to at least one listener; shadowed matches, and listeners that serve nothing for it (invalid, or listener isolation gives its hosts to another) are named in the message' },
   { object: 'HTTPRoute parent', type: 'Accepted', status: 'False', reason: 'NoMatchingParent', specReason: true, when: 'sectionName or port matches no listener' },
   { object: 'HTTPRoute parent', type: 'Accepted', status: 'False', reason: 'NotAllowedByListeners', specReason: true, when: "no matching listener's allowedRoutes admits the route's namespace and kind (a listener that takes no HTTPRoutes is named as invalid)" },
   { object: 'HTTPRoute parent', type: 'Accepted', status: 'False', reason: 'NoMatchingListenerHostname', specReason: true, when: "no route hostname intersects the allowed listeners' hostnames (listener isolation never refuses a route: it decides which listener serves a host)" },
