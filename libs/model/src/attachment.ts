@@ -10,6 +10,8 @@ export interface ListenerAttachment {
   readonly listener: ListenerResult;
   /** Effective hostnames: the intersection of listener and route hostnames, after listener isolation. */
   readonly hostnames: readonly string[];
+  /** Intersecting hosts that listener isolation gives to a more specific sibling, with that listener's name. */
+  readonly isolated: readonly { readonly host: string; readonly listener: string }[];
 }
 
 /**
@@ -48,9 +50,16 @@ function intersectingHostnames(listener: ListenerResult, routeHostnames: readonl
  * Listener isolation: a host belongs to the most specific listener of the same protocol and port, so an attached
  * route may serve no host through a listener whose hosts a more specific sibling takes.
  */
-function effectiveHostnames(listener: ListenerResult, routeHostnames: readonly string[], siblings: readonly ListenerResult[]): string[] {
-  const peers = siblings.filter((s) => s.protocol === listener.protocol && s.port === listener.port).map((s) => s.hostname);
-  return intersectingHostnames(listener, routeHostnames).filter((host) => mostSpecificCovering(peers, host) === listener.hostname);
+function isolate(listener: ListenerResult, routeHostnames: readonly string[], siblings: readonly ListenerResult[]): ListenerAttachment {
+  const peers = siblings.filter((s) => s.protocol === listener.protocol && s.port === listener.port);
+  const hostnames: string[] = [];
+  const isolated: { host: string; listener: string }[] = [];
+  for (const host of intersectingHostnames(listener, routeHostnames)) {
+    const owner = mostSpecificCovering(peers.map((p) => p.hostname), host);
+    if (owner === listener.hostname) hostnames.push(host);
+    else isolated.push({ host, listener: peers.find((p) => p.hostname === owner)?.name ?? '' });
+  }
+  return { listener, hostnames, isolated };
 }
 
 /** Gateway API attachment of one parentRef: sectionName/port, then allowedRoutes, then hostname intersection. */
@@ -83,7 +92,7 @@ export function attachParentRef(
   const counted = allowed.map((l) => l.name);
   const routeHostnames = [...new Set(route.spec.hostnames ?? [])];
   const intersecting = allowed.filter((listener) => intersectingHostnames(listener, routeHostnames).length > 0);
-  const attachments = intersecting.map((listener) => ({ listener, hostnames: effectiveHostnames(listener, routeHostnames, listeners) }));
+  const attachments = intersecting.map((listener) => isolate(listener, routeHostnames, listeners));
   if (attachments.length === 0) {
     const listenerHosts = allowed.map((l) => `${l.name} (${l.hostname === ANY_HOSTNAME ? 'any host' : l.hostname})`);
     return {

@@ -79,7 +79,7 @@ describe('listener isolation (case 5)', () => {
     const result = resolveGateway(inputsOf('route-listener-isolation'));
     const accepted = routeCondition(result, 'web', 'Accepted');
     expect(accepted).toMatchObject({ status: 'True', reason: 'Accepted' });
-    expect(accepted?.message).toContain("listener wild serves none of the route's hostnames");
+    expect(accepted?.message).toContain("listener wild serves none of the route's hostnames: listener isolation gives each to the most specific listener (foo.example.com by listener foo)");
     expect(result.verdicts.gateway?.listeners.find((l) => l.name === 'wild')?.attachedRoutes).toBe(1);
   });
 });

@@ -47,7 +47,10 @@ export function routeVerdict(res: RouteResolution, notes: RoutingNotes): RouteVe
       const listeners = [...new Set(attachment.attachments.map((a) => a.listener.name))].join(', ');
       const unserved = attachment.attachments.map((a) => {
         if (a.listener.problem) return `listener ${a.listener.name} is not valid, so nothing is served through it (${a.listener.problem})`;
-        if (a.hostnames.length === 0) return `listener ${a.listener.name} serves none of the route's hostnames: a more specific listener of the Gateway takes them (listener isolation)`;
+        if (a.hostnames.length === 0) {
+          const owners = a.isolated.map((i) => `${i.host} by listener ${i.listener}`).join(', ');
+          return `listener ${a.listener.name} serves none of the route's hostnames: listener isolation gives each to the most specific listener (${owners})`;
+        }
         return undefined;
       });
       conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...unserved, ...shadowNotes])));
