@@ -207,6 +207,27 @@ function checkIsolation(mutation: Mutation): void {
   }
   const others = (r: ResolveResult) => r.verdicts.routes.filter((v) => !mutated.has(`${v.namespace}/${v.name}`));
   expect(others(result)).toEqual(others(baseline.result));
+  if (mutation.kind === 'route') expectRejectionsNamed(mutation, result, plan);
+}
+
+/**
+ * A mutated route this Gateway does not program in full carries a condition (or a plan problem) that says so. A rule
+ * without backendRefs or whose weights are all 0 answers with an error as the spec asks: that is no rejection.
+ */
+function expectRejectionsNamed(mutation: RouteMutation, result: ResolveResult, plan: FrontDoorPlan): void {
+  const key = `${mutation.namespace}/${mutation.name}`;
+  const verdict = result.verdicts.routes.find((v) => `${v.namespace}/${v.name}` === key);
+  if (!verdict) return; // its parentRefs name another Gateway: not this Gateway's to judge
+  const modelRoute = result.model?.routes.find((r) => `${r.namespace}/${r.name}` === key);
+  const routed = new Set(result.model?.routing.flatMap((h) => h.paths.flatMap((p) => p.candidates.filter((c) => c.route === key).map((c) => `${c.rule}/${c.match}`))));
+  const modelled = modelRoute?.rules.flatMap((rule) => rule.matches.map((_m, i) => `${rule.index}/${i}`)) ?? [];
+  const rejected = !modelRoute || modelRoute.rules.length < mutation.rules.length || modelled.some((m) => !routed.has(m)) || modelRoute.rules.some((r) => r.withdrawn === 'NoValidBackends' || r.held);
+  if (!rejected) return;
+  const conditions = verdict.parents.flatMap((p) => p.conditions);
+  const named =
+    conditions.some((c) => c.status === 'False' || c.type === 'PartiallyInvalid' || /shadowed/.test(c.message)) ||
+    plan.problems.some((p) => p.source && touches([p.source], new Set([key])));
+  expect([key, named]).toEqual([key, true]);
 }
 
 describe('one object in error affects only itself (issue 11 property)', () => {
