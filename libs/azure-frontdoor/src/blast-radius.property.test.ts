@@ -198,6 +198,11 @@ function checkIsolation(mutation: Mutation): void {
   expect(result.verdicts.gateway?.conditions).toEqual(baseline.result.verdicts.gateway?.conditions);
   expect(result.verdicts.gateway?.listeners.map((l) => l.conditions)).toEqual(baseline.result.verdicts.gateway?.listeners.map((l) => l.conditions));
   expect(plan.problems.filter((p) => p.blocksWrites)).toEqual([]);
+  // AFD's ranges for what the emulator's schema checks too: origin weight 1..1000, priority 1..5.
+  for (const origin of plan.graph.origins) {
+    if (origin.keep !== undefined) continue;
+    expect(origin.priority >= 1 && origin.priority <= 5 && (origin.weight === undefined || (Number.isInteger(origin.weight) && origin.weight >= 1 && origin.weight <= 1000))).toBe(true);
+  }
   // Every plan problem is about the mutated object (the hub turns them into that route's conditions).
   expect(plan.problems.filter((p) => !p.source || !touches([p.source], mutated))).toEqual([]);
   const after = resources(plan);

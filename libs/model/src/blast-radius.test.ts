@@ -120,6 +120,17 @@ describe('configuration errors keep what was last programmed', () => {
   });
 });
 
+describe('a revoked ReferenceGrant cuts access (Gateway API semantics, not held)', () => {
+  it('without the grant, the cross-namespace backend is RefNotPermitted and its rule withdrawn', () => {
+    const inputs = inputsOf('backend-cross-namespace-grant');
+    expect(resolveGateway(inputs).model?.routes[0]?.rules[0]?.withdrawn).toBeUndefined();
+    const result = resolveGateway({ ...inputs, referenceGrants: [] });
+    expect(result.model?.routes[0]?.rules[0]).toMatchObject({ withdrawn: 'NoValidBackends', backends: [] });
+    expect(result.model?.routes[0]?.rules[0]?.held).toBeUndefined();
+    expect(result.verdicts.routes[0]?.parents[0]?.conditions.find((c) => c.type === 'ResolvedRefs')).toMatchObject({ status: 'False', reason: 'RefNotPermitted' });
+  });
+});
+
 describe('no knock-on errors', () => {
   it('a misspelled SKU key does not fall back to Standard and report PrivateLinkRequiresPremium on the routes', () => {
     const result = resolveGateway(inputsOf('gateway-invalid-misspelled-sku-no-knock-on'));
