@@ -74,6 +74,23 @@ describe('duplicate backendRefs (case 3)', () => {
   });
 });
 
+describe("no rule-level problem can invalidate the Gateway's model", () => {
+  it('a route the model refuses (a weight the CRD would refuse, from hand-written inputs) is refused alone', () => {
+    const inputs = inputsOf('backend-duplicate-refs-weights');
+    const [route] = inputs.httpRoutes ?? [];
+    if (!route) throw new Error('fixture has a route');
+    const odd = { ...route, metadata: { ...route.metadata, name: 'odd' }, spec: { ...route.spec, rules: [{ matches: [{ path: { type: 'PathPrefix' as const, value: '/odd' } }], backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'web', port: 8080, weight: -5 }] }] } };
+    const result = resolveGateway({ ...inputs, httpRoutes: [route, odd] });
+    expect(gatewayAccepted(result)).toMatchObject({ status: 'True', reason: 'Accepted' });
+    expect(result.model?.routes.map((r) => r.name)).toEqual(['web']);
+    expect(pathKeys(result)).not.toContain('Subtree /odd');
+    const accepted = routeCondition(result, 'odd', 'Accepted');
+    expect(accepted).toMatchObject({ status: 'False', reason: 'UnsupportedValue' });
+    expect(accepted?.message).toBe('the route is not programmed: the model refuses it (route store/odd rule 0: route weight -5 is outside 0..1000000)');
+    expect(routeCondition(result, 'web', 'Accepted')).toMatchObject({ status: 'True' });
+  });
+});
+
 describe('listener isolation (case 5)', () => {
   it('a route whose hostname a more specific listener takes still attaches, and says it serves nothing there', () => {
     const result = resolveGateway(inputsOf('route-listener-isolation'));

@@ -1,11 +1,13 @@
 import { gatewayContract, parseGatewayAnnotations, readAnnotation, type AnnotationResult, type GatewayConfig } from '@fleet-gateway/annotations';
 import { backendRefResolver } from './backend-refs.js';
+import { joinMessages } from './conditions.js';
 import { gatewayClassVerdict, gatewayConditions } from './gateway-verdict.js';
 import type { HubInputs } from './hub-inputs.js';
 import { indexInputs } from './input-index.js';
 import { resolveListeners, type ListenerResult } from './listeners.js';
 import type { GlobalGateway, HostRouting, ModelListener, ModelRoute, TrafficSplit } from './model-types.js';
 import { CONTROLLER_NAME, compareText } from './names.js';
+import { findModelErrors } from './model-validation.js';
 import { normalize } from './normalize.js';
 import { resolveRoute, type RouteResolution } from './route-resolution.js';
 import { routeVerdict } from './route-verdict.js';
@@ -125,16 +127,33 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
     .flatMap((route) => resolveRoute(route, context) ?? []);
 
   const perRoute = resolutions.map((res) => ({ res, attachments: hostAttachments(res) }));
-  const { routing, shadowed, caseCollisions } = buildRouting(perRoute.flatMap((r) => r.attachments));
-  const routes = perRoute.flatMap(({ res, attachments }) => modelRoute(res, attachments) ?? []);
+  // Routing and model routes of every route the model has not refused.
+  const routeParts = (refused: ReadonlyMap<string, string>) => {
+    const kept = perRoute.filter(({ res }) => !refused.has(res.key));
+    return { ...buildRouting(kept.flatMap((r) => r.attachments)), routes: kept.flatMap(({ res, attachments }) => modelRoute(res, attachments) ?? []) };
+  };
+  const refused = new Map<string, string>();
+  let parts = routeParts(refused);
 
   let conditions = gatewayConditions(gateway, classVerdict, config, listeners);
   let model: GlobalGateway | undefined;
   if (config.ok && conditions[0]?.status === 'True') {
-    const normalized = normalize(assembleModel(inputs, config.config, { listeners, routes, routing, backends: refs.backends, splits: context.splits.splits }));
+    const assemble = () =>
+      assembleModel(inputs, config.config, { listeners, routes: parts.routes, routing: parts.routing, backends: refs.backends, splits: context.splits.splits });
+    let normalized = normalize(assemble());
+    // A structural error of some routes refuses those routes alone, however many rounds that takes; only an error of
+    // the Gateway itself leaves it without a model.
+    while (!normalized.ok) {
+      const errors = findModelErrors(assemble());
+      if (errors.some((e) => e.routes.length === 0 || e.routes.every((r) => refused.has(r)))) break;
+      for (const e of errors) for (const r of e.routes) refused.set(r, joinMessages([refused.get(r), e.message]));
+      parts = routeParts(refused);
+      normalized = normalize(assemble());
+    }
     if (normalized.ok) model = normalized.model;
     else conditions = gatewayConditions(gateway, classVerdict, config, listeners, `the model is invalid: ${normalized.errors.join('; ')}`);
   }
+  const { shadowed, caseCollisions } = parts;
   return {
     ...(model ? { model } : {}),
     verdicts: {
@@ -145,7 +164,9 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
         conditions,
         listeners: listenerVerdicts(listeners, resolutions),
       },
-      routes: resolutions.map((res) => routeVerdict(res, { shadowed: shadowed.get(res.key) ?? [], caseCollisions: caseCollisions.get(res.key) ?? [] })),
+      routes: resolutions.map((res) =>
+        routeVerdict(res, { shadowed: shadowed.get(res.key) ?? [], caseCollisions: caseCollisions.get(res.key) ?? [], modelErrors: refused.get(res.key) }),
+      ),
     },
   };
 }

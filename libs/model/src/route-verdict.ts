@@ -14,9 +14,10 @@ function resolvedRefs(res: RouteResolution, make: ReturnType<typeof conditionsFo
 }
 
 /** Why the route is not accepted through this parentRef, most fundamental first; all are reported together. */
-function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['parents'][number]['attachment'], dropped: readonly string[]) {
+function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['parents'][number]['attachment'], dropped: readonly string[], modelErrors?: string) {
   const problems: { reason: string; message: string }[] = [];
   if (!attachment.ok) problems.push({ reason: attachment.reason, message: attachment.message });
+  if (modelErrors) problems.push({ reason: 'UnsupportedValue', message: `the route is not programmed: the model refuses it (${modelErrors})` });
   if (res.annotationProblem) problems.push({ reason: 'UnsupportedValue', message: res.annotationProblem });
   if (res.rules.length > 0 && dropped.length === res.rules.length) {
     problems.push({ reason: 'UnsupportedValue', message: `all rules are dropped: ${dropped.join('; ')}` });
@@ -31,6 +32,8 @@ export interface RoutingNotes {
   readonly shadowed: readonly string[];
   /** Matches left out because an older route holds the same path but for case: reported as dropped. */
   readonly caseCollisions: readonly string[];
+  /** Set when the model refused the route: its structural errors (the rest of the Gateway is programmed). */
+  readonly modelErrors?: string;
 }
 
 export function routeVerdict(res: RouteResolution, notes: RoutingNotes): RouteVerdict {
@@ -40,7 +43,7 @@ export function routeVerdict(res: RouteResolution, notes: RoutingNotes): RouteVe
   const refs = resolvedRefs(res, make);
   const parents = res.parents.map(({ ref, attachment }) => {
     const conditions: VerdictCondition[] = [];
-    const problems = acceptanceProblems(res, attachment, dropped);
+    const problems = acceptanceProblems(res, attachment, dropped, notes.modelErrors);
     const [first] = problems;
     if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages(problems.map((p) => p.message))));
     else if (attachment.ok) {
