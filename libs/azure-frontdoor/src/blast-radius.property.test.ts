@@ -123,7 +123,7 @@ interface ServiceImportMutation {
 
 type Mutation = RouteMutation | ServiceImportMutation;
 
-const targets = [...baseRoutes.map((r) => ({ namespace: r.metadata.namespace ?? '', name: r.metadata.name ?? '' })), { namespace: 'team-d', name: 'newcomer' }, { namespace: 'team-a', name: 'extra' }];
+const targets = [...baseRoutes.map((r) => ({ namespace: r.metadata.namespace ?? '', name: r.metadata.name ?? '' })), { namespace: 'team-d', name: 'newcomer' }, { namespace: 'team-a', name: 'extra' }, { namespace: 'team-d', name: 'v1.2.dotted-name' }];
 
 const routeMutationArb: fc.Arbitrary<Mutation> = fc.constantFrom(...targets).chain(({ namespace, name }) =>
   fc.record({
@@ -248,6 +248,7 @@ describe('one object in error affects only itself (issue 11 property)', () => {
     ['case 1: Exact /Shop beside an older PathPrefix /shop', { kind: 'route', namespace: 'team-d', name: 'newcomer', rules: [{ matches: [pathMatch('Exact', '/Shop')], backendRefs: [] }] }],
     ['case 2: PathPrefix /foo* and Exact /a/*', { kind: 'route', namespace: 'team-a', name: 'extra', rules: [{ matches: [pathMatch('PathPrefix', '/foo*'), pathMatch('Exact', '/a/*')], backendRefs: [backendRef('web')] }] }],
     ['case 3: duplicate refs 600000 + 600000', { kind: 'route', namespace: 'team-a', name: 'extra', rules: [{ matches: [pathMatch('PathPrefix', '/m')], backendRefs: [backendRef('web', 600000), backendRef('web', 600000)] }] }],
+    ['the same backend at another weight (a second split of one backend set)', { kind: 'route', namespace: 'team-a', name: 'docs', rules: [{ matches: [pathMatch('Exact', '/m')], backendRefs: [backendRef('web', 0)] }] }],
     ['a hostname on one route', { kind: 'route', namespace: 'team-a', name: 'extra', hostnames: ['x.example.com'], rules: [{ matches: [pathMatch('PathPrefix', '/m')], backendRefs: [backendRef('web')] }] }],
     ['an invalid ServiceImport annotation', { kind: 'serviceImport', service: services[2] as TeamService, annotations: { [`${ANNOTATION}afd-health-probe-path`]: 'healthz' } }],
   ] satisfies [string, Mutation][])('%s', (_name, mutation) => checkIsolation(mutation));
