@@ -6,7 +6,7 @@ import { ownershipTags } from './ownership.js';
 import { planOriginGroups } from './plan-origin-groups.js';
 import { planRoutes } from './plan-routes.js';
 import type { FrontDoorPlan, PlanOptions, PlanProblem } from './plan-types.js';
-import { findRoutePatternConflicts } from './route-patterns.js';
+import { findRoutePatternConflicts, patternProblem } from './route-patterns.js';
 import type { FrontDoorGraph } from './spec-types.js';
 
 export function allRefs(graph: FrontDoorGraph): AfdRef[] {
@@ -87,9 +87,15 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
     message: c.message,
     blocksWrites: true,
   }));
+  const invalidPatterns: PlanProblem[] = graph.routes.flatMap((r) =>
+    r.patterns.flatMap((pattern) => {
+      const problem = patternProblem(pattern);
+      return problem ? [{ code: 'InvalidRoutePattern' as const, message: `route ${r.ref.route}: ${problem}`, blocksWrites: true }] : [];
+    }),
+  );
   return {
     graph,
-    problems: [...groups.problems, ...routes.problems, ...conflicts, ...checkNames(graph)],
+    problems: [...groups.problems, ...routes.problems, ...conflicts, ...invalidPatterns, ...checkNames(graph)],
     capacity: checkCapacity(graph, config.sku, options.capacityLimits),
   };
 }

@@ -106,9 +106,16 @@ export function planOriginGroups(model: GlobalGateway, profile: string): OriginG
   const problemOfRule = new Map<string, PlanProblem>();
   const drafts = new Map<string, GroupDraft>();
   const draftOfRule = new Map<string, GroupDraft>();
-  for (const route of model.routes) {
+  // Oldest route first, so that when two splits share a backend set the older keeps the plain group name: a newer
+  // route's weights never rename (and so rewrite) an older route's group.
+  const byAge = [...model.routes].sort((a, b) => compareText(a.creationTimestamp ?? '\uffff', b.creationTimestamp ?? '\uffff'));
+  for (const route of byAge) {
     for (const rule of route.rules) {
       const key = ruleKey({ route: `${route.namespace}/${route.name}`, rule: rule.index });
+      if (rule.held !== undefined) {
+        problemOfRule.set(key, ruleProblem(rule, 'InvalidBackendConfiguration', `${rule.held}; serving the last programmed configuration`));
+        continue;
+      }
       const split = rule.split === undefined ? undefined : splits.get(rule.split);
       const checked: DraftOrProblem = split
         ? draftSplit(split, backendsByKey)

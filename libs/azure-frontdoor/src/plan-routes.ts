@@ -106,7 +106,9 @@ export function planRoutes(context: RouteContext): RoutePlan {
   const held: HeldPattern[] = [];
   for (const host of context.model.routing) {
     if (host.hostname !== ANY_HOSTNAME) {
-      for (const c of host.paths.flatMap((p) => p.candidates)) {
+      // Only the routes that ask for the host: a host inherits the candidates of `*`, whose routes did not ask for it.
+      const askedBy = new Set(context.model.routes.filter((r) => r.hostnames.includes(host.hostname)).map((r) => `${r.namespace}/${r.name}`));
+      for (const c of host.paths.flatMap((p) => p.candidates).filter((c) => askedBy.has(c.route))) {
         sink.add(
           'NeedsCustomDomain',
           ruleSource(context.model, c),

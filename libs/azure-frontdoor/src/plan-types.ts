@@ -8,12 +8,14 @@ import type { FrontDoorGraph } from './spec-types.js';
  * conditions); graph-level codes (`blocksWrites`) stop every write, because the graph as a whole is unsafe to send.
  */
 export type PlanProblemCode =
+  | 'InvalidBackendConfiguration'
   | 'MixedOriginConnectivity'
   | 'OriginGroupSettingsDiffer'
   | 'NeedsCustomDomain'
   | 'NoUnconditionalFallback'
   | 'TooManyRuleConditions'
   | 'DuplicateRoutePattern'
+  | 'InvalidRoutePattern'
   | 'NameCollision'
   | 'InvalidName';
 

@@ -10,6 +10,17 @@ export function patternFor(key: PathKey): string {
   return key.value === '/' ? '/*' : `${key.value}/*`;
 }
 
+/**
+ * Why AFD would refuse a route pattern (afdx.json, patternsToMatch: "Must not have any * except possibly after the
+ * final / at the end of the path"), or undefined. The model never produces such a path; the plan proves it.
+ */
+export function patternProblem(pattern: string): string | undefined {
+  if (!pattern.startsWith('/')) return `pattern ${pattern} must start with /`;
+  const star = pattern.indexOf('*');
+  if (star !== -1 && (star !== pattern.length - 1 || pattern[star - 1] !== '/')) return `pattern ${pattern} may contain * only as its last character, right after a /`;
+  return undefined;
+}
+
 /** One thing AFD matches a request on: a domain (the endpoint's default domain here), a path pattern, a protocol. */
 export interface RouteMatchKey {
   readonly domain: string;

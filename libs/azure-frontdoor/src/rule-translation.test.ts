@@ -11,17 +11,32 @@ function applyRewrite(path: string, action: ReturnType<typeof actionsOfFilters>[
   return action.destination + (action.preserveUnmatchedPath ? path.slice(action.sourcePattern.length) : '');
 }
 
+/** Gateway API's ReplacePrefixMatch (HTTPPathModifier): whole segments, a trailing "/" on either side ignored. */
+function gatewayRewrite(prefix: string, replacement: string, path: string): string {
+  const rest = prefix === '/' ? path : path.slice(prefix.length);
+  const result = replacement.replace(/\/+$/, '') + rest;
+  return result === '' ? '/' : result;
+}
+
 describe('rules engine translation', () => {
   it.each([
-    ['/a', '/b', '/a/x', '/b/x'],
-    ['/a', '/b', '/a', '/b'],
-    ['/a', '/', '/a/x', '/x'],
-    ['/', '/b', '/x', '/b/x'],
-    ['/', '/b/', '/x/y', '/b/x/y'],
-    ['/a/b', '/c', '/a/b/d', '/c/d'],
-  ])('ReplacePrefixMatch %s -> %s turns %s into %s, segment by segment as Gateway API says', (from, to, request, expected) => {
+    ['/a', '/b'],
+    ['/a', '/b/'],
+    ['/', '/b'],
+    ['/', '/b/'],
+    ['/', '/'],
+    ['/a/b', '/c'],
+    ['/a/b', '/c/d/'],
+  ])('ReplacePrefixMatch %s -> %s rewrites the prefix itself and every path below it as Gateway API says', (from, to) => {
     const [action] = actionsOfFilters([rewrite('ReplacePrefixMatch', to)], prefix(from));
-    expect(action && applyRewrite(request, action)).toBe(expected);
+    const requests = from === '/' ? ['/', '/x', '/x/y'] : [from, `${from}/`, `${from}/x`, `${from}/x/y`];
+    for (const request of requests) expect([request, action && applyRewrite(request, action)]).toEqual([request, gatewayRewrite(from, to, request)]);
+  });
+
+  it('case 4: PathPrefix /a with ReplacePrefixMatch /b/ rewrites a request for exactly /a (the source pattern is /a, not /a/)', () => {
+    const [action] = actionsOfFilters([rewrite('ReplacePrefixMatch', '/b/')], prefix('/a'));
+    expect(action).toEqual({ type: 'rewrite', sourcePattern: '/a', destination: '/b', preserveUnmatchedPath: true });
+    expect(action && applyRewrite('/a', action)).toBe('/b');
   });
 
   it('ReplaceFullPath replaces any path', () => {

@@ -65,20 +65,19 @@ function filterActions(filter: ModelFilter, match: ModelMatch): RuleAction[] {
 }
 
 /**
- * ReplacePrefixMatch as AFD's UrlRewrite, which appends the rest of the path to `destination` as it is. Gateway API
- * replaces whole segments (`/a` -> `/b`: `/a/x` -> `/b/x`; `/a` -> `/`: `/a/x` -> `/x`; `/` -> `/b`: `/x` -> `/b/x`),
- * so when either side is `/` both end in `/`, lest `/x` become `/bx` or `/a/x` become `//x`. For `/a` -> `/`, a
- * request for `/a` itself then meets no rewrite and reaches the origin as `/a` (one AFD rule cannot do both).
+ * ReplacePrefixMatch as AFD's UrlRewrite, which replaces `sourcePattern` (a plain prefix of the path) with
+ * `destination` and appends the rest as it is. Gateway API replaces whole segments and ignores a trailing `/` on
+ * either side, so `/a` -> `/b/` is `/a` -> `/b`: `/a` becomes `/b`, `/a/x` becomes `/b/x` (a source pattern of `/a/`
+ * would leave a request for `/a` itself unrewritten). From `/` the rest starts with its own segment, so the
+ * destination ends in `/`: `/x` becomes `/b/x`. To `/` from another prefix, one rule can rewrite `/a/x` to `/x` but
+ * not `/a` to `/`: resolve drops such a rule, so only the first half is written here for a hand-built model.
  */
 function prefixRewrite(prefix: string, replacement: string): RuleAction {
-  const slash = (path: string) => (path.endsWith('/') ? path : `${path}/`);
-  const segmentWise = prefix === '/' || replacement.endsWith('/');
-  return {
-    type: 'rewrite',
-    sourcePattern: segmentWise ? slash(prefix) : prefix,
-    destination: segmentWise ? slash(replacement) : replacement,
-    preserveUnmatchedPath: true,
-  };
+  const trimmed = replacement.replace(/\/+$/, '');
+  const rewrite = (sourcePattern: string, destination: string): RuleAction => ({ type: 'rewrite', sourcePattern, destination, preserveUnmatchedPath: true });
+  if (prefix === '/') return rewrite('/', `${trimmed}/`);
+  if (trimmed === '') return rewrite(`${prefix}/`, '/');
+  return rewrite(prefix, trimmed);
 }
 
 /** What a rule's filters do, in AFD actions; a redirect answers at the edge, so nothing else is needed with it. */

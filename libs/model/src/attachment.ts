@@ -10,6 +10,8 @@ export interface ListenerAttachment {
   readonly listener: ListenerResult;
   /** Effective hostnames: the intersection of listener and route hostnames, after listener isolation. */
   readonly hostnames: readonly string[];
+  /** Intersecting hosts that listener isolation gives to a more specific sibling, with that listener's name. */
+  readonly isolated: readonly { readonly host: string; readonly listener: string }[];
 }
 
 /**
@@ -38,16 +40,26 @@ function namespaceAllowed(listener: ListenerResult, routeNamespace: string, gate
   return !!selector && !!labels && selectorMatches(selector, labels);
 }
 
-function effectiveHostnames(listener: ListenerResult, routeHostnames: readonly string[], siblings: readonly ListenerResult[]): string[] {
+/** Gateway API hostname intersection: what decides whether the route attaches to the listener. */
+function intersectingHostnames(listener: ListenerResult, routeHostnames: readonly string[]): string[] {
   const wanted = routeHostnames.length === 0 ? [listener.hostname] : routeHostnames;
-  // Listener isolation: a host belongs to the most specific listener of the same protocol and port.
-  const peers = siblings.filter((s) => s.protocol === listener.protocol && s.port === listener.port).map((s) => s.hostname);
-  const hostnames = new Set<string>();
-  for (const h of wanted) {
-    const host = intersect(listener.hostname, h);
-    if (host !== undefined && mostSpecificCovering(peers, host) === listener.hostname) hostnames.add(host);
+  return [...new Set(wanted.flatMap((h) => intersect(listener.hostname, h) ?? []))];
+}
+
+/**
+ * Listener isolation: a host belongs to the most specific listener of the same protocol and port, so an attached
+ * route may serve no host through a listener whose hosts a more specific sibling takes.
+ */
+function isolate(listener: ListenerResult, routeHostnames: readonly string[], siblings: readonly ListenerResult[]): ListenerAttachment {
+  const peers = siblings.filter((s) => s.protocol === listener.protocol && s.port === listener.port);
+  const hostnames: string[] = [];
+  const isolated: { host: string; listener: string }[] = [];
+  for (const host of intersectingHostnames(listener, routeHostnames)) {
+    const owner = mostSpecificCovering(peers.map((p) => p.hostname), host);
+    if (owner === listener.hostname) hostnames.push(host);
+    else isolated.push({ host, listener: peers.find((p) => p.hostname === owner)?.name ?? '' });
   }
-  return [...hostnames];
+  return { listener, hostnames, isolated };
 }
 
 /** Gateway API attachment of one parentRef: sectionName/port, then allowedRoutes, then hostname intersection. */
@@ -66,22 +78,21 @@ export function attachParentRef(
     return { ok: false, reason: 'NoMatchingParent', message: `no listener of Gateway ${gateway.metadata.name} matches ${where}`, counted: [] };
   }
   const routeNamespace = route.metadata.namespace ?? '';
-  const allowed = matching.filter(
-    (l) => l.supportedKinds.some((k) => k.kind === 'HTTPRoute') && namespaceAllowed(l, routeNamespace, gateway, index),
-  );
+  const takesRoutes = (l: ListenerResult) => l.supportedKinds.some((k) => k.kind === 'HTTPRoute');
+  const allowed = matching.filter((l) => takesRoutes(l) && namespaceAllowed(l, routeNamespace, gateway, index));
   if (allowed.length === 0) {
-    return {
-      ok: false,
-      reason: 'NotAllowedByListeners',
-      message: `listeners ${matching.map((l) => l.name).join(', ')} do not allow HTTPRoutes from namespace ${routeNamespace}`,
-      counted: [],
-    };
+    // Each listener's own cause: an invalid listener says so, rather than seeming to refuse the namespace.
+    const refusing = matching.filter(takesRoutes).map((l) => l.name);
+    const why = [
+      ...(refusing.length > 0 ? [`listeners ${refusing.join(', ')} do not allow HTTPRoutes from namespace ${routeNamespace}`] : []),
+      ...matching.filter((l) => !takesRoutes(l)).map((l) => `listener ${l.name} takes no HTTPRoutes: it is not valid (${l.problem ?? 'no supported route kind'})`),
+    ];
+    return { ok: false, reason: 'NotAllowedByListeners', message: why.join('; '), counted: [] };
   }
   const counted = allowed.map((l) => l.name);
   const routeHostnames = [...new Set(route.spec.hostnames ?? [])];
-  const attachments = allowed
-    .map((listener) => ({ listener, hostnames: effectiveHostnames(listener, routeHostnames, listeners) }))
-    .filter((a) => a.hostnames.length > 0);
+  const intersecting = allowed.filter((listener) => intersectingHostnames(listener, routeHostnames).length > 0);
+  const attachments = intersecting.map((listener) => isolate(listener, routeHostnames, listeners));
   if (attachments.length === 0) {
     const listenerHosts = allowed.map((l) => `${l.name} (${l.hostname === ANY_HOSTNAME ? 'any host' : l.hostname})`);
     return {

@@ -7,7 +7,7 @@ import { backendKey, FLEET_NETWORKING_GROUP, GATEWAY_GROUP } from './names.js';
 
 export type RefResolution =
   | { readonly ok: true; readonly key: string; readonly weight: number; readonly notes: readonly string[] }
-  | { readonly ok: false; readonly reason: string; readonly message: string };
+  | Extract<BackendResolution, { ok: false }>;
 
 export interface BackendRefResolver {
   resolve(route: HTTPRoute, ref: HTTPBackendRef): RefResolution;

@@ -8,7 +8,13 @@ import { backendKey, compareText } from './names.js';
 
 export type BackendResolution =
   | { readonly ok: true; readonly backend: ModelBackend; readonly notes: readonly string[] }
-  | { readonly ok: false; readonly reason: string; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly message: string;
+      /** A configuration error of the backend itself: its rules keep what was last programmed (fail-static). */
+      readonly configurationError?: true;
+    };
 
 function toModelOrigin(origin: Exclude<ClusterOrigin, { state: 'none' }>, connectivity: ResolvedConnectivity): ModelOrigin {
   if (origin.state === 'unknown') {
@@ -34,7 +40,9 @@ export function resolveBackend(
   const name = serviceImport.metadata.name ?? '';
   const label = `ServiceImport ${namespace}/${name}`;
   const config = parseServiceImportAnnotations(serviceImport.metadata.annotations);
-  if (!config.ok) return { ok: false, reason: 'InvalidBackendAnnotations', message: `${label}: ${formatAnnotationErrors(config.errors)}` };
+  if (!config.ok) {
+    return { ok: false, reason: 'InvalidBackendAnnotations', message: `${label}: ${formatAnnotationErrors(config.errors)}`, configurationError: true };
+  }
   const ports = (serviceImport.status?.ports ?? []).map((p) => p.port);
   if (!ports.includes(port)) {
     return { ok: false, reason: 'BackendNotFound', message: `port ${port} is not among the ports of ${label} [${ports.join(', ')}]` };

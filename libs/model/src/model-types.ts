@@ -124,6 +124,11 @@ export interface ModelRule {
   readonly split?: string;
   /** Set when the rule must answer with an error rather than fall through to a less specific rule. */
   readonly withdrawn?: WithdrawalReason;
+  /**
+   * Set when a configuration error (a backend's invalid annotations) leaves the rule unplannable: the provider keeps
+   * whatever it last programmed for it, and programs nothing for a rule it never programmed. Says why.
+   */
+  readonly held?: string;
   readonly source: SourceRef;
 }
 

@@ -65,6 +65,7 @@ function rule(r: ModelRule): ModelRule {
     backends: ruleBackends(r.backends),
     split: r.split,
     withdrawn: r.withdrawn,
+    held: r.held,
     source: source(r.source),
   };
 }

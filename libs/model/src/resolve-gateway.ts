@@ -1,11 +1,13 @@
 import { gatewayContract, parseGatewayAnnotations, readAnnotation, type AnnotationResult, type GatewayConfig } from '@fleet-gateway/annotations';
 import { backendRefResolver } from './backend-refs.js';
+import { joinMessages } from './conditions.js';
 import { gatewayClassVerdict, gatewayConditions } from './gateway-verdict.js';
 import type { HubInputs } from './hub-inputs.js';
 import { indexInputs } from './input-index.js';
 import { resolveListeners, type ListenerResult } from './listeners.js';
 import type { GlobalGateway, HostRouting, ModelListener, ModelRoute, TrafficSplit } from './model-types.js';
 import { CONTROLLER_NAME, compareText } from './names.js';
+import { findModelErrors } from './model-validation.js';
 import { normalize } from './normalize.js';
 import { resolveRoute, type RouteResolution } from './route-resolution.js';
 import { routeVerdict } from './route-verdict.js';
@@ -26,7 +28,7 @@ function hostAttachments(res: RouteResolution): HostAttachment[] {
   for (const { attachment } of res.parents) {
     if (!attachment.ok) continue;
     for (const { listener, hostnames } of attachment.attachments) {
-      if (!listener.model) continue;
+      if (!listener.model || hostnames.length === 0) continue;
       const entry = byListener.get(listener.name) ?? { listener: listener.model, hostnames: new Set<string>() };
       for (const h of hostnames) entry.hostnames.add(h);
       byListener.set(listener.name, entry);
@@ -111,27 +113,47 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   const listeners = resolveListeners(gateway, inputs.otherGateways);
   const index = indexInputs(inputs);
   // Route verdicts depend on the SKU and the origin timeout. Each is read on its own, so that a valid explicit value
-  // counts even while another key of the Gateway is invalid; an invalid one is unknown, never the default.
+  // counts even while another key of the Gateway is invalid; an invalid one is unknown, never the default (a
+  // Gateway error is reported once, on the Gateway, not again as derived errors on every route).
   const sku = readAnnotation(gatewayContract, 'sku', gateway.metadata.annotations);
   const timeout = readAnnotation(gatewayContract, 'originResponseTimeoutSeconds', gateway.metadata.annotations);
   const gatewayRef = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: gateway.metadata.uid ?? '' };
-  const refs = backendRefResolver(index, sku.ok ? (sku.value ?? inputs.controller.defaultSku) : undefined, gatewayRef);
+  // With other keys in error, an absent SKU may be a misspelled one: unknown too, never the default.
+  const knownSku = sku.ok ? (sku.value ?? (config.ok ? inputs.controller.defaultSku : undefined)) : undefined;
+  const refs = backendRefResolver(index, knownSku, gatewayRef);
   const context = { gateway, listeners, index, refs, splits: trafficSplits(refs.backends), profileTimeoutSeconds: timeout.ok ? timeout.value : undefined };
   const resolutions = [...(inputs.httpRoutes ?? [])]
     .sort((a, b) => compareText(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareText(a.metadata.name ?? '', b.metadata.name ?? ''))
     .flatMap((route) => resolveRoute(route, context) ?? []);
 
   const perRoute = resolutions.map((res) => ({ res, attachments: hostAttachments(res) }));
-  const { routing, shadowed } = buildRouting(perRoute.flatMap((r) => r.attachments));
-  const routes = perRoute.flatMap(({ res, attachments }) => modelRoute(res, attachments) ?? []);
+  // Routing and model routes of every route the model has not refused.
+  const routeParts = (refused: ReadonlyMap<string, string>) => {
+    const kept = perRoute.filter(({ res }) => !refused.has(res.key));
+    return { ...buildRouting(kept.flatMap((r) => r.attachments)), routes: kept.flatMap(({ res, attachments }) => modelRoute(res, attachments) ?? []) };
+  };
+  const refused = new Map<string, string>();
+  let parts = routeParts(refused);
 
   let conditions = gatewayConditions(gateway, classVerdict, config, listeners);
   let model: GlobalGateway | undefined;
   if (config.ok && conditions[0]?.status === 'True') {
-    const normalized = normalize(assembleModel(inputs, config.config, { listeners, routes, routing, backends: refs.backends, splits: context.splits.splits }));
+    const assemble = () =>
+      assembleModel(inputs, config.config, { listeners, routes: parts.routes, routing: parts.routing, backends: refs.backends, splits: context.splits.splits });
+    let normalized = normalize(assemble());
+    // A structural error of some routes refuses those routes alone, however many rounds that takes; only an error of
+    // the Gateway itself leaves it without a model.
+    while (!normalized.ok) {
+      const errors = findModelErrors(assemble());
+      if (errors.some((e) => e.routes.length === 0 || e.routes.every((r) => refused.has(r)))) break;
+      for (const e of errors) for (const r of e.routes) refused.set(r, joinMessages([refused.get(r), e.message]));
+      parts = routeParts(refused);
+      normalized = normalize(assemble());
+    }
     if (normalized.ok) model = normalized.model;
     else conditions = gatewayConditions(gateway, classVerdict, config, listeners, `the model is invalid: ${normalized.errors.join('; ')}`);
   }
+  const { shadowed, caseCollisions } = parts;
   return {
     ...(model ? { model } : {}),
     verdicts: {
@@ -142,7 +164,9 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
         conditions,
         listeners: listenerVerdicts(listeners, resolutions),
       },
-      routes: resolutions.map((res) => routeVerdict(res, shadowed.get(res.key) ?? [])),
+      routes: resolutions.map((res) =>
+        routeVerdict(res, { shadowed: shadowed.get(res.key) ?? [], caseCollisions: caseCollisions.get(res.key) ?? [], modelErrors: refused.get(res.key) }),
+      ),
     },
   };
 }

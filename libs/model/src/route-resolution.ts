@@ -4,11 +4,13 @@ import { attachParentRef, targetsGateway, type ParentAttachment } from './attach
 import type { BackendRefResolver } from './backend-refs.js';
 import type { InputIndex } from './input-index.js';
 import type { ListenerResult } from './listeners.js';
-import type { ModelRule, RuleBackend, WithdrawalReason } from './model-types.js';
+import { joinMessages } from './conditions.js';
+import type { ModelRule, RuleBackend } from './model-types.js';
 import { namespacedName } from './names.js';
 import { convertRules, type ConvertedRule } from './route-rules.js';
 import type { trafficSplits } from './traffic-split.js';
 import type { ParentRefAsWritten } from './verdict-types.js';
+import { MAX_ROUTE_WEIGHT } from './weights.js';
 
 export interface RefProblem {
   readonly reason: string;
@@ -37,42 +39,88 @@ export interface RouteContext {
   readonly profileTimeoutSeconds: number | undefined;
 }
 
+/**
+ * Refs to one backend become one entry with their summed weight. When a sum leaves the CRD's range, every entry of the
+ * rule is scaled down by the same factor (a positive weight stays positive), so the split is still what the refs say.
+ */
 function mergeByBackend(refs: readonly RuleBackend[]): RuleBackend[] {
   const merged = new Map<string, number>();
   for (const r of refs) merged.set(r.backend, (merged.get(r.backend) ?? 0) + r.weight);
-  return [...merged].map(([backend, weight]) => ({ backend, weight }));
+  const largest = Math.max(0, ...merged.values());
+  const scale = largest > MAX_ROUTE_WEIGHT ? MAX_ROUTE_WEIGHT / largest : 1;
+  return [...merged].map(([backend, weight]) => ({ backend, weight: scale === 1 || weight === 0 ? weight : Math.max(1, Math.round(weight * scale)) }));
 }
 
-function resolveRuleRefs(route: HTTPRoute, rule: ConvertedRule, ctx: RouteContext, problems: RefProblem[], notes: Set<string>): RuleBackend[] {
+/** The references of one rule: those that resolved, and what became of the others' traffic. */
+interface RuleRefs {
+  readonly backends: RuleBackend[];
+  /** Set when a backend's configuration is in error: the rule keeps what was last programmed. */
+  readonly held?: string;
+}
+
+/**
+ * AFD cannot answer a share of a rule's traffic with an error, as the spec asks for an invalid backendRef: an origin
+ * that never answers is taken out by the health probes (its share going back to the healthy origins), and a Private
+ * Link group cannot hold a public stand-in. So the share goes to the valid backends, and the condition says so.
+ */
+function redistributedShare(ruleIndex: number, invalid: readonly { label: string; weight: number }[], valid: readonly RuleBackend[]): string | undefined {
+  const lost = invalid.filter((i) => i.weight > 0);
+  const kept = valid.filter((v) => v.weight > 0);
+  if (lost.length === 0 || kept.length === 0) return undefined;
+  const total = [...lost, ...kept].reduce((sum, r) => sum + r.weight, 0);
+  const share = lost.reduce((sum, r) => sum + r.weight, 0);
+  return (
+    `rule ${ruleIndex}: the share of ${lost.map((l) => l.label).join(', ')} (weight ${share} of ${total}) goes to the valid backends ` +
+    `${kept.map((k) => k.backend).join(', ')} instead of getting 500 errors: AFD cannot answer part of a rule's traffic with an error ` +
+    '(health probes take an origin that never answers out of rotation, and a Private Link origin group cannot hold a public origin)'
+  );
+}
+
+function resolveRuleRefs(route: HTTPRoute, rule: ConvertedRule, ctx: RouteContext, problems: RefProblem[], notes: Set<string>): RuleRefs {
   const ok: RuleBackend[] = [];
+  const invalid: { label: string; weight: number }[] = [];
+  let held: string | undefined;
   for (const ref of rule.rule.backendRefs ?? []) {
     const resolution = ctx.refs.resolve(route, ref);
     if (!resolution.ok) {
-      problems.push({ reason: resolution.reason, message: `rule ${rule.index}: ${resolution.message}` });
+      const message = `rule ${rule.index}: ${resolution.message}`;
+      if (resolution.configurationError) {
+        held = joinMessages([held, message]);
+        problems.push({ reason: resolution.reason, message: `${message}; rule ${rule.index} keeps serving the last programmed configuration (nothing, if it was never programmed) until this is fixed` });
+      } else {
+        problems.push({ reason: resolution.reason, message });
+      }
+      invalid.push({ label: `${ref.kind ?? 'Service'} ${ref.namespace ?? route.metadata.namespace ?? ''}/${ref.name}`, weight: ref.weight ?? 1 });
       continue;
     }
     ok.push({ backend: resolution.key, weight: resolution.weight });
     for (const note of resolution.notes) notes.add(note);
   }
-  return mergeByBackend(ok);
+  const backends = mergeByBackend(ok);
+  if (held) return { backends, held };
+  const redistributed = rule.filters.some((f) => f.type === 'RequestRedirect') ? undefined : redistributedShare(rule.index, invalid, backends);
+  if (redistributed) notes.add(redistributed);
+  return { backends };
 }
 
-/** Where a rule's traffic goes: a shared split, or the reason it must answer with an error. */
-function ruleTraffic(rule: ConvertedRule, refs: readonly RuleBackend[], ctx: RouteContext): { split?: string; withdrawn?: WithdrawalReason } {
+/** Where a rule's traffic goes: a shared split, the reason it must answer with an error, or why it is held. */
+function ruleTraffic(rule: ConvertedRule, refs: RuleRefs, ctx: RouteContext): Pick<ModelRule, 'split' | 'withdrawn' | 'held'> {
   if (rule.filters.some((f) => f.type === 'RequestRedirect')) return {};
+  if (refs.held) return { held: refs.held };
   if ((rule.rule.backendRefs ?? []).length === 0) return { withdrawn: 'NoBackends' };
-  if (refs.length === 0) return { withdrawn: 'NoValidBackends' };
-  const split = ctx.splits.splitFor(refs);
+  if (refs.backends.length === 0) return { withdrawn: 'NoValidBackends' };
+  const split = ctx.splits.splitFor(refs.backends);
   return split.backends.every((b) => b.weight === 0) ? { split: split.key, withdrawn: 'AllBackendWeightsZero' } : { split: split.key };
 }
 
-function keptRule(route: HTTPRoute, rule: ConvertedRule, refs: RuleBackend[], ctx: RouteContext): ModelRule {
+function keptRule(route: HTTPRoute, rule: ConvertedRule, refs: RuleRefs, ctx: RouteContext): ModelRule {
+  const traffic = ruleTraffic(rule, refs, ctx);
   return {
     index: rule.index,
     matches: rule.matches,
     filters: rule.filters,
-    backends: refs,
-    ...ruleTraffic(rule, refs, ctx),
+    backends: traffic.held ? [] : refs.backends,
+    ...traffic,
     source: { kind: 'HTTPRoute', namespace: route.metadata.namespace ?? '', name: route.metadata.name ?? '', section: `rule/${rule.index}` },
   };
 }
@@ -86,7 +134,7 @@ export function resolveRoute(route: HTTPRoute, ctx: RouteContext): RouteResoluti
   const refProblems: RefProblem[] = [];
   const notes = new Set<string>();
   const ruleRefs = rules.map((rule) => resolveRuleRefs(route, rule, ctx, refProblems, notes));
-  const keptRules = rules.filter((r) => r.problems.length === 0).map((r) => keptRule(route, r, ruleRefs[r.index] ?? [], ctx));
+  const keptRules = rules.filter((r) => r.problems.length === 0).map((r) => keptRule(route, r, ruleRefs[r.index] ?? { backends: [] }, ctx));
   for (const rule of keptRules) {
     if (rule.withdrawn) notes.add(`rule ${rule.index} is withdrawn (${rule.withdrawn}): its requests get an error, never another rule's backend`);
   }

@@ -14,9 +14,10 @@ function resolvedRefs(res: RouteResolution, make: ReturnType<typeof conditionsFo
 }
 
 /** Why the route is not accepted through this parentRef, most fundamental first; all are reported together. */
-function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['parents'][number]['attachment'], dropped: readonly string[]) {
+function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['parents'][number]['attachment'], dropped: readonly string[], modelErrors?: string) {
   const problems: { reason: string; message: string }[] = [];
   if (!attachment.ok) problems.push({ reason: attachment.reason, message: attachment.message });
+  if (modelErrors) problems.push({ reason: 'UnsupportedValue', message: `the route is not programmed: the model refuses it (${modelErrors})` });
   if (res.annotationProblem) problems.push({ reason: 'UnsupportedValue', message: res.annotationProblem });
   if (res.rules.length > 0 && dropped.length === res.rules.length) {
     problems.push({ reason: 'UnsupportedValue', message: `all rules are dropped: ${dropped.join('; ')}` });
@@ -25,22 +26,42 @@ function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['p
 }
 
 /** The conditions of each of the route's parentRefs to this Gateway. */
-export function routeVerdict(res: RouteResolution, shadowNotes: readonly string[]): RouteVerdict {
+/** What precedence across routes decided about this one's matches. */
+export interface RoutingNotes {
+  /** Matches an identical, higher-precedence match takes everywhere: the route is still accepted. */
+  readonly shadowed: readonly string[];
+  /** Matches left out because an older route holds the same path but for case: reported as dropped. */
+  readonly caseCollisions: readonly string[];
+  /** Set when the model refused the route: its structural errors (the rest of the Gateway is programmed). */
+  readonly modelErrors?: string;
+}
+
+export function routeVerdict(res: RouteResolution, notes: RoutingNotes): RouteVerdict {
   const make = conditionsFor(res.route.metadata.generation ?? 0);
   const dropped = droppedRules(res);
+  const shadowNotes = notes.shadowed;
   const refs = resolvedRefs(res, make);
   const parents = res.parents.map(({ ref, attachment }) => {
     const conditions: VerdictCondition[] = [];
-    const problems = acceptanceProblems(res, attachment, dropped);
+    const problems = acceptanceProblems(res, attachment, dropped, notes.modelErrors);
     const [first] = problems;
     if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages(problems.map((p) => p.message))));
     else if (attachment.ok) {
       const listeners = [...new Set(attachment.attachments.map((a) => a.listener.name))].join(', ');
-      conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...shadowNotes])));
+      const unserved = attachment.attachments.map((a) => {
+        if (a.listener.problem) return `listener ${a.listener.name} is not valid, so nothing is served through it (${a.listener.problem})`;
+        if (a.hostnames.length === 0) {
+          const owners = a.isolated.map((i) => `${i.host} by listener ${i.listener}`).join(', ');
+          return `listener ${a.listener.name} serves none of the route's hostnames: listener isolation gives each to the most specific listener (${owners})`;
+        }
+        return undefined;
+      });
+      conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...unserved, ...shadowNotes])));
     }
     conditions.push(refs);
-    if (!first && dropped.length > 0) {
-      conditions.push(make.isTrue('PartiallyInvalid', 'UnsupportedValue', `Dropped Rule(s): ${dropped.join('; ')}`));
+    const left = [...dropped, ...notes.caseCollisions];
+    if (!first && left.length > 0) {
+      conditions.push(make.isTrue('PartiallyInvalid', 'UnsupportedValue', `Dropped Rule(s): ${left.join('; ')}`));
     }
     return { parentRef: ref, conditions };
   });

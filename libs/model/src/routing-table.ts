@@ -1,5 +1,5 @@
 import { covers, hostnameSpecificity } from './hostnames.js';
-import type { HostRouting, ListenerProtocol, ModelMatch, PathKey, PathRouting, RoutingCandidate } from './model-types.js';
+import { ANY_HOSTNAME, type HostRouting, type ListenerProtocol, type ModelMatch, type PathKey, type PathRouting, type RoutingCandidate } from './model-types.js';
 import { compareText } from './names.js';
 
 /** A kept match of a kept rule, with what precedence needs to know about its route. */
@@ -38,6 +38,8 @@ export interface RoutingResult {
   readonly routing: HostRouting[];
   /** Per route (`namespace/name`), the matches an identical, higher-precedence match shadows everywhere. */
   readonly shadowed: ReadonlyMap<string, string[]>;
+  /** Per route, the matches left out because their path equals an older route's but for case (see `settleCaseCollisions`). */
+  readonly caseCollisions: ReadonlyMap<string, string[]>;
 }
 
 function ownKeys(match: ModelMatch): PathKey[] {
@@ -79,6 +81,11 @@ function sameConditions(a: Entry, b: Entry): boolean {
   return text(a) === text(b);
 }
 
+/** Age order, the tie-break of Gateway API precedence: oldest route, then name, then rule and match order. */
+function compareAge(a: Entry, b: Entry): number {
+  return compareText(a.created ?? '\uffff', b.created ?? '\uffff') || compareText(a.route, b.route) || a.rule - b.rule || a.matchIndex - b.matchIndex;
+}
+
 /** Gateway API precedence: hostname specificity, Exact, longer prefix, method, headers, query, age, name, order. */
 function comparePrecedence(a: Entry, b: Entry): number {
   return (
@@ -88,10 +95,7 @@ function comparePrecedence(a: Entry, b: Entry): number {
     (b.match.method ? 1 : 0) - (a.match.method ? 1 : 0) ||
     b.match.headers.length - a.match.headers.length ||
     b.match.queryParams.length - a.match.queryParams.length ||
-    compareText(a.created ?? '\uffff', b.created ?? '\uffff') ||
-    compareText(a.route, b.route) ||
-    a.rule - b.rule ||
-    a.matchIndex - b.matchIndex
+    compareAge(a, b)
   );
 }
 
@@ -122,8 +126,53 @@ function candidatesFor(key: PathKey, entries: readonly Entry[], shadowedBy: Map<
   }));
 }
 
-function routeHost(host: Host, inherited: readonly Entry[], shadowed: Map<string, string[]>): HostRouting {
-  const entries = [...host.own, ...inherited].sort(comparePrecedence);
+const foldedKey = (key: PathKey) => `${key.kind}\u0000${key.value.toLowerCase()}`;
+
+function describeRule(e: Pick<Entry, 'route' | 'rule'>): string {
+  return `HTTPRoute ${e.route} rule ${e.rule}`;
+}
+
+function hostLabel(host: Host): string {
+  return `${host.protocol} ${host.hostname === ANY_HOSTNAME ? "on the endpoint's own hostname" : `host ${host.hostname}`}`;
+}
+
+/**
+ * Gateway API matches paths case-sensitively; whether AFD Standard/Premium does is not documented (Microsoft states
+ * case-insensitive matching for Classic only). A design safe either way never programs two paths of one host that
+ * differ only in case: the oldest match (route age, then name, then order) keeps its path, and a newer match that
+ * needs a case variant of it is left out, named in its route's status with where its requests go instead.
+ */
+function settleCaseCollisions(host: Host, entries: readonly Entry[], collisions: Map<string, string[]>): Entry[] {
+  const claims = new Map<string, { value: string; by: Entry }>();
+  const kept: Entry[] = [];
+  const losers: { entry: Entry; key: PathKey; winner: Entry; winnerValue: string }[] = [];
+  for (const entry of [...entries].sort(compareAge)) {
+    const keys = ownKeys(entry.match);
+    const clash = keys.map((key) => ({ key, claim: claims.get(foldedKey(key)) })).find(({ key, claim }) => claim && claim.value !== key.value);
+    if (clash?.claim) {
+      losers.push({ entry, key: clash.key, winner: clash.claim.by, winnerValue: clash.claim.value });
+      continue;
+    }
+    for (const key of keys) if (!claims.has(foldedKey(key))) claims.set(foldedKey(key), { value: key.value, by: entry });
+    kept.push(entry);
+  }
+  const ordered = kept.sort(comparePrecedence);
+  for (const { entry, key, winner, winnerValue } of losers) {
+    const next = ordered.find((e) => e.conditions === 0 && pathCovers(e.match, key));
+    const elsewhere = next ? `to ${describeRule(next)}` : 'to no route (AFD answers 404)';
+    const notes = collisions.get(entry.route) ?? [];
+    notes.push(
+      `${describe(entry)} is not programmed on ${hostLabel(host)}: AFD may match paths case-insensitively (documented for Front Door Classic only), ` +
+        `so it cannot hold both ${key.value} and ${winnerValue} of ${describeRule(winner)}, which is older and wins (Gateway API precedence: oldest route, then name); ` +
+        `requests for ${key.value} go ${elsewhere} if AFD matches paths case-sensitively, or to ${describeRule(winner)} and its backends if it matches them case-insensitively`,
+    );
+    collisions.set(entry.route, notes);
+  }
+  return ordered;
+}
+
+function routeHost(host: Host, inherited: readonly Entry[], shadowed: Map<string, string[]>, collisions: Map<string, string[]>): HostRouting {
+  const entries = settleCaseCollisions(host, [...host.own, ...inherited], collisions);
   const keys = new Map<string, PathKey>();
   for (const e of entries) for (const k of ownKeys(e.match)) keys.set(`${k.value}\u0000${k.kind}`, k);
   const shadowedBy = new Map<Entry, Entry>();
@@ -157,13 +206,14 @@ export function buildRouting(attachments: readonly HostAttachment[]): RoutingRes
     }
   }
   const shadowed = new Map<string, string[]>();
+  const caseCollisions = new Map<string, string[]>();
   const routing = [...hosts.values()]
     .sort((a, b) => compareText(a.protocol, b.protocol) || compareText(a.hostname, b.hostname))
     .map((host) => {
       const inherited = [...hosts.values()]
         .filter((w) => w !== host && w.protocol === host.protocol && w.listener === host.listener && covers(w.hostname, host.hostname))
         .flatMap((w) => w.own);
-      return routeHost(host, inherited, shadowed);
+      return routeHost(host, inherited, shadowed, caseCollisions);
     });
-  return { routing, shadowed };
+  return { routing, shadowed, caseCollisions };
 }

@@ -29,6 +29,11 @@ export function convertMatch(match: HTTPRouteMatch): Converted<ModelMatch> {
   const type = match.path?.type ?? 'PathPrefix';
   const value = match.path?.value ?? '/';
   if (type === 'RegularExpression') return { ok: false, problem: `path type RegularExpression (${value}) is not supported` };
+  // AFD reads `*` in a pattern as a wildcard and accepts it only right after the final `/`: a literal `*` would be
+  // refused (`/foo*`) or would widen the match (`/a/*` serving `/a/x`).
+  if (value.includes('*')) {
+    return { ok: false, problem: `path ${type} ${value} contains "*", which AFD patterns read as a wildcard; a path without "*" is expected` };
+  }
   const regexHeader = (match.headers ?? []).find((h) => h.type === 'RegularExpression');
   if (regexHeader) return { ok: false, problem: `header match RegularExpression on ${regexHeader.name} is not supported` };
   const regexQuery = (match.queryParams ?? []).find((q) => q.type === 'RegularExpression');

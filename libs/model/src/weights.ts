@@ -1,3 +1,6 @@
+/** Gateway API backendRef weights are integers from 0 to 1,000,000 (the CRD's bounds). */
+export const MAX_ROUTE_WEIGHT = 1_000_000;
+
 /** AFD origin weights are integers from 1 to 1000 (AFDOrigin.weight). */
 export const MAX_ORIGIN_WEIGHT = 1000;
 
