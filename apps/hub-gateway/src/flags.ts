@@ -1,47 +1,124 @@
-import { checkResourceGroup, commonAgentOptions, parseAgentArgs, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
+import { readFileSync } from 'node:fs';
+import {
+  checkResourceGroup,
+  checkSubscriptionId,
+  commonAgentOptions,
+  parseAgentArgs,
+  readCloudConfig,
+  readCommonAgentFlags,
+  renderFlagHelp,
+  type CloudConfig,
+  type CommonAgentFlags,
+  type FlagSpecs,
+} from '@fleet-gateway/agent-flags';
 
 export const KNOWN_AFD_SKUS = ['Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'] as const;
 export type AfdSku = (typeof KNOWN_AFD_SKUS)[number];
 
-/** The hub agent's configuration, from its command line. */
+/** The hub agent's configuration, from its command line (and the cloud config file it names). */
 export interface HubFlags extends CommonAgentFlags {
   /** Feature gate: without it the agent reconciles nothing of AFD. */
   enableAfd: boolean;
   afdResourceGroup?: string;
   defaultAfdSku: AfdSku;
+  azureTenantId?: string;
+  /** The hub cluster's name; with the subscription it makes the hub identity in the ownership tags. */
+  hubName?: string;
+  /** The share of ARM's per-subscription request buckets this hub may use, in (0, 1]. */
+  armRateLimitShare: number;
 }
 
-export type HubFlagsResult = { ok: true; value: HubFlags } | { ok: false; errors: string[] };
+export type HubFlagsResult = { ok: true; help: false; value: HubFlags } | { ok: true; help: true } | { ok: false; errors: string[] };
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+const HUB_FLAGS = {
+  'enable-afd': { type: 'boolean', default: false, description: 'feature gate: reconcile Gateways of class azure-fleet-afd into Azure Front Door' },
+  'afd-resource-group': { type: 'string', valueName: 'NAME', description: 'resource group of the AFD profiles (required with --enable-afd)' },
+  'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor', valueName: 'SKU', description: `profile SKU when a Gateway names none, one of ${KNOWN_AFD_SKUS.join(', ')}` },
+  'hub-name': { type: 'string', valueName: 'NAME', description: "this hub cluster's name, a DNS label; with the subscription it identifies the hub in ownership tags (required with --enable-afd)" },
+  'cloud-config': { type: 'string', valueName: 'FILE', description: 'AKS cloud config (azure.json): subscription, tenant and cloud; explicit flags override it' },
+  'azure-tenant-id': { type: 'string', valueName: 'GUID', description: 'the Microsoft Entra tenant (overrides --cloud-config)' },
+  'arm-rate-limit-share': { type: 'string', default: '0.5', valueName: 'FRACTION', description: "share of ARM's per-subscription read and write buckets this hub may use, in (0, 1]" },
+  ...commonAgentOptions({ metrics: ':8082', health: ':8083' }),
+  help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },
+} as const satisfies FlagSpecs;
+
+export const HUB_USAGE = renderFlagHelp(
+  'Usage: hub-gateway [flags]\n\nThe Fleet hub agent: reconciles Gateway API objects and Fleet ServiceImports into Azure Front Door.',
+  HUB_FLAGS,
+);
+
+/** Reads the cloud config the flag names, if any; a file that cannot be read is an error naming it. */
+function cloudConfigOf(file: string | undefined, errors: string[]): CloudConfig {
+  if (file === undefined) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    errors.push(`--cloud-config "${file}" cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a readable AKS azure.json`);
+    return {};
+  }
+  const read = readCloudConfig(file, text);
+  if (!read.ok) errors.push(...read.errors);
+  return read.ok ? read.config : {};
+}
+
+function readShare(value: string, errors: string[]): number {
+  const share = Number(value);
+  if (value.trim() !== '' && share > 0 && share <= 1) return share;
+  errors.push(`--arm-rate-limit-share has invalid value "${value}"; expected a fraction in (0, 1] such as 0.5`);
+  return 0.5;
+}
 
 /** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
 export function parseHubFlags(argv: string[]): HubFlagsResult {
-  const parsed = parseAgentArgs(argv, {
-    ...commonAgentOptions({ metrics: ':8082', health: ':8083' }),
-    'enable-afd': { type: 'boolean', default: false },
-    'afd-resource-group': { type: 'string' },
-    'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor' },
-  });
+  const parsed = parseAgentArgs(argv, HUB_FLAGS);
   if (!parsed.ok) return parsed;
   const { values } = parsed;
+  if (values.help) return { ok: true, help: true };
   const errors: string[] = [];
+  const cloud = cloudConfigOf(values['cloud-config'], errors);
+  // An explicit flag overrides the cloud config; the common checks then see the value in effect.
+  const subscription = values['azure-subscription-id'] ?? cloud.subscriptionId;
+  const armEndpoint = values['arm-endpoint'] ?? cloud.armEndpoint;
+  const tenant = values['azure-tenant-id'] ?? cloud.tenantId;
   const sku = values['default-afd-sku'];
   if (!(KNOWN_AFD_SKUS as readonly string[]).includes(sku)) {
     errors.push(`--default-afd-sku has unsupported value "${sku}"; expected one of ${KNOWN_AFD_SKUS.join(', ')}`);
   }
   const enableAfd = values['enable-afd'];
   const resourceGroup = values['afd-resource-group'];
+  const hubName = values['hub-name'];
   if (enableAfd && !resourceGroup) {
     errors.push('--afd-resource-group must be configured when Azure Front Door reconciliation is enabled (--enable-afd)');
   }
   const resourceGroupError = checkResourceGroup('afd-resource-group', resourceGroup);
   if (resourceGroupError) errors.push(resourceGroupError);
-  if (enableAfd && !values['azure-subscription-id']) {
-    errors.push('--azure-subscription-id must be configured when Azure Front Door reconciliation is enabled (--enable-afd)');
+  if (enableAfd && !subscription) {
+    errors.push('--azure-subscription-id must be configured when Azure Front Door reconciliation is enabled (--enable-afd), by the flag or --cloud-config');
   }
-  const common = readCommonAgentFlags(values, errors);
+  if (enableAfd && !hubName) {
+    errors.push('--hub-name must be configured when Azure Front Door reconciliation is enabled (--enable-afd): it identifies this hub in the ownership tags');
+  } else if (hubName !== undefined && !DNS_LABEL.test(hubName)) {
+    errors.push(`--hub-name has invalid value "${hubName}"; expected a DNS label such as hub-east`);
+  }
+  const tenantError = checkSubscriptionId('azure-tenant-id', values['azure-tenant-id']);
+  if (tenantError) errors.push(tenantError);
+  const armRateLimitShare = readShare(values['arm-rate-limit-share'], errors);
+  const common = readCommonAgentFlags({ ...values, 'azure-subscription-id': subscription, 'arm-endpoint': armEndpoint }, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
-    value: { ...common, enableAfd, defaultAfdSku: sku as AfdSku, ...(resourceGroup !== undefined ? { afdResourceGroup: resourceGroup } : {}) },
+    help: false,
+    value: {
+      ...common,
+      enableAfd,
+      defaultAfdSku: sku as AfdSku,
+      armRateLimitShare,
+      ...(resourceGroup !== undefined ? { afdResourceGroup: resourceGroup } : {}),
+      ...(hubName !== undefined ? { hubName } : {}),
+      ...(tenant !== undefined ? { azureTenantId: tenant } : {}),
+    },
   };
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseMemberFlags } from './flags.js';
+import { MEMBER_USAGE, parseMemberFlags } from './flags.js';
 
 describe('parseMemberFlags', () => {
   it('needs the member name and the hub kubeconfig, and defaults the feature gates off', () => {
     expect(parseMemberFlags(['--member-cluster-name', 'member-1', '--hub-kubeconfig', '/etc/hub/kubeconfig'])).toEqual({
       ok: true,
+      help: false,
       value: {
         memberClusterName: 'member-1',
         hubKubeconfig: '/etc/hub/kubeconfig',
@@ -15,6 +16,7 @@ describe('parseMemberFlags', () => {
         leaseDurationMs: 15_000,
         renewDeadlineMs: 10_000,
         retryPeriodMs: 2_000,
+        logLevel: 'info',
         enablePrivateLinkOriginDiscovery: false,
         approvePrivateLinkConnections: false,
       },
@@ -39,5 +41,17 @@ describe('parseMemberFlags', () => {
     ]);
     const ok = parseMemberFlags([...base, '--azure-subscription-id', '11111111-2222-3333-4444-555555555555', '--approve-private-link-connections']);
     expect(ok).toMatchObject({ ok: true, value: { enablePrivateLinkOriginDiscovery: true, approvePrivateLinkConnections: true } });
+  });
+
+  it('takes booleans as charts pass them, and answers --help with every flag', () => {
+    const base = ['--member-cluster-name', 'm', '--hub-kubeconfig', 'k'];
+    expect(parseMemberFlags([...base, '--enable-private-link-origin-discovery=false', '--leader-elect=false'])).toMatchObject({
+      ok: true,
+      value: { enablePrivateLinkOriginDiscovery: false, leaderElect: false },
+    });
+    expect(parseMemberFlags(['--help'])).toEqual({ ok: true, help: true });
+    for (const flag of ['member-cluster-name', 'hub-kubeconfig', 'enable-private-link-origin-discovery', 'approve-private-link-connections', 'log-level']) {
+      expect(MEMBER_USAGE).toContain(`--${flag}`);
+    }
   });
 });

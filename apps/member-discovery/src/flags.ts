@@ -1,4 +1,4 @@
-import { commonAgentOptions, parseAgentArgs, readCommonAgentFlags, type CommonAgentFlags } from '@fleet-gateway/agent-flags';
+import { commonAgentOptions, parseAgentArgs, readCommonAgentFlags, renderFlagHelp, type CommonAgentFlags, type FlagSpecs } from '@fleet-gateway/agent-flags';
 
 /** The member agent's configuration, from its command line. */
 export interface MemberFlags extends CommonAgentFlags {
@@ -11,21 +11,30 @@ export interface MemberFlags extends CommonAgentFlags {
   approvePrivateLinkConnections: boolean;
 }
 
-export type MemberFlagsResult = { ok: true; value: MemberFlags } | { ok: false; errors: string[] };
+export type MemberFlagsResult = { ok: true; help: false; value: MemberFlags } | { ok: true; help: true } | { ok: false; errors: string[] };
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
+const MEMBER_FLAGS = {
+  'member-cluster-name': { type: 'string', valueName: 'NAME', description: 'the Fleet member name, a DNS label (required)' },
+  'hub-kubeconfig': { type: 'string', valueName: 'FILE', description: 'kubeconfig of the hub, scoped to fleet-member-<member> (required)' },
+  'enable-private-link-origin-discovery': { type: 'boolean', default: false, description: 'feature gate: discover the internal load balancer and Private Link Service behind exported Services' },
+  'approve-private-link-connections': { type: 'boolean', default: false, description: 'approve the pending Private Link connections whose request message the hub issued (needs discovery)' },
+  ...commonAgentOptions({ metrics: ':8090', health: ':8091' }),
+  help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },
+} as const satisfies FlagSpecs;
+
+export const MEMBER_USAGE = renderFlagHelp(
+  'Usage: member-discovery [flags]\n\nThe Fleet member agent: exports Services to the hub with their load balancer and Private Link Service.',
+  MEMBER_FLAGS,
+);
+
 /** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
 export function parseMemberFlags(argv: string[]): MemberFlagsResult {
-  const parsed = parseAgentArgs(argv, {
-    ...commonAgentOptions({ metrics: ':8090', health: ':8091' }),
-    'member-cluster-name': { type: 'string' },
-    'hub-kubeconfig': { type: 'string' },
-    'enable-private-link-origin-discovery': { type: 'boolean', default: false },
-    'approve-private-link-connections': { type: 'boolean', default: false },
-  });
+  const parsed = parseAgentArgs(argv, MEMBER_FLAGS);
   if (!parsed.ok) return parsed;
   const { values } = parsed;
+  if (values.help) return { ok: true, help: true };
   const errors: string[] = [];
   const member = values['member-cluster-name'];
   const hubKubeconfig = values['hub-kubeconfig'];
@@ -42,6 +51,7 @@ export function parseMemberFlags(argv: string[]): MemberFlagsResult {
   if (errors.length > 0 || !member || !hubKubeconfig) return { ok: false, errors };
   return {
     ok: true,
+    help: false,
     value: { ...common, memberClusterName: member, hubKubeconfig, enablePrivateLinkOriginDiscovery: discovery, approvePrivateLinkConnections: approve },
   };
 }

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkArmEndpoint, checkBindAddress, checkResourceGroup, checkSubscriptionId } from './checks.js';
 import { commonAgentOptions, readCommonAgentFlags } from './common-agent-flags.js';
+import { parseAgentArgs } from './parse-agent-args.js';
 
 describe('flag checks', () => {
   it('accept good values and name flag, value and expected form for bad ones', () => {
@@ -23,7 +23,12 @@ describe('flag checks', () => {
 
   it('read the common flags with defaults and collect all errors', () => {
     const options = commonAgentOptions({ metrics: ':9000', health: ':9001' });
-    const defaults = parseArgs({ args: [], options, strict: true }).values;
+    const valuesOf = (args: string[]) => {
+      const parsed = parseAgentArgs(args, options);
+      if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+      return parsed.values;
+    };
+    const defaults = valuesOf([]);
     const errors: string[] = [];
     expect(readCommonAgentFlags(defaults, errors)).toEqual({
       metricsBindAddress: ':9000',
@@ -33,12 +38,15 @@ describe('flag checks', () => {
       leaseDurationMs: 15_000,
       renewDeadlineMs: 10_000,
       retryPeriodMs: 2_000,
+      logLevel: 'info',
     });
     expect(errors).toEqual([]);
-    const bad = parseArgs({ args: ['--no-leader-elect', '--azure-subscription-id', 'x', '--metrics-bind-address', 'y'], options, strict: true }).values;
+    const bad = valuesOf(['--no-leader-elect', '--azure-subscription-id', 'x', '--metrics-bind-address', 'y', '--log-level', 'verbose']);
     const flags = readCommonAgentFlags(bad, errors);
     expect(flags.leaderElect).toBe(false);
-    expect(errors.map((e) => e.split(' ')[0])).toEqual(['--azure-subscription-id', '--metrics-bind-address']);
+    expect(errors.map((e) => e.split(' ')[0])).toEqual(['--azure-subscription-id', '--metrics-bind-address', '--log-level']);
+    expect(errors[2]).toBe('--log-level has invalid value "verbose"; expected one of error, warn, info, debug');
+    expect(readCommonAgentFlags(valuesOf(['--leader-elect=false', '--log-level', 'debug']), [])).toMatchObject({ leaderElect: false, logLevel: 'debug' });
   });
 });
 
@@ -46,7 +54,9 @@ describe('leader election timings', () => {
   const options = commonAgentOptions({ metrics: ':1', health: ':2' });
   const read = (args: string[]) => {
     const errors: string[] = [];
-    const flags = readCommonAgentFlags(parseArgs({ args, options, strict: true }).values, errors);
+    const parsed = parseAgentArgs(args, options);
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const flags = readCommonAgentFlags(parsed.values, errors);
     return { flags, errors };
   };
 

@@ -1,5 +1,7 @@
 import { checkArmEndpoint, checkBindAddress, checkSubscriptionId } from './checks.js';
 import { parseDuration } from './duration.js';
+import type { FlagSpecs } from './flag-spec.js';
+import type { Values } from './parse-agent-args.js';
 
 /** Flags both agents take: serving addresses, leader election, and where ARM is. */
 export interface CommonAgentFlags {
@@ -14,36 +16,29 @@ export interface CommonAgentFlags {
   azureSubscriptionId?: string;
   /** ARM endpoint override (the local emulator); default: Azure public cloud. */
   armEndpoint?: string;
+  logLevel: LogLevel;
 }
 
-/** node:util parseArgs option specs, with each agent's upstream default ports. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The flags both agents take, with each agent's upstream default ports. */
 export function commonAgentOptions(ports: { metrics: string; health: string }) {
   return {
-    'metrics-bind-address': { type: 'string', default: ports.metrics },
-    'health-probe-bind-address': { type: 'string', default: ports.health },
-    'leader-elect': { type: 'boolean', default: true },
-    'no-leader-elect': { type: 'boolean', default: false },
-    'leader-election-namespace': { type: 'string', default: 'fleet-system' },
-    'leader-elect-lease-duration': { type: 'string', default: '15s' },
-    'leader-elect-renew-deadline': { type: 'string', default: '10s' },
-    'leader-elect-retry-period': { type: 'string', default: '2s' },
-    'azure-subscription-id': { type: 'string' },
-    'arm-endpoint': { type: 'string' },
-  } as const;
+    'metrics-bind-address': { type: 'string', default: ports.metrics, valueName: 'ADDRESS', description: 'where /metrics is served' },
+    'health-probe-bind-address': { type: 'string', default: ports.health, valueName: 'ADDRESS', description: 'where /healthz and /readyz are served' },
+    'leader-elect': { type: 'boolean', default: true, description: 'run only while holding the leader Lease' },
+    'leader-election-namespace': { type: 'string', default: 'fleet-system', valueName: 'NAMESPACE', description: 'namespace of the leader Lease' },
+    'leader-elect-lease-duration': { type: 'string', default: '15s', valueName: 'DURATION', description: 'how long a lease is valid' },
+    'leader-elect-renew-deadline': { type: 'string', default: '10s', valueName: 'DURATION', description: 'how long the leader keeps trying to renew' },
+    'leader-elect-retry-period': { type: 'string', default: '2s', valueName: 'DURATION', description: 'how often candidates retry' },
+    'azure-subscription-id': { type: 'string', valueName: 'GUID', description: 'the Azure subscription' },
+    'arm-endpoint': { type: 'string', valueName: 'URL', description: 'the ARM endpoint, e.g. a sovereign cloud or the local emulator (default: Azure public cloud)' },
+    'log-level': { type: 'string', default: 'info', valueName: 'LEVEL', description: `log level, one of ${LOG_LEVELS.join(', ')}` },
+  } as const satisfies FlagSpecs;
 }
 
-type ParsedCommon = {
-  'metrics-bind-address': string;
-  'health-probe-bind-address': string;
-  'leader-elect': boolean;
-  'no-leader-elect': boolean;
-  'leader-election-namespace': string;
-  'leader-elect-lease-duration': string;
-  'leader-elect-renew-deadline': string;
-  'leader-elect-retry-period': string;
-  'azure-subscription-id'?: string | undefined;
-  'arm-endpoint'?: string | undefined;
-};
+type ParsedCommon = Values<ReturnType<typeof commonAgentOptions>>;
 
 /** Validates the common flags, appending every problem to errors, and returns their typed values. */
 export function readCommonAgentFlags(values: ParsedCommon, errors: string[]): CommonAgentFlags {
@@ -54,6 +49,9 @@ export function readCommonAgentFlags(values: ParsedCommon, errors: string[]): Co
     checkArmEndpoint('arm-endpoint', armEndpoint),
     checkBindAddress('metrics-bind-address', values['metrics-bind-address'], ':8080'),
     checkBindAddress('health-probe-bind-address', values['health-probe-bind-address'], ':8081'),
+    (LOG_LEVELS as readonly string[]).includes(values['log-level'])
+      ? undefined
+      : `--log-level has invalid value "${values['log-level']}"; expected one of ${LOG_LEVELS.join(', ')}`,
   ];
   errors.push(...problems.filter((p): p is string => p !== undefined));
   const timings = readLeaseTimings(values, errors);
@@ -61,7 +59,8 @@ export function readCommonAgentFlags(values: ParsedCommon, errors: string[]): Co
     ...timings,
     metricsBindAddress: values['metrics-bind-address'],
     healthProbeBindAddress: values['health-probe-bind-address'],
-    leaderElect: values['leader-elect'] && !values['no-leader-elect'],
+    leaderElect: values['leader-elect'],
+    logLevel: values['log-level'] as LogLevel,
     leaderElectionNamespace: values['leader-election-namespace'],
     ...(subscription !== undefined ? { azureSubscriptionId: subscription } : {}),
     ...(armEndpoint !== undefined ? { armEndpoint } : {}),

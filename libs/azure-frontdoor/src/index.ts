@@ -14,7 +14,7 @@ export { levelOf, orderOperations, type Operation, type OperationAction } from '
 // I/O at the edges: ARM clients, limiter, retry, observe, apply, reconcile, delete.
 export { createFrontDoorClients, type ArmConnectionOptions, type FrontDoorClients, type TokenCredential } from './arm-clients.js';
 export * from './arm-errors.js';
-export { ArmRateLimiter, DEFAULT_ARM_BUCKETS, type BucketSettings, type RateLimiterOptions, type RateLimiterStats, type RequestClass } from './rate-limiter.js';
+export { ArmRateLimiter, armBucketsShare, DEFAULT_ARM_BUCKETS, type BucketSettings, type RateLimiterOptions, type RateLimiterStats, type RequestClass } from './rate-limiter.js';
 export { armRateLimitPolicy, armRetryPolicy, type RetryOptions } from './pipeline-policies.js';
 export { observeFrontDoor, type Observed, type ObservedGraph, type ObserveOptions } from './observe.js';
 export { ArmRequestCount } from './request-count.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOwnership, OWNERSHIP_TAGS, ownershipTags, type Owner } from './ownership.js';
+import { checkOwnership, hubIdentityOf, OWNERSHIP_TAGS, ownershipTags, type Owner } from './ownership.js';
 
 const owner: Owner = { hubIdentity: 'subscription/s1/cluster/hub', gateway: { namespace: 'store', name: 'edge', uid: 'uid-1' } };
 
@@ -34,5 +34,13 @@ describe('ownership', () => {
     const result = checkOwnership(partial, owner);
     expect(result.owned).toBe(false);
     expect(result.owned ? '' : result.reason).toContain('fleet-networking-controller is null');
+  });
+});
+
+describe('hubIdentityOf', () => {
+  it('names the subscription (lower case, as ARM spells ids) and the hub cluster, so two hubs of one subscription differ', () => {
+    const subscriptionId = 'AAAAAAAA-2222-3333-4444-555555555555';
+    expect(hubIdentityOf({ subscriptionId, hubName: 'hub-east' })).toBe('subscription/aaaaaaaa-2222-3333-4444-555555555555/cluster/hub-east');
+    expect(hubIdentityOf({ subscriptionId, hubName: 'hub-west' })).not.toBe(hubIdentityOf({ subscriptionId, hubName: 'hub-east' }));
   });
 });

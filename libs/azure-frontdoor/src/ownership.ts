@@ -10,9 +10,17 @@ export const OWNERSHIP_TAGS = {
   controller: 'fleet-networking-controller',
 } as const;
 
+/**
+ * The one builder of the hub identity tag value: the subscription (lower case, as ARM spells ids back) and the hub
+ * cluster's name, so that two hubs programming one subscription never share an identity.
+ */
+export function hubIdentityOf(hub: { readonly subscriptionId: string; readonly hubName: string }): string {
+  return `subscription/${hub.subscriptionId.toLowerCase()}/cluster/${hub.hubName}`;
+}
+
 /** Who owns a Gateway's AFD resources: this hub, this Gateway (by UID), this controller. */
 export interface Owner {
-  /** Identifies the hub, e.g. `subscription/<id>/cluster/<name>`; two hubs never share one. */
+  /** Identifies the hub (`hubIdentityOf`); two hubs never share one. */
   readonly hubIdentity: string;
   readonly gateway: Pick<GatewayIdentity, 'namespace' | 'name' | 'uid'>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArmRateLimiter, DEFAULT_ARM_BUCKETS } from './rate-limiter.js';
+import { ArmRateLimiter, armBucketsShare, DEFAULT_ARM_BUCKETS } from './rate-limiter.js';
 
 function fakeTime() {
   const clock = { now: 0, waits: [] as number[] };
@@ -43,5 +43,15 @@ describe('ARM rate limiter', () => {
     expect(() => new ArmRateLimiter({ reads: { refillPerSecond: 0 } })).toThrow(
       'rate limiter reads: burst must be at least 1 and refillPerSecond above 0; got burst 125, refillPerSecond 0',
     );
+  });
+});
+
+describe('armBucketsShare', () => {
+  it('takes the given share of both of ARM\'s buckets; the default is half', () => {
+    expect(armBucketsShare(1)).toEqual({ reads: { burst: 250, refillPerSecond: 25 }, writes: { burst: 200, refillPerSecond: 10 } });
+    expect(DEFAULT_ARM_BUCKETS).toEqual({ reads: { burst: 125, refillPerSecond: 12.5 }, writes: { burst: 100, refillPerSecond: 5 } });
+    expect(armBucketsShare(0.001)).toEqual({ reads: { burst: 1, refillPerSecond: 0.025 }, writes: { burst: 1, refillPerSecond: 0.01 } });
+    expect(() => armBucketsShare(0)).toThrow('ARM rate-limit share must be in (0, 1]; got 0');
+    expect(() => armBucketsShare(1.5)).toThrow(RangeError);
   });
 });

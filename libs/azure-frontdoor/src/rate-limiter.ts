@@ -3,14 +3,24 @@ export interface BucketSettings {
   readonly refillPerSecond: number;
 }
 
-/**
- * Half of ARM's per-subscription token buckets (reads 250 burst + 25/s, writes 200 burst + 10/s), so that one
- * process never takes more than half of what ARM allows and other clients of the subscription keep the rest.
- */
-export const DEFAULT_ARM_BUCKETS: Readonly<Record<RequestClass, BucketSettings>> = {
-  reads: { burst: 125, refillPerSecond: 12.5 },
-  writes: { burst: 100, refillPerSecond: 5 },
+/** ARM's per-subscription token buckets: reads 250 burst + 25/s, writes 200 burst + 10/s. */
+const ARM_BUCKETS: Readonly<Record<RequestClass, BucketSettings>> = {
+  reads: { burst: 250, refillPerSecond: 25 },
+  writes: { burst: 200, refillPerSecond: 10 },
 };
+
+/** A share (0, 1] of ARM's buckets for one process (the hub's --arm-rate-limit-share); bursts at least 1. */
+export function armBucketsShare(share: number): Readonly<Record<RequestClass, BucketSettings>> {
+  if (!(share > 0 && share <= 1)) throw new RangeError(`ARM rate-limit share must be in (0, 1]; got ${share}`);
+  const part = (bucket: BucketSettings) => ({ burst: Math.max(1, Math.floor(bucket.burst * share)), refillPerSecond: bucket.refillPerSecond * share });
+  return { reads: part(ARM_BUCKETS.reads), writes: part(ARM_BUCKETS.writes) };
+}
+
+/**
+ * Half of ARM's buckets, so that one process never takes more than half of what ARM allows and other clients of the
+ * subscription keep the rest.
+ */
+export const DEFAULT_ARM_BUCKETS = armBucketsShare(0.5);
 
 export type RequestClass = 'reads' | 'writes';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RESOURCE_GROUP, DEFAULT_SUBSCRIPTION_ID, parseCliArgs, USAGE } from './cli-args.js';
+import { DEFAULT_HUB_NAME, DEFAULT_RESOURCE_GROUP, DEFAULT_SUBSCRIPTION_ID, parseCliArgs, USAGE } from './cli-args.js';
 
 describe('parseCliArgs', () => {
   it('defaults to stdin, YAML, verdicts and plan, and the documented scope', () => {
@@ -7,7 +7,7 @@ describe('parseCliArgs', () => {
       ok: true,
       help: false,
       input: '-',
-      options: { output: 'yaml', show: ['verdicts', 'plan'], scope: { subscriptionId: DEFAULT_SUBSCRIPTION_ID, resourceGroup: DEFAULT_RESOURCE_GROUP } },
+      options: { output: 'yaml', show: ['verdicts', 'plan'], scope: { subscriptionId: DEFAULT_SUBSCRIPTION_ID, resourceGroup: DEFAULT_RESOURCE_GROUP }, hubName: DEFAULT_HUB_NAME },
     });
     expect(USAGE).toContain(`(default: ${DEFAULT_SUBSCRIPTION_ID})`);
     expect(USAGE).toContain(`(default: ${DEFAULT_RESOURCE_GROUP})`);
@@ -19,7 +19,7 @@ describe('parseCliArgs', () => {
       ok: true,
       help: false,
       input: 'a.yaml',
-      options: { output: 'json', show: ['model', 'plan'], scope: { subscriptionId: '11111111-2222-3333-4444-555555555555', resourceGroup: 'rg.1' } },
+      options: { output: 'json', show: ['model', 'plan'], scope: { subscriptionId: '11111111-2222-3333-4444-555555555555', resourceGroup: 'rg.1' }, hubName: DEFAULT_HUB_NAME },
     });
     expect(parseCliArgs(['-h'])).toEqual({ ok: true, help: true });
   });

@@ -1,25 +1,29 @@
-import { checkResourceGroup, checkSubscriptionId, parseAgentArgs } from '@fleet-gateway/agent-flags';
+import { checkResourceGroup, checkSubscriptionId, parseAgentArgs, renderFlagHelp, type FlagSpecs } from '@fleet-gateway/agent-flags';
 import { OUTPUT_FORMATS, SECTIONS, type OutputFormat, type Section, type TranslateOptions } from './translate.js';
 
 export const DEFAULT_SUBSCRIPTION_ID = '00000000-0000-0000-0000-000000000000';
 export const DEFAULT_RESOURCE_GROUP = 'fleet-afd';
+export const DEFAULT_HUB_NAME = 'hub';
 const DEFAULT_SHOW: readonly Section[] = ['verdicts', 'plan'];
 
-export const USAGE = `Usage: pnpm exec tsx tools/translate/src/cli.ts [options]
+const FLAGS = {
+  input: { type: 'string', default: '-', valueName: 'FILE|-', description: 'HubInputs YAML to read; - reads stdin' },
+  output: { type: 'string', default: 'yaml', valueName: 'yaml|json', description: 'output format' },
+  show: { type: 'string', default: DEFAULT_SHOW.join(','), valueName: 'LIST', description: 'comma-separated sections among model,verdicts,plan' },
+  'subscription-id': { type: 'string', default: DEFAULT_SUBSCRIPTION_ID, valueName: 'GUID', description: 'subscription of the AFD profile, used in ARM ids and in the hub identity tag' },
+  'resource-group': { type: 'string', default: DEFAULT_RESOURCE_GROUP, valueName: 'NAME', description: 'resource group of the AFD profile, used in ARM ids' },
+  'hub-name': { type: 'string', default: DEFAULT_HUB_NAME, valueName: 'NAME', description: "the hub cluster's name (the hub agent's --hub-name): the hub identity tag is subscription/<GUID>/cluster/<NAME>" },
+  help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },
+} as const satisfies FlagSpecs;
+
+export const USAGE = `${renderFlagHelp(
+  `Usage: pnpm exec tsx tools/translate/src/cli.ts [options]
 
 Runs the hub's pure pipeline offline: HubInputs YAML (the libs/model testdata/*.in.yaml format) -> resolveGateway
 -> planFrontDoor, and prints the verdicts (conditions per object), the planned AFD resources by kind and the plan's
-problems. Nothing is read from a cluster and nothing is sent to Azure.
-
-Options:
-  --input FILE|-              HubInputs YAML to read; - reads stdin (default: -)
-  --output yaml|json          output format (default: yaml)
-  --show LIST                 comma-separated sections among model,verdicts,plan (default: verdicts,plan)
-  --subscription-id GUID      subscription of the AFD profile, used in ARM ids and as the hub identity tag
-                              subscription/<GUID> (default: ${DEFAULT_SUBSCRIPTION_ID})
-  --resource-group NAME       resource group of the AFD profile, used in ARM ids (default: ${DEFAULT_RESOURCE_GROUP})
-  -h, --help                  print this help
-
+problems. Nothing is read from a cluster and nothing is sent to Azure.`,
+  FLAGS,
+)}
 Exit codes: 0 translated (problems, if any, are in the output); 2 bad flags or bad input (one line on stderr).
 `;
 
@@ -35,14 +39,7 @@ function readShow(value: string, errors: string[]): Section[] {
 
 /** Reads the command line; every problem is reported in one line naming the flag, the value and what is expected. */
 export function parseCliArgs(argv: string[]): CliArgs {
-  const parsed = parseAgentArgs(argv, {
-    input: { type: 'string', default: '-' },
-    output: { type: 'string', default: 'yaml' },
-    show: { type: 'string', default: DEFAULT_SHOW.join(',') },
-    'subscription-id': { type: 'string', default: DEFAULT_SUBSCRIPTION_ID },
-    'resource-group': { type: 'string', default: DEFAULT_RESOURCE_GROUP },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
+  const parsed = parseAgentArgs(argv, FLAGS);
   if (!parsed.ok) return { ok: false, error: parsed.errors.join('; ') };
   const { values } = parsed;
   if (values.help) return { ok: true, help: true };
@@ -61,6 +58,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ok: true,
     help: false,
     input: values.input,
-    options: { output: values.output as OutputFormat, show, scope: { subscriptionId: values['subscription-id'], resourceGroup } },
+    options: {
+      output: values.output as OutputFormat,
+      show,
+      scope: { subscriptionId: values['subscription-id'], resourceGroup },
+      hubName: values['hub-name'],
+    },
   };
 }

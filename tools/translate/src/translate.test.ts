@@ -7,7 +7,7 @@ import { translate, type TranslateOptions } from './translate.js';
 const modelTestdata = join(import.meta.dirname, '../../../libs/model/testdata');
 const read = (file: string) => readFileSync(join(modelTestdata, file), 'utf8');
 const scope = { subscriptionId: '11111111-2222-3333-4444-555555555555', resourceGroup: 'rg-edge' };
-const options: TranslateOptions = { output: 'yaml', show: ['model', 'verdicts', 'plan'], scope };
+const options: TranslateOptions = { output: 'yaml', show: ['model', 'verdicts', 'plan'], scope, hubName: 'hub-east' };
 
 interface Report {
   model?: unknown;
@@ -65,7 +65,7 @@ describe('translate', () => {
     ]);
     const [profile] = plan.resources['profile'] ?? [];
     expect(profile?.id).toBe(`/subscriptions/${scope.subscriptionId}/resourceGroups/rg-edge/providers/Microsoft.Cdn/profiles/${profile?.name}`);
-    expect(profile?.['tags']).toMatchObject({ 'fleet-networking-hub-identity': `subscription/${scope.subscriptionId}` });
+    expect(profile?.['tags']).toMatchObject({ 'fleet-networking-hub-identity': `subscription/${scope.subscriptionId}/cluster/hub-east` });
     expect(routes.every((r) => r.id.includes(`/afdEndpoints/${plan.resources['endpoint']?.[0]?.name}/routes/${r.name}`))).toBe(true);
   });
 

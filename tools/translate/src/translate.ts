@@ -1,4 +1,4 @@
-import { planFrontDoor, type FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import { hubIdentityOf, planFrontDoor, type FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
 import { HubInputsError, readHubInputs, resolveGateway, type HubInputs, type ResolveResult } from '@fleet-gateway/model';
 import { stringify } from 'yaml';
 import { reportPlan } from './plan-report.js';
@@ -12,19 +12,16 @@ export interface TranslateOptions {
   readonly output: OutputFormat;
   /** Sections to print, always in the order of SECTIONS whatever order they were asked in. */
   readonly show: readonly Section[];
-  /** Where the hub would put the profile: ARM ids of the plan, and the hub identity in the ownership tags. */
+  /** Where the hub would put the profile: ARM ids of the plan, and with hubName the hub identity in the ownership tags. */
   readonly scope: FrontDoorScope;
+  /** The hub cluster's name (the hub agent's --hub-name). */
+  readonly hubName: string;
 }
 
 export interface TranslateResult {
   /** The report (exit code 0) or a one-line error (exit code 2). */
   readonly output: string;
   readonly exitCode: 0 | 2;
-}
-
-/** The ownership tag value the hub writes: its subscription (upstream contract, `fleet-networking-hub-identity`). */
-function hubIdentityOf(scope: FrontDoorScope): string {
-  return `subscription/${scope.subscriptionId}`;
 }
 
 function oneLine(text: string): string {
@@ -67,7 +64,7 @@ export function translate(inputsYaml: string, options: TranslateOptions): Transl
   const resolved = resolveInputs(read.inputs);
   if ('error' in resolved) return { output: resolved.error, exitCode: 2 };
   const { model, verdicts } = resolved.result;
-  const plan = model ? reportPlan(planFrontDoor(model, { hubIdentity: hubIdentityOf(options.scope) }), options.scope) : null;
+  const plan = model ? reportPlan(planFrontDoor(model, { hubIdentity: hubIdentityOf({ subscriptionId: options.scope.subscriptionId, hubName: options.hubName }) }), options.scope) : null;
   const sections: Record<Section, unknown> = { model: model ?? null, verdicts, plan };
   const report = Object.fromEntries(SECTIONS.filter((s) => options.show.includes(s)).map((s) => [s, sections[s]]));
   const output = options.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : stringify(report, { lineWidth: 0, aliasDuplicateObjects: false });
