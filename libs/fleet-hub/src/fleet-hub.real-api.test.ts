@@ -166,6 +166,17 @@ describe('the hub’s Fleet side on a real API server', () => {
     expect(refilled?.metadata.annotations).toEqual(annotations);
   });
 
+  it('recreates a ServiceImport deleted while exported, and deletes one created with nothing exported', async () => {
+    await publish('member-1', 'cart');
+    const first = await eventually(() => readImport('cart'), (s) => clustersOf(s).length === 1);
+    await client.delete(importPath('cart'));
+    const again = await eventually(() => readImport('cart'), (s) => s !== undefined && s.metadata.uid !== first?.metadata.uid && clustersOf(s).length === 1);
+    expect(again?.status).toEqual({ ports: [httpPort], clusters: [{ cluster: 'member-1' }], type: 'ClusterSetIP' });
+
+    await client.create(collectionPath(serviceImports, ns), { apiVersion: 'networking.fleet.azure.com/v1alpha1', kind: 'ServiceImport', metadata: { name: 'orphan' } });
+    expect(await eventually(() => readImport('orphan'), (s) => s === undefined)).toBeUndefined();
+  });
+
   it('recovers after the hub API server restarts: later changes are acted on, unchanged objects are not rewritten', async () => {
     const apiBefore = await readImport('api');
     const member2Before = await readExport('member-2', 'api');

@@ -118,7 +118,20 @@ describe('resolveServiceImport', () => {
     expect(resolveServiceImport({ serviceImport: unrelated, exports: [] }).plan).toEqual({ kind: 'delete' });
   });
 
-  it('does nothing when there is neither a ServiceImport nor an export', () => {
+  it('does nothing to a missing ServiceImport, but still releases a deleting export', () => {
     expect(resolveServiceImport({ serviceImport: undefined, exports: [] }).plan).toEqual({ kind: 'absent' });
+    const leaving = exportOf({ cluster: 'member-1', finalizers, deleting: true });
+    const resolution = resolveServiceImport({ serviceImport: undefined, exports: [leaving] });
+    expect(resolution.plan).toEqual({ kind: 'absent' });
+    expect(resolution.releasable).toEqual([leaving]);
+  });
+
+  it('compares ports only, as upstream does: another Service type or weight is no conflict', () => {
+    const loadBalancer = exportOf({ cluster: 'member-1', created: t1, finalizers });
+    const clusterIp = exportOf({ cluster: 'member-2', created: t2, finalizers });
+    const other = { ...clusterIp, spec: { ...clusterIp.spec!, type: 'ClusterIP', weight: 0 } };
+    const resolution = resolveServiceImport({ serviceImport: undefined, exports: [loadBalancer, other] });
+    expect(conflicted(resolution)).toEqual([]);
+    expect(resolvedStatus(resolution).status.clusters).toEqual([{ cluster: 'member-1' }, { cluster: 'member-2' }]);
   });
 });
