@@ -72,6 +72,35 @@ describe('resolveServiceImport', () => {
     expect(conflicted(resolution)).toEqual(['member-1']);
   });
 
+  it('keeps a listed cluster no export speaks for, and with it the ports, as upstream does', () => {
+    // Upstream's internalserviceexport integration test: status lists "other-cluster", which has no export here.
+    const serviceImport = serviceImportOf({ ports: [httpPort], clusters: [{ cluster: 'other-cluster' }], type: 'ClusterSetIP' });
+    const same = exportOf({ cluster: 'member-1', created: t1, finalizers });
+    expect(resolvedStatus(resolveServiceImport({ serviceImport, exports: [same] })).status.clusters).toEqual([
+      { cluster: 'other-cluster' },
+      { cluster: 'member-1' },
+    ]);
+    const other = exportOf({ cluster: 'member-1', created: t1, finalizers, ports: [udpPort] });
+    const conflicting = resolveServiceImport({ serviceImport, exports: [other] });
+    expect(resolvedStatus(conflicting)).toMatchObject({ newlyResolved: false, status: serviceImport.status });
+    expect(conflicted(conflicting)).toEqual(['member-1']);
+    // Its export gone, the foreign cluster still holds the import.
+    const leaving = exportOf({ cluster: 'member-1', finalizers, deleting: true });
+    const left = resolveServiceImport({ serviceImport, exports: [leaving] });
+    expect(resolvedStatus(left).status).toEqual(serviceImport.status);
+    expect(left.releasable).toEqual([leaving]);
+  });
+
+  it('keeps the order of the clusters already listed and appends new ones', () => {
+    const serviceImport = serviceImportOf({ ports: [httpPort], clusters: [{ cluster: 'member-3' }, { cluster: 'member-1' }], type: 'ClusterSetIP' });
+    const exports = ['member-1', 'member-2', 'member-3'].map((cluster) => exportOf({ cluster, created: t1, finalizers }));
+    expect(resolvedStatus(resolveServiceImport({ serviceImport, exports })).status.clusters).toEqual([
+      { cluster: 'member-3' },
+      { cluster: 'member-1' },
+      { cluster: 'member-2' },
+    ]);
+  });
+
   it('re-resolves from the oldest export once no export has the resolved ports any more', () => {
     const older = exportOf({ cluster: 'member-1', created: t1, finalizers, ports: [udpPort] });
     const changed = exportOf({ cluster: 'member-2', created: t2, finalizers, ports: [udpPort] });
@@ -108,7 +137,8 @@ describe('resolveServiceImport', () => {
   it('keeps a ServiceImport with afd- annotations, status cleared, when nothing is exported (our deviation)', () => {
     const annotations = { 'networking.fleet.azure.com/afd-origin-protocol': 'https' };
     const resolved = serviceImportOf({ ports: [httpPort], clusters: [{ cluster: 'member-1' }], type: 'ClusterSetIP' }, annotations);
-    expect(resolveServiceImport({ serviceImport: resolved, exports: [] }).plan).toEqual({ kind: 'keep-cleared', alreadyClear: false });
+    const leaving = exportOf({ cluster: 'member-1', finalizers, deleting: true });
+    expect(resolveServiceImport({ serviceImport: resolved, exports: [leaving] }).plan).toEqual({ kind: 'keep-cleared', alreadyClear: false });
     expect(resolveServiceImport({ serviceImport: serviceImportOf({}, annotations), exports: [] }).plan).toEqual({
       kind: 'keep-cleared',
       alreadyClear: true,

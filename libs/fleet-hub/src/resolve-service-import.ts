@@ -52,13 +52,16 @@ export interface ServiceImportResolution<E extends InternalServiceExport = Inter
 /**
  * Decides, from cached objects only, everything fleet-networking's two hub controllers (serviceimport and
  * internalserviceexport) converge to for one ServiceImport, in one level-based pass:
- * - the resolved ports stay those already in `status.ports` while at least one live export still has exactly them
- *   and a cluster is listed (upstream re-resolves only once `status.clusters` is empty); otherwise they are taken
- *   from the oldest live export (upstream takes the first one its cache lists, in no defined order; oldest by
- *   creation, then by namespace and name, makes the pick reproducible and lets the earlier export win);
- * - `status.clusters` lists the clusters (`spec.serviceReference.clusterId`) of the live exports with exactly those
- *   ports, each once; the others are conflicted and left out;
- * - with no live export, the ServiceImport is deleted — or, when it carries an annotation under
+ * - the resolved ports stay those already in `status.ports` while a cluster stays listed: one whose live export
+ *   still has exactly them, or one that no export here speaks for (upstream removes a cluster only when that
+ *   cluster's own export changes or goes, so such a cluster — written by someone else, or left by a force-deleted
+ *   export — stays). Otherwise they are taken from the oldest live export: upstream takes the first one its cache
+ *   lists, in no defined order; oldest by creation, then by namespace and name, makes the pick reproducible and
+ *   lets the earlier export win;
+ * - `status.clusters` keeps the listed clusters that stay, in their order, then appends the clusters
+ *   (`spec.serviceReference.clusterId`) of the other live exports with exactly those ports, each once, as
+ *   upstream's internalserviceexport controller appends; the exports with other ports are conflicted and left out;
+ * - with no cluster left, the ServiceImport is deleted — or, when it carries an annotation under
  *   `networking.fleet.azure.com/afd-`, kept with its status cleared so the user's configuration survives an
  *   unexport and re-export.
  */
@@ -68,14 +71,21 @@ export function resolveServiceImport<E extends InternalServiceExport>(inputs: Se
   const needFinalizer = live.filter((e) => !hasFinalizer(e));
   const releasable = exports.filter((e) => e.metadata.deletionTimestamp !== undefined && hasFinalizer(e));
   const current = inputs.serviceImport;
-  const first = live[0];
-  if (!first) return { plan: planWithoutExports(current), verdicts: [], needFinalizer, releasable };
 
-  const kept = current?.status?.ports;
-  const keepPorts = (current?.status?.clusters?.length ?? 0) > 0 && live.some((e) => samePorts(e.spec!.ports, kept));
-  const ports = keepPorts ? kept! : first.spec!.ports;
+  const listed = current?.status?.clusters?.map((c) => c.cluster) ?? [];
+  const spokenFor = new Set(exports.map((e) => e.spec?.serviceReference.clusterId));
+  const foreign = listed.filter((cluster) => !spokenFor.has(cluster));
+  const kept = current?.status?.ports ?? [];
+  const keepPorts =
+    listed.length > 0 && kept.length > 0 && (foreign.length > 0 || live.some((e) => samePorts(e.spec!.ports, kept)));
+  const first = live[0];
+  if (!keepPorts && !first) return { plan: planWithoutExports(current), verdicts: [], needFinalizer, releasable };
+
+  const ports = keepPorts ? kept : first!.spec!.ports;
   const verdicts = live.map((e) => ({ export: e, conflicted: !samePorts(e.spec!.ports, ports) }));
-  const clusters = [...new Set(verdicts.filter((v) => !v.conflicted).map((v) => v.export.spec!.serviceReference.clusterId))];
+  const matching = new Set(verdicts.filter((v) => !v.conflicted).map((v) => v.export.spec!.serviceReference.clusterId));
+  const staying = keepPorts ? listed.filter((cluster) => matching.has(cluster) || foreign.includes(cluster)) : [];
+  const clusters = [...new Set([...staying, ...matching])];
   const status: ResolvedImportStatus = { ports, clusters: clusters.map((cluster) => ({ cluster })), type: CLUSTER_SET_IP };
   return {
     plan: { kind: 'resolved', status, create: current === undefined, newlyResolved: !keepPorts },
