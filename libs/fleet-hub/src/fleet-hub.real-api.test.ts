@@ -87,6 +87,8 @@ describe('the hub’s Fleet side on a real API server', () => {
     expect(owners).toContain(`${FLEET_HUB_FIELD_MANAGER}:status`);
     const resolved = await eventually(() => eventsAbout('web'), (list) => list.some((e) => e.reason === 'SuccessfulUpdateStatus'));
     expect(resolved.find((e) => e.reason === 'SuccessfulUpdateStatus')?.note).toContain('ports http:80/TCP->8080, clusters member-1');
+    // One status write each, none repeated from a cache that had not caught up with the finalizer or the create.
+    expect(fleet.statusWriter.writes).toBe(2);
 
     // The member re-applying its spec (a new weight) keeps the hub's finalizer and condition.
     await publish('member-1', 'web', [httpPort], 5);

@@ -15,7 +15,7 @@ import {
   type ReconcileRequest,
   type StatusWriter,
 } from '@fleet-gateway/controller';
-import { awaitCacheCatchUp, type WrittenObject } from './cache-catch-up.js';
+import { WrittenObjects } from './cache-catch-up.js';
 import { conflictCondition } from './conflict-condition.js';
 import {
   EXPORTED_SERVICE_INDEX,
@@ -56,17 +56,13 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
     const current = options.serviceImportStore.getByName(request.name, namespace);
     const exports = options.exportStore.byIndex(EXPORTED_SERVICE_INDEX, `${namespace}/${request.name}`);
     const resolution = resolveServiceImport({ serviceImport: current, exports });
-    const written: WrittenObject[] = [];
-    // `read` is the object as this reconcile read it from the cache (undefined for one it created): the cache has
-    // caught up once it holds any other version.
-    const wrote = (store: ObjectStore<KubeObject>, key: string, read: KubeObject | undefined) =>
-      written.push({ store, key, before: read?.metadata.resourceVersion });
+    const written = new WrittenObjects();
     try {
       const finalized = new Map<string, CachedInternalServiceExport>();
       for (const ise of resolution.needFinalizer) {
         const updated = await setFinalizers(client, ise, [...(ise.metadata.finalizers ?? []), INTERNAL_SERVICE_EXPORT_FINALIZER]);
         if (!updated) continue;
-        wrote(exportStore, objectKey(ise), ise);
+        written.record(exportStore, objectKey(ise), ise, updated);
         finalized.set(objectKey(ise), updated);
         logger.info('added the export finalizer', { export: objectKey(ise) });
       }
@@ -78,12 +74,12 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
         case 'resolved': {
           const base = current ?? (await createServiceImport(client, namespace, request.name));
           if (!current) {
-            wrote(importStore, objectKey(base), undefined);
+            written.record(importStore, objectKey(base), undefined, base);
             logger.info('created the ServiceImport');
           }
           const result = await statusWriter.apply(serviceImports, base, { ...plan.status });
           if (result.written) {
-            if (current) wrote(importStore, objectKey(current), current);
+            written.record(importStore, objectKey(base), current, result.object);
             logger.info('wrote the ServiceImport status', statusFields(plan.status));
             if (plan.newlyResolved) {
               events.record(result.object, 'Normal', RESOLVED_EVENT_REASON, 'Resolve',
@@ -94,14 +90,13 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
         }
         case 'delete':
           await deleteServiceImport(client, current!);
-          wrote(importStore, objectKey(current!), current);
+          written.record(importStore, objectKey(current!), current, undefined);
           logger.info('deleted the ServiceImport: no cluster exports the service');
           events.record(current!, 'Normal', NO_EXPORT_EVENT_REASON, 'Delete', `No exported service and deleting serviceImport ${request.name}`);
           break;
         case 'keep-cleared':
           if (plan.alreadyClear) break;
-          await clearServiceImportStatus(client, current!);
-          wrote(importStore, objectKey(current!), current);
+          written.record(importStore, objectKey(current!), current, await clearServiceImportStatus(client, current!));
           logger.info('cleared the ServiceImport status: no cluster exports the service; kept for its afd- annotations');
           events.record(current!, 'Normal', NO_EXPORT_EVENT_REASON, 'Clear',
             `No exported service; keeping serviceImport ${request.name} for its afd- annotations, status cleared`);
@@ -110,8 +105,9 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
 
       for (const verdict of resolution.verdicts) {
         const ise = finalized.get(objectKey(verdict.export)) ?? verdict.export;
-        if (await writeConflict(statusWriter, ise, verdict)) {
-          wrote(exportStore, objectKey(ise), verdict.export);
+        const updated = await writeConflict(statusWriter, ise, verdict);
+        if (updated) {
+          written.record(exportStore, objectKey(ise), verdict.export, updated);
           logger.info(verdict.conflicted ? 'marked the export conflicted' : 'marked the export free of conflict', {
             export: objectKey(ise),
             cluster: ise.spec?.serviceReference.clusterId,
@@ -125,8 +121,10 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
 
       for (const ise of resolution.releasable) {
         const remaining = (ise.metadata.finalizers ?? []).filter((f) => f !== INTERNAL_SERVICE_EXPORT_FINALIZER);
-        if (!(await setFinalizers(client, ise, remaining))) continue;
-        wrote(exportStore, objectKey(ise), ise);
+        const released = await setFinalizers(client, ise, remaining);
+        if (!released) continue;
+        // With no finalizer left the export is gone: its cache entry goes, or shows the release.
+        written.record(exportStore, objectKey(ise), ise, released);
         logger.info('released the deleted export', { export: objectKey(ise), cluster: ise.spec?.serviceReference.clusterId });
       }
     } catch (error) {
@@ -134,12 +132,12 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
       await catchUp();
       return retry(error);
     }
-    if (written.length === 0) logger.debug('in sync; nothing written');
+    if (written.size === 0) logger.debug('in sync; nothing written');
     await catchUp();
     return done();
 
     async function catchUp(): Promise<void> {
-      if (!(await awaitCacheCatchUp(written, signal, options.cacheCatchUpMs))) {
+      if (!(await written.awaitCaches(signal, options.cacheCatchUpMs))) {
         logger.info('the caches did not show this reconcile’s writes in time; the next event brings the key back');
       }
     }
@@ -154,12 +152,17 @@ function clusterNames(status: ResolvedImportStatus): string {
   return status.clusters.map((c) => c.cluster).join(', ') || 'none';
 }
 
-async function writeConflict(writer: StatusWriter, ise: CachedInternalServiceExport, verdict: ExportVerdict<CachedInternalServiceExport>): Promise<boolean> {
+/** The export as written, or undefined when nothing needed writing or it is gone. */
+async function writeConflict(
+  writer: StatusWriter,
+  ise: CachedInternalServiceExport,
+  verdict: ExportVerdict<CachedInternalServiceExport>,
+): Promise<CachedInternalServiceExport | undefined> {
   try {
     const result = await writer.apply(internalServiceExports, ise, { conditions: [conflictCondition(ise, verdict.conflicted)] });
-    return result.written;
+    return result.written ? result.object : undefined;
   } catch (error) {
-    if (isNotFound(error)) return false;
+    if (isNotFound(error)) return undefined;
     throw error;
   }
 }
@@ -198,8 +201,8 @@ async function deleteServiceImport(client: KubeClient, serviceImport: CachedServ
 }
 
 /** Upstream resets the whole status (`Status = ServiceImportStatus{}`); a merge patch nulls every field present. */
-async function clearServiceImportStatus(client: KubeClient, serviceImport: CachedServiceImport): Promise<void> {
+async function clearServiceImportStatus(client: KubeClient, serviceImport: CachedServiceImport): Promise<CachedServiceImport> {
   const { name, namespace, resourceVersion } = serviceImport.metadata;
   const cleared = Object.fromEntries(Object.keys(serviceImport.status ?? {}).map((key) => [key, null]));
-  await client.patch(`${objectPath(serviceImports, name!, namespace)}/status`, { metadata: { resourceVersion }, status: cleared }, 'merge');
+  return client.patch(`${objectPath(serviceImports, name!, namespace)}/status`, { metadata: { resourceVersion }, status: cleared }, 'merge');
 }
