@@ -121,6 +121,27 @@ describe('the hub’s Fleet side on a real API server', () => {
     expect(clustersOf(await readImport('web'))).toEqual(['member-1', 'member-3', 'member-2']);
   });
 
+  it('re-resolves from the oldest export when the listed one changes its port, and from the next when it goes', async () => {
+    const port = (n: number): ServicePort[] => [{ port: n, protocol: 'TCP' }];
+    await publish('member-1', 'pay', port(80));
+    await eventually(() => readImport('pay'), (s) => clustersOf(s).length === 1);
+    await publish('member-2', 'pay', port(8080));
+    await eventually(() => readExport('member-2', 'pay'), (e) => conflictOf(e)?.status === 'True');
+
+    await publish('member-1', 'pay', port(9090));
+    const changed = await eventually(() => readImport('pay'), (s) => s?.status?.ports?.[0]?.port === 9090);
+    expect(changed?.status).toEqual({ ports: port(9090), clusters: [{ cluster: 'member-1' }], type: 'ClusterSetIP' });
+    expect(conflictOf(await readExport('member-2', 'pay'))?.status).toBe('True');
+
+    await unpublish('member-1', 'pay');
+    const next = await eventually(() => readImport('pay'), (s) => clustersOf(s)[0] === 'member-2');
+    expect(next?.status).toEqual({ ports: port(8080), clusters: [{ cluster: 'member-2' }], type: 'ClusterSetIP' });
+    const member2 = await eventually(() => readExport('member-2', 'pay'), (e) => conflictOf(e)?.status === 'False');
+    expect(conflictOf(member2)?.reason).toBe('NoConflictFound');
+    await unpublish('member-2', 'pay');
+    await eventually(() => readImport('pay'), (s) => s === undefined);
+  });
+
   it('makes zero writes in a steady state over several resyncs', async () => {
     const versions = async () => [
       (await readImport('web'))?.metadata.resourceVersion,
