@@ -1,0 +1,5 @@
+// Test-only helpers that start real API servers, shared with the libs whose integration tests build on this runtime
+// (imported as `@fleet-gateway/controller/test-support`, never from production code).
+export { startHubPlane, type HubPlane } from './hub-plane.js';
+export { captureLogLines, logsFlushed } from './log-capture.js';
+export { createNamespace, eventually, nextMatching } from './real-api.js';

@@ -1,0 +1,93 @@
+import {
+  Controller,
+  Informer,
+  StatusWriter,
+  type ControllerMetrics,
+  type EventRecorder,
+  type KubeClient,
+  type Logger,
+  type Manager,
+  type ReconcileRequest,
+} from '@fleet-gateway/controller';
+import {
+  EXPORTED_SERVICE_INDEX,
+  exportedServiceOf,
+  internalServiceExports,
+  serviceImports,
+  type CachedInternalServiceExport,
+  type CachedServiceImport,
+} from './fleet-resources.js';
+import { serviceImportReconciler } from './service-import-reconciler.js';
+
+/** The hub's Fleet side writes under this field manager: ServiceImport status and the exports' `Conflict`. */
+export const FLEET_HUB_FIELD_MANAGER = 'hub-gateway-service-import';
+
+export interface FleetHubControllerOptions {
+  readonly manager: Manager;
+  readonly client: KubeClient;
+  /** The agent's recorder (its reportingController and instance), already added to the manager. */
+  readonly events: EventRecorder;
+  readonly logger: Logger;
+  readonly metrics?: ControllerMetrics;
+  /** Different ServiceImports reconciled at once. Default 2. */
+  readonly concurrency?: number;
+  readonly fieldManager?: string;
+  /** Informer timings (tests shorten the resync). */
+  readonly resyncPeriodMs?: number;
+}
+
+export interface FleetHubControllers {
+  readonly controller: Controller;
+  /** Shared caches: the Gateway side of the hub agent reads the same ServiceImports and exports. */
+  readonly serviceImports: Informer<CachedServiceImport>;
+  readonly internalServiceExports: Informer<CachedInternalServiceExport>;
+  readonly statusWriter: StatusWriter;
+}
+
+/**
+ * Registers on `manager` what replaces fleet-networking's hub serviceimport and internalserviceexport controllers:
+ * informers of all ServiceImports and InternalServiceExports, and one controller keyed by ServiceImport that an
+ * export maps to through its serviceReference (old and new, so a re-pointed export leaves its former import too).
+ */
+export function registerFleetHubControllers(options: FleetHubControllerOptions): FleetHubControllers {
+  const { manager, client, metrics, logger } = options;
+  const timing = options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs };
+  const importInformer = manager.addInformer(
+    new Informer<CachedServiceImport>({ client, resource: serviceImports, logger, ...(metrics ? { metrics } : {}), ...timing }),
+  );
+  const exportInformer = manager.addInformer(
+    new Informer<CachedInternalServiceExport>({
+      client,
+      resource: internalServiceExports,
+      indexers: { [EXPORTED_SERVICE_INDEX]: exportedServiceOf },
+      logger,
+      ...(metrics ? { metrics } : {}),
+      ...timing,
+    }),
+  );
+  const statusWriter = new StatusWriter({ client, fieldManager: options.fieldManager ?? FLEET_HUB_FIELD_MANAGER, logger });
+  const controller = manager.addController(
+    new Controller({
+      name: 'service-import',
+      kind: 'ServiceImport',
+      concurrency: options.concurrency ?? 2,
+      logger,
+      ...(metrics ? { metrics } : {}),
+      reconcile: serviceImportReconciler({
+        client,
+        serviceImportStore: importInformer.store,
+        exportStore: exportInformer.store,
+        statusWriter,
+        events: options.events,
+      }),
+    }),
+  );
+  controller.watch(importInformer);
+  controller.watch(exportInformer, (ise): ReconcileRequest[] =>
+    exportedServiceOf(ise).map((key) => {
+      const [namespace, name] = key.split('/') as [string, string];
+      return { namespace, name };
+    }),
+  );
+  return { controller, serviceImports: importInformer, internalServiceExports: exportInformer, statusWriter };
+}
