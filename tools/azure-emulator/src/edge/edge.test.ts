@@ -105,17 +105,20 @@ describe('edge routing', () => {
     bed.emulator.admin.setOriginLatency('localhost', 0);
   });
 
-  it('answers 503 for a route whose origin group has no enabled origin, and 404 for a disabled route or endpoint', async () => {
-    const host = await endpointWithGroup('disabled', 'og-disabled', [{ name: 'only', backend: backends.a }]);
-    await bed.cdn.afdOrigins.beginUpdateAndWait(RG, 'fd', 'og-disabled', 'only', { enabledState: 'Disabled' }, FAST_POLLING);
+  it('answers 503 with AFD\'s page when the only enabled origin cannot be resolved (RFC 6761 .invalid), and 404 for a disabled route or endpoint', async () => {
+    // AFD refuses a route to a group without an enabled origin (#27652): the error answer comes from an origin it cannot reach.
+    const host = await endpointWithGroup('disabled', 'og-disabled', [{ name: 'only', backend: backends.a, hostName: 'unreachable.invalid' }]);
     await bed.emulator.admin.whenPropagated();
     const unavailable = await edgeRequest(bed.emulator.edgeUrl, host, '/');
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers['x-azure-ref']).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{16}$/);
     expect(unavailable.body).toContain("Our services aren't available right now");
     expect(unavailable.body).toContain(String(unavailable.headers['x-azure-ref']));
+    expect(unavailable.headers['x-emulator-origin']).toBeUndefined();
 
-    await bed.cdn.afdOrigins.beginUpdateAndWait(RG, 'fd', 'og-disabled', 'only', { enabledState: 'Enabled' }, FAST_POLLING);
+    await bed.cdn.afdOrigins.beginUpdateAndWait(RG, 'fd', 'og-disabled', 'only', { hostName: '127.0.0.1' }, FAST_POLLING);
+    await bed.emulator.admin.whenPropagated();
+    expect((await edgeRequest(bed.emulator.edgeUrl, host, '/')).status).toBe(200);
     await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'disabled', 'default', { enabledState: 'Disabled' }, FAST_POLLING);
     await bed.emulator.admin.whenPropagated();
     expect((await edgeRequest(bed.emulator.edgeUrl, host, '/')).status).toBe(404);
