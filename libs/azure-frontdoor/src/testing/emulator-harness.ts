@@ -27,6 +27,7 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const emulator = await start({ lroDelayMs: 0, ...options.emulator });
+  emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: TEST_SCOPE.resourceGroup });
   const limiter = new ArmRateLimiter(options.limiter ?? { reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } });
   const clients = createFrontDoorClients({
     credential: stubCredential,

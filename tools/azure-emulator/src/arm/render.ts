@@ -5,11 +5,14 @@ import type { EmulatorContext } from '../emulator-context.js';
 
 type DeploymentStatus = 'NotStarted' | 'InProgress' | 'Succeeded' | 'Failed';
 
-/** AFD's deploymentStatus: NotStarted, then InProgress, then Succeeded, measured from the last change. */
+/**
+ * AFD's deploymentStatus: NotStarted while a write runs and for a while after it succeeded, then InProgress, then
+ * Succeeded, measured from the moment provisioning last succeeded (a write restarts it).
+ */
 function deploymentStatusOf(record: ResourceRecord, timing: DeploymentTiming, now: number): DeploymentStatus {
   if (record.provisioningState === 'Failed') return 'Failed';
-  if (timing.mode === 'stuck') return 'NotStarted';
-  const elapsed = now - record.changedAtMs;
+  if (timing.mode === 'stuck' || record.provisioningState !== 'Succeeded' || record.provisionedAtMs === undefined) return 'NotStarted';
+  const elapsed = now - record.provisionedAtMs;
   if (elapsed < timing.notStartedMs) return 'NotStarted';
   if (elapsed < timing.notStartedMs + timing.inProgressMs) return 'InProgress';
   return 'Succeeded';

@@ -10,6 +10,7 @@ let client: RawArmClient;
 beforeAll(async () => {
   emulator = await start({ lroDelayMs: 0, throttling: false, pageSize: 2 });
   client = new RawArmClient(emulator.armEndpoint, emulator.caCertificate);
+  emulator.admin.createResourceGroup({ subscriptionId: '00000000-0000-0000-0000-00000000cccc', name: 'rg' });
   await client.send('PUT', `${PROFILE}${Q}`, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } });
 });
 afterAll(async () => {

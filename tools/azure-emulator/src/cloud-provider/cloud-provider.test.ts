@@ -28,6 +28,8 @@ beforeAll(async () => {
     start({ lroDelayMs: 0, throttling: false, afdManagedSubscriptionId: AFD_SUBSCRIPTION }),
     startBackend('member-1-app'),
   ]);
+  // AKS creates the node resource group with the cluster; the PLS resource group is the user's.
+  for (const name of [NODE_RG, PLS_RG]) emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name });
   kubeConfig = plane.cluster('member-1').kubeConfig();
   core = kubeConfig.makeApiClient(CoreV1Api);
   network = new NetworkManagementClient(stubCredential, SUBSCRIPTION, sdkClientOptions(emulator));

@@ -39,6 +39,8 @@ export interface WafPolicySpec {
   tags?: Record<string, string>;
 }
 
+const WAF_RESOURCE_GROUP_LOCATION = 'eastus';
+
 export function createWafPolicy(spec: WafPolicySpec, context: EmulatorContext): ResourceRecord {
   if (!/^[a-zA-Z][a-zA-Z0-9]{0,127}$/.test(spec.name)) {
     throw badRequest(`'name' must start with a letter and contain only letters and digits (at most 128); got '${spec.name}'.`);
@@ -51,6 +53,8 @@ export function createWafPolicy(spec: WafPolicySpec, context: EmulatorContext): 
   if (existing === undefined && count >= context.limits.afd.wafPoliciesPerSubscription) {
     throw badRequest(`Limit reached: a subscription can hold at most ${context.limits.afd.wafPoliciesPerSubscription} Front Door WAF policies.`);
   }
+  // The policy stands for one that exists on Azure, in a resource group that exists: make sure it does.
+  if (!context.resourceGroups.has(spec.subscriptionId, spec.resourceGroup)) context.resourceGroups.put(spec.subscriptionId, spec.resourceGroup, WAF_RESOURCE_GROUP_LOCATION);
   const body = {
     location: 'Global',
     tags: spec.tags ?? {},
