@@ -1,5 +1,5 @@
 import type { DeploymentTiming } from './context.js';
-import { typeName, type ResourceKind } from './kind.js';
+import { responseIdOf, responseTypeOf, type ResourceKind } from './kind.js';
 import type { ResourceRecord } from './store.js';
 import type { EmulatorContext } from '../emulator-context.js';
 
@@ -23,9 +23,11 @@ export function renderResource(record: ResourceRecord, kind: ResourceKind, conte
   const { properties, ...topLevel } = record.body;
   const computed = kind.render?.(record, context) ?? {};
   const document: Record<string, unknown> = {
-    id: record.id,
+    id: responseIdOf(record.path, kind),
     name: record.name,
-    type: typeName(kind),
+    type: responseTypeOf(kind),
+    // Azure returns an empty tag set on AFD's tracked resources rather than leaving the member out.
+    ...(kind.tracked && kind.provider === 'Microsoft.Cdn' ? { tags: {} } : {}),
     ...topLevel,
   };
   if (kind.provider === 'Microsoft.Network') document.etag = record.etag;

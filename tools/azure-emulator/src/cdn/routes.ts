@@ -29,6 +29,12 @@ export const routeKind = afdChildKind({
     checkCompositeMetric(request, context);
     checkRules(request, context);
   },
+  // What Azure fills in: each custom domain's isActive, and the members it returns as null when unset.
+  render(record) {
+    const properties = record.body.properties;
+    const customDomains = ((properties.customDomains as Array<Record<string, unknown>> | undefined) ?? []).map((domain) => ({ ...domain, isActive: true }));
+    return { customDomains, originPath: properties.originPath ?? null, cacheConfiguration: properties.cacheConfiguration ?? null };
+  },
 });
 
 /**

@@ -39,7 +39,14 @@ export const ruleKind = afdChildKind({
       if (rules > max) throw badRequest(`Limit reached: route '${route.name}' would have ${rules} rules across its rule sets; the maximum is ${max}.`);
     }
   },
+  render: (record) => withTransforms(record.body.properties),
 });
+
+/** Azure returns every condition with its `transforms`, an empty list when none were sent. */
+function withTransforms(properties: Record<string, unknown>): Record<string, unknown> {
+  const conditions = (properties.conditions as Array<{ parameters?: Record<string, unknown> }> | undefined) ?? [];
+  return { conditions: conditions.map((condition) => ({ ...condition, parameters: { transforms: [], ...condition.parameters } })) };
+}
 
 export function ruleSetsOfRoute(properties: Record<string, unknown>): unknown[] {
   return (properties.ruleSets as unknown[] | undefined) ?? [];

@@ -16,6 +16,8 @@ const WAF_SKUS = ['Classic_AzureFrontDoor', 'Standard_AzureFrontDoor', 'Premium_
 export const wafPolicyKind: ResourceKind = {
   provider: 'Microsoft.Network',
   types: ['frontDoorWebApplicationFirewallPolicies'],
+  // Azure answers this type in lower case (assumption A4).
+  responseType: 'Microsoft.Network/frontdoorwebapplicationfirewallpolicies',
   apiVersion: WAF_API_VERSION,
   tracked: true,
   lro: { put: false, patch: false, delete: false },
