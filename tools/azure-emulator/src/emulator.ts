@@ -50,7 +50,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     now: resolved.clock,
     limits: resolved.limits,
     addresses: new AddressPool(),
-    privateLink: new PrivateLinkConnections(store, resolved.limits, resolved.afdManagedSubscriptionId),
+    privateLink: new PrivateLinkConnections(store, resolved.limits, resolved.afdManagedSubscriptionId, resolved.privateLink, resolved.clock),
     afdManagedSubscriptionId: resolved.afdManagedSubscriptionId,
   };
   const certificates = await createServerCertificates();
@@ -77,6 +77,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     admin,
     stop: async () => {
       context.operations.stop();
+      context.privateLink.stop();
       await Promise.all([arm.close(), edge.stop(), adminServer.close()]);
     },
   };

@@ -3,6 +3,7 @@ import type { DeploymentTiming } from './arm/context.js';
 import type { ProviderLimitSettings } from './arm/provider-throttling.js';
 import { ARM_DEFAULT_THROTTLING, type BucketSettings, type ThrottlingSettings } from './arm/throttling.js';
 import { resolveLimits, type LimitOverrides, type Limits } from './limits.js';
+import type { PrivateLinkTiming } from './private-link/connections.js';
 
 export interface EmulatorOptions {
   /** Ports on 127.0.0.1; 0 (the default) picks free ones. */
@@ -28,6 +29,13 @@ export interface EmulatorOptions {
   edge?: EdgeOptions;
   /** The subscription AFD's managed private endpoints come from. */
   afdManagedSubscriptionId?: string;
+  /**
+   * AFD's Private Link timing: the connection appears `connectionDelayMs` (default 2,000) after the origin's write
+   * succeeded; the edge serves through it `approvalPropagationMs` (default 60,000) after approval; a connection still
+   * Pending after `pendingTimeoutMs` (default: never) shows `Timeout` on its origins; `reapproveRejected` (default
+   * false) lets a Rejected connection be approved again.
+   */
+  privateLink?: Partial<PrivateLinkTiming>;
   /** Directory of the vendored official specs (default: this project's specs/). */
   specDir?: string;
   /** Random source for origin selection (default Math.random), so tests can be deterministic. */
@@ -60,6 +68,7 @@ export interface ResolvedOptions {
   limits: Limits;
   edge: Required<EdgeOptions>;
   afdManagedSubscriptionId: string;
+  privateLink: PrivateLinkTiming;
   specDir: string;
   random: () => number;
   clock: () => number;
@@ -108,6 +117,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       originLatencyMs: { ...options.edge?.originLatencyMs },
     },
     afdManagedSubscriptionId: options.afdManagedSubscriptionId ?? 'afd00000-0000-4000-8000-00000000afd0',
+    privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 60_000, reapproveRejected: false, ...options.privateLink },
     specDir: options.specDir ?? DEFAULT_SPEC_DIR,
     random: options.random ?? Math.random,
     clock: options.clock ?? Date.now,

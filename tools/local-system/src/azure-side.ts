@@ -19,7 +19,8 @@ if (!values.dir) throw new Error('--dir is required');
 const dir = values.dir;
 
 // deploymentStatus: 'watchable' (10 s NotStarted, 30 s InProgress after provisioning) so a person sees it move.
-const emulator = await start({ lroDelayMs: 500, deployment: 'watchable' });
+// Private Link: the connection shows up 2 s after the origin, traffic flows 10 s after approval (Azure: minutes).
+const emulator = await start({ lroDelayMs: 500, deployment: 'watchable', privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 } });
 const caCertificatePath = path.join(dir, 'azure-emulator-ca.pem');
 await writeFile(caCertificatePath, emulator.caCertificate);
 // ARM refuses writes into a resource group that does not exist: create the hub's and each member's node resource group

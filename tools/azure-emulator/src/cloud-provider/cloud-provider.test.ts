@@ -25,7 +25,7 @@ let backend: Backend;
 beforeAll(async () => {
   [plane, emulator, backend] = await Promise.all([
     startControlPlane({ clusters: ['member-1'], controllerManager: false }),
-    start({ lroDelayMs: 0, throttling: false, afdManagedSubscriptionId: AFD_SUBSCRIPTION }),
+    start({ lroDelayMs: 0, throttling: false, afdManagedSubscriptionId: AFD_SUBSCRIPTION, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0 } }),
     startBackend('member-1-app'),
   ]);
   // AKS creates the node resource group with the cluster; the PLS resource group is the user's.

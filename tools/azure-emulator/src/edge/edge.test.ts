@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, createOrigin, createOriginGroup, createProfile, createRoute } from '../testing/afd-fixtures.js';
+import { restErrorOf } from '../testing/errors.js';
 import { edgeRequest, originSplit, startBackend, type Backend } from '../testing/backends.js';
 import { createInternalLoadBalancer, createPrivateLinkService } from '../testing/network-fixtures.js';
 import { FAST_POLLING, RESOURCE_GROUP, cdnId, networkId, startTestBed, type TestBed } from '../testing/sdk.js';
@@ -194,7 +195,7 @@ describe('health probes', () => {
 });
 
 describe('Private Link gating', () => {
-  it('an origin carries no traffic until its connection is Approved, none once Rejected, and again once re-approved', async () => {
+  it('an origin carries no traffic until its connection is Approved, none once Rejected; a rejected connection is not approved again (A26)', async () => {
     const lb = await createInternalLoadBalancer(bed, 'kubernetes-internal', ['fe-app']);
     const address = lb.frontendIPConfigurations?.[0]?.privateIPAddress as string;
     bed.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: backends.c.port });
@@ -222,7 +223,37 @@ describe('Private Link gating', () => {
     expect(backends.c.requests.slice(served).map((request) => request.path)).toEqual(['/through-pl', '/through-pl', '/through-pl']);
     await setState('Rejected');
     expect(await atEachEdge()).toEqual([503, 503, 503]);
-    await setState('Approved');
-    expect(await atEachEdge()).toEqual([200, 200, 200]);
+    const again = await restErrorOf(setState('Approved'));
+    expect([again.statusCode, again.code]).toEqual([400, 'PrivateEndpointConnectionRejected']);
+    expect(await atEachEdge()).toEqual([503, 503, 503]);
+  });
+
+  it('after approval the edge serves only once the approval has propagated (approvalPropagationMs)', async () => {
+    const timed = await startTestBed({ privateLink: { approvalPropagationMs: 500 } });
+    try {
+      const lb = await createInternalLoadBalancer(timed, 'kubernetes-internal', ['fe-app']);
+      const address = lb.frontendIPConfigurations?.[0]?.privateIPAddress as string;
+      timed.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: backends.c.port });
+      await createPrivateLinkService(timed, 'pls-app', 'kubernetes-internal', 'fe-app');
+      await createProfile(timed, 'fd');
+      const host = await createEndpoint(timed, 'fd', 'private');
+      await createOriginGroup(timed, 'fd', 'og-private');
+      await createOrigin(timed, 'fd', 'og-private', {
+        name: 'member-1',
+        hostName: address,
+        extra: { sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-app') }, privateLinkLocation: 'eastus', requestMessage: 'req-1' } },
+      });
+      await createRoute(timed, 'fd', 'private', 'r', 'og-private');
+      const connection = (await timed.network.privateLinkServices.get(RG, 'pls-app')).privateEndpointConnections?.[0]?.name as string;
+      await timed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-app', connection, { privateLinkServiceConnectionState: { status: 'Approved' } });
+      await timed.emulator.admin.whenPropagated();
+      expect((await timed.cdn.afdOrigins.get(RG, 'fd', 'og-private', 'member-1')).sharedPrivateLinkResource?.status).toBe('Approved');
+      expect((await edgeRequest(timed.emulator.edgeUrl, host, '/')).status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await timed.emulator.admin.whenPropagated();
+      expect((await edgeRequest(timed.emulator.edgeUrl, host, '/')).status).toBe(200);
+    } finally {
+      await timed.emulator.stop();
+    }
   });
 });

@@ -19,7 +19,8 @@ export interface TestBed {
 /** An emulator with quick operations, the test resource group, and the three unmodified SDK clients pointed at it. */
 export async function startTestBed(options: EmulatorOptions = {}): Promise<TestBed> {
   // No Retry-After: the clients' FAST_POLLING interval rules, so a test does not wait ARM's second per poll.
-  const emulator = await start({ lroDelayMs: 5, throttling: false, lroRetryAfterSeconds: 0, ...options });
+  // Private Link acts at once unless a test is about its timing.
+  const emulator = await start({ lroDelayMs: 5, throttling: false, lroRetryAfterSeconds: 0, ...options, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.privateLink } });
   emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: RESOURCE_GROUP });
   const clientOptions = sdkClientOptions(emulator);
   return {
