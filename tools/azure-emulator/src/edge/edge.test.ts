@@ -194,21 +194,27 @@ describe('health probes', () => {
   });
 });
 
+/** An internal load balancer and PLS in front of `backend`, and a route to a Private Link origin through it. */
+async function privateLinkRoute(target: TestBed, backend: Backend): Promise<{ host: string }> {
+  const lb = await createInternalLoadBalancer(target, 'kubernetes-internal', ['fe-app']);
+  const address = lb.frontendIPConfigurations?.[0]?.privateIPAddress as string;
+  target.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: backend.port });
+  await createPrivateLinkService(target, 'pls-app', 'kubernetes-internal', 'fe-app');
+  const host = await createEndpoint(target, 'fd', 'private');
+  await createOriginGroup(target, 'fd', 'og-private');
+  await createOrigin(target, 'fd', 'og-private', {
+    name: 'member-1',
+    hostName: address,
+    extra: { sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-app') }, privateLinkLocation: 'eastus', requestMessage: 'req-1' } },
+  });
+  await createRoute(target, 'fd', 'private', 'r', 'og-private');
+  await target.emulator.admin.whenPropagated();
+  return { host };
+}
+
 describe('Private Link gating', () => {
   it('an origin carries no traffic until its connection is Approved, none once Rejected; a rejected connection is not approved again (A26)', async () => {
-    const lb = await createInternalLoadBalancer(bed, 'kubernetes-internal', ['fe-app']);
-    const address = lb.frontendIPConfigurations?.[0]?.privateIPAddress as string;
-    bed.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: backends.c.port });
-    await createPrivateLinkService(bed, 'pls-app', 'kubernetes-internal', 'fe-app');
-    const host = await createEndpoint(bed, 'fd', 'private');
-    await createOriginGroup(bed, 'fd', 'og-private');
-    await createOrigin(bed, 'fd', 'og-private', {
-      name: 'member-1',
-      hostName: address,
-      extra: { sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-app') }, privateLinkLocation: 'eastus', requestMessage: 'req-1' } },
-    });
-    await createRoute(bed, 'fd', 'private', 'r', 'og-private');
-    await bed.emulator.admin.whenPropagated();
+    const { host } = await privateLinkRoute(bed, backends.c);
     const atEachEdge = () => Promise.all([0, 1, 2].map((edge) => edgeRequest(bed.emulator.edgeUrl, host, '/through-pl', { edge }).then((r) => r.status)));
     expect(await atEachEdge()).toEqual([503, 503, 503]);
 
@@ -231,19 +237,8 @@ describe('Private Link gating', () => {
   it('after approval the edge serves only once the approval has propagated (approvalPropagationMs)', async () => {
     const timed = await startTestBed({ privateLink: { approvalPropagationMs: 500 } });
     try {
-      const lb = await createInternalLoadBalancer(timed, 'kubernetes-internal', ['fe-app']);
-      const address = lb.frontendIPConfigurations?.[0]?.privateIPAddress as string;
-      timed.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: backends.c.port });
-      await createPrivateLinkService(timed, 'pls-app', 'kubernetes-internal', 'fe-app');
       await createProfile(timed, 'fd');
-      const host = await createEndpoint(timed, 'fd', 'private');
-      await createOriginGroup(timed, 'fd', 'og-private');
-      await createOrigin(timed, 'fd', 'og-private', {
-        name: 'member-1',
-        hostName: address,
-        extra: { sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-app') }, privateLinkLocation: 'eastus', requestMessage: 'req-1' } },
-      });
-      await createRoute(timed, 'fd', 'private', 'r', 'og-private');
+      const { host } = await privateLinkRoute(timed, backends.c);
       const connection = (await timed.network.privateLinkServices.get(RG, 'pls-app')).privateEndpointConnections?.[0]?.name as string;
       await timed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-app', connection, { privateLinkServiceConnectionState: { status: 'Approved' } });
       await timed.emulator.admin.whenPropagated();
