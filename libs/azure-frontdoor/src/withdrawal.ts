@@ -5,7 +5,7 @@ import type { ObservedGraph } from './observe.js';
 import { withoutUnusedGroups } from './plan-front-door.js';
 import type { Kept } from './route-claims.js';
 import { planSink } from './sink.js';
-import type { FrontDoorGraph, OriginGroupSpec, RouteSpec, RuleAction, RuleSpec } from './spec-types.js';
+import type { FrontDoorGraph, OriginSpec, RouteSpec, RuleAction, RuleSpec } from './spec-types.js';
 
 export interface WithdrawalResult {
   /** The desired graph in which every route and rule override points at a group that will have an enabled origin. */
@@ -17,16 +17,27 @@ export interface WithdrawalResult {
 const lower = (name: string): string => name.toLowerCase();
 const isEnabled = (arm: AFDOrigin | undefined): boolean => arm !== undefined && arm.enabledState !== 'Disabled';
 
-/** Whether the group will hold an enabled origin once the diff is applied: a desired one, or a kept or carried one that is. */
-function hasEnabledOriginAfter(group: OriginGroupSpec, graph: FrontDoorGraph, observed: ObservedGraph): boolean {
-  const name = lower(group.ref.originGroup);
-  const groupOrigins = graph.origins.filter((o) => lower(o.ref.originGroup) === name);
-  return groupOrigins.some((origin) => {
+/** The groups that will hold no enabled origin once the diff is applied: none desired enabled, none kept or carried enabled. */
+function starvingGroups(graph: FrontDoorGraph, observed: ObservedGraph): Set<string> {
+  const byGroup = new Map<string, OriginSpec[]>();
+  for (const origin of graph.origins) {
+    const group = lower(origin.ref.originGroup);
+    byGroup.set(group, [...(byGroup.get(group) ?? []), origin]);
+  }
+  const observedByKey = new Map(observed.origins.map((o) => [`${lower(o.parent ?? '')}/${lower(o.name)}`, o.arm]));
+  const serves = (origin: OriginSpec, groupOrigins: readonly OriginSpec[]): boolean => {
     if (origin.keep === undefined) return origin.enabledState === 'Enabled';
-    const have = observed.origins.find((o) => lower(o.parent ?? '') === name && lower(o.name) === lower(origin.ref.origin));
-    if (have) return isEnabled(have.arm);
+    const have = observedByKey.get(`${lower(origin.ref.originGroup)}/${lower(origin.ref.origin)}`);
+    if (have) return isEnabled(have);
     return isEnabled(carryOrigin(origin, { groupOrigins, observed: observed.origins })?.body);
-  });
+  };
+  const starving = new Set<string>();
+  for (const group of graph.originGroups) {
+    const name = lower(group.ref.originGroup);
+    const groupOrigins = byGroup.get(name) ?? [];
+    if (!groupOrigins.some((origin) => serves(origin, groupOrigins))) starving.add(name);
+  }
+  return starving;
 }
 
 /**
@@ -37,7 +48,7 @@ function hasEnabledOriginAfter(group: OriginGroupSpec, graph: FrontDoorGraph, ob
  * (an error answer, never another backend).
  */
 export function resolveWithdrawal(graph: FrontDoorGraph, observed: ObservedGraph): WithdrawalResult {
-  const starving = new Set(graph.originGroups.filter((g) => !hasEnabledOriginAfter(g, graph, observed)).map((g) => lower(g.ref.originGroup)));
+  const starving = starvingGroups(graph, observed);
   if (starving.size === 0) return { graph, heldGroups: new Map() };
   const { profile } = graph.profile.ref;
   const sink = planSink(profile, graph.endpoint.ref.endpoint, graph.endpoint.provenance);
