@@ -112,4 +112,43 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
     expect(writesCounted(h().emulator)).toBe(0);
     expectEveryRoutedGroupServes(after);
   });
+
+  it("a conditional rule that loses every origin: its RouteConfigurationOverride switches to the sink before its old group goes; back again the same way", async () => {
+    const canary = (weight: number): GatewayFixture => ({
+      backends: [web, other],
+      routes: [
+        {
+          name: 'shop',
+          rules: [
+            { matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }], backends: [{ name: 'web', weight }] },
+            { paths: ['/'], backends: [{ name: 'other' }] },
+          ],
+        },
+      ],
+    });
+    const overrideGroups = () =>
+      dump()
+        .filter((r) => r.type === 'microsoft.cdn/profiles/rulesets/rules')
+        .flatMap((r) => (propertiesOf(r).actions as { name: string; parameters: { originGroupOverride?: { originGroup: { id: string } } } }[]))
+        .flatMap((a) => (a.name === 'RouteConfigurationOverride' && a.parameters.originGroupOverride ? [groupName(a.parameters.originGroupOverride.originGroup.id)] : []));
+    const expectEveryOverrideServes = () => {
+      for (const group of overrideGroups()) expect(originsOf(dump(), group).some((o) => o.enabledState !== 'Disabled'), `override group ${group} has an enabled origin`).toBe(true);
+    };
+    expect((await reconcile(h(), buildGateway(canary(1)))).failures).toEqual([]);
+    const [before] = overrideGroups();
+    expect(before).toMatch(/^og-web-/);
+
+    const withdrawn = await reconcile(h(), buildGateway(canary(0)));
+    expect(withdrawn.failures).toEqual([]);
+    expect(overrideGroups()).toEqual([expect.stringMatching(/^og-withdrawn-/)]);
+    expect(groups(dump())).not.toContain(before);
+    expectEveryOverrideServes();
+    expectEveryRoutedGroupServes(dump());
+
+    const back = await reconcile(h(), buildGateway(canary(1)));
+    expect(back.failures).toEqual([]);
+    expect(overrideGroups()).toEqual([before]);
+    expect(groups(dump()).some((g) => g.startsWith('og-withdrawn-'))).toBe(false);
+    expectEveryOverrideServes();
+  });
 });
