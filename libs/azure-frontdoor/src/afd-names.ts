@@ -104,3 +104,12 @@ export function ruleSetName(identity: string): string {
 export function ruleName(identity: string): string {
   return `m${identityHash(`rule/${identity}`, 16)}`;
 }
+
+/** The endpoint's sink origin group (see `sink.ts`): one per endpoint, so that a withdrawn rule has a legal target. */
+export function sinkOriginGroupName(endpoint: string): string {
+  return hyphenatedName('originGroup', 'og', 'withdrawn', `sink/${endpoint}`);
+}
+
+export function sinkOriginName(endpoint: string): string {
+  return hyphenatedName('origin', 'o', 'unreachable', `sink/${endpoint}`);
+}

@@ -43,7 +43,7 @@ export function originGroupBody(spec: OriginGroupSpec): AFDOriginGroup {
       successfulSamplesRequired: SUCCESSFUL_SAMPLES_REQUIRED,
       additionalLatencyInMilliseconds: spec.additionalLatencyInMilliseconds,
     },
-    healthProbeSettings: { ...spec.healthProbe },
+    ...(spec.healthProbe ? { healthProbeSettings: { ...spec.healthProbe } } : {}),
     sessionAffinityState: 'Disabled',
   };
 }

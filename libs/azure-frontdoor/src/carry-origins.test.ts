@@ -97,14 +97,14 @@ describe('carrying unknown origins into a new origin group (pure)', () => {
     expect(diff.notProgrammed.map((n) => n.reason)).toEqual([expect.stringContaining('member data of cluster member-5')]);
   });
 
-  it('a disabled origin is carried disabled; into a withdrawn group everything carried is disabled', () => {
+  it('a disabled origin is carried disabled; a rule that lost every origin goes to the sink and nothing is carried for it', () => {
     const before = observe(gateway([web(), api], { shop: [{ name: 'web' }] }));
     const disabled = { ...before, origins: before.origins.map((o) => (o.name.startsWith('o-member-2-') ? { ...o, arm: { ...o.arm, enabledState: 'Disabled' } } : o)) };
     const moved = plan(gateway([web({ unknown: true }), api], { shop: [{ name: 'web' }, { name: 'api' }] }));
     expect(bodyOf(diffFrontDoor(moved, disabled, scope).operations, 'member-2')).toMatchObject({ enabledState: 'Disabled', weight: 333 });
-    // A new rule that lost every origin gets a group of disabled origins, the unknown one among them.
     const zero = plan(gateway([web({ unknown: true }), api], { shop: [{ name: 'web' }], cart: [{ name: 'web', weight: 0 }, { name: 'api', weight: 0 }] }));
-    const withdrawnGroup = zero.originGroups.find((g) => g.withdrawn)?.ref.originGroup;
-    expect(bodyOf(diffFrontDoor(zero, before, scope).operations, 'member-2', withdrawnGroup)).toMatchObject({ enabledState: 'Disabled', hostName: '10.2.0.4' });
+    const created = diffFrontDoor(zero, before, scope).operations.filter((op) => op.action === 'create');
+    expect(created.map((op) => op.ref.kind).sort()).toEqual(['origin', 'originGroup', 'route']);
+    expect(created.find((op) => op.ref.kind === 'origin')?.body).toMatchObject({ hostName: expect.stringMatching(/\.withdrawn\.invalid$/), enabledState: 'Enabled' });
   });
 });

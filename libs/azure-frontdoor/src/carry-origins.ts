@@ -35,8 +35,6 @@ interface CarryContext {
   readonly groupOrigins: readonly OriginSpec[];
   /** Every origin observed in the profile (any of our groups). */
   readonly observed: readonly Observed<AFDOrigin>[];
-  /** The target group's rule lost every origin: whatever is carried is disabled. */
-  readonly withdrawn: boolean;
 }
 
 const lower = (name: string): string => name.toLowerCase();
@@ -74,7 +72,6 @@ export function carryOrigin(unknown: OriginSpec, context: CarryContext): Carried
   const { copy, siblings } = candidates[0] as (typeof candidates)[number];
   const from = copy.parent ?? '';
   const body = writableCopy(copy.arm);
-  if (context.withdrawn) return { body: { ...body, enabledState: 'Disabled' }, from, weighting: 'disabled: its rule lost every origin' };
   const before = enabledWeight(copy.arm);
   if (before === undefined) return { body, from, weighting: 'disabled, as it was' };
   if (siblings.length === 0) return { body, from, weighting: `weight ${before} as it was; no known origin of ${unknown.backend} relates it to the new split` };

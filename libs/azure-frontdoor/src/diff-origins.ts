@@ -1,6 +1,6 @@
 import { describeRef, type AfdRef } from './afd-refs.js';
 import { originBody } from './arm-bodies.js';
-import { carryOrigin, writableCopy } from './carry-origins.js';
+import { carryOrigin } from './carry-origins.js';
 import { comparableOrigin } from './comparable.js';
 import { byName, key, type DiffBuilder } from './diff-builder.js';
 import type { ObservedGraph } from './observe.js';
@@ -10,21 +10,19 @@ type KeptOriginSpec = Extract<OriginSpec, { keep: string }>;
 
 /** What becomes of the observed origin groups (lower-case names) beyond the desired ones. */
 export interface GroupFates {
-  /** Groups that stay: desired, kept by a withdrawn route, or frozen. */
+  /** Groups that stay: desired or frozen. */
   readonly live: ReadonlySet<string>;
-  /** Groups whose rule lost every origin: leftover origins are disabled, not deleted. */
-  readonly withdrawn: ReadonlySet<string>;
-  /** Groups kept exactly as observed (a frozen route uses them and no desired rule does), and why. */
+  /** Groups kept exactly as observed (a frozen or held route uses them and no desired rule does), and why. */
   readonly frozen: ReadonlyMap<string, string>;
 }
 
 const lower = (name: string): string => name.toLowerCase();
 
 /** A `keep` origin missing from its group: carried from another of our groups when its rule moved, else not created. */
-function keepAbsent(b: DiffBuilder, spec: KeptOriginSpec, graph: FrontDoorGraph, observed: ObservedGraph, groups: GroupFates): void {
+function keepAbsent(b: DiffBuilder, spec: KeptOriginSpec, graph: FrontDoorGraph, observed: ObservedGraph): void {
   const group = lower(spec.ref.originGroup);
   const groupOrigins = graph.origins.filter((o) => lower(o.ref.originGroup) === group);
-  const carried = carryOrigin(spec, { groupOrigins, observed: observed.origins, withdrawn: groups.withdrawn.has(group) });
+  const carried = carryOrigin(spec, { groupOrigins, observed: observed.origins });
   if (carried === undefined) {
     b.notProgrammed.push({ ref: spec.ref, reason: spec.keep });
     return;
@@ -36,7 +34,7 @@ function keepAbsent(b: DiffBuilder, spec: KeptOriginSpec, graph: FrontDoorGraph,
 /**
  * Origins: desired ones converge, `keep` ones (unknown member data) stay exactly as observed, are carried from
  * another of our groups when their rule moved to a new group (`carryOrigin`), or are not created;
- * leftovers are deleted from live groups, disabled in withdrawn groups and left alone in frozen groups.
+ * leftovers are deleted from desired groups and left alone in frozen groups (a group that goes is deleted whole).
  */
 export function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, groups: GroupFates): void {
   const current = byName(observed.origins);
@@ -47,7 +45,7 @@ export function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: Obs
     const have = current.get(k);
     if (spec.keep !== undefined) {
       if (have) b.keep(spec.ref, spec.keep);
-      else keepAbsent(b, spec, graph, observed, groups);
+      else keepAbsent(b, spec, graph, observed);
       continue;
     }
     const body = originBody(spec);
@@ -59,14 +57,7 @@ export function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: Obs
     if (desiredKeys.has(k) || !groups.live.has(group)) continue;
     const ref: AfdRef = { kind: 'origin', profile: graph.profile.ref.profile, originGroup: have.parent ?? '', origin: have.name };
     const frozen = groups.frozen.get(group);
-    if (frozen !== undefined) {
-      b.keep(ref, frozen);
-    } else if (!groups.withdrawn.has(group)) {
-      b.remove(ref, `${describeRef(ref)} is no longer part of its group`);
-    } else if (have.arm.enabledState === 'Disabled') {
-      b.keep(ref, 'withdrawn: kept disabled until its rule gets origins again or is deleted');
-    } else {
-      b.operations.push({ action: 'update', ref, body: { ...writableCopy(have.arm), enabledState: 'Disabled' }, changes: ['enabledState Enabled -> Disabled'], reason: `${describeRef(ref)} is disabled: its rule lost every origin`, provenance: [] });
-    }
+    if (frozen !== undefined) b.keep(ref, frozen);
+    else b.remove(ref, `${describeRef(ref)} is no longer part of its group`);
   }
 }

@@ -22,36 +22,33 @@ export interface DiffResult {
   readonly operations: readonly Operation[];
   /** Desired resources that already match. */
   readonly unchanged: readonly AfdRef[];
-  /** Resources left exactly as they are on purpose (unknown member data, withdrawn leftovers, held routing). */
+  /** Resources left exactly as they are on purpose (unknown member data, held routing). */
   readonly kept: readonly Note[];
   /** Desired resources that cannot be programmed yet, and why (nothing is written for them). */
   readonly notProgrammed: readonly Note[];
-  /** The desired graph as it will be written: routes under the names they take over, withdrawn routes on their groups. */
+  /** The desired graph as it will be written: routes under the names they take over, withdrawn routes on the sink. */
   readonly graph: FrontDoorGraph;
 }
 
 const lower = (name: string): string => name.toLowerCase();
 
-function diffGroups(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, withdrawalKept: readonly string[], frozen: Kept): void {
+function diffGroups(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, frozen: Kept): void {
   const profile = graph.profile.ref.profile;
   b.convergeAll(graph.originGroups, observed.originGroups, () => '', originGroupBody, comparableOriginGroup);
   const desired = new Set(graph.originGroups.map((g) => lower(g.ref.originGroup)));
-  for (const g of withdrawalKept) b.keep({ kind: 'originGroup', profile, originGroup: g }, 'withdrawn: its route keeps it, with every origin disabled');
-  const withdrawalKeys = new Set(withdrawalKept.map(lower));
   // A group a valid rule still uses follows that rule; only groups nothing else wants are frozen as they are.
   const present = new Set(observed.originGroups.map((g) => lower(g.name)));
   const frozenOnly = new Map<string, string>();
   for (const [k, { name, cause }] of frozen) {
-    if (!present.has(k) || desired.has(k) || withdrawalKeys.has(k)) continue;
+    if (!present.has(k) || desired.has(k)) continue;
     frozenOnly.set(k, cause);
     b.keep({ kind: 'originGroup', profile, originGroup: name }, cause);
   }
-  const live = new Set([...desired, ...withdrawalKeys, ...frozenOnly.keys()]);
+  const live = new Set([...desired, ...frozenOnly.keys()]);
   for (const g of observed.originGroups) {
     if (!live.has(lower(g.name))) b.remove({ kind: 'originGroup', profile, originGroup: g.name }, `origin group ${g.name} is not planned`);
   }
-  const withdrawn = new Set([...graph.originGroups.filter((g) => g.withdrawn).map((g) => lower(g.ref.originGroup)), ...withdrawalKeys]);
-  diffOrigins(b, graph, observed, { live, withdrawn, frozen: frozenOnly });
+  diffOrigins(b, graph, observed, { live, frozen: frozenOnly });
 }
 
 function diffRuleSets(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, scope: FrontDoorScope, frozen: Kept): void {
@@ -106,14 +103,14 @@ function ordered(operations: readonly Operation[], claims: RouteClaims): Operati
 
 /**
  * Desired against observed (pure): the writes that make ARM match the plan, and nothing when it already does.
- * Server-set fields never count as differences; resources the plan keeps (unknown member data, withdrawn
- * leftovers, routing held while a rule is in error) are never written.
+ * Server-set fields never count as differences; resources the plan keeps (unknown member data,
+ * routing held while a rule is in error) are never written.
  */
 export function diffFrontDoor(desired: FrontDoorGraph, observed: ObservedGraph, scope: FrontDoorScope): DiffResult {
   const endpointKey = lower(desired.endpoint.ref.endpoint);
   const ourRoutes = observed.routes.filter((r) => lower(r.parent ?? '') === endpointKey);
   const claims = resolveRouteClaims(desired.routes, desired.held, ourRoutes);
-  const { graph, keptGroups } = resolveWithdrawal({ ...desired, routes: claims.routes }, observed);
+  const { graph, heldGroups } = resolveWithdrawal({ ...desired, routes: claims.routes }, observed);
   const frozen = frozenDependencies(
     ourRoutes.filter((r) => claims.frozen.has(lower(r.name))),
     observed.rules,
@@ -127,7 +124,7 @@ export function diffFrontDoor(desired: FrontDoorGraph, observed: ObservedGraph, 
   for (const e of observed.endpoints) {
     if (lower(e.name) !== endpointKey) b.remove({ kind: 'endpoint', profile, endpoint: e.name }, `endpoint ${e.name} is not planned`);
   }
-  diffGroups(b, graph, observed, keptGroups, frozen.groups);
+  diffGroups(b, graph, observed, new Map([...heldGroups, ...frozen.groups]));
   diffRuleSets(b, graph, observed, scope, frozen.ruleSets);
   diffRoutes(b, graph, observed, scope, claims);
   const policy = graph.securityPolicy;

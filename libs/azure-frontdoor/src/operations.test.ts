@@ -6,7 +6,7 @@ const p = 'p';
 const op = (action: Operation['action'], ref: AfdRef): Operation => ({ action, ref, changes: [], reason: '', provenance: [] });
 
 describe('operation order', () => {
-  it('creates parents before children, routes after their groups and origins, deletes last and children first', () => {
+  it('creates parents before children, enables before it disables, rules and routes after their groups and origins, deletes last: routes and rules before origins', () => {
     const ops = [
       op('delete', { kind: 'originGroup', profile: p, originGroup: 'old' }),
       op('update', { kind: 'route', profile: p, endpoint: 'e', route: 'r' }),
@@ -16,15 +16,22 @@ describe('operation order', () => {
       op('create', { kind: 'securityPolicy', profile: p, securityPolicy: 's' }),
       op('create', { kind: 'profile', profile: p }),
       op('delete', { kind: 'origin', profile: p, originGroup: 'kept', origin: 'x' }),
+      op('delete', { kind: 'rule', profile: p, ruleSet: 'rs', rule: 'gone' }),
+      op('update', { kind: 'rule', profile: p, ruleSet: 'rs', rule: 'm' }),
+      { ...op('update', { kind: 'origin', profile: p, originGroup: 'kept', origin: 'off' }), body: { enabledState: 'Disabled' } },
+      { ...op('update', { kind: 'origin', profile: p, originGroup: 'kept', origin: 'on' }), body: { enabledState: 'Enabled' } },
     ];
     const levels = orderOperations(ops).map((level) => level.map((o) => `${o.action} ${o.ref.kind}`));
     expect(levels).toEqual([
       ['create profile'],
       ['create originGroup'],
-      ['create origin'],
+      ['create origin', 'update origin'],
+      ['update origin'],
+      ['update rule'],
       ['update route'],
       ['create securityPolicy'],
       ['delete route'],
+      ['delete rule'],
       ['delete origin'],
       ['delete originGroup'],
     ]);

@@ -28,29 +28,37 @@ const CREATE_LEVEL: Readonly<Record<AfdKind, number>> = {
   originGroup: 1,
   ruleSet: 1,
   origin: 2,
-  rule: 2,
-  route: 3,
-  securityPolicy: 4,
+  rule: 4,
+  route: 5,
+  securityPolicy: 6,
 };
 
+/** Origin writes that disable run after every origin write that enables (see `levelOf`). */
+const ORIGIN_DISABLE_LEVEL = 3;
+
 const DELETE_LEVEL: Readonly<Record<AfdKind, number>> = {
-  securityPolicy: 5,
-  route: 6,
-  rule: 7,
-  origin: 7,
-  ruleSet: 8,
-  originGroup: 8,
-  endpoint: 9,
-  profile: 10,
+  securityPolicy: 7,
+  route: 8,
+  rule: 9,
+  origin: 10,
+  ruleSet: 10,
+  originGroup: 11,
+  endpoint: 12,
+  profile: 13,
 };
 
 /**
- * Execution order: parents before children on create and update (profile, then endpoint, groups and rule sets, then
- * origins and rules, then routes, then the security policy), so a route only ever switches to a group whose origins
- * exist (make-before-break); deletes after every create, children before parents.
+ * Execution order, so that every step is legal on AFD (a route or rule override may only point at a group with an
+ * enabled origin, and the last enabled origin of a group in use can be neither disabled nor deleted): parents before
+ * children on create and update (profile, then endpoint, groups and rule sets, then origins that end enabled, then
+ * origins that end disabled, then rules, then routes, then the security policy), so a route or override only ever
+ * switches to a group whose origins exist (make-before-break); deletes after every create, routes and rules before
+ * origins, children before parents, so a group's origins go only once nothing points at it.
  */
-export function levelOf(op: Pick<Operation, 'action' | 'ref' | 'wave'>): number {
-  return op.action === 'delete' && op.wave === undefined ? DELETE_LEVEL[op.ref.kind] : CREATE_LEVEL[op.ref.kind];
+export function levelOf(op: Pick<Operation, 'action' | 'ref' | 'wave' | 'body'>): number {
+  if (op.action === 'delete' && op.wave === undefined) return DELETE_LEVEL[op.ref.kind];
+  if (op.ref.kind === 'origin' && (op.body as { enabledState?: string } | undefined)?.enabledState === 'Disabled') return ORIGIN_DISABLE_LEVEL;
+  return CREATE_LEVEL[op.ref.kind];
 }
 
 /** Operations grouped by level (and route wave within the route level), ascending; each group may run concurrently. */

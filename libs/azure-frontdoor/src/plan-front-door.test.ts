@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sinkOriginGroupName } from './afd-names.js';
 import { planFrontDoor } from './plan-front-door.js';
 import { isWritable } from './plan-types.js';
 import type { ProgrammableOriginSpec } from './spec-types.js';
@@ -125,25 +126,25 @@ describe('planFrontDoor', () => {
     expect(plan.graph.originGroups).toEqual([]);
   });
 
-  it('withdrawal: a rule whose backends lost every origin keeps its route, its group has only disabled origins', () => {
+  it('withdrawal: a rule whose backends lost every origin keeps its route, pointed at the endpoint\'s sink group (one enabled origin that cannot resolve)', () => {
     const model = buildGateway({ backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web', weight: 0 }] }] }] });
     const { graph } = planFrontDoor(model, options);
     expect(model.routes[0]?.rules[0]?.withdrawn).toBe('AllBackendWeightsZero');
     expect(graph.routes).toHaveLength(1);
-    expect(graph.routes[0]?.withdrawn).toBe(true);
-    expect(graph.originGroups[0]?.withdrawn).toBe(true);
-    expect(programmable(graph.origins).map((o) => [o.enabledState, o.weight])).toEqual([
-      ['Disabled', undefined],
-      ['Disabled', undefined],
-    ]);
+    expect(graph.routes[0]).toMatchObject({ withdrawn: true, originGroup: sinkOriginGroupName(graph.endpoint.ref.endpoint), forwardingProtocol: 'HttpOnly' });
+    expect(graph.originGroups.map((g) => [g.ref.originGroup, g.healthProbe, g.backends])).toEqual([[sinkOriginGroupName(graph.endpoint.ref.endpoint), undefined, []]]);
+    expect(programmable(graph.origins).map((o) => [o.hostName, o.enabledState, o.weight])).toEqual([[`${graph.endpoint.ref.endpoint}.withdrawn.invalid`, 'Enabled', 1000]]);
+    expect(isWritable(planFrontDoor(model, options))).toBe(true);
   });
 
-  it('a rule with no backends still gets its route, to a group without origins', () => {
+  it('a rule with no backends still gets its route, to the sink group; the sink is planned only when a rule needs it', () => {
     const { graph, problems } = planFrontDoor(buildGateway({ backends: [], routes: [{ name: 'r', rules: [{ backends: [] }] }] }), options);
     expect(problems).toEqual([]);
     expect(graph.routes[0]?.withdrawn).toBe(true);
-    expect(graph.originGroups).toHaveLength(1);
-    expect(graph.origins).toEqual([]);
+    expect(graph.originGroups.map((g) => g.ref.originGroup)).toEqual([graph.routes[0]?.originGroup]);
+    expect(graph.origins).toHaveLength(1);
+    const served = planFrontDoor(buildGateway({ backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options).graph;
+    expect(served.originGroups.map((g) => g.ref.originGroup)).not.toContain(sinkOriginGroupName(served.endpoint.ref.endpoint));
   });
 
   it('unknown member data and unissued request messages keep what is programmed', () => {

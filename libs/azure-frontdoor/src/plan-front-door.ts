@@ -5,6 +5,8 @@ import { checkCapacity } from './capacity.js';
 import { ownershipTags } from './ownership.js';
 import { planOriginGroups } from './plan-origin-groups.js';
 import { planRoutes } from './plan-routes.js';
+import { planSink } from './sink.js';
+import { compareText } from './canonical.js';
 import type { FrontDoorPlan, PlanOptions, PlanProblem } from './plan-types.js';
 import { findRoutePatternConflicts, patternProblem } from './route-patterns.js';
 import type { FrontDoorGraph } from './spec-types.js';
@@ -59,14 +61,15 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
   const profile = profileName(gateway);
   const endpoint = endpointName(gateway);
   const tags = ownershipTags({ hubIdentity: options.hubIdentity, gateway });
-  const groups = planOriginGroups(model, profile);
+  const sink = planSink(profile, endpoint, [model.source]);
+  const groups = planOriginGroups(model, profile, sink.group.ref.originGroup);
   const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule });
-  // A group no planned route reaches (its rules were all reported) is not created.
+  // A group no planned route reaches (its rules were all reported) is not created; nor is the sink when no rule needs it.
   const graph = withoutUnusedGroups({
     profile: { ref: { kind: 'profile', profile }, sku: config.sku, tags, originResponseTimeoutSeconds: config.originResponseTimeoutSeconds, provenance: [model.source] },
     endpoint: { ref: { kind: 'endpoint', profile, endpoint }, tags, provenance: [model.source] },
-    originGroups: groups.groups,
-    origins: groups.origins,
+    originGroups: [...groups.groups, sink.group].sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup)),
+    origins: [...groups.origins, sink.origin].sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup) || compareText(a.ref.origin, b.ref.origin)),
     ruleSets: routes.ruleSets,
     rules: routes.rules,
     routes: routes.routes,

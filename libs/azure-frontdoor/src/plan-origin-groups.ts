@@ -13,10 +13,12 @@ export function ruleKey(candidate: Pick<RoutingCandidate, 'route' | 'rule'>): st
 export interface PlannedGroup {
   readonly name: string;
   readonly forwardingProtocol: ForwardingProtocol;
+  /** The rule has nothing to send traffic to (redirect, no valid backend, no origin left): `name` is the sink group. */
   readonly withdrawn: boolean;
 }
 
 export interface OriginGroupPlan {
+  /** In no particular order: the graph sorts them together with the sink. */
   readonly groups: readonly OriginGroupSpec[];
   readonly origins: readonly OriginSpec[];
   /** For every rule that can be planned, the group that carries its traffic. */
@@ -26,20 +28,17 @@ export interface OriginGroupPlan {
   readonly problems: readonly PlanProblem[];
 }
 
-// A route needs an origin group even when its rule has none to give (a redirect, or no valid backend).
-const PLACEHOLDER_PROBE: HealthProbeSpec = { probePath: '/', probeProtocol: 'Http', probeRequestType: 'HEAD', probeIntervalInSeconds: 240 };
 const WIDEST_LATENCY_BAND_MS = 1000;
 
-/** One AFD origin group to be: a model traffic split, or a rule's placeholder. */
+/** One AFD origin group to be: a model traffic split whose rules still have an origin to send traffic to. */
 interface GroupDraft {
-  /** Names the group: the backend set, or the rule for a placeholder. */
+  /** Names the group: the backend set. */
   readonly identity: string;
   readonly readable: string;
-  readonly split?: TrafficSplit;
+  readonly split: TrafficSplit;
   readonly backends: readonly ModelBackend[];
-  readonly healthProbe: HealthProbeSpec;
+  readonly healthProbe?: HealthProbeSpec;
   readonly latency: number;
-  readonly withdrawn: boolean;
   readonly rules: SourceRef[];
 }
 
@@ -48,7 +47,7 @@ function probeOf(backend: ModelBackend): HealthProbeSpec {
   return { probePath: path, probeProtocol: protocol, probeRequestType: requestType, probeIntervalInSeconds: intervalSeconds };
 }
 
-type DraftOrProblem = { readonly draft: Omit<GroupDraft, 'rules' | 'withdrawn'> } | { readonly problem: { code: PlanProblem['code']; message: string } };
+type DraftOrProblem = { readonly draft: Omit<GroupDraft, 'rules'> } | { readonly problem: { code: PlanProblem['code']; message: string } };
 
 /** Whether one AFD group can hold every backend of a split; the problem says why not. */
 function draftSplit(split: TrafficSplit, backendsByKey: ReadonlyMap<string, ModelBackend>): DraftOrProblem {
@@ -71,7 +70,7 @@ function draftSplit(split: TrafficSplit, backendsByKey: ReadonlyMap<string, Mode
       readable: first?.name ?? 'backend',
       split,
       backends,
-      healthProbe: first ? probeOf(first) : PLACEHOLDER_PROBE,
+      ...(first ? { healthProbe: probeOf(first) } : {}),
       latency: first?.latencySensitivityMilliseconds ?? WIDEST_LATENCY_BAND_MS,
     },
   };
@@ -97,15 +96,17 @@ function assignNames(drafts: readonly GroupDraft[]): Map<GroupDraft, string> {
 
 /**
  * One origin group per model traffic split (the model already merges rules with proportional backend weights),
- * named after its backend set so that a weight change updates origins in place; a placeholder group for a rule
- * that has no split (a redirect, or no valid backend), so that its route can exist.
+ * named after its backend set so that a weight change updates origins in place. A rule with nothing to send
+ * traffic to — a redirect, no valid backend, or a split that lost every origin (withdrawn) — uses the endpoint's
+ * sink group (`sink.ts`): AFD refuses a route or override to a group without an enabled origin.
  */
-export function planOriginGroups(model: GlobalGateway, profile: string): OriginGroupPlan {
+export function planOriginGroups(model: GlobalGateway, profile: string, sinkGroup: string): OriginGroupPlan {
   const backendsByKey = new Map(model.backends.map((b) => [b.key, b]));
   const splits = new Map(model.splits.map((s) => [s.key, s]));
   const problemOfRule = new Map<string, PlanProblem>();
   const drafts = new Map<string, GroupDraft>();
   const draftOfRule = new Map<string, GroupDraft>();
+  const sinkRules = new Set<string>();
   // Oldest route first, so that when two splits share a backend set the older keeps the plain group name: a newer
   // route's weights never rename (and so rewrite) an older route's group.
   const byAge = [...model.routes].sort((a, b) => compareText(a.creationTimestamp ?? '\uffff', b.creationTimestamp ?? '\uffff'));
@@ -117,17 +118,18 @@ export function planOriginGroups(model: GlobalGateway, profile: string): OriginG
         continue;
       }
       const split = rule.split === undefined ? undefined : splits.get(rule.split);
-      const checked: DraftOrProblem = split
-        ? draftSplit(split, backendsByKey)
-        : { draft: { identity: `placeholder/${key}`, readable: `${route.name}-${rule.index}`, backends: [], healthProbe: PLACEHOLDER_PROBE, latency: WIDEST_LATENCY_BAND_MS } };
+      if (split === undefined || rule.withdrawn !== undefined || lostEveryOrigin(split)) {
+        sinkRules.add(key);
+        continue;
+      }
+      const checked = draftSplit(split, backendsByKey);
       if ('problem' in checked) {
         problemOfRule.set(key, ruleProblem(rule, checked.problem.code, checked.problem.message));
         continue;
       }
-      const draftKey = split ? `split/${split.key}` : checked.draft.identity;
-      const draft = drafts.get(draftKey) ?? { ...checked.draft, withdrawn: rule.withdrawn !== undefined || (split !== undefined && lostEveryOrigin(split)), rules: [] };
+      const draft = drafts.get(split.key) ?? { ...checked.draft, rules: [] };
       draft.rules.push(rule.source);
-      drafts.set(draftKey, draft);
+      drafts.set(split.key, draft);
       draftOfRule.set(key, draft);
     }
   }
@@ -138,24 +140,24 @@ export function planOriginGroups(model: GlobalGateway, profile: string): OriginG
     const name = names.get(draft) as string;
     groups.push({
       ref: { kind: 'originGroup', profile, originGroup: name },
-      healthProbe: draft.healthProbe,
+      ...(draft.healthProbe ? { healthProbe: draft.healthProbe } : {}),
       additionalLatencyInMilliseconds: draft.latency,
-      withdrawn: draft.withdrawn,
       backends: draft.backends.map((b) => b.key).sort(compareText),
       provenance: draft.rules,
     });
-    for (const entry of draft.split?.origins ?? []) {
+    for (const entry of draft.split.origins) {
       const backend = backendsByKey.get(entry.backend);
-      if (backend) origins.push(planOrigin({ profile, group: name, entry, backend, withdrawn: draft.withdrawn, rules: draft.rules }));
+      if (backend) origins.push(planOrigin({ profile, group: name, entry, backend, rules: draft.rules }));
     }
   }
   const groupOfRule = new Map<string, PlannedGroup>();
   for (const [key, draft] of draftOfRule) {
-    groupOfRule.set(key, { name: names.get(draft) as string, forwardingProtocol: draft.healthProbe.probeProtocol === 'Https' ? 'HttpsOnly' : 'HttpOnly', withdrawn: draft.withdrawn });
+    groupOfRule.set(key, { name: names.get(draft) as string, forwardingProtocol: draft.healthProbe?.probeProtocol === 'Https' ? 'HttpsOnly' : 'HttpOnly', withdrawn: false });
   }
+  for (const key of sinkRules) groupOfRule.set(key, { name: sinkGroup, forwardingProtocol: 'HttpOnly', withdrawn: true });
   return {
-    groups: groups.sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup)),
-    origins: origins.sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup) || compareText(a.ref.origin, b.ref.origin)),
+    groups,
+    origins,
     groupOfRule,
     problemOfRule,
     problems: [...problemOfRule.values()],

@@ -7,8 +7,6 @@ export interface OriginInput {
   readonly group: string;
   readonly entry: SplitEntry;
   readonly backend: ModelBackend;
-  /** The rule lost every origin: the origin is disabled whatever the split says. */
-  readonly withdrawn: boolean;
   readonly rules: readonly SourceRef[];
 }
 
@@ -21,7 +19,7 @@ const EQUAL_PRIORITY = 1;
  * yields a `keep` origin: its programmed state, if any, stays as it is.
  */
 export function planOrigin(input: OriginInput): OriginSpec {
-  const { profile, group, entry, backend, withdrawn } = input;
+  const { profile, group, entry, backend } = input;
   const origin = backend.origins.find((o) => o.cluster === entry.cluster);
   const ref = { kind: 'origin' as const, profile, originGroup: group, origin: originName(backend.key, entry.cluster) };
   const provenance = [...input.rules, backend.source, ...(origin ? [origin.source] : [])];
@@ -37,7 +35,7 @@ export function planOrigin(input: OriginInput): OriginSpec {
   if (privateLink && !privateLink.requestMessage) {
     return keep(`the Private Link request message for cluster ${entry.cluster} (${backend.key}) has not been issued yet`);
   }
-  const enabled = entry.state === 'enabled' && !withdrawn;
+  const enabled = entry.state === 'enabled';
   return {
     ref,
     backend: backend.key,

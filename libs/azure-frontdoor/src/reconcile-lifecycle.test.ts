@@ -83,7 +83,7 @@ describe('reconcile against the emulator: lifecycle', () => {
     expect((await reconcile(h(), buildGateway(moved))).writes).toBe(0);
   });
 
-  it('a redirect rule (no backend) gets a placeholder group and a UrlRedirect rule; it converges to zero writes', async () => {
+  it('a redirect rule (no backend) routes to the sink group (an enabled origin that cannot resolve) with a UrlRedirect rule; it converges to zero writes', async () => {
     const redirecting: GatewayFixture = {
       ...base,
       routes: [...base.routes, { name: 'old', rules: [{ paths: ['/old'], backends: [], filters: [{ type: 'RequestRedirect', scheme: 'https', path: '/new', statusCode: 301 }] }] }],
@@ -93,6 +93,14 @@ describe('reconcile against the emulator: lifecycle', () => {
     const rules = h().emulator.admin.dumpResources().resources.filter((r) => r.type === 'microsoft.cdn/profiles/rulesets/rules');
     const actions = rules.flatMap((r) => (r.body as { properties: { actions: { name: string }[] } }).properties.actions.map((a) => a.name));
     expect(actions.sort()).toEqual(['RouteConfigurationOverride', 'UrlRedirect']);
+    const resources = h().emulator.admin.dumpResources().resources;
+    const redirectRoute = resources.find((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes' && /\/routes\/rt-old-0-/.test(r.id));
+    const sinkId = String((redirectRoute?.body as { properties: { originGroup: { id: string } } }).properties.originGroup.id).toLowerCase();
+    expect(sinkId).toMatch(/\/origingroups\/og-withdrawn-[0-9a-f]{12}$/);
+    const sinkOrigins = resources.filter((r) => r.type === 'microsoft.cdn/profiles/origingroups/origins' && r.id.toLowerCase().startsWith(`${sinkId}/`));
+    expect(sinkOrigins.map((r) => (r.body as { properties: { hostName: string; enabledState: string } }).properties)).toEqual([
+      expect.objectContaining({ hostName: expect.stringMatching(/\.withdrawn\.invalid$/), enabledState: 'Enabled' }),
+    ]);
     h().emulator.admin.resetCounters();
     expect((await reconcile(h(), buildGateway(redirecting))).writes).toBe(0);
     expect(writesCounted(h().emulator)).toBe(0);

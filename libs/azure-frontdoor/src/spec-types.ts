@@ -34,11 +34,10 @@ export interface HealthProbeSpec {
 
 export interface OriginGroupSpec {
   readonly ref: RefOf<'originGroup'>;
-  readonly healthProbe: HealthProbeSpec;
+  /** Absent only for the endpoint's sink group (`sink.ts`), which has a single origin and nothing to probe. */
+  readonly healthProbe?: HealthProbeSpec;
   /** AFD's latency band: origins this much slower than the fastest still share traffic by weight. */
   readonly additionalLatencyInMilliseconds: number;
-  /** Every origin disabled on purpose, so requests get AFD's error instead of another backend. */
-  readonly withdrawn: boolean;
   /** `namespace/name:port` of each backend whose clusters are origins of this group. */
   readonly backends: readonly string[];
   readonly provenance: Provenance;
@@ -90,7 +89,7 @@ export interface RouteSpec {
   readonly supportedProtocols: readonly EndpointProtocol[];
   readonly forwardingProtocol: ForwardingProtocol;
   readonly ruleSets: readonly string[];
-  /** The route answers with AFD's error (its group has no enabled origin); the diff keeps its current group. */
+  /** The rule has no origin left: the route points at the endpoint's sink group, so requests get AFD's error. */
   readonly withdrawn: boolean;
   readonly provenance: Provenance;
 }

@@ -1,32 +1,86 @@
+import type { AFDOrigin } from '@azure/arm-cdn';
 import { nameFromId } from './afd-refs.js';
+import { carryOrigin } from './carry-origins.js';
 import type { ObservedGraph } from './observe.js';
 import { withoutUnusedGroups } from './plan-front-door.js';
-import type { FrontDoorGraph, RouteSpec } from './spec-types.js';
+import type { Kept } from './route-claims.js';
+import { planSink } from './sink.js';
+import type { FrontDoorGraph, OriginSpec, RouteSpec, RuleAction, RuleSpec } from './spec-types.js';
 
 export interface WithdrawalResult {
-  /** The desired graph with withdrawn routes pointing at the group they already use. */
+  /** The desired graph in which every route and rule override points at a group that will have an enabled origin. */
   readonly graph: FrontDoorGraph;
-  /** Observed groups kept as they are (origins disabled) because a withdrawn route still uses them. */
-  readonly keptGroups: readonly string[];
+  /** Observed groups a route stays on, exactly as they are, because its planned group would have none (unknown member data). */
+  readonly heldGroups: Kept;
+}
+
+const lower = (name: string): string => name.toLowerCase();
+const isEnabled = (arm: AFDOrigin | undefined): boolean => arm !== undefined && arm.enabledState !== 'Disabled';
+
+/** The groups that will hold no enabled origin once the diff is applied: none desired enabled, none kept or carried enabled. */
+function starvingGroups(graph: FrontDoorGraph, observed: ObservedGraph): Set<string> {
+  const byGroup = new Map<string, OriginSpec[]>();
+  for (const origin of graph.origins) {
+    const group = lower(origin.ref.originGroup);
+    byGroup.set(group, [...(byGroup.get(group) ?? []), origin]);
+  }
+  const observedByKey = new Map(observed.origins.map((o) => [`${lower(o.parent ?? '')}/${lower(o.name)}`, o.arm]));
+  const serves = (origin: OriginSpec, groupOrigins: readonly OriginSpec[]): boolean => {
+    if (origin.keep === undefined) return origin.enabledState === 'Enabled';
+    const have = observedByKey.get(`${lower(origin.ref.originGroup)}/${lower(origin.ref.origin)}`);
+    if (have) return isEnabled(have);
+    return isEnabled(carryOrigin(origin, { groupOrigins, observed: observed.origins })?.body);
+  };
+  const starving = new Set<string>();
+  for (const group of graph.originGroups) {
+    const name = lower(group.ref.originGroup);
+    const groupOrigins = byGroup.get(name) ?? [];
+    if (!groupOrigins.some((origin) => serves(origin, groupOrigins))) starving.add(name);
+  }
+  return starving;
 }
 
 /**
- * Withdrawal keeps a route and its origin group: a withdrawn route that already points at an existing group stays
- * on it (whatever group the plan would name now, e.g. after its last backend was removed), and that group keeps
- * its origins, disabled. Groups no route uses any more are dropped from the desired graph.
+ * The plan already sends rules without origins to the sink group; what it cannot see is a group whose origins are
+ * all `keep` (member data unknown) and observed disabled or absent, e.g. a rule that moved to a backend no member has
+ * reported yet. AFD refuses a route or override to such a group (#18333), so: a route that exists stays on the group it
+ * uses now when that group serves (last programmed, fail-static), otherwise it and every override go to the sink
+ * (an error answer, never another backend).
  */
 export function resolveWithdrawal(graph: FrontDoorGraph, observed: ObservedGraph): WithdrawalResult {
-  const observedGroups = new Map(observed.originGroups.map((g) => [g.name.toLowerCase(), g.name]));
-  const observedRoutes = new Map(observed.routes.map((r) => [r.name.toLowerCase(), r]));
-  const desiredGroups = new Set(graph.originGroups.map((g) => g.ref.originGroup.toLowerCase()));
-  const kept = new Set<string>();
-  const routes: RouteSpec[] = graph.routes.map((route) => {
-    if (!route.withdrawn) return route;
-    const current = nameFromId(observedRoutes.get(route.ref.route.toLowerCase())?.arm.originGroup?.id)?.toLowerCase();
-    const currentName = current === undefined ? undefined : observedGroups.get(current);
-    if (current === undefined || currentName === undefined || current === route.originGroup.toLowerCase()) return route;
-    if (!desiredGroups.has(current)) kept.add(currentName);
-    return { ...route, originGroup: currentName };
+  const starving = starvingGroups(graph, observed);
+  if (starving.size === 0) return { graph, heldGroups: new Map() };
+  const { profile } = graph.profile.ref;
+  const sink = planSink(profile, graph.endpoint.ref.endpoint, graph.endpoint.provenance);
+  const sinkName = sink.group.ref.originGroup;
+  const observedRoutes = new Map(observed.routes.filter((r) => lower(r.parent ?? '') === lower(graph.endpoint.ref.endpoint)).map((r) => [lower(r.name), r]));
+  const serving = new Map(
+    observed.originGroups.filter((g) => observed.origins.some((o) => lower(o.parent ?? '') === lower(g.name) && isEnabled(o.arm))).map((g) => [lower(g.name), g.name]),
+  );
+  const heldGroups: Kept = new Map();
+  const routes = graph.routes.map((route): RouteSpec => {
+    if (!starving.has(lower(route.originGroup))) return route;
+    const current = observedRoutes.get(lower(route.ref.route));
+    const currentGroup = serving.get(lower(nameFromId(current?.arm.originGroup?.id) ?? ''));
+    if (current && currentGroup !== undefined && !starving.has(lower(currentGroup))) {
+      const cause = `kept as last programmed: route ${route.ref.route} stays on it while origin group ${route.originGroup} has no enabled origin to take over (member data unknown)`;
+      heldGroups.set(lower(currentGroup), { name: currentGroup, cause });
+      const protocol = current.arm.forwardingProtocol;
+      return { ...route, originGroup: currentGroup, forwardingProtocol: protocol === 'HttpOnly' || protocol === 'HttpsOnly' ? protocol : route.forwardingProtocol };
+    }
+    return { ...route, originGroup: sinkName, forwardingProtocol: 'HttpOnly', withdrawn: true };
   });
-  return { graph: withoutUnusedGroups({ ...graph, routes }), keptGroups: [...kept] };
+  const toSink = (action: RuleAction): RuleAction =>
+    action.type === 'originGroupOverride' && starving.has(lower(action.originGroup)) ? { ...action, originGroup: sinkName, forwardingProtocol: 'HttpOnly' } : action;
+  const rules = graph.rules.map((rule): RuleSpec => ({ ...rule, actions: rule.actions.map(toSink) }));
+  const hasSink = graph.originGroups.some((g) => lower(g.ref.originGroup) === lower(sinkName));
+  const withSink: FrontDoorGraph = {
+    ...graph,
+    routes,
+    rules,
+    originGroups: hasSink ? graph.originGroups : [...graph.originGroups, sink.group],
+    origins: hasSink ? graph.origins : [...graph.origins, sink.origin],
+  };
+  // The starving groups leave the desired graph; a held group is not desired, the diff keeps it exactly as observed.
+  return { graph: withoutUnusedGroups(withSink), heldGroups };
 }

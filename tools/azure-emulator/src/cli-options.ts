@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { EmulatorOptions } from './options.js';
+import { DEPLOYMENT_PROFILES, type DeploymentProfile, type EmulatorOptions } from './options.js';
 
 export const USAGE = `Usage: tsx tools/azure-emulator/src/cli.ts [options]
 
@@ -14,7 +14,8 @@ Options:
   --ca-out <path>             where to write the CA certificate (default: a file in the temp directory)
   --lro-delay-ms <n>          duration of long-running operations (default 100)
   --page-size <n>             list items per page before nextLink (default 100)
-  --deployment <mode>         'progress' (default) or 'stuck' (endpoint deploymentStatus stays NotStarted)
+  --deployment <profile>      deploymentStatus timing after provisioning succeeds: 'azure' (default: 2 min NotStarted,
+                              10 min InProgress), 'watchable' (10 s, 30 s), 'fast' (50 ms, 200 ms) or 'stuck' (NotStarted for ever)
   --no-throttling             turn all throttling off (ARM's token buckets and Microsoft.Network's limit)
   --no-network-throttling     turn only Microsoft.Network's limit (10,000 reads / 1,000 writes per 5 min) off
   --edge-delays <ms,ms,...>   one simulated edge per value, each applying changes after that delay (default 0,150,300)
@@ -45,15 +46,15 @@ export function parseCli(argv: string[]): CliCommand {
     },
   });
   if (values.help) return { help: true };
-  const deployment = values.deployment ?? 'progress';
-  if (deployment !== 'progress' && deployment !== 'stuck') throw new Error(`--deployment must be 'progress' or 'stuck'; got '${deployment}'.`);
+  const deployment = values.deployment ?? 'azure';
+  if (!(deployment in DEPLOYMENT_PROFILES)) throw new Error(`--deployment must be one of ${Object.keys(DEPLOYMENT_PROFILES).join(', ')}; got '${deployment}'.`);
   const options: EmulatorOptions = {
     armPort: integer(values['arm-port'], '--arm-port', 0),
     edgePort: integer(values['edge-port'], '--edge-port', 0),
     adminPort: integer(values['admin-port'], '--admin-port', 0),
     lroDelayMs: integer(values['lro-delay-ms'], '--lro-delay-ms', 100),
     pageSize: integer(values['page-size'], '--page-size', 100, 1),
-    deployment: { mode: deployment },
+    deployment: deployment as DeploymentProfile,
     ...(values['no-throttling'] ? { throttling: false as const } : values['no-network-throttling'] ? { throttling: { network: false as const } } : {}),
     edge: {
       ...(values['edge-delays'] === undefined

@@ -13,7 +13,7 @@ describe('CLI options', () => {
   it('parses flags into emulator options', () => {
     expect(parseCli(['--lro-delay-ms', '0', '--deployment', 'stuck', '--no-throttling', '--edge-delays', '0, 50'])).toMatchObject({
       help: false,
-      options: { lroDelayMs: 0, deployment: { mode: 'stuck' }, throttling: false, edge: { propagationDelaysMs: [0, 50] } },
+      options: { lroDelayMs: 0, deployment: 'stuck', throttling: false, edge: { propagationDelaysMs: [0, 50] } },
     });
     expect(parseCli(['--no-network-throttling'])).toMatchObject({ options: { throttling: { network: false } } });
     expect(parseCli(['--help'])).toEqual({ help: true });
@@ -21,7 +21,7 @@ describe('CLI options', () => {
 
   it('names the flag, the value and what is expected', () => {
     expect(() => parseCli(['--arm-port', 'eighty'])).toThrow("--arm-port must be an integer >= 0; got 'eighty'.");
-    expect(() => parseCli(['--deployment', 'later'])).toThrow("--deployment must be 'progress' or 'stuck'; got 'later'.");
+    expect(() => parseCli(['--deployment', 'later'])).toThrow("--deployment must be one of azure, watchable, fast, stuck; got 'later'.");
     expect(() => parseCli(['--bogus'])).toThrow(/bogus/);
   });
 });
@@ -41,10 +41,20 @@ describe('CLI process', () => {
     expect(printed.edgeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const client = new RawArmClient(printed.armEndpoint, await readFile(printed.caCertificatePath, 'utf8'));
     try {
+      const missing = await client.send('GET', '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Cdn/profiles?api-version=2024-02-01');
+      expect(missing).toMatchObject({ status: 404, body: { error: { code: 'ResourceGroupNotFound' } } });
+      const group = await client.send('PUT', '/subscriptions/s/resourcegroups/rg?api-version=2021-04-01', { location: 'eastus' });
+      expect(group).toMatchObject({ status: 201, body: { id: '/subscriptions/s/resourceGroups/rg', type: 'Microsoft.Resources/resourceGroups' } });
       const list = await client.send('GET', '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Cdn/profiles?api-version=2024-02-01');
       expect(list).toMatchObject({ status: 200, body: { value: [] } });
       const admin = await fetch(`${printed.adminUrl}/counters`).then((response) => response.json());
-      expect(admin).toEqual([{ method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 200, count: 1 }]);
+      expect(admin).toEqual(
+        expect.arrayContaining([
+          { method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 404, count: 1 },
+          { method: 'PUT', resourceType: 'Microsoft.Resources/resourceGroups', status: 201, count: 1 },
+          { method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 200, count: 1 },
+        ]),
+      );
     } finally {
       client.close();
     }

@@ -4,6 +4,7 @@ import { RequestCounters } from './admin/counters.js';
 import { FaultInjector } from './admin/faults.js';
 import { startArmServer } from './arm/arm-server.js';
 import { OperationTracker } from './arm/lro.js';
+import { ResourceGroups } from './arm/resource-groups.js';
 import { ResourceStore } from './arm/store.js';
 import { Throttler } from './arm/throttling.js';
 import { SchemaValidator } from './arm/validation.js';
@@ -35,6 +36,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
   const counters = new RequestCounters();
   const context: EmulatorContext = {
     store,
+    resourceGroups: new ResourceGroups(),
     validator: new SchemaValidator(resolved.specDir),
     operations: new OperationTracker(() => resolved.lroDelayMs),
     kinds: createKindRegistry(),
@@ -48,7 +50,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     now: resolved.clock,
     limits: resolved.limits,
     addresses: new AddressPool(),
-    privateLink: new PrivateLinkConnections(store, resolved.limits, resolved.afdManagedSubscriptionId),
+    privateLink: new PrivateLinkConnections(store, resolved.limits, resolved.afdManagedSubscriptionId, resolved.privateLink, resolved.clock),
     afdManagedSubscriptionId: resolved.afdManagedSubscriptionId,
   };
   const certificates = await createServerCertificates();
@@ -75,6 +77,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     admin,
     stop: async () => {
       context.operations.stop();
+      context.privateLink.stop();
       await Promise.all([arm.close(), edge.stop(), adminServer.close()]);
     },
   };

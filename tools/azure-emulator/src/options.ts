@@ -3,6 +3,7 @@ import type { DeploymentTiming } from './arm/context.js';
 import type { ProviderLimitSettings } from './arm/provider-throttling.js';
 import { ARM_DEFAULT_THROTTLING, type BucketSettings, type ThrottlingSettings } from './arm/throttling.js';
 import { resolveLimits, type LimitOverrides, type Limits } from './limits.js';
+import type { PrivateLinkTiming } from './private-link/connections.js';
 
 export interface EmulatorOptions {
   /** Ports on 127.0.0.1; 0 (the default) picks free ones. */
@@ -11,12 +12,12 @@ export interface EmulatorOptions {
   adminPort?: number;
   /** How long a long-running operation takes before it ends (default 100 ms; 0 ends it within the request). */
   lroDelayMs?: number;
-  /** Retry-After (seconds) on responses of running operations; omitted by default. */
+  /** Retry-After (seconds) on responses of running operations, as ARM sends it (default 1; 0 sends none). */
   lroRetryAfterSeconds?: number;
   /** Items per list page before `nextLink` (default 100). */
   pageSize?: number;
-  /** AFD deploymentStatus timing (default: 50 ms NotStarted, 200 ms InProgress). */
-  deployment?: Partial<DeploymentTiming>;
+  /** AFD deploymentStatus timing: a named profile (default `azure`) or explicit timing over `azure`'s. */
+  deployment?: DeploymentProfile | Partial<DeploymentTiming>;
   /**
    * ARM token buckets (default ARM's: reads 250 burst +25/s, writes 200 burst +10/s) and Microsoft.Network's own
    * per-subscription limit (default 10,000 reads and 1,000 writes per 300 s; `network: false` turns it off);
@@ -28,6 +29,13 @@ export interface EmulatorOptions {
   edge?: EdgeOptions;
   /** The subscription AFD's managed private endpoints come from. */
   afdManagedSubscriptionId?: string;
+  /**
+   * AFD's Private Link timing: the connection appears `connectionDelayMs` (default 2,000) after the origin's write
+   * succeeded; the edge serves through it `approvalPropagationMs` (default 60,000) after approval; a connection still
+   * Pending after `pendingTimeoutMs` (default: never) shows `Timeout` on its origins; `reapproveRejected` (default
+   * false) lets a Rejected connection be approved again.
+   */
+  privateLink?: Partial<PrivateLinkTiming>;
   /** Directory of the vendored official specs (default: this project's specs/). */
   specDir?: string;
   /** Random source for origin selection (default Math.random), so tests can be deterministic. */
@@ -60,10 +68,28 @@ export interface ResolvedOptions {
   limits: Limits;
   edge: Required<EdgeOptions>;
   afdManagedSubscriptionId: string;
+  privateLink: PrivateLinkTiming;
   specDir: string;
   random: () => number;
   clock: () => number;
 }
+
+const DEFAULT_LRO_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * deploymentStatus timings, counted from the moment a write's provisioning succeeds. Real endpoints are seen
+ * `NotStarted`/`InProgress` for many minutes after provisioning succeeded, so the default keeps it there for minutes:
+ * code that waits on it is caught. `watchable` is what `make local-up` uses (a person sees it move); `fast` is for
+ * tests that look at the progression itself without moving the clock.
+ */
+export const DEPLOYMENT_PROFILES = {
+  azure: { mode: 'progress', notStartedMs: 120_000, inProgressMs: 600_000 },
+  watchable: { mode: 'progress', notStartedMs: 10_000, inProgressMs: 30_000 },
+  fast: { mode: 'progress', notStartedMs: 50, inProgressMs: 200 },
+  stuck: { mode: 'stuck', notStartedMs: 0, inProgressMs: 0 },
+} as const satisfies Record<string, DeploymentTiming>;
+
+export type DeploymentProfile = keyof typeof DEPLOYMENT_PROFILES;
 
 export const DEFAULT_SPEC_DIR = fileURLToPath(new URL('../specs', import.meta.url));
 
@@ -73,9 +99,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     edgePort: options.edgePort ?? 0,
     adminPort: options.adminPort ?? 0,
     lroDelayMs: options.lroDelayMs ?? 100,
-    lroRetryAfterSeconds: options.lroRetryAfterSeconds,
+    ...(options.lroRetryAfterSeconds === 0 ? {} : { lroRetryAfterSeconds: options.lroRetryAfterSeconds ?? DEFAULT_LRO_RETRY_AFTER_SECONDS }),
     pageSize: options.pageSize ?? 100,
-    deployment: { mode: 'progress', notStartedMs: 50, inProgressMs: 200, ...options.deployment },
+    deployment: typeof options.deployment === 'string' ? DEPLOYMENT_PROFILES[options.deployment] : { ...DEPLOYMENT_PROFILES.azure, ...options.deployment },
     throttling:
       options.throttling === false
         ? undefined
@@ -91,6 +117,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       originLatencyMs: { ...options.edge?.originLatencyMs },
     },
     afdManagedSubscriptionId: options.afdManagedSubscriptionId ?? 'afd00000-0000-4000-8000-00000000afd0',
+    privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 60_000, reapproveRejected: false, ...options.privateLink },
     specDir: options.specDir ?? DEFAULT_SPEC_DIR,
     random: options.random ?? Math.random,
     clock: options.clock ?? Date.now,

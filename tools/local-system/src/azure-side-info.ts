@@ -6,11 +6,15 @@ export interface AzureSideInfo {
   edgeUrl: string;
   adminUrl: string;
   subscriptionId: string;
+  /** The resource group the hub agent's AFD profiles go in (`--afd-resource-group`); created with the Azure side. */
+  afdResourceGroup: string;
   members: string[];
 }
 
 /** The emulator accepts any subscription; the local system uses this one throughout. */
 export const LOCAL_SUBSCRIPTION_ID = '00000000-0000-0000-0000-00000000f1ee';
+
+export const LOCAL_AFD_RESOURCE_GROUP = 'rg-fleet-afd';
 
 /** AKS puts a cluster's load balancers and Private Link Services in its node resource group. */
 export const memberResourceGroup = (member: string): string => `mc-${member}`;

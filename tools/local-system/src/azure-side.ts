@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CloudProviderStandIn, start } from '@fleet-gateway/azure-emulator';
-import { LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
+import { LOCAL_AFD_RESOURCE_GROUP, LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
 
 const { values } = parseArgs({
   options: { dir: { type: 'string' }, member: { type: 'string', multiple: true, default: [] } },
@@ -18,9 +18,14 @@ const { values } = parseArgs({
 if (!values.dir) throw new Error('--dir is required');
 const dir = values.dir;
 
-const emulator = await start({ lroDelayMs: 500 });
+// deploymentStatus: 'watchable' (10 s NotStarted, 30 s InProgress after provisioning) so a person sees it move.
+// Private Link: the connection shows up 2 s after the origin, traffic flows 10 s after approval (Azure: minutes).
+const emulator = await start({ lroDelayMs: 500, deployment: 'watchable', privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 } });
 const caCertificatePath = path.join(dir, 'azure-emulator-ca.pem');
 await writeFile(caCertificatePath, emulator.caCertificate);
+// ARM refuses writes into a resource group that does not exist: create the hub's and each member's node resource group
+// (AKS creates a cluster's node resource group with the cluster).
+emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: LOCAL_AFD_RESOURCE_GROUP });
 const standIns: CloudProviderStandIn[] = [];
 for (const entry of values.member) {
   const [member, kubeconfig] = entry.split('=');
@@ -32,6 +37,7 @@ for (const entry of values.member) {
     emulator: { armEndpoint: emulator.armEndpoint, caCertificate: emulator.caCertificate, admin: emulator.admin },
     settings: { subscriptionId: LOCAL_SUBSCRIPTION_ID, resourceGroup: memberResourceGroup(member), clusterName: member },
   });
+  emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: memberResourceGroup(member) });
   await standIn.start();
   standIns.push(standIn);
 }
@@ -42,6 +48,7 @@ const info: AzureSideInfo = {
   edgeUrl: emulator.edgeUrl,
   adminUrl: emulator.admin.url,
   subscriptionId: LOCAL_SUBSCRIPTION_ID,
+  afdResourceGroup: LOCAL_AFD_RESOURCE_GROUP,
   members: values.member.map((m) => m.split('=')[0] ?? m),
 };
 await writeFile(path.join(dir, 'azure.json'), JSON.stringify(info, null, 2));

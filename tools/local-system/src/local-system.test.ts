@@ -52,6 +52,9 @@ describe('the local system (make local-up / local-down)', () => {
     const profiles = [];
     for await (const profile of cdn.profiles.list()) profiles.push(profile);
     expect(profiles).toEqual([]);
+    // The Azure side created the hub's resource group: a profile can go in it (ARM refuses a missing group).
+    const profile = await cdn.profiles.beginCreateAndWait(printed.azure.afdResourceGroup, 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, { updateIntervalInMs: 50 });
+    expect(profile.provisioningState).toBe('Succeeded');
 
     // The member's cloud-provider stand-in gives an internal LoadBalancer Service an address.
     const member = new KubeConfig();

@@ -15,6 +15,7 @@ import { observedFromGraph } from '../testing/observed-from-graph.js';
  */
 async function armCalls(): Promise<void> {
   const emulator = await start({ lroDelayMs: 0 });
+  emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: TEST_SCOPE.resourceGroup });
   try {
     const limiter = new ArmRateLimiter();
     const clients = createFrontDoorClients({ credential: stubCredential, subscriptionId: TEST_SCOPE.subscriptionId, endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate }, rateLimiter: limiter });

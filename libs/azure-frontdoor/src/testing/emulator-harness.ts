@@ -26,7 +26,9 @@ export interface HarnessOptions {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const emulator = await start({ lroDelayMs: 0, ...options.emulator });
+  // Private Link acts at once here: its timing is the emulator's subject, not the provider's.
+  const emulator = await start({ lroDelayMs: 0, ...options.emulator, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink } });
+  emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: TEST_SCOPE.resourceGroup });
   const limiter = new ArmRateLimiter(options.limiter ?? { reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } });
   const clients = createFrontDoorClients({
     credential: stubCredential,

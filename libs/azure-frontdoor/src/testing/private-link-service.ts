@@ -13,7 +13,10 @@ export interface MemberNetwork {
 
 export function memberNetwork(emulator: RunningEmulator, cluster: string): MemberNetwork {
   const client = new NetworkManagementClient(stubCredential, TEST_SCOPE.subscriptionId, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
-  return { client, resourceGroup: `mc-${cluster}` };
+  // AKS creates the node resource group with the cluster.
+  const resourceGroup = `mc-${cluster}`;
+  emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: resourceGroup });
+  return { client, resourceGroup };
 }
 
 const SUBNET = (rg: string) => `/subscriptions/${TEST_SCOPE.subscriptionId}/resourceGroups/${rg}/providers/Microsoft.Network/virtualNetworks/vnet/subnets/aks`;

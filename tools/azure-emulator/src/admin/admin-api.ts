@@ -6,6 +6,8 @@ import { createWafPolicy, deleteWafPolicy, type WafPolicySpec } from '../network
 import type { CounterEntry, RequestCounters } from './counters.js';
 import type { Fault, FaultInjector, FaultSpec } from './faults.js';
 
+const DEFAULT_RESOURCE_GROUP_LOCATION = 'eastus';
+
 export interface ResourceSnapshot {
   id: string;
   type: string;
@@ -60,6 +62,11 @@ export class ArmAdmin {
   /** Ends every running long-running operation now (as if its delay had passed); returns how many ended. */
   finishOperations(): number {
     return this.context.operations.finishAll();
+  }
+
+  /** Creates a resource group (or updates its tags), as `PUT .../resourcegroups/{name}` does through ARM; returns its id. */
+  createResourceGroup(spec: { subscriptionId: string; name: string; location?: string; tags?: Record<string, string> }): string {
+    return this.context.resourceGroups.put(spec.subscriptionId, spec.name, spec.location ?? DEFAULT_RESOURCE_GROUP_LOCATION, spec.tags).group.id;
   }
 
   /** Marks a custom domain's DNS TXT validation as done: its domainValidationState becomes Approved. */

@@ -20,6 +20,10 @@ const ADMIN_ROUTES: Record<string, Handler> = {
   'POST /faults': (body, admin) => ({ status: 201, body: admin.injectFault(body as unknown as FaultSpec) }),
   'DELETE /faults': (_body, admin) => ok(admin.clearFaults()),
   'POST /operations/finish': (_body, admin) => ok({ finished: admin.finishOperations() }),
+  'PUT /resource-groups': (body, admin) => ({
+    status: 201,
+    body: { id: admin.createResourceGroup({ subscriptionId: requireString(body, 'subscriptionId'), name: requireString(body, 'name'), ...(typeof body.location === 'string' ? { location: body.location } : {}) }) },
+  }),
   'POST /custom-domains/validate': (body, admin) => ok(admin.validateCustomDomain(requireString(body, 'id'))),
   'POST /waf-policies': (body, admin) => ({ status: 201, body: { id: admin.createWafPolicy(wafSpec(body)) } }),
   'DELETE /waf-policies': (body, admin) => ok(admin.deleteWafPolicy(requireString(body, 'id'))),

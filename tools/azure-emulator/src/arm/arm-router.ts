@@ -2,7 +2,8 @@ import { ArmError, badRequest } from './errors.js';
 import type { ArmResponse } from './http.js';
 import { typeName } from './kind.js';
 import { handleOperationRequest } from './operation-handler.js';
-import { handleCollectionRequest, handleResourceRequest } from './resource-handler.js';
+import { handleResourceGroupRequest, parseResourceGroupPath } from './resource-groups.js';
+import { handleCollectionRequest, handleResourceRequest, removeResourceGroupContents } from './resource-handler.js';
 import { isCollection, kindKeyOf, parseArmPath } from './resource-id.js';
 import type { EmulatorContext } from '../emulator-context.js';
 
@@ -17,16 +18,18 @@ const OPERATION_TYPES = new Set(['operationstatuses', 'operationresults']);
 
 /** Dispatches an authenticated, admitted ARM request to the operation or resource handlers. */
 export function routeArmRequest(request: IncomingArmRequest, context: EmulatorContext): ArmResponse {
+  const groupPath = parseResourceGroupPath(request.url.pathname);
+  if (groupPath !== undefined) {
+    requireApiVersion(request.url);
+    return handleResourceGroupRequest(request.method, groupPath, request.body, context.resourceGroups, (s, g) => removeResourceGroupContents(s, g, context));
+  }
   const path = parseArmPath(request.url.pathname);
   if (path === undefined) throw new ArmError(404, 'NotFound', `No ARM resource path matches '${request.url.pathname}'.`);
   const [first, second] = path.types.map((type) => type.toLowerCase());
   if (first === 'locations' && second !== undefined && OPERATION_TYPES.has(second) && path.names.length === 2) {
     return handleOperationRequest(request.method, second, path.names[1] as string, request.url, context);
   }
-  const apiVersion = request.url.searchParams.get('api-version');
-  if (apiVersion === null || apiVersion === '') {
-    throw badRequest('The api-version query parameter (?api-version=) is required for all requests.', 'MissingApiVersionParameter');
-  }
+  const apiVersion = requireApiVersion(request.url);
   const kind = context.kinds.find(kindKeyOf(path.provider, path.types));
   if (kind === undefined) {
     throw new ArmError(
@@ -46,8 +49,17 @@ export function routeArmRequest(request: IncomingArmRequest, context: EmulatorCo
   return handleResourceRequest(armRequest, kind, context);
 }
 
+function requireApiVersion(url: URL): string {
+  const apiVersion = url.searchParams.get('api-version');
+  if (apiVersion === null || apiVersion === '') {
+    throw badRequest('The api-version query parameter (?api-version=) is required for all requests.', 'MissingApiVersionParameter');
+  }
+  return apiVersion;
+}
+
 /** The resource type a request is counted under. */
 export function resourceTypeOf(pathname: string, context: EmulatorContext): string {
+  if (parseResourceGroupPath(pathname) !== undefined) return 'Microsoft.Resources/resourceGroups';
   const path = parseArmPath(pathname);
   if (path === undefined) return 'unknown';
   const [first, second] = path.types.map((type) => type.toLowerCase());

@@ -1,5 +1,6 @@
 import type { ResourceKind } from './kind.js';
 import type { OperationError, OperationTracker } from './lro.js';
+import type { ResourceGroups } from './resource-groups.js';
 import { kindKeyOf } from './resource-id.js';
 import type { ResourceStore } from './store.js';
 import type { SchemaValidator } from './validation.js';
@@ -14,6 +15,7 @@ export interface DeploymentTiming {
 /** What the generic ARM machinery needs; resource kinds receive a context that extends it. */
 export interface ArmContext {
   store: ResourceStore;
+  resourceGroups: ResourceGroups;
   validator: SchemaValidator;
   operations: OperationTracker;
   kinds: KindRegistry;

@@ -1,4 +1,4 @@
-import type { ArmPath } from './resource-id.js';
+import { formatArmPath, type ArmPath } from './resource-id.js';
 import type { ResourceBody, ResourceRecord } from './store.js';
 import type { DefinitionRef } from './validation.js';
 import type { EmulatorContext } from '../emulator-context.js';
@@ -26,7 +26,7 @@ export interface ResourceKind {
   types: readonly string[];
   /**
    * The api-versions served, the spec's own first: request bodies are validated against the first one's schemas
-   * (the only version of the spec vendored), responses have one shape for all of them (ledger A49).
+   * (the only version of the spec vendored), responses have one shape for all of them (ledger A57).
    */
   apiVersions: readonly string[];
   /** Tracked resources carry location and tags. */
@@ -39,6 +39,8 @@ export interface ResourceKind {
   lro: { put: boolean; patch: boolean; delete: boolean };
   /** Whether DELETE exists through ARM. */
   deletable: boolean;
+  /** `type` in responses when it is neither the spec's casing nor Microsoft.Cdn's lower-cased children. */
+  responseType?: string;
   /** The spec's AFDStateProperties: the resource reports deploymentStatus. */
   hasDeploymentStatus?: boolean;
   /** Semantic checks (limits, references, conflicts). Throw an ArmError to refuse; must not change state. */
@@ -57,4 +59,28 @@ export interface ResourceKind {
 
 export function typeName(kind: ResourceKind): string {
   return [kind.provider, ...kind.types].join('/');
+}
+
+/**
+ * `type` as Azure returns it, which is not the spec path's casing: Microsoft.Cdn lower-cases every child type
+ * (`Microsoft.Cdn/profiles/afdendpoints`, `.../origingroups/origins`); Microsoft.Network keeps the spec's casing
+ * except where a kind says otherwise (`responseType`).
+ */
+export function responseTypeOf(kind: ResourceKind): string {
+  if (kind.responseType !== undefined) return kind.responseType;
+  if (kind.provider !== 'Microsoft.Cdn') return typeName(kind);
+  const [top, ...children] = kind.types;
+  return [kind.provider, top, ...children.map((type) => type.toLowerCase())].join('/');
+}
+
+/**
+ * The id as Azure returns it: Microsoft.Cdn spells `resourcegroups` and every type segment in lower case whatever the
+ * request said (Azure/azure-cli#28412, hashicorp/terraform-provider-azurerm#26375, #18844); names keep the casing
+ * they were created with. Microsoft.Network ids keep ARM's `resourceGroups` and the spec's type casing.
+ */
+export function responseIdOf(path: ArmPath, kind: ResourceKind): string {
+  if (kind.provider !== 'Microsoft.Cdn') return formatArmPath(path);
+  const scope = path.resourceGroup === undefined ? `/subscriptions/${path.subscriptionId}` : `/subscriptions/${path.subscriptionId}/resourcegroups/${path.resourceGroup}`;
+  const tail = path.types.flatMap((type, i) => [type.toLowerCase(), path.names[i] as string]);
+  return `${scope}/providers/${kind.provider}/${tail.join('/')}`;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawArmClient, type RawResponse } from '../raw-arm-client.js';
 import { start, type RunningEmulator } from '../emulator.js';
 import { OperationTracker } from './lro.js';
+import { resolveOptions } from '../options.js';
 
 const SUB = '00000000-0000-0000-0000-00000000aaaa';
 const PROFILE = `/subscriptions/${SUB}/resourceGroups/rg/providers/Microsoft.Cdn/profiles`;
@@ -17,11 +18,11 @@ beforeAll(async () => {
   emulator = await start({
     lroDelayMs: 3_600_000,
     throttling: false,
-    lroRetryAfterSeconds: 1,
     clock: () => now,
     deployment: { notStartedMs: 30_000, inProgressMs: 60_000 },
   });
   client = new RawArmClient(emulator.armEndpoint, emulator.caCertificate);
+  emulator.admin.createResourceGroup({ subscriptionId: SUB, name: 'rg' });
 });
 afterAll(async () => {
   client.close();
@@ -55,9 +56,10 @@ describe('long-running operations', () => {
     expect(result.body).toMatchObject({ name: 'lro1', properties: { provisioningState: 'Succeeded' } });
   });
 
-  it('PATCH answers 200 Updating with the operation headers; an update by PUT answers 200', async () => {
+  it('PATCH answers 202 Updating with the operation headers while it runs (the spec allows 200/202); an update by PUT answers 200', async () => {
     const patch = await client.send('PATCH', `${PROFILE}/lro1${Q}`, { tags: { team: 'edge' } });
-    expect(patch.status).toBe(200);
+    expect(patch.status).toBe(202);
+    expect(patch.headers['retry-after']).toBe('1');
     expect(propertiesOf(patch).provisioningState).toBe('Updating');
     expect(patch.headers['azure-asyncoperation']).toMatch(/operationStatuses/);
     await finished(patch);
@@ -72,7 +74,7 @@ describe('long-running operations', () => {
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ error: { code: 'AnotherOperationInProgress' } });
     await finished(put);
-    expect((await client.send('PATCH', `${PROFILE}/busy${Q}`, { tags: { a: 'b' } })).status).toBe(200);
+    expect((await client.send('PATCH', `${PROFILE}/busy${Q}`, { tags: { a: 'b' } })).status).toBe(202);
     emulator.admin.finishOperations();
   });
 
@@ -126,30 +128,45 @@ describe('OperationTracker', () => {
 });
 
 describe('endpoint deploymentStatus', () => {
-  it('progresses NotStarted -> InProgress -> Succeeded with the configured timing, and restarts on a write', async () => {
+  it('stays NotStarted while provisioning runs and after it succeeded, then InProgress, then Succeeded; the clock starts when provisioning ends', async () => {
     await finished(await client.send('PUT', `${PROFILE}/deploy${Q}`, STANDARD));
     const endpoint = `${PROFILE}/deploy/afdEndpoints/e${Q}`;
     const created = await client.send('PUT', endpoint, { location: 'global' });
-    await finished(created);
     const status = async (): Promise<string | undefined> => propertiesOf(await client.send('GET', endpoint)).deploymentStatus;
+    // The operation runs for ten minutes of the test's clock: the status has not started counting.
+    now += 600_000;
     const seen = [propertiesOf(created).deploymentStatus, await status()];
+    await finished(created);
+    seen.push(await status());
     now += 29_999;
     seen.push(await status());
     now += 1;
     seen.push(await status());
     now += 60_000;
     seen.push(await status());
-    expect(seen).toEqual(['NotStarted', 'NotStarted', 'NotStarted', 'InProgress', 'Succeeded']);
-    await finished(await client.send('PATCH', endpoint, { properties: { enabledState: 'Disabled' } }));
+    expect(seen).toEqual(['NotStarted', 'NotStarted', 'NotStarted', 'NotStarted', 'InProgress', 'Succeeded']);
+    const patch = await client.send('PATCH', endpoint, { properties: { enabledState: 'Disabled' } });
+    now += 600_000;
     expect(await status()).toBe('NotStarted');
+    await finished(patch);
+    expect(await status()).toBe('NotStarted');
+  });
+
+  it('defaults to minutes after provisioning succeeds (profile azure); make local-up watches a shorter profile, and fast tests a shorter one still', () => {
+    expect(resolveOptions().deployment).toEqual({ mode: 'progress', notStartedMs: 120_000, inProgressMs: 600_000 });
+    expect(resolveOptions({ deployment: 'watchable' }).deployment).toEqual({ mode: 'progress', notStartedMs: 10_000, inProgressMs: 30_000 });
+    expect(resolveOptions({ deployment: 'fast' }).deployment).toEqual({ mode: 'progress', notStartedMs: 50, inProgressMs: 200 });
+    expect(resolveOptions({ deployment: { inProgressMs: 5 } }).deployment).toEqual({ mode: 'progress', notStartedMs: 120_000, inProgressMs: 5 });
   });
 
   it('stays NotStarted for ever in stuck mode while provisioning succeeds', async () => {
     let stuckNow = 0;
     const stuck = await start({ lroDelayMs: 0, throttling: false, clock: () => stuckNow, deployment: { mode: 'stuck', notStartedMs: 1, inProgressMs: 1 } });
     const stuckClient = new RawArmClient(stuck.armEndpoint, stuck.caCertificate);
+    stuck.admin.createResourceGroup({ subscriptionId: SUB, name: 'rg' });
     try {
-      await stuckClient.send('PUT', `${PROFILE}/p${Q}`, STANDARD);
+      // An operation that ends inside the request answers without Retry-After; one still running carries ARM's.
+      expect((await stuckClient.send('PUT', `${PROFILE}/p${Q}`, STANDARD)).headers['retry-after']).toBeUndefined();
       await stuckClient.send('PUT', `${PROFILE}/p/afdEndpoints/e${Q}`, { location: 'global' });
       stuckNow += 365 * 24 * 3600 * 1000;
       const endpoint = propertiesOf(await stuckClient.send('GET', `${PROFILE}/p/afdEndpoints/e${Q}`));

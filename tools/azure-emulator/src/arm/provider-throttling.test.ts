@@ -70,6 +70,7 @@ describe('Microsoft.Network throttling over HTTPS', () => {
       clock: () => now,
       throttling: { reads: { burst: 1_000 }, writes: { burst: 1_000 }, network: { reads: 3, writes: 2, windowSeconds: 300 } },
     });
+    raw.emulator.admin.createResourceGroup({ subscriptionId: '00000000-0000-0000-0000-000000000002', name: 'rg' });
   });
   afterAll(() => raw.stop());
 

@@ -1,15 +1,18 @@
 import type { DeploymentTiming } from './context.js';
-import { typeName, type ResourceKind } from './kind.js';
+import { responseIdOf, responseTypeOf, type ResourceKind } from './kind.js';
 import type { ResourceRecord } from './store.js';
 import type { EmulatorContext } from '../emulator-context.js';
 
 type DeploymentStatus = 'NotStarted' | 'InProgress' | 'Succeeded' | 'Failed';
 
-/** AFD's deploymentStatus: NotStarted, then InProgress, then Succeeded, measured from the last change. */
+/**
+ * AFD's deploymentStatus: NotStarted while a write runs and for a while after it succeeded, then InProgress, then
+ * Succeeded, measured from the moment provisioning last succeeded (a write restarts it).
+ */
 function deploymentStatusOf(record: ResourceRecord, timing: DeploymentTiming, now: number): DeploymentStatus {
   if (record.provisioningState === 'Failed') return 'Failed';
-  if (timing.mode === 'stuck') return 'NotStarted';
-  const elapsed = now - record.changedAtMs;
+  if (timing.mode === 'stuck' || record.provisioningState !== 'Succeeded' || record.provisionedAtMs === undefined) return 'NotStarted';
+  const elapsed = now - record.provisionedAtMs;
   if (elapsed < timing.notStartedMs) return 'NotStarted';
   if (elapsed < timing.notStartedMs + timing.inProgressMs) return 'InProgress';
   return 'Succeeded';
@@ -20,9 +23,11 @@ export function renderResource(record: ResourceRecord, kind: ResourceKind, conte
   const { properties, ...topLevel } = record.body;
   const computed = kind.render?.(record, context) ?? {};
   const document: Record<string, unknown> = {
-    id: record.id,
+    id: responseIdOf(record.path, kind),
     name: record.name,
-    type: typeName(kind),
+    type: responseTypeOf(kind),
+    // Azure returns an empty tag set on AFD's tracked resources rather than leaving the member out.
+    ...(kind.tracked && kind.provider === 'Microsoft.Cdn' ? { tags: {} } : {}),
     ...topLevel,
   };
   if (kind.provider === 'Microsoft.Network') document.etag = record.etag;

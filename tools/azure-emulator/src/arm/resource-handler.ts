@@ -5,6 +5,7 @@ import { isJsonObject, mergePatch, withoutNulls, type JsonObject } from './json.
 import { typeName, type ResourceKind, type WriteRequest } from './kind.js';
 import { operationResultPath, operationStatusPath, type Operation, type OperationMethod } from './lro.js';
 import { pageOf } from './paging.js';
+import { resourceGroupNotFound } from './resource-groups.js';
 import { renderResource } from './render.js';
 import { formatArmPath, kindKeyOf, parentPath, resourceKey, type ArmPath } from './resource-id.js';
 import type { ResourceBody, ResourceRecord } from './store.js';
@@ -22,6 +23,7 @@ export interface ArmRequest {
 const TOP_LEVEL_READ_ONLY = new Set(['id', 'name', 'type', 'etag', 'systemData']);
 
 export function handleResourceRequest(request: ArmRequest, kind: ResourceKind, context: EmulatorContext): ArmResponse {
+  requireResourceGroup(request.path, context);
   switch (request.method) {
     case 'GET':
       return getResource(request, kind, context);
@@ -41,6 +43,7 @@ export function handleResourceRequest(request: ArmRequest, kind: ResourceKind, c
 
 export function handleCollectionRequest(request: ArmRequest, kind: ResourceKind, context: EmulatorContext): ArmResponse {
   if (request.method !== 'GET') throw methodNotAllowed(kind, request.method);
+  requireResourceGroup(request.path, context);
   const kindKey = kindKeyOf(kind.provider, kind.types);
   let records: ResourceRecord[];
   if (request.path.types.length > 1) {
@@ -129,7 +132,6 @@ function applyWrite(
   record.body = write.body;
   record.etag = `W/"${randomUUID()}"`;
   record.modifiedAt = new Date(now).toISOString();
-  record.changedAtMs = now;
   record.provisioningState = creating && kind.provider === 'Microsoft.Cdn' ? 'Creating' : 'Updating';
   kind.prepare?.(record, write, context);
   if (creating) context.store.put(record);
@@ -142,11 +144,14 @@ function applyWrite(
     if (outcome === 'Succeeded') provision(record, kind, context);
     else failRecord(record, context);
   });
-  return { status, body: renderResource(record, kind, context), headers: operationHeaders(operation, request.baseUrl, context) };
+  // The specs allow 202 for a long-running PATCH (AFD's *_Update, Profiles_Update): ARM answers it while it runs.
+  const accepted = write.method === 'PATCH' && operation.status === 'InProgress';
+  return { status: accepted ? 202 : status, body: renderResource(record, kind, context), headers: operationHeaders(operation, request.baseUrl, context) };
 }
 
 function provision(record: ResourceRecord, kind: ResourceKind, context: EmulatorContext): void {
   record.provisioningState = 'Succeeded';
+  record.provisionedAtMs = context.now();
   record.applied = structuredClone(record.body);
   kind.onProvisioned?.(record, context);
   context.store.changed();
@@ -155,6 +160,18 @@ function provision(record: ResourceRecord, kind: ResourceKind, context: Emulator
 function failRecord(record: ResourceRecord, context: EmulatorContext): void {
   record.provisioningState = 'Failed';
   context.store.changed();
+}
+
+/** Resources live in resource groups that exist: ARM answers 404 ResourceGroupNotFound otherwise. */
+function requireResourceGroup(path: ArmPath, context: EmulatorContext): void {
+  if (path.resourceGroup !== undefined && !context.resourceGroups.has(path.subscriptionId, path.resourceGroup)) throw resourceGroupNotFound(path.resourceGroup);
+}
+
+/** Everything in a resource group goes with it. */
+export function removeResourceGroupContents(subscriptionId: string, resourceGroup: string, context: EmulatorContext): void {
+  const prefix = resourceKey(`/subscriptions/${subscriptionId}/resourcegroups/${resourceGroup}`);
+  const tops = context.store.all().filter((record) => record.key.startsWith(`${prefix}/`) && parentPath(record.path) === undefined);
+  for (const record of tops) removeWithDescendants(record, context);
 }
 
 /** Removes a resource and everything under it, deepest first, as deleting a parent does in ARM. */
@@ -195,7 +212,7 @@ function operationHeaders(operation: Operation, baseUrl: string, context: Emulat
   return {
     'azure-asyncoperation': `${baseUrl}${operationStatusPath(operation)}${query}`,
     location: `${baseUrl}${operationResultPath(operation)}${query}`,
-    ...(context.lroRetryAfterSeconds === undefined ? {} : { 'retry-after': String(context.lroRetryAfterSeconds) }),
+    ...(context.lroRetryAfterSeconds === undefined || operation.status !== 'InProgress' ? {} : { 'retry-after': String(context.lroRetryAfterSeconds) }),
   };
 }
 
@@ -246,7 +263,6 @@ function newRecord(path: ArmPath, key: string, kind: ResourceKind, context: Emul
     etag: '',
     createdAt: now,
     modifiedAt: now,
-    changedAtMs: context.now(),
     internal: {},
   };
 }

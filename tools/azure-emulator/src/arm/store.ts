@@ -26,8 +26,8 @@ export interface ResourceRecord {
   etag: string;
   createdAt: string;
   modifiedAt: string;
-  /** When the resource last changed, in ms since the epoch: drives deploymentStatus. */
-  changedAtMs: number;
+  /** When the resource's last write operation succeeded, in ms since the epoch: AFD's deploymentStatus runs from there. */
+  provisionedAtMs?: number;
   /** The in-flight long-running operation on this resource, if any. */
   operationId?: string;
   /** Kind-specific state the emulator keeps beside the body (generated host names, addresses...). */
@@ -59,7 +59,7 @@ export function provisionedRecord(
     etag: `W/"${randomUUID()}"`,
     createdAt: now,
     modifiedAt: now,
-    changedAtMs: nowMs,
+    provisionedAtMs: nowMs,
     internal,
   };
 }

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   const target = values['in-process'] ? await inProcess() : await childProcess();
   const client = new RawArmClient(target.armEndpoint, target.caCertificate, concurrency);
   try {
+    await expectStatus(client.send('PUT', `/subscriptions/${SUB}/resourcegroups/bench?api-version=2021-04-01`, { location: 'eastus' }), 201);
     await expectStatus(client.send('PUT', `${PROFILE}${Q}`, { location: 'global', sku: { name: 'Premium_AzureFrontDoor' } }), 201);
     for (let i = 0; i < GROUPS; i++) await expectStatus(client.send('PUT', `${PROFILE}/originGroups/og-${i}${Q}`, groupBody(i)), 201);
     await run('warm-up GET', client, Math.min(1000, requests), concurrency, (i) => ['GET', `${PROFILE}/originGroups/og-${i % GROUPS}${Q}`]);

@@ -78,6 +78,7 @@ describe('AFD routes', () => {
   beforeAll(async () => {
     await createEndpoint(bed, 'fd', 'api');
     await createOriginGroup(bed, 'fd', 'og-api');
+    await createOrigin(bed, 'fd', 'og-api', { name: 'api', hostName: '10.0.0.5' });
   });
 
   it('create, read, update, list, delete', async () => {
@@ -99,7 +100,8 @@ describe('AFD routes', () => {
     const error = await restErrorOf(createRoute(bed, 'fd', 'api', 'second', 'og-api', { patternsToMatch: ['/SHOP/*', '/x'], supportedProtocols: ['Http', 'Https'] }));
     expect(error.statusCode).toBe(400);
     expect(error.code).toBe('BadRequest');
-    expect(error.message).toContain("conflicts with route 'first'");
+    expect(error.message).toContain('The route domains, paths and protocols configuration has a conflict.');
+    expect(error.message).toContain('cannot be added to Route second as this combination already exists in Endpoint api, Route first.');
     const disjoint = await createRoute(bed, 'fd', 'api', 'third', 'og-api', { patternsToMatch: ['/shop/*'], supportedProtocols: ['Http'] });
     expect(disjoint.provisioningState).toBe('Succeeded');
   });

@@ -38,6 +38,7 @@ describe('AFD limits per SKU', () => {
     await createProfile(bed, 'rules');
     await createEndpoint(bed, 'rules', 'e');
     await createOriginGroup(bed, 'rules', 'og');
+    await createOrigin(bed, 'rules', 'og', { name: 'a', hostName: 'a.example' });
     const addRule = (ruleSet: string, name: string) =>
       bed.cdn.rules.beginCreateAndWait(
         RESOURCE_GROUP,

@@ -10,6 +10,7 @@ let client: RawArmClient;
 beforeAll(async () => {
   emulator = await start({ lroDelayMs: 0, throttling: false, pageSize: 2 });
   client = new RawArmClient(emulator.armEndpoint, emulator.caCertificate);
+  emulator.admin.createResourceGroup({ subscriptionId: '00000000-0000-0000-0000-00000000cccc', name: 'rg' });
   await client.send('PUT', `${PROFILE}${Q}`, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } });
 });
 afterAll(async () => {
@@ -21,7 +22,7 @@ describe('AFD operations on the wire, as afdx.json defines them', () => {
   it('rule set PUT is synchronous (201, then 200, no operation headers); rule PUT is long-running', async () => {
     const created = await client.send('PUT', `${PROFILE}/ruleSets/rs${Q}`);
     expect([created.status, created.headers['azure-asyncoperation'], created.headers.location]).toEqual([201, undefined, undefined]);
-    expect(created.body).toMatchObject({ name: 'rs', type: 'Microsoft.Cdn/profiles/ruleSets', properties: { provisioningState: 'Succeeded' } });
+    expect(created.body).toMatchObject({ name: 'rs', type: 'Microsoft.Cdn/profiles/rulesets', properties: { provisioningState: 'Succeeded' } });
     expect((await client.send('PUT', `${PROFILE}/ruleSets/rs${Q}`)).status).toBe(200);
     const rule = await client.send('PUT', `${PROFILE}/ruleSets/rs/rules/r1${Q}`, {
       properties: { order: 1, actions: [{ name: 'ModifyResponseHeader', parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-a', value: '1' } }] },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict } from '../arm/errors.js';
+import { responseIdOf } from '../arm/kind.js';
 import { AFD, afdChildKind, enforceProfileLimit, profileKeyOf, refuseDeleteWhileReferenced, requireReference } from './afd-common.js';
 
 const VALIDITY_MS = 7 * 24 * 3600 * 1000;
@@ -37,7 +38,14 @@ export const customDomainKind = afdChildKind({
     refuseDeleteWhileReferenced(record, context, AFD.securityPolicy, associatedDomains);
   },
   render(record) {
+    // A managed certificate lives in a secret AFD creates and names in the domain's TLS settings.
+    const tlsSettings = record.body.properties.tlsSettings as { certificateType?: string; secret?: unknown } | undefined;
+    const managedSecret =
+      tlsSettings?.certificateType === 'ManagedCertificate' && tlsSettings.secret === undefined
+        ? { tlsSettings: { ...tlsSettings, secret: { id: responseIdOf({ ...record.path, types: ['profiles', 'secrets'], names: [record.path.names[0] as string, `${record.name}-managed`] }, customDomainKind) } } }
+        : {};
     return {
+      ...managedSecret,
       domainValidationState: record.internal.validationState,
       validationProperties: { validationToken: record.internal.validationToken, expirationDate: record.internal.validationExpires },
     };

@@ -1,6 +1,7 @@
 import { AFD, afdChildKind, enforceProfileLimit, refuseDeleteWhileReferenced } from './afd-common.js';
+import { overrideGroupsOf } from './origin-group-usage.js';
 
-/** Microsoft.Cdn/profiles/originGroups. A group a route still uses cannot be deleted (assumption, see README). */
+/** Microsoft.Cdn/profiles/originGroups. A group a route or a rule's override still uses cannot be deleted (A19). */
 export const originGroupKind = afdChildKind({
   types: ['profiles', 'originGroups'],
   definition: 'AFDOriginGroup',
@@ -10,5 +11,6 @@ export const originGroupKind = afdChildKind({
   },
   checkDelete(record, context) {
     refuseDeleteWhileReferenced(record, context, AFD.route, (properties) => [properties.originGroup]);
+    refuseDeleteWhileReferenced(record, context, AFD.rule, overrideGroupsOf);
   },
 });

@@ -1,12 +1,15 @@
 import { badRequest } from '../arm/errors.js';
 import type { WriteRequest } from '../arm/kind.js';
 import type { EmulatorContext } from '../emulator-context.js';
+import { parentKeyOf } from '../arm/resource-id.js';
 import { AFD, afdChildKind, enforceProfileLimit, isPremium, profileOf } from './afd-common.js';
+import { checkOriginEnabledState, refuseLosingLastEnabledOrigin } from './origin-group-usage.js';
 
 /**
  * Microsoft.Cdn/profiles/originGroups/origins. An origin with `sharedPrivateLinkResource` (Premium only) makes AFD
  * request a private endpoint connection on the Private Link Service; its status is reported back on the origin.
- * Public and Private Link origins cannot share an origin group.
+ * Public and Private Link origins cannot share an origin group. The last enabled origin of a group a route or a rule
+ * uses can be neither disabled nor deleted.
  */
 export const originKind = afdChildKind({
   types: ['profiles', 'originGroups', 'origins'],
@@ -17,6 +20,7 @@ export const originKind = afdChildKind({
     enforceProfileLimit(request, context, AFD.origin, limits.originsPerOriginGroup, 'origins per origin group', request.parent?.key);
     enforceProfileLimit(request, context, AFD.origin, limits.originsPerProfile, 'origins per profile');
     refuseMixedGroup(request, context);
+    checkOriginEnabledState(request, context);
     const privateLink = request.body.properties.sharedPrivateLinkResource;
     if (privateLink === undefined) return;
     const profile = profileOf(request, context);
@@ -26,6 +30,10 @@ export const originKind = afdChildKind({
       );
     }
     context.privateLink.checkOrigin(request.key, profile.key, privateLink);
+  },
+  checkDelete(record, context) {
+    if (record.body.properties.enabledState === 'Disabled') return;
+    refuseLosingLastEnabledOrigin({ key: record.key, groupKey: parentKeyOf(record.key), enabledAfter: false }, context);
   },
   render(record, context) {
     const sharedPrivateLinkResource = record.body.properties.sharedPrivateLinkResource;

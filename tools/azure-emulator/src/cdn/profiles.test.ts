@@ -18,7 +18,9 @@ describe('Microsoft.Cdn/profiles through @azure/arm-cdn', () => {
     );
     expect(created.provisioningState).toBe('Succeeded');
     expect(created.frontDoorId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(created.id).toBe(`/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.Cdn/profiles/fd-one`);
+    // Azure spells `resourcegroups` in AFD ids whatever the request said (Azure/azure-cli#28412).
+    expect(created.id).toBe(`/subscriptions/${SUBSCRIPTION}/resourcegroups/${RESOURCE_GROUP}/providers/Microsoft.Cdn/profiles/fd-one`);
+    expect(created.type).toBe('Microsoft.Cdn/profiles');
 
     const updated = await bed.cdn.profiles.beginUpdateAndWait(RESOURCE_GROUP, 'fd-one', { tags: { owner: 'platform' } }, FAST_POLLING);
     expect(updated.tags).toEqual({ owner: 'platform' });

@@ -8,6 +8,8 @@ import { AFD, AFD_SKUS, CDN_API_VERSION } from './afd-common.js';
  * The SKU is immutable: ProfileUpdateParameters has no `sku`, and a PUT that changes it is refused
  * (moving Standard -> Premium is the separate AFDProfiles_Upgrade action).
  */
+const DEFAULT_ORIGIN_RESPONSE_TIMEOUT_SECONDS = 30;
+
 export const profileKind: ResourceKind = {
   provider: 'Microsoft.Cdn',
   types: ['profiles'],
@@ -55,6 +57,8 @@ export const profileKind: ResourceKind = {
   },
   render(record) {
     return {
+      // Azure fills the response timeout in when the client leaves it out.
+      originResponseTimeoutSeconds: record.body.properties.originResponseTimeoutSeconds ?? DEFAULT_ORIGIN_RESPONSE_TIMEOUT_SECONDS,
       frontDoorId: record.internal.frontDoorId,
       resourceState: record.provisioningState === 'Deleting' ? 'Deleting' : record.provisioningState === 'Creating' ? 'Creating' : 'Active',
       extendedProperties: {},

@@ -16,10 +16,13 @@ describe('route rules', () => {
     const other = routeShape('other', { linkToDefaultDomain: 'Enabled', patternsToMatch: ['/A/*'], supportedProtocols: ['Http', 'Https'] }, 'endpoint');
     const httpOnly = routeShape('http', { linkToDefaultDomain: 'Enabled', patternsToMatch: ['/a/*'], supportedProtocols: ['Http'] }, 'endpoint');
     const otherDomain = routeShape('custom', { customDomains: [{ id: '/X/Domain' }], patternsToMatch: ['/a/*'] }, 'endpoint');
-    expect(findRouteConflict(other, [one])).toEqual({ other: 'one', domain: 'endpoint', pattern: '/a/*', protocol: 'Https' });
+    expect(findRouteConflict(other, [one])).toEqual({ other: 'one', otherEndpoint: 'endpoint', domain: 'endpoint', pattern: '/a/*', protocol: 'Https' });
     expect(findRouteConflict(httpOnly, [one])).toBeUndefined();
     expect(findRouteConflict(otherDomain, [one])).toBeUndefined();
     expect(findRouteConflict(one, [routeShape('ONE', {}, 'endpoint')])).toBeUndefined();
+    // A custom domain is one domain across the profile: routes of two endpoints meet on it.
+    const shared = { customDomains: [{ id: '/X/Domain' }], patternsToMatch: ['/a/*'] };
+    expect(findRouteConflict(routeShape('one', shared, 'endpoint-2'), [routeShape('one', shared, 'endpoint')])).toMatchObject({ otherEndpoint: 'endpoint', domain: '/x/domain' });
   });
 
   it('computes the composite metric as domains × paths per protocol', () => {

@@ -5,6 +5,8 @@
  */
 export interface RouteShape {
   name: string;
+  /** Key of the route's endpoint: a route is identified by endpoint and name. */
+  endpoint: string;
   /** Keys (lower-cased ids) of the domains the route serves: the endpoint itself and/or custom domains. */
   domains: string[];
   patterns: string[];
@@ -13,6 +15,7 @@ export interface RouteShape {
 
 export interface RouteConflict {
   other: string;
+  otherEndpoint: string;
   domain: string;
   pattern: string;
   protocol: string;
@@ -39,22 +42,23 @@ export function routeShape(name: string, properties: Record<string, unknown>, en
   }
   return {
     name,
+    endpoint: endpointKey,
     domains,
     patterns: ((properties.patternsToMatch as string[] | undefined) ?? DEFAULT_PATTERNS).map((p) => p.toLowerCase()),
     protocols: (properties.supportedProtocols as string[] | undefined) ?? DEFAULT_PROTOCOLS,
   };
 }
 
-/** The first (domain, pattern, protocol) the candidate shares with another route of the same endpoint. */
+/** The first (domain, pattern, protocol) the candidate shares with another route (of any endpoint given). */
 export function findRouteConflict(candidate: RouteShape, others: readonly RouteShape[]): RouteConflict | undefined {
   for (const other of others) {
-    if (other.name.toLowerCase() === candidate.name.toLowerCase()) continue;
+    if (other.endpoint === candidate.endpoint && other.name.toLowerCase() === candidate.name.toLowerCase()) continue;
     for (const domain of candidate.domains) {
       if (!other.domains.includes(domain)) continue;
       for (const pattern of candidate.patterns) {
         if (!other.patterns.includes(pattern)) continue;
         const protocol = candidate.protocols.find((p) => other.protocols.includes(p));
-        if (protocol !== undefined) return { other: other.name, domain, pattern, protocol };
+        if (protocol !== undefined) return { other: other.name, otherEndpoint: other.endpoint, domain, pattern, protocol };
       }
     }
   }

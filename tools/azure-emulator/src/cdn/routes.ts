@@ -2,8 +2,9 @@ import { badRequest } from '../arm/errors.js';
 import type { WriteRequest } from '../arm/kind.js';
 import { parentKeyOf } from '../arm/resource-id.js';
 import type { EmulatorContext } from '../emulator-context.js';
-import { AFD, afdChildKind, enforceProfileLimit, limitFor, profileOf, requireReference } from './afd-common.js';
+import { AFD, afdChildKind, enforceProfileLimit, limitFor, profileKeyOf, profileOf, requireReference } from './afd-common.js';
 import { compositeRouteMetric, findRouteConflict, patternProblem, routeShape } from './route-rules.js';
+import { requireUsableGroup } from './origin-group-usage.js';
 import { ruleSetsOfRoute, rulesOf } from './rule-sets.js';
 
 /** Microsoft.Cdn/profiles/afdEndpoints/routes. */
@@ -13,7 +14,8 @@ export const routeKind = afdChildKind({
   updateDefinition: 'RouteUpdateParameters',
   check(request, context) {
     const properties = request.body.properties;
-    requireReference(properties.originGroup, 'properties.originGroup', AFD.originGroup, request, context);
+    requireUsableGroup(properties.originGroup, 'properties.originGroup', request, context);
+    refuseLosingEveryDomain(request);
     ((properties.customDomains as unknown[] | undefined) ?? []).forEach((domain, i) =>
       requireReference(domain, `properties.customDomains[${i}]`, AFD.customDomain, request, context),
     );
@@ -27,18 +29,44 @@ export const routeKind = afdChildKind({
     checkCompositeMetric(request, context);
     checkRules(request, context);
   },
+  // What Azure fills in: each custom domain's isActive, and the members it returns as null when unset.
+  render(record) {
+    const properties = record.body.properties;
+    const customDomains = ((properties.customDomains as Array<Record<string, unknown>> | undefined) ?? []).map((domain) => ({ ...domain, isActive: true }));
+    return { customDomains, originPath: properties.originPath ?? null, cacheConfiguration: properties.cacheConfiguration ?? null };
+  },
 });
 
+/**
+ * Only the first creation of a route may leave it without a domain (terraform-provider-azurerm #18844, #22924): an
+ * update must keep the default domain linked or a custom domain associated.
+ */
+function refuseLosingEveryDomain(request: WriteRequest): void {
+  if (request.existing === undefined) return;
+  const properties = request.body.properties;
+  const customDomains = (properties.customDomains as unknown[] | undefined) ?? [];
+  if (properties.linkToDefaultDomain === 'Enabled' || customDomains.length > 0) return;
+  throw badRequest(
+    `Route '${request.path.names[2]}' must be associated with at least one domain: set 'properties.linkToDefaultDomain' to 'Enabled' ` +
+      "or list a custom domain in 'properties.customDomains'.",
+  );
+}
+
+/**
+ * A (domain, path pattern, protocol) belongs to one route of the profile: documented within an endpoint
+ * (Azure/bicep#13502); across the profile's endpoints (where custom domains can meet) assumption A49.
+ */
 function checkConflicts(request: WriteRequest, context: EmulatorContext): void {
-  const endpointKey = parentKeyOf(request.key);
-  const candidate = routeShape(request.path.names[2] as string, request.body.properties, endpointKey);
-  const others = context.store.ofKind(AFD.route, endpointKey).map((route) => routeShape(route.name, route.body.properties, endpointKey));
+  const candidate = routeShape(request.path.names[2] as string, request.body.properties, parentKeyOf(request.key));
+  const others = context.store.ofKind(AFD.route, profileKeyOf(request.path)).map((route) => routeShape(route.name, route.body.properties, parentKeyOf(route.key)));
   const conflict = findRouteConflict(candidate, others);
   if (conflict === undefined) return;
   const domainName = context.store.get(conflict.domain)?.name ?? conflict.domain;
+  const endpointName = context.store.get(conflict.otherEndpoint)?.name ?? conflict.otherEndpoint;
   throw badRequest(
-    `Route '${candidate.name}' conflicts with route '${conflict.other}' on endpoint '${request.path.names[1]}': ` +
-      `both match domain '${domainName}', path pattern '${conflict.pattern}' and protocol '${conflict.protocol}'.`,
+    'The route domains, paths and protocols configuration has a conflict. More information: ' +
+      `Domain: ${domainName}, Path pattern: ${conflict.pattern}, Protocol: ${conflict.protocol} cannot be added to Route ${candidate.name} ` +
+      `as this combination already exists in Endpoint ${endpointName}, Route ${conflict.other}.`,
   );
 }
 

@@ -1,6 +1,7 @@
 import { badRequest } from '../arm/errors.js';
 import type { ResourceRecord } from '../arm/store.js';
 import type { EmulatorContext } from '../emulator-context.js';
+import { overrideReferencesOf, requireUsableGroup } from './origin-group-usage.js';
 import { AFD, afdChildKind, enforceProfileLimit, limitFor, profileKeyOf, profileOf, referenceKey, refuseDeleteWhileReferenced } from './afd-common.js';
 
 /** Microsoft.Cdn/profiles/ruleSets: RuleSets_Create takes no body and is synchronous; there is no PATCH. */
@@ -17,12 +18,16 @@ export const ruleSetKind = afdChildKind({
   },
 });
 
-/** Microsoft.Cdn/profiles/ruleSets/rules. A new rule counts against every route that uses its rule set. */
+/**
+ * Microsoft.Cdn/profiles/ruleSets/rules. A new rule counts against every route that uses its rule set; a
+ * RouteConfigurationOverride may only name an origin group of the profile that has an enabled origin.
+ */
 export const ruleKind = afdChildKind({
   types: ['profiles', 'ruleSets', 'rules'],
   definition: 'Rule',
   updateDefinition: 'RuleUpdateParameters',
   check(request, context) {
+    for (const { group, field } of overrideReferencesOf(request.body.properties)) requireUsableGroup(group, field, request, context);
     enforceProfileLimit(request, context, AFD.rule, context.limits.afd.rulesPerRuleSet, 'rules per rule set', request.parent?.key);
     if (request.existing !== undefined) return;
     const ruleSetKey = (request.parent as ResourceRecord).key;
@@ -34,7 +39,14 @@ export const ruleKind = afdChildKind({
       if (rules > max) throw badRequest(`Limit reached: route '${route.name}' would have ${rules} rules across its rule sets; the maximum is ${max}.`);
     }
   },
+  render: (record) => withTransforms(record.body.properties),
 });
+
+/** Azure returns every condition with its `transforms`, an empty list when none were sent. */
+function withTransforms(properties: Record<string, unknown>): Record<string, unknown> {
+  const conditions = (properties.conditions as Array<{ parameters?: Record<string, unknown> }> | undefined) ?? [];
+  return { conditions: conditions.map((condition) => ({ ...condition, parameters: { transforms: [], ...condition.parameters } })) };
+}
 
 export function ruleSetsOfRoute(properties: Record<string, unknown>): unknown[] {
   return (properties.ruleSets as unknown[] | undefined) ?? [];

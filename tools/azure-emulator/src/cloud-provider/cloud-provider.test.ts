@@ -25,9 +25,11 @@ let backend: Backend;
 beforeAll(async () => {
   [plane, emulator, backend] = await Promise.all([
     startControlPlane({ clusters: ['member-1'], controllerManager: false }),
-    start({ lroDelayMs: 0, throttling: false, afdManagedSubscriptionId: AFD_SUBSCRIPTION }),
+    start({ lroDelayMs: 0, throttling: false, afdManagedSubscriptionId: AFD_SUBSCRIPTION, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0 } }),
     startBackend('member-1-app'),
   ]);
+  // AKS creates the node resource group with the cluster; the PLS resource group is the user's.
+  for (const name of [NODE_RG, PLS_RG]) emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name });
   kubeConfig = plane.cluster('member-1').kubeConfig();
   core = kubeConfig.makeApiClient(CoreV1Api);
   network = new NetworkManagementClient(stubCredential, SUBSCRIPTION, sdkClientOptions(emulator));

@@ -30,3 +30,8 @@ export class AddressMap {
 function key(address: string, port: number): string {
   return `${address.toLowerCase()}:${port}`;
 }
+
+/** RFC 6761 §6.4: names under `.invalid` never resolve; the edge fails them at once, as a resolver answers NXDOMAIN. */
+export function neverResolves(host: string): boolean {
+  return /(^|\.)invalid\.?$/i.test(host);
+}

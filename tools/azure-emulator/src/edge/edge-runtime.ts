@@ -113,7 +113,7 @@ export class EdgeRuntime {
     return compileRoutingTable({
       version: this.context.store.currentVersion(),
       records: this.context.store.all(),
-      privateLinkStatus: (originKey) => this.context.privateLink.statusOf(originKey),
+      privateLinkServes: (originKey) => this.context.privateLink.servesTraffic(originKey),
     });
   }
 }

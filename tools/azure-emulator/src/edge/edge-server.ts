@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { listen, type RunningServer } from '../arm/arm-server.js';
-import type { AddressMap } from './address-map.js';
+import { neverResolves, type AddressMap } from './address-map.js';
 import type { EdgeFleet } from './edge-fleet.js';
 import { errorPage, newAzureRef, type EdgeErrorKind } from './error-pages.js';
 import type { HealthProber } from './health-prober.js';
@@ -84,6 +84,10 @@ function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: E
   const { request, response, route, origin } = job;
   const https = route.forwardingProtocol === 'HttpsOnly' || (route.forwardingProtocol === 'MatchRequest' && job.protocol === 'Https');
   const target = dependencies.addresses.resolve(origin.hostName, https ? origin.httpsPort : origin.httpPort);
+  if (neverResolves(target.host)) {
+    fail('origin-unreachable');
+    return;
+  }
   const headers: OutgoingHttpHeaders = { ...request.headers };
   for (const name of HOP_BY_HOP) delete headers[name];
   const clientIp = request.socket.remoteAddress ?? '';

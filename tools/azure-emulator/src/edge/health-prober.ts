@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { AddressMap } from './address-map.js';
+import { neverResolves, type AddressMap } from './address-map.js';
 import { enforceOriginCertificateName, originTlsOptions, type OriginTlsTarget } from './origin-tls.js';
 import type { OriginEntry, OriginGroupEntry, RoutingTable } from './routing-table.js';
 
@@ -92,6 +92,7 @@ function probeOrigin(origin: OriginEntry, group: OriginGroupEntry, addresses: Ad
   const probe = group.probe as NonNullable<OriginGroupEntry['probe']>;
   const https = probe.protocol === 'Https';
   const target = addresses.resolve(origin.hostName, https ? origin.httpsPort : origin.httpPort);
+  if (neverResolves(target.host)) return Promise.resolve(false);
   const host = origin.hostHeader ?? origin.hostName;
   const tls: OriginTlsTarget = { expectedName: host, enforceCertificateNameCheck: origin.enforceCertificateNameCheck };
   const send = https ? httpsRequest : httpRequest;

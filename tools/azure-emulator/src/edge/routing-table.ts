@@ -65,7 +65,8 @@ export interface OriginEntry {
 export interface RoutingInputs {
   version: number;
   records: readonly ResourceRecord[];
-  privateLinkStatus: (originKey: string) => string | undefined;
+  /** Whether a Private Link origin's connection is Approved and the approval has reached the edge. */
+  privateLinkServes: (originKey: string) => boolean;
 }
 
 /**
@@ -84,7 +85,7 @@ export function compileRoutingTable(inputs: RoutingInputs): RoutingTable {
   const originGroups = new Map<string, OriginGroupEntry>();
   for (const group of of(AFD.originGroup)) originGroups.set(group.key, originGroupEntry(group));
   for (const origin of of(AFD.origin)) {
-    originGroups.get(parentKeyOf(origin.key))?.origins.push(originEntry(origin, inputs.privateLinkStatus));
+    originGroups.get(parentKeyOf(origin.key))?.origins.push(originEntry(origin, inputs.privateLinkServes));
   }
   const profiles = new Map(of(AFD.profile).map((profile) => [profile.key, profile]));
   const endpoints = new Map(of(AFD.endpoint).map((endpoint) => [endpoint.key, endpoint]));
@@ -160,7 +161,7 @@ function originGroupEntry(group: ResourceRecord): OriginGroupEntry {
   };
 }
 
-function originEntry(origin: ResourceRecord, privateLinkStatus: (key: string) => string | undefined): OriginEntry {
+function originEntry(origin: ResourceRecord, privateLinkServes: (key: string) => boolean): OriginEntry {
   const properties = propertiesOf(origin, true);
   const hostName = String(properties.hostName);
   const isPrivate = properties.sharedPrivateLinkResource !== undefined;
@@ -175,6 +176,6 @@ function originEntry(origin: ResourceRecord, privateLinkStatus: (key: string) =>
     priority: typeof properties.priority === 'number' ? properties.priority : 1,
     weight: typeof properties.weight === 'number' ? properties.weight : 50,
     enabled: properties.enabledState !== 'Disabled',
-    ...(isPrivate ? { privateLinkApproved: privateLinkStatus(origin.key) === 'Approved' } : {}),
+    ...(isPrivate ? { privateLinkApproved: privateLinkServes(origin.key) } : {}),
   };
 }

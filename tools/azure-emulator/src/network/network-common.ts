@@ -8,7 +8,7 @@ import type { AddressPool } from './address-pool.js';
 
 /**
  * 2025-05-01 is the vendored spec; 2026-01-01 is the version @azure/arm-network 39 sends (fixed in the generated
- * client, not configurable), served with the same schemas (ledger A49).
+ * client, not configurable), served with the same schemas (ledger A57).
  */
 export const NETWORK_API_VERSIONS = ['2025-05-01', '2026-01-01'] as const;
 

@@ -40,6 +40,7 @@ export const privateLinkServiceKind = networkKind({
   },
   prepare(record, _request, context) {
     record.internal.alias ??= `${record.name}.${randomUUID()}.${String(record.body.location).toLowerCase()}.azure.privatelinkservice`;
+    record.internal.networkInterfaceId ??= `/subscriptions/${record.path.subscriptionId}/resourceGroups/${record.path.resourceGroup}/providers/Microsoft.Network/networkInterfaces/${record.name}.nic.${randomUUID()}`;
     identifySubResources(record, 'ipConfigurations', 'Microsoft.Network/privateLinkServices/ipConfigurations');
     const previous = (record.internal.natAddresses ?? {}) as Record<string, string>;
     record.internal.natAddresses = assignPrivateAddresses(ipConfigurationsOf(record.body.properties), previous, context.addresses);
@@ -49,7 +50,8 @@ export const privateLinkServiceKind = networkKind({
     const connections = context.store.ofKind(NETWORK.privateEndpointConnection, record.key);
     return {
       alias: record.internal.alias,
-      networkInterfaces: [],
+      // The NAT side of the service: Azure creates a network interface for it and lists it here.
+      networkInterfaces: [{ id: record.internal.networkInterfaceId }],
       privateEndpointConnections: connectionKind === undefined ? [] : connections.map((c) => renderResource(c, connectionKind, context)),
     };
   },

@@ -5,7 +5,7 @@ import { provisionedRecord, type ResourceRecord } from '../arm/store.js';
 import { AFD, referenceKey } from '../cdn/afd-common.js';
 import type { EmulatorContext } from '../emulator-context.js';
 
-/** 2024-02-01 (@azure/arm-frontdoor 5.x) and 2025-11-01, the default of @azure/arm-frontdoor 6 (ledger A49). */
+/** 2024-02-01 (@azure/arm-frontdoor 5.x) and 2025-11-01, the default of @azure/arm-frontdoor 6 (ledger A57). */
 const WAF_API_VERSIONS = ['2024-02-01', '2025-11-01'];
 export const WAF_POLICY_KIND_KEY = kindKeyOf('Microsoft.Network', ['frontDoorWebApplicationFirewallPolicies']);
 const WAF_SKUS = ['Classic_AzureFrontDoor', 'Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'];
@@ -17,6 +17,8 @@ const WAF_SKUS = ['Classic_AzureFrontDoor', 'Standard_AzureFrontDoor', 'Premium_
 export const wafPolicyKind: ResourceKind = {
   provider: 'Microsoft.Network',
   types: ['frontDoorWebApplicationFirewallPolicies'],
+  // Azure answers this type in lower case (assumption A4).
+  responseType: 'Microsoft.Network/frontdoorwebapplicationfirewallpolicies',
   apiVersions: WAF_API_VERSIONS,
   tracked: true,
   lro: { put: false, patch: false, delete: false },
@@ -40,6 +42,8 @@ export interface WafPolicySpec {
   tags?: Record<string, string>;
 }
 
+const WAF_RESOURCE_GROUP_LOCATION = 'eastus';
+
 export function createWafPolicy(spec: WafPolicySpec, context: EmulatorContext): ResourceRecord {
   if (!/^[a-zA-Z][a-zA-Z0-9]{0,127}$/.test(spec.name)) {
     throw badRequest(`'name' must start with a letter and contain only letters and digits (at most 128); got '${spec.name}'.`);
@@ -52,6 +56,8 @@ export function createWafPolicy(spec: WafPolicySpec, context: EmulatorContext): 
   if (existing === undefined && count >= context.limits.afd.wafPoliciesPerSubscription) {
     throw badRequest(`Limit reached: a subscription can hold at most ${context.limits.afd.wafPoliciesPerSubscription} Front Door WAF policies.`);
   }
+  // The policy stands for one that exists on Azure, in a resource group that exists: make sure it does.
+  if (!context.resourceGroups.has(spec.subscriptionId, spec.resourceGroup)) context.resourceGroups.put(spec.subscriptionId, spec.resourceGroup, WAF_RESOURCE_GROUP_LOCATION);
   const body = {
     location: 'Global',
     tags: spec.tags ?? {},

@@ -6,7 +6,20 @@ import { profileKeyOf } from '../cdn/afd-common.js';
 import type { Limits } from '../limits.js';
 import { NETWORK } from '../network/network-common.js';
 
-export type ConnectionStatus = 'Pending' | 'Approved' | 'Rejected' | 'Disconnected';
+/** The origin's `sharedPrivateLinkResource.status` (afdx.json SharedPrivateLinkResourceStatus). */
+export type ConnectionStatus = 'Pending' | 'Approved' | 'Rejected' | 'Disconnected' | 'Timeout';
+
+/** When AFD's side of Private Link acts (`EmulatorOptions.privateLink`). */
+export interface PrivateLinkTiming {
+  /** How long after the origin's write succeeded its connection appears on the Private Link Service. */
+  connectionDelayMs: number;
+  /** How long after approval the edge starts sending traffic through the connection (Azure documents minutes). */
+  approvalPropagationMs: number;
+  /** A connection still Pending this long shows `Timeout` on its origins; undefined: never. */
+  pendingTimeoutMs?: number;
+  /** Whether a Rejected connection may be approved again (undocumented, A26). */
+  reapproveRejected: boolean;
+}
 
 interface SharedPrivateLinkResource {
   privateLink?: { id?: unknown };
@@ -16,8 +29,10 @@ interface SharedPrivateLinkResource {
 }
 
 interface SharedConnection {
-  connectionKey: string;
+  /** Absent while AFD is still creating the private endpoint (`connectionDelayMs`). */
+  connectionKey?: string;
   origins: Set<string>;
+  opening?: NodeJS.Timeout;
 }
 
 /**
@@ -30,10 +45,14 @@ export class PrivateLinkConnections {
   private readonly shared = new Map<string, SharedConnection>();
   private readonly tupleOfOrigin = new Map<string, string>();
 
+  private readonly timers = new Set<NodeJS.Timeout>();
+
   constructor(
     private readonly store: ResourceStore,
     private readonly limits: Limits,
     private readonly afdSubscriptionId: string,
+    readonly timing: PrivateLinkTiming,
+    private readonly now: () => number,
   ) {}
 
   /** Refuses an origin whose Private Link settings AFD would reject. Changes nothing. */
@@ -68,10 +87,15 @@ export class PrivateLinkConnections {
     if (link === undefined || tuple === undefined) return;
     let entry = this.shared.get(tuple);
     if (entry === undefined) {
-      const connectionKey = this.openConnection(link);
-      if (connectionKey === undefined) return;
-      entry = { connectionKey, origins: new Set() };
-      this.shared.set(tuple, entry);
+      const opened: SharedConnection = { origins: new Set() };
+      entry = opened;
+      this.shared.set(tuple, opened);
+      const open = (): void => {
+        opened.opening = undefined;
+        opened.connectionKey = this.openConnection(link);
+      };
+      if (this.timing.connectionDelayMs <= 0) open();
+      else opened.opening = this.later(this.timing.connectionDelayMs, open);
     }
     entry.origins.add(origin.key);
     this.tupleOfOrigin.set(origin.key, tuple);
@@ -87,30 +111,74 @@ export class PrivateLinkConnections {
     entry.origins.delete(originKey);
     if (entry.origins.size > 0) return;
     this.shared.delete(tuple);
-    if (this.store.remove(entry.connectionKey) !== undefined) this.store.changed();
+    if (entry.opening !== undefined) this.cancel(entry.opening);
+    if (entry.connectionKey !== undefined && this.store.remove(entry.connectionKey) !== undefined) this.store.changed();
   }
 
   /** What the origin's `sharedPrivateLinkResource.status` shows; undefined before the origin is provisioned. */
   statusOf(originKey: string): ConnectionStatus | undefined {
     const tuple = this.tupleOfOrigin.get(originKey);
     if (tuple === undefined) return undefined;
+    if (this.shared.get(tuple)?.connectionKey === undefined) return 'Pending';
     const connection = this.liveConnection(tuple);
     if (connection === undefined) return 'Disconnected';
-    const state = connection.body.properties.privateLinkServiceConnectionState as { status?: ConnectionStatus } | undefined;
-    return state?.status ?? 'Pending';
+    const status = connectionStatusOf(connection);
+    const timeout = this.timing.pendingTimeoutMs;
+    if (status === 'Pending' && timeout !== undefined && this.now() - Number(connection.internal.openedAtMs) >= timeout) return 'Timeout';
+    return status;
+  }
+
+  /** Whether the edge sends the origin traffic: its connection is Approved and the approval has propagated. */
+  servesTraffic(originKey: string): boolean {
+    if (this.statusOf(originKey) !== 'Approved') return false;
+    const tuple = this.tupleOfOrigin.get(originKey) as string;
+    const approvedAt = this.liveConnection(tuple)?.internal.approvedAtMs;
+    return typeof approvedAt === 'number' && this.now() - approvedAt >= this.timing.approvalPropagationMs;
+  }
+
+  /** A connection's state was written (approval or rejection): note when it became Approved, for propagation. */
+  stateChanged(connection: ResourceRecord): void {
+    if (connectionStatusOf(connection) !== 'Approved') {
+      delete connection.internal.approvedAtMs;
+      return;
+    }
+    if (typeof connection.internal.approvedAtMs === 'number') return;
+    connection.internal.approvedAtMs = this.now();
+    // The edge re-reads what it serves on a change: tell it when the approval has propagated.
+    this.later(this.timing.approvalPropagationMs, () => this.store.changed());
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private later(delayMs: number, action: () => void): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      action();
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+    return timer;
+  }
+
+  private cancel(timer: NodeJS.Timeout): void {
+    clearTimeout(timer);
+    this.timers.delete(timer);
   }
 
   /** Every shared connection and the origins using it (for the state dump). */
   describe(): Array<{ connectionId: string | undefined; origins: string[] }> {
     return [...this.shared.values()].map((entry) => ({
-      connectionId: this.store.get(entry.connectionKey)?.id,
+      connectionId: entry.connectionKey === undefined ? undefined : this.store.get(entry.connectionKey)?.id,
       origins: [...entry.origins],
     }));
   }
 
   private liveConnection(tuple: string): ResourceRecord | undefined {
-    const entry = this.shared.get(tuple);
-    return entry === undefined ? undefined : this.store.get(entry.connectionKey);
+    const key = this.shared.get(tuple)?.connectionKey;
+    return key === undefined ? undefined : this.store.get(key);
   }
 
   private openConnection(link: SharedPrivateLinkResource): string | undefined {
@@ -130,12 +198,14 @@ export class PrivateLinkConnections {
         },
       },
     };
-    const record = provisionedRecord(path, NETWORK.privateEndpointConnection, body, Date.now(), {
+    const record = provisionedRecord(path, NETWORK.privateEndpointConnection, body, this.now(), {
       privateEndpointId: `/subscriptions/${this.afdSubscriptionId}/resourceGroups/eafd-Prod-${location}/providers/Microsoft.Network/privateEndpoints/${endpointName}`,
       linkIdentifier: String(randomInt(100_000_000, 999_999_999)),
       privateEndpointLocation: location,
+      openedAtMs: this.now(),
     });
     this.store.put(record);
+    this.stateChanged(record);
     this.store.changed();
     return record.key;
   }
@@ -147,6 +217,11 @@ export class PrivateLinkConnections {
     const visible = (properties.visibility?.subscriptions ?? []).includes('*') || listed(properties.visibility?.subscriptions);
     return visible && listed(properties.autoApproval?.subscriptions);
   }
+}
+
+export function connectionStatusOf(connection: ResourceRecord): ConnectionStatus {
+  const state = connection.body.properties.privateLinkServiceConnectionState as { status?: ConnectionStatus } | undefined;
+  return state?.status ?? 'Pending';
 }
 
 function tupleKey(profileKey: string, link: SharedPrivateLinkResource): string {

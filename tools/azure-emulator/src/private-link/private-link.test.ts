@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PrivateLinkTiming } from './connections.js';
 import { createOrigin, createOriginGroup, createProfile } from '../testing/afd-fixtures.js';
 import { restErrorOf } from '../testing/errors.js';
 import { createInternalLoadBalancer, createPrivateLinkService } from '../testing/network-fixtures.js';
@@ -161,5 +162,72 @@ describe('Private Link origins as AFD makes them', () => {
       bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', connection?.name as string, { privateLinkServiceConnectionState: { status: 'Maybe' } }),
     );
     expect(badStatus.message).toContain("'properties.privateLinkServiceConnectionState.status' must be one of Pending, Approved, Rejected");
+  });
+});
+
+describe('Private Link timing and the states Azure leaves undocumented', () => {
+  async function timedBed(privateLink: Partial<PrivateLinkTiming>, clock?: () => number) {
+    const timed = await startTestBed({ afdManagedSubscriptionId: AFD_SUBSCRIPTION, privateLink, ...(clock ? { clock } : {}) });
+    await createInternalLoadBalancer(timed, 'kubernetes-internal', ['fe-1']);
+    await createPrivateLinkService(timed, 'pls-1', 'kubernetes-internal', 'fe-1');
+    await createProfile(timed, 'fd');
+    await createOriginGroup(timed, 'fd', 'og');
+    return timed;
+  }
+  const listed = async (timed: TestBed) => {
+    const result = [];
+    for await (const connection of timed.network.privateLinkServices.listPrivateEndpointConnections(RG, 'pls-1')) result.push(connection);
+    return result;
+  };
+
+  it('the connection appears on the service some time after the origin was written, not in the same instant; the origin is Pending meanwhile', async () => {
+    const timed = await timedBed({ connectionDelayMs: 300 });
+    try {
+      await createOrigin(timed, 'fd', 'og', privateOrigin('member-1', 'pls-1', 'req-1'));
+      expect(await listed(timed)).toEqual([]);
+      expect((await timed.cdn.afdOrigins.get(RG, 'fd', 'og', 'member-1')).sharedPrivateLinkResource?.status).toBe('Pending');
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect((await listed(timed)).map((c) => c.privateLinkServiceConnectionState?.description)).toEqual(['req-1']);
+    } finally {
+      await timed.emulator.stop();
+    }
+  });
+
+  it('Timeout is the origin\'s status (afdx.json), not the connection\'s: a connection left Pending past pendingTimeoutMs shows Timeout on its origin', async () => {
+    let now = 1_700_000_000_000;
+    const timed = await timedBed({ pendingTimeoutMs: 3_600_000 }, () => now);
+    try {
+      await createOrigin(timed, 'fd', 'og', privateOrigin('member-1', 'pls-1', 'req-1'));
+      now += 3_599_999;
+      expect((await timed.cdn.afdOrigins.get(RG, 'fd', 'og', 'member-1')).sharedPrivateLinkResource?.status).toBe('Pending');
+      now += 1;
+      expect((await timed.cdn.afdOrigins.get(RG, 'fd', 'og', 'member-1')).sharedPrivateLinkResource?.status).toBe('Timeout');
+      expect((await listed(timed))[0]?.privateLinkServiceConnectionState?.status).toBe('Pending');
+    } finally {
+      await timed.emulator.stop();
+    }
+  });
+
+  it('re-approving a Rejected connection is refused by default and allowed with reapproveRejected (A26: Azure is silent)', async () => {
+    for (const reapproveRejected of [false, true]) {
+      const timed = await timedBed({ reapproveRejected });
+      try {
+        await createOrigin(timed, 'fd', 'og', privateOrigin('member-1', 'pls-1', 'req-1'));
+        const name = (await listed(timed))[0]?.name as string;
+        const set = (status: string) => timed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', name, { privateLinkServiceConnectionState: { status } });
+        await set('Approved');
+        await set('Rejected');
+        if (reapproveRejected) {
+          expect((await set('Approved')).privateLinkServiceConnectionState?.status).toBe('Approved');
+        } else {
+          for (const status of ['Approved', 'Pending']) {
+            const refused = await restErrorOf(set(status));
+            expect([refused.statusCode, refused.code]).toEqual([400, 'PrivateEndpointConnectionRejected']);
+          }
+        }
+      } finally {
+        await timed.emulator.stop();
+      }
+    }
   });
 });

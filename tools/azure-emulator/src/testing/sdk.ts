@@ -16,9 +16,12 @@ export interface TestBed {
   frontDoor: FrontDoorManagementClient;
 }
 
-/** An emulator with quick operations and the three unmodified SDK clients pointed at it. */
+/** An emulator with quick operations, the test resource group, and the three unmodified SDK clients pointed at it. */
 export async function startTestBed(options: EmulatorOptions = {}): Promise<TestBed> {
-  const emulator = await start({ lroDelayMs: 5, throttling: false, ...options });
+  // No Retry-After: the clients' FAST_POLLING interval rules, so a test does not wait ARM's second per poll.
+  // Private Link acts at once unless a test is about its timing.
+  const emulator = await start({ lroDelayMs: 5, throttling: false, lroRetryAfterSeconds: 0, ...options, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.privateLink } });
+  emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: RESOURCE_GROUP });
   const clientOptions = sdkClientOptions(emulator);
   return {
     emulator,
