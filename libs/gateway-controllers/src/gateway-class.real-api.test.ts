@@ -39,6 +39,14 @@ const accepted = (gc: CachedGatewayClass | undefined) => gc?.status?.conditions?
 const featureNames = (gc: CachedGatewayClass) =>
   ((gc.status as { supportedFeatures?: { name: string }[] } | undefined)?.supportedFeatures ?? []).map((f) => f.name);
 const managers = (gc: CachedGatewayClass) => ((gc.metadata.managedFields ?? []) as ManagedFieldsEntry[]).map((f) => f.manager);
+/** Another manager's server-side apply to our class's status (it owns only what it applies last). */
+const applyAsAuditor = (status: Record<string, unknown>) =>
+  client.patch(
+    `${classPath('azure-fleet-afd')}/status`,
+    { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GatewayClass', metadata: { name: 'azure-fleet-afd' }, status },
+    'apply',
+    { fieldManager: 'auditor', force: true },
+  );
 /** Lets several resyncs (300 ms) pass, so a write that would repeat has had its chance. */
 const severalResyncs = () => new Promise((r) => setTimeout(r, 1_500));
 
@@ -63,21 +71,11 @@ describe('the GatewayClass controller on a real API server', () => {
   });
 
   it('writes nothing while nothing changes, and keeps another manager’s condition', async () => {
-    await client.patch(
-      `${classPath('azure-fleet-afd')}/status`,
-      {
-        apiVersion: 'gateway.networking.k8s.io/v1',
-        kind: 'GatewayClass',
-        metadata: { name: 'azure-fleet-afd' },
-        status: {
-          conditions: [
-            { type: 'example.com/Audited', status: 'True', reason: 'Audited', message: 'by the auditor', lastTransitionTime: '2026-01-01T00:00:00Z' },
-          ],
-        },
-      },
-      'apply',
-      { fieldManager: 'auditor', force: true },
-    );
+    await applyAsAuditor({
+      conditions: [
+        { type: 'example.com/Audited', status: 'True', reason: 'Audited', message: 'by the auditor', lastTransitionTime: '2026-01-01T00:00:00Z' },
+      ],
+    });
     const before = classes.statusWriter.writes;
     await severalResyncs();
     expect(classes.statusWriter.writes).toBe(before);
@@ -111,17 +109,7 @@ describe('the GatewayClass controller on a real API server', () => {
     expect(featureNames(listed)).toEqual(expected);
     expect(featureNames(listed)).toEqual([...featureNames(listed)].sort());
 
-    await client.patch(
-      `${classPath('azure-fleet-afd')}/status`,
-      {
-        apiVersion: 'gateway.networking.k8s.io/v1',
-        kind: 'GatewayClass',
-        metadata: { name: 'azure-fleet-afd' },
-        status: { supportedFeatures: [{ name: 'ExampleVendorFeature' }] },
-      },
-      'apply',
-      { fieldManager: 'auditor', force: true },
-    );
+    await applyAsAuditor({ supportedFeatures: [{ name: 'ExampleVendorFeature' }] });
     const before = classes.statusWriter.writes;
     await severalResyncs();
     expect(classes.statusWriter.writes).toBe(before);
