@@ -3,6 +3,12 @@ export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, 
 export { KubeApiError, isConflict, isGone, isNotFound, isStatusCode } from './kube/kube-api-error.js';
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
 export type { ManagedFieldsEntry } from './status/apply-is-noop.js';
+export {
+  crdNameSelector,
+  crdServesField,
+  customResourceDefinitions,
+  type CustomResourceDefinition,
+} from './kube/custom-resource-definition.js';
 export { apiVersionOf, collectionPath, objectPath, resourceName, type ResourceType } from './kube/resource-type.js';
 
 // Informers and caches

@@ -1,5 +1,6 @@
 import {
   Controller,
+  type CheckResult,
   Informer,
   StatusWriter,
   type ControllerMetrics,
@@ -34,6 +35,8 @@ export interface FleetHubControllerOptions {
   readonly fieldManager?: string;
   /** Informer timings (tests shorten the resync). */
   readonly resyncPeriodMs?: number;
+  /** The Fleet CRD prerequisite (FleetCrdPrerequisite): while it fails, reconciles write nothing and come back later. */
+  readonly prerequisite?: { check(): CheckResult };
 }
 
 export interface FleetHubControllers {
@@ -79,6 +82,7 @@ export function registerFleetHubControllers(options: FleetHubControllerOptions):
         exportStore: exportInformer.store,
         statusWriter,
         events: options.events,
+        ...(options.prerequisite ? { prerequisite: options.prerequisite } : {}),
       }),
     }),
   );

@@ -5,7 +5,9 @@ import {
   KubeApiError,
   objectKey,
   objectPath,
+  requeueAfter,
   retry,
+  type CheckResult,
   type EventRecorder,
   type KubeClient,
   type KubeObject,
@@ -38,7 +40,12 @@ export interface ServiceImportReconcilerOptions {
   readonly events: EventRecorder;
   /** How long a reconcile waits for the caches to show its own writes. Default 10 s. */
   readonly cacheCatchUpMs?: number;
+  /** While this fails (the installed CRDs prune the extension fields), nothing is written. */
+  readonly prerequisite?: { check(): CheckResult };
 }
+
+/** How soon a key held back by the prerequisite is tried again. */
+const PREREQUISITE_RETRY_MS = 5_000;
 
 /**
  * One reconcile per ServiceImport key (`<namespace>/<name>` of the exported Service): reads the cached
@@ -52,6 +59,9 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
   const importStore = options.serviceImportStore as unknown as ObjectStore<KubeObject>;
 
   return async (request: ReconcileRequest, { logger, signal }: ReconcileContext): Promise<ReconcileOutcome> => {
+    if (options.prerequisite && !options.prerequisite.check().ok) {
+      return requeueAfter(PREREQUISITE_RETRY_MS, 'the installed Fleet CRDs lack the extension fields');
+    }
     const namespace = request.namespace ?? '';
     const current = options.serviceImportStore.getByName(request.name, namespace);
     const exports = options.exportStore.byIndex(EXPORTED_SERVICE_INDEX, `${namespace}/${request.name}`);

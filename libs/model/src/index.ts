@@ -3,6 +3,7 @@ export type { ControllerSettings, HubInputs, NamespaceLabels } from './hub-input
 export { HubInputsError, readHubInputs, writeHubInputs } from './hub-inputs.js';
 export * from './model-types.js';
 export { CONTROLLER_NAME, compareText } from './names.js';
+export { gatewayClassVerdict } from './gateway-verdict.js';
 export type { NormalizeResult } from './normalize.js';
 export { normalize } from './normalize.js';
 export { validateModel } from './model-validation.js';

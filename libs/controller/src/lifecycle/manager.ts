@@ -38,6 +38,7 @@ export class Manager {
   private readonly informers: Informer<KubeObject>[] = [];
   private readonly controllers: Controller[] = [];
   private readonly recorders: EventRecorder[] = [];
+  private readonly extraReadiness: HealthCheck[] = [];
   private readonly logger: Logger;
   private healthServer: HealthServer | undefined;
   private shuttingDown: Promise<ShutdownReport> | undefined;
@@ -62,6 +63,12 @@ export class Manager {
     return recorder;
   }
 
+  /** A readiness check of the agent's own (a prerequisite it waits for); register before start(). */
+  addReadinessCheck(check: HealthCheck): HealthCheck {
+    this.extraReadiness.push(check);
+    return check;
+  }
+
   get healthUrl(): string | undefined {
     return this.healthServer?.url;
   }
@@ -82,7 +89,7 @@ export class Manager {
     ];
     const elector = this.options.leaderElector;
     if (elector) checks.push({ name: 'leader-lease', check: () => elector.leaseCheck() });
-    return checks;
+    return [...checks, ...this.extraReadiness];
   }
 
   async start(): Promise<void> {

@@ -1,0 +1,47 @@
+import type { KubeObject } from './kube-object.js';
+import type { ResourceType } from './resource-type.js';
+
+export const customResourceDefinitions: ResourceType = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  kind: 'CustomResourceDefinition',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+};
+
+interface SchemaNode {
+  readonly properties?: Readonly<Record<string, SchemaNode>>;
+  readonly items?: SchemaNode;
+}
+
+/** The parts of an installed CRD that say what it serves. */
+export interface CustomResourceDefinition extends KubeObject {
+  readonly spec: {
+    readonly group: string;
+    readonly versions: readonly {
+      readonly name: string;
+      readonly served: boolean;
+      readonly storage: boolean;
+      readonly schema?: { readonly openAPIV3Schema?: SchemaNode };
+    }[];
+  };
+}
+
+/**
+ * Whether the CRD's served `version` declares the field at `path` (property names from the object root; list
+ * items are stepped through), i.e. whether the API server keeps that field instead of pruning it.
+ */
+export function crdServesField(crd: CustomResourceDefinition | undefined, version: string, path: readonly string[]): boolean {
+  const served = crd?.spec.versions.find((v) => v.name === version && v.served);
+  let node: SchemaNode | undefined = served?.schema?.openAPIV3Schema;
+  for (const name of path) {
+    while (node?.items) node = node.items;
+    node = node?.properties?.[name];
+  }
+  return node !== undefined;
+}
+
+/** An informer field selector for one CRD by name, so a watch sees only the CRD a check depends on. */
+export function crdNameSelector(name: string): string {
+  return `metadata.name=${name}`;
+}

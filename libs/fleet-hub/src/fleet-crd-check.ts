@@ -1,0 +1,37 @@
+import { crdServesField, type CheckResult, type CustomResourceDefinition } from '@fleet-gateway/controller';
+
+export const INTERNAL_SERVICE_EXPORT_CRD = 'internalserviceexports.networking.fleet.azure.com';
+
+/** The label upstream fleet-networking's `net-crd-installer` puts on the CRDs it installs (and re-installs). */
+export const UPSTREAM_CRD_INSTALLER_LABEL = 'crd-installer.networking.azure.fleet.com/managed';
+
+/** The fields our InternalServiceExport CRD adds to upstream's ("Extension." in charts/fleet-networking-crds). */
+export const EXTENSION_FIELDS: readonly (readonly string[])[] = [
+  ['spec', 'internalLoadBalancerIP'],
+  ['spec', 'publicAddress'],
+  ['spec', 'privateLinkService'],
+  ['spec', 'privateEndpointConnections'],
+  ['spec', 'azureObservedTime'],
+  ['spec', 'azureDataStale'],
+  ['status', 'privateLinkRequests'],
+];
+
+const NEEDED = 'the hub needs the extended Fleet CRDs of charts/fleet-networking-crds';
+const FIX = 'fix: install that chart (helm upgrade --install fleet-networking-crds charts/fleet-networking-crds)';
+
+/**
+ * Whether the installed InternalServiceExport CRD serves the extension fields the hub and member agents exchange.
+ * Without them the API server prunes what the member publishes and the hub writes, so the hub must not start on it.
+ * The message is one line: what is installed, what is needed, how to fix it.
+ */
+export function checkFleetCrds(crd: CustomResourceDefinition | undefined): CheckResult {
+  if (!crd) return { ok: false, message: `CRD ${INTERNAL_SERVICE_EXPORT_CRD} is not installed; ${NEEDED}; ${FIX}` };
+  const missing = EXTENSION_FIELDS.filter((path) => !crdServesField(crd, 'v1alpha1', path)).map((path) => path.join('.'));
+  if (missing.length === 0) return { ok: true };
+  const installer = crd.metadata.labels?.[UPSTREAM_CRD_INSTALLER_LABEL] === 'true';
+  const installed = installer
+    ? `CRD ${INTERNAL_SERVICE_EXPORT_CRD} is upstream fleet-networking's, installed by its net-crd-installer (label ${UPSTREAM_CRD_INSTALLER_LABEL}=true), without ${missing.join(', ')}`
+    : `CRD ${INTERNAL_SERVICE_EXPORT_CRD} does not serve ${missing.join(', ')} (upstream fleet-networking's schema)`;
+  const fix = installer ? `${FIX}, after turning off fleet-networking's net-crd-installer, which replaces it` : FIX;
+  return { ok: false, message: `${installed}; ${NEEDED}; ${fix}` };
+}

@@ -1,0 +1,81 @@
+import {
+  Controller,
+  crdNameSelector,
+  customResourceDefinitions,
+  Informer,
+  requestFor,
+  StatusWriter,
+  type ControllerMetrics,
+  type CustomResourceDefinition,
+  type KubeClient,
+  type Logger,
+  type Manager,
+} from '@fleet-gateway/controller';
+import { CONTROLLER_NAME } from '@fleet-gateway/model';
+import { GATEWAY_CLASS_CRD, gatewayClasses, type CachedGatewayClass } from './gateway-api-resources.js';
+import { gatewayClassReconciler } from './gateway-class-reconciler.js';
+
+/** The hub's Gateway API controllers write status under this field manager. */
+export const GATEWAY_FIELD_MANAGER = 'hub-gateway';
+
+export interface GatewayClassControllerOptions {
+  readonly manager: Manager;
+  readonly client: KubeClient;
+  readonly logger: Logger;
+  readonly metrics?: ControllerMetrics;
+  readonly fieldManager?: string;
+  /** Informer timings (tests shorten the resync). */
+  readonly resyncPeriodMs?: number;
+}
+
+export interface GatewayClassControllers {
+  readonly controller: Controller;
+  /** Shared cache: the Gateway controller reads the same classes. */
+  readonly gatewayClasses: Informer<CachedGatewayClass>;
+  readonly statusWriter: StatusWriter;
+}
+
+/**
+ * Registers on `manager` an informer of all GatewayClasses, one of the GatewayClass CRD alone (field-selected by
+ * name), and the `gateway-class` controller keyed by class name. A change of the CRD — the experimental channel
+ * installed or removed — maps to every class of ours, so `supportedFeatures` follows what the CRD serves.
+ */
+export function registerGatewayClassController(options: GatewayClassControllerOptions): GatewayClassControllers {
+  const { manager, client, metrics, logger } = options;
+  const common = {
+    client,
+    logger,
+    ...(metrics ? { metrics } : {}),
+    ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }),
+  };
+  const classInformer = manager.addInformer(new Informer<CachedGatewayClass>({ ...common, resource: gatewayClasses }));
+  const crdInformer = manager.addInformer(
+    new Informer<CustomResourceDefinition>({ ...common, resource: customResourceDefinitions, fieldSelector: crdNameSelector(GATEWAY_CLASS_CRD) }),
+  );
+  const fieldManager = options.fieldManager ?? GATEWAY_FIELD_MANAGER;
+  const statusWriter = new StatusWriter({ client, fieldManager, logger });
+  const controller = manager.addController(
+    new Controller({
+      name: 'gateway-class',
+      kind: 'GatewayClass',
+      concurrency: 1,
+      logger,
+      ...(metrics ? { metrics } : {}),
+      reconcile: gatewayClassReconciler({
+        client,
+        gatewayClassStore: classInformer.store,
+        crdStore: crdInformer.store,
+        statusWriter,
+        fieldManager,
+      }),
+    }),
+  );
+  controller.watch(classInformer);
+  controller.watch(crdInformer, () =>
+    classInformer.store
+      .list()
+      .filter((c) => c.spec.controllerName === CONTROLLER_NAME)
+      .map((c) => requestFor(c)),
+  );
+  return { controller, gatewayClasses: classInformer, statusWriter };
+}
