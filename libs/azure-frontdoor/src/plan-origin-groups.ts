@@ -28,7 +28,7 @@ export interface OriginGroupPlan {
   readonly problems: readonly PlanProblem[];
 }
 
-const WIDEST_LATENCY_BAND_MS = 1000;
+export const WIDEST_LATENCY_BAND_MS = 1000;
 
 /** One AFD origin group to be: a model traffic split whose rules still have an origin to send traffic to. */
 interface GroupDraft {

@@ -1,5 +1,6 @@
 import type { SourceRef } from '@fleet-gateway/model';
 import { sinkOriginGroupName, sinkOriginName } from './afd-names.js';
+import { WIDEST_LATENCY_BAND_MS } from './plan-origin-groups.js';
 import type { OriginGroupSpec, ProgrammableOriginSpec } from './spec-types.js';
 
 /**
@@ -21,7 +22,6 @@ export interface PlannedSink {
 const SINK_PORT = 80;
 const SINK_TLS_PORT = 443;
 const SINK_WEIGHT = 1000;
-const WIDEST_LATENCY_BAND_MS = 1000;
 
 export function planSink(profile: string, endpoint: string, provenance: readonly SourceRef[]): PlannedSink {
   const originGroup = sinkOriginGroupName(endpoint);

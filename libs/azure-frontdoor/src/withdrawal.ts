@@ -22,7 +22,9 @@ function starvingGroups(graph: FrontDoorGraph, observed: ObservedGraph): Set<str
   const byGroup = new Map<string, OriginSpec[]>();
   for (const origin of graph.origins) {
     const group = lower(origin.ref.originGroup);
-    byGroup.set(group, [...(byGroup.get(group) ?? []), origin]);
+    const list = byGroup.get(group) ?? [];
+    list.push(origin);
+    byGroup.set(group, list);
   }
   const observedByKey = new Map(observed.origins.map((o) => [`${lower(o.parent ?? '')}/${lower(o.name)}`, o.arm]));
   const serves = (origin: OriginSpec, groupOrigins: readonly OriginSpec[]): boolean => {
@@ -54,9 +56,8 @@ export function resolveWithdrawal(graph: FrontDoorGraph, observed: ObservedGraph
   const sink = planSink(profile, graph.endpoint.ref.endpoint, graph.endpoint.provenance);
   const sinkName = sink.group.ref.originGroup;
   const observedRoutes = new Map(observed.routes.filter((r) => lower(r.parent ?? '') === lower(graph.endpoint.ref.endpoint)).map((r) => [lower(r.name), r]));
-  const serving = new Map(
-    observed.originGroups.filter((g) => observed.origins.some((o) => lower(o.parent ?? '') === lower(g.name) && isEnabled(o.arm))).map((g) => [lower(g.name), g.name]),
-  );
+  const withEnabledOrigin = new Set(observed.origins.filter((o) => isEnabled(o.arm)).map((o) => lower(o.parent ?? '')));
+  const serving = new Map(observed.originGroups.filter((g) => withEnabledOrigin.has(lower(g.name))).map((g) => [lower(g.name), g.name]));
   const heldGroups: Kept = new Map();
   const routes = graph.routes.map((route): RouteSpec => {
     if (!starving.has(lower(route.originGroup))) return route;

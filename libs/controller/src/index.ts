@@ -4,7 +4,6 @@ export { KubeApiError, isConflict, isGone, isNotFound, isStatusCode } from './ku
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
 export type { ManagedFieldsEntry } from './status/apply-is-noop.js';
 export {
-  crdNameSelector,
   crdServesField,
   customResourceDefinitions,
   type CustomResourceDefinition,
@@ -13,6 +12,7 @@ export { apiVersionOf, collectionPath, objectPath, resourceName, type ResourceTy
 
 // Informers and caches
 export { Informer, type InformerLifecycleEvent, type LifecycleHandler } from './informer/informer.js';
+export { crdInformer } from './informer/crd-informer.js';
 export type { InformerOptions } from './informer/informer-options.js';
 export {
   labelIndex,

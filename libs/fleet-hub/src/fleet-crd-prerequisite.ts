@@ -1,7 +1,6 @@
 import {
-  crdNameSelector,
-  customResourceDefinitions,
-  Informer,
+  crdInformer,
+  type Informer,
   type CheckResult,
   type ControllerMetrics,
   type CustomResourceDefinition,
@@ -33,15 +32,7 @@ export class FleetCrdPrerequisite {
 
   constructor(private readonly options: FleetCrdPrerequisiteOptions) {
     const { manager, client, logger, metrics } = options;
-    this.informer = manager.addInformer(
-      new Informer<CustomResourceDefinition>({
-        client,
-        resource: customResourceDefinitions,
-        fieldSelector: crdNameSelector(INTERNAL_SERVICE_EXPORT_CRD),
-        logger,
-        ...(metrics ? { metrics } : {}),
-      }),
-    );
+    this.informer = manager.addInformer(crdInformer(INTERNAL_SERVICE_EXPORT_CRD, { client, logger, ...(metrics ? { metrics } : {}) }));
     this.informer.onLifecycle((event) => {
       if (event.type === 'listed') this.evaluate();
     });

@@ -1,12 +1,10 @@
 import {
   Controller,
-  crdNameSelector,
-  customResourceDefinitions,
+  crdInformer,
   Informer,
   requestFor,
   StatusWriter,
   type ControllerMetrics,
-  type CustomResourceDefinition,
   type KubeClient,
   type Logger,
   type Manager,
@@ -49,9 +47,7 @@ export function registerGatewayClassController(options: GatewayClassControllerOp
     ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }),
   };
   const classInformer = manager.addInformer(new Informer<CachedGatewayClass>({ ...common, resource: gatewayClasses }));
-  const crdInformer = manager.addInformer(
-    new Informer<CustomResourceDefinition>({ ...common, resource: customResourceDefinitions, fieldSelector: crdNameSelector(GATEWAY_CLASS_CRD) }),
-  );
+  const classCrdInformer = manager.addInformer(crdInformer(GATEWAY_CLASS_CRD, common));
   const fieldManager = options.fieldManager ?? GATEWAY_FIELD_MANAGER;
   const statusWriter = new StatusWriter({ client, fieldManager, logger });
   const controller = manager.addController(
@@ -64,14 +60,14 @@ export function registerGatewayClassController(options: GatewayClassControllerOp
       reconcile: gatewayClassReconciler({
         client,
         gatewayClassStore: classInformer.store,
-        crdStore: crdInformer.store,
+        crdStore: classCrdInformer.store,
         statusWriter,
         fieldManager,
       }),
     }),
   );
   controller.watch(classInformer);
-  controller.watch(crdInformer, () =>
+  controller.watch(classCrdInformer, () =>
     classInformer.store
       .list()
       .filter((c) => c.spec.controllerName === CONTROLLER_NAME)

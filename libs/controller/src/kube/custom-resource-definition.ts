@@ -40,8 +40,3 @@ export function crdServesField(crd: CustomResourceDefinition | undefined, versio
   }
   return node !== undefined;
 }
-
-/** An informer field selector for one CRD by name, so a watch sees only the CRD a check depends on. */
-export function crdNameSelector(name: string): string {
-  return `metadata.name=${name}`;
-}

@@ -130,9 +130,10 @@ export class PrivateLinkConnections {
 
   /** Whether the edge sends the origin traffic: its connection is Approved and the approval has propagated. */
   servesTraffic(originKey: string): boolean {
-    if (this.statusOf(originKey) !== 'Approved') return false;
-    const tuple = this.tupleOfOrigin.get(originKey) as string;
-    const approvedAt = this.liveConnection(tuple)?.internal.approvedAtMs;
+    const tuple = this.tupleOfOrigin.get(originKey);
+    const connection = tuple === undefined ? undefined : this.liveConnection(tuple);
+    if (connection === undefined || connectionStatusOf(connection) !== 'Approved') return false;
+    const approvedAt = connection.internal.approvedAtMs;
     return typeof approvedAt === 'number' && this.now() - approvedAt >= this.timing.approvalPropagationMs;
   }
 
