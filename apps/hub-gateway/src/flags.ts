@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
+  checkDnsLabel,
   checkResourceGroup,
   checkSubscriptionId,
   commonAgentOptions,
@@ -29,8 +30,6 @@ export interface HubFlags extends CommonAgentFlags {
 }
 
 export type HubFlagsResult = { ok: true; help: false; value: HubFlags } | { ok: true; help: true } | { ok: false; errors: string[] };
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 const HUB_FLAGS = {
   'enable-afd': { type: 'boolean', default: false, description: 'feature gate: reconcile Gateways of class azure-fleet-afd into Azure Front Door' },
@@ -100,8 +99,9 @@ export function parseHubFlags(argv: string[]): HubFlagsResult {
   }
   if (enableAfd && !hubName) {
     errors.push('--hub-name must be configured when Azure Front Door reconciliation is enabled (--enable-afd): it identifies this hub in the ownership tags');
-  } else if (hubName !== undefined && !DNS_LABEL.test(hubName)) {
-    errors.push(`--hub-name has invalid value "${hubName}"; expected a DNS label such as hub-east`);
+  } else {
+    const hubNameError = checkDnsLabel('hub-name', hubName, 'hub-east');
+    if (hubNameError) errors.push(hubNameError);
   }
   const tenantError = checkSubscriptionId('azure-tenant-id', values['azure-tenant-id']);
   if (tenantError) errors.push(tenantError);

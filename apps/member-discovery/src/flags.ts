@@ -1,4 +1,4 @@
-import { commonAgentOptions, parseAgentArgs, readCommonAgentFlags, renderFlagHelp, type CommonAgentFlags, type FlagSpecs } from '@fleet-gateway/agent-flags';
+import { checkDnsLabel, commonAgentOptions, parseAgentArgs, readCommonAgentFlags, renderFlagHelp, type CommonAgentFlags, type FlagSpecs } from '@fleet-gateway/agent-flags';
 
 /** The member agent's configuration, from its command line. */
 export interface MemberFlags extends CommonAgentFlags {
@@ -12,8 +12,6 @@ export interface MemberFlags extends CommonAgentFlags {
 }
 
 export type MemberFlagsResult = { ok: true; help: false; value: MemberFlags } | { ok: true; help: true } | { ok: false; errors: string[] };
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 const MEMBER_FLAGS = {
   'member-cluster-name': { type: 'string', valueName: 'NAME', description: 'the Fleet member name, a DNS label (required)' },
@@ -39,7 +37,8 @@ export function parseMemberFlags(argv: string[]): MemberFlagsResult {
   const member = values['member-cluster-name'];
   const hubKubeconfig = values['hub-kubeconfig'];
   if (!member) errors.push('--member-cluster-name is required (the Fleet member name, a DNS label)');
-  else if (!DNS_LABEL.test(member)) errors.push(`--member-cluster-name has invalid value "${member}"; expected a DNS label such as member-1`);
+  const memberError = checkDnsLabel('member-cluster-name', member || undefined, 'member-1');
+  if (memberError) errors.push(memberError);
   if (!hubKubeconfig) errors.push('--hub-kubeconfig is required (a kubeconfig for the hub, scoped to fleet-member-<member>)');
   const discovery = values['enable-private-link-origin-discovery'];
   const approve = values['approve-private-link-connections'];

@@ -2,6 +2,7 @@
 
 // Azure resource group names: 1-90 letters, digits, _ - . ( ), not ending in '.'.
 const RESOURCE_GROUP = /^[-\w.()]{0,89}[-\w()]$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function checkSubscriptionId(flag: string, value: string | undefined): string | undefined {
@@ -23,4 +24,9 @@ export function checkBindAddress(flag: string, value: string, example: string): 
 export function checkResourceGroup(flag: string, value: string | undefined): string | undefined {
   if (value === undefined || RESOURCE_GROUP.test(value)) return undefined;
   return `--${flag} has invalid value "${value}"; expected an Azure resource group name (1-90 of letters, digits, _ - . ( ), not ending in .)`;
+}
+
+export function checkDnsLabel(flag: string, value: string | undefined, example: string): string | undefined {
+  if (value === undefined || DNS_LABEL.test(value)) return undefined;
+  return `--${flag} has invalid value "${value}"; expected a DNS label such as ${example}`;
 }

@@ -28,7 +28,6 @@ export const FLEET_CRDS_CHECK = 'fleet-crds';
 export class FleetCrdPrerequisite {
   private readonly informer: Informer<CustomResourceDefinition>;
   private last: CheckResult = { ok: false, message: `CRD ${INTERNAL_SERVICE_EXPORT_CRD} not read yet` };
-  private logged: CheckResult | undefined;
 
   constructor(private readonly options: FleetCrdPrerequisiteOptions) {
     const { manager, client, logger, metrics } = options;
@@ -45,9 +44,9 @@ export class FleetCrdPrerequisite {
   }
 
   private evaluate(): void {
-    this.last = checkFleetCrds(this.informer.store.getByName(INTERNAL_SERVICE_EXPORT_CRD));
-    if (this.logged?.ok === this.last.ok && this.logged.message === this.last.message) return;
-    this.logged = this.last;
+    const next = checkFleetCrds(this.informer.store.getByName(INTERNAL_SERVICE_EXPORT_CRD));
+    if (next.ok === this.last.ok && next.message === this.last.message) return;
+    this.last = next;
     if (this.last.ok) this.options.logger.info(`CRD ${INTERNAL_SERVICE_EXPORT_CRD} serves the Fleet extension fields`);
     else this.options.logger.error(this.last.message ?? '');
   }

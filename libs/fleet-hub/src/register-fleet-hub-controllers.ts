@@ -8,7 +8,7 @@ import {
   type KubeClient,
   type Logger,
   type Manager,
-  type ReconcileRequest,
+  parseRequestKey,
 } from '@fleet-gateway/controller';
 import {
   EXPORTED_SERVICE_INDEX,
@@ -87,11 +87,6 @@ export function registerFleetHubControllers(options: FleetHubControllerOptions):
     }),
   );
   controller.watch(importInformer);
-  controller.watch(exportInformer, (ise): ReconcileRequest[] =>
-    exportedServiceOf(ise).map((key) => {
-      const [namespace, name] = key.split('/') as [string, string];
-      return { namespace, name };
-    }),
-  );
+  controller.watch(exportInformer, (ise) => exportedServiceOf(ise).map(parseRequestKey));
   return { controller, serviceImports: importInformer, internalServiceExports: exportInformer, statusWriter };
 }

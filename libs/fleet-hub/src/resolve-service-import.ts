@@ -105,7 +105,7 @@ export function carriesAfdAnnotations(serviceImport: ServiceImport): boolean {
   return Object.keys(serviceImport.metadata.annotations ?? {}).some((key) => key.startsWith(RESERVED_PREFIX));
 }
 
-export function hasFinalizer(ise: InternalServiceExport): boolean {
+function hasFinalizer(ise: InternalServiceExport): boolean {
   return ise.metadata.finalizers?.includes(INTERNAL_SERVICE_EXPORT_FINALIZER) ?? false;
 }
 

@@ -14,6 +14,7 @@ import {
   type ObjectStore,
   type ReconcileContext,
   type ReconcileOutcome,
+  requestKey,
   type ReconcileRequest,
   type StatusWriter,
 } from '@fleet-gateway/controller';
@@ -64,7 +65,7 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
     }
     const namespace = request.namespace ?? '';
     const current = options.serviceImportStore.getByName(request.name, namespace);
-    const exports = options.exportStore.byIndex(EXPORTED_SERVICE_INDEX, `${namespace}/${request.name}`);
+    const exports = options.exportStore.byIndex(EXPORTED_SERVICE_INDEX, requestKey({ namespace, name: request.name }));
     const resolution = resolveServiceImport({ serviceImport: current, exports });
     const written = new WrittenObjects();
     try {
