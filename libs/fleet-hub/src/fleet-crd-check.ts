@@ -14,6 +14,7 @@ export const EXTENSION_FIELDS: readonly (readonly string[])[] = [
   ['spec', 'azureObservedTime'],
   ['spec', 'azureDataStale'],
   ['status', 'privateLinkRequests'],
+  ['status', 'frontDoors'],
 ];
 
 const NEEDED = 'the hub needs the extended Fleet CRDs of charts/fleet-networking-crds';

@@ -219,5 +219,28 @@ export interface InternalServiceExport {
        */
       issuedTime?: string;
     }[];
+    /**
+     * Extension. Per Gateway that uses this export, the AFD profile and its frontDoorId (the X-Azure-FDID header value AFD sends to origins), so that backend owners can lock public origins to it.
+     *
+     * @maxItems 256
+     */
+    frontDoors?: {
+      /**
+       * The Gateway, as <namespace>/<name>, whose AFD profile sends traffic to this export.
+       */
+      gateway: string;
+      /**
+       * The UID of that Gateway.
+       */
+      gatewayUID?: string;
+      /**
+       * The name of the AFD profile.
+       */
+      profile?: string;
+      /**
+       * The profile's frontDoorId, which AFD sends in the X-Azure-FDID request header.
+       */
+      frontDoorID: string;
+    }[];
   };
 }
