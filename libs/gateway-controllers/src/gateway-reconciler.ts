@@ -138,7 +138,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       return done();
     }
     const accepted = findCondition(result.verdicts.gateway.conditions, 'Accepted');
-    logger.info('resolved', {
+    // Resyncs resolve every Gateway again; the steps that write log at info, resolve itself at debug.
+    logger.debug('resolved', {
       step: 'resolve',
       accepted: accepted?.status,
       reason: accepted?.reason,
