@@ -136,15 +136,18 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       return done();
     }
     const accepted = findCondition(result.verdicts.gateway.conditions, 'Accepted');
-    // Resyncs resolve every Gateway again; the steps that write log at info, resolve itself at debug.
-    logger.debug('resolved', {
+    const resolved = {
       step: 'resolve',
       accepted: accepted?.status,
       reason: accepted?.reason,
       routes: result.verdicts.routes.length,
       backends: result.model?.backends.length ?? 0,
       durationMs: Math.round(performance.now() - started),
-    });
+    };
+    // Resyncs resolve every Gateway again: info when there is a model other than the programmed one, debug otherwise
+    // (a Gateway without a model says what changed when its status is written).
+    const changed = result.model !== undefined && programmed.get(owner.key)?.hash !== modelHash(result.model);
+    logger[changed ? 'info' : 'debug']('resolved', resolved);
     await writeRouteStatuses(gateway, owner, result, logger);
 
     const generation = gateway.metadata.generation ?? 0;
