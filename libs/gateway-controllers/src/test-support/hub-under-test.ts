@@ -1,6 +1,6 @@
-import { NetworkManagementClient } from '@azure/arm-network';
-import { start, stubCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
-import { ArmRateLimiter, createFrontDoorClients, type FrontDoorClients, type FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import type { RunningEmulator, start } from '@fleet-gateway/azure-emulator';
+import type { FrontDoorClients, FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import { createPrivateLinkService as createMemberPrivateLinkService, memberNetwork, startHarness, TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import {
   collectionPath,
   createLogger,
@@ -25,7 +25,7 @@ import { registerGatewayController, type GatewayControllers } from '../register-
  * three controller sets on one Manager, wired as apps/hub-gateway wires them. The test plays the members: it writes
  * InternalServiceExport specs and approves Private Link connections in the emulator.
  */
-export const SCOPE: FrontDoorScope = { subscriptionId: '00000000-0000-4000-8000-000000000001', resourceGroup: 'fleet-afd' };
+export const SCOPE: FrontDoorScope = TEST_SCOPE;
 export const HUB_IDENTITY = `subscription/${SCOPE.subscriptionId}/cluster/test-hub`;
 export const CLASS_NAME = 'azure-fleet-afd';
 export const MEMBERS = ['member-1', 'member-2'];
@@ -66,17 +66,7 @@ export interface HubUnderTest {
 export async function startHubUnderTest(options: { emulator?: Parameters<typeof start>[0] } = {}): Promise<HubUnderTest> {
   const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...MEMBERS.map((m) => `fleet-member-${m}`)] });
   await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
-  const emulator = await start({ lroDelayMs: 0, ...options.emulator, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink } });
-  emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: SCOPE.resourceGroup });
-  const limiter = new ArmRateLimiter({ reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } });
-  const clients = createFrontDoorClients({
-    credential: stubCredential,
-    subscriptionId: SCOPE.subscriptionId,
-    endpoint: emulator.armEndpoint,
-    tlsOptions: { ca: emulator.caCertificate },
-    rateLimiter: limiter,
-    retry: { baseDelayMs: 1, maxDelayMs: 5 },
-  });
+  const { emulator, clients } = await startHarness(options.emulator ? { emulator: options.emulator } : {});
   await client.create(collectionPath(gatewayClasses), {
     apiVersion: 'gateway.networking.k8s.io/v1',
     kind: 'GatewayClass',
@@ -280,25 +270,9 @@ export async function publishExport(client: KubeClient, fixture: ExportFixture):
   await client.patch(exportPath(cluster, service), body, 'apply', { fieldManager: `member-discovery-${cluster}`, force: true });
 }
 
-/** What AKS's cloud provider makes for a Service with Private Link: an internal LB and a PLS on its frontend. */
-export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string): Promise<{ id: string; address: string; network: NetworkManagementClient; resourceGroup: string }> {
-  const network = new NetworkManagementClient(stubCredential, SCOPE.subscriptionId, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
-  const resourceGroup = `mc-${cluster}`;
-  emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: resourceGroup });
-  const subnet = `/subscriptions/${SCOPE.subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.Network/virtualNetworks/vnet/subnets/aks`;
-  const lro = { updateIntervalInMs: 5 };
-  const lb = await network.loadBalancers.createOrUpdate(
-    resourceGroup,
-    'kubernetes-internal',
-    { location: 'eastus2', sku: { name: 'Standard' }, frontendIPConfigurations: [{ name: `fe-${service}`, subnet: { id: subnet }, privateIPAllocationMethod: 'Dynamic' }] },
-    lro,
-  );
-  const frontend = lb.frontendIPConfigurations?.find((f) => f.name === `fe-${service}`);
-  const pls = await network.privateLinkServices.createOrUpdate(
-    resourceGroup,
-    `pls-${service}`,
-    { location: 'eastus2', loadBalancerFrontendIpConfigurations: [{ id: frontend?.id }], ipConfigurations: [{ name: 'nat', subnet: { id: subnet }, privateIPAllocationMethod: 'Dynamic', primary: true }] },
-    lro,
-  );
-  return { id: pls.id ?? '', address: frontend?.privateIPAddress ?? '', network, resourceGroup };
+/** What AKS's cloud provider makes for a Service with Private Link (an internal LB and PLS `pls-<service>`), and the member's Network client. */
+export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string) {
+  const network = memberNetwork(emulator, cluster);
+  const pls = await createMemberPrivateLinkService(network, service);
+  return { ...pls, network: network.client, resourceGroup: network.resourceGroup };
 }
