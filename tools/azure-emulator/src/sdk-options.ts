@@ -15,5 +15,13 @@ export function sdkClientOptions(emulator: { armEndpoint: string; caCertificate:
   };
 }
 
+/**
+ * The environment App Service gives a process with a managed identity, pointing at the emulator's token endpoint:
+ * with it (and nothing else), DefaultAzureCredential's ManagedIdentityCredential takes its tokens from the emulator.
+ */
+export function managedIdentityEnvironment(emulator: { identityEndpoint: string; identityHeader: string }): { IDENTITY_ENDPOINT: string; IDENTITY_HEADER: string } {
+  return { IDENTITY_ENDPOINT: emulator.identityEndpoint, IDENTITY_HEADER: emulator.identityHeader };
+}
+
 /** Poll fast in tests: the emulator's operations take milliseconds (the SDK default is 2 s between polls). */
 export const FAST_POLLING = { updateIntervalInMs: 5 };

@@ -47,6 +47,8 @@ const info: AzureSideInfo = {
   caCertificatePath,
   edgeUrl: emulator.edgeUrl,
   adminUrl: emulator.admin.url,
+  identityEndpoint: emulator.identityEndpoint,
+  identityHeader: emulator.identityHeader,
   subscriptionId: LOCAL_SUBSCRIPTION_ID,
   afdResourceGroup: LOCAL_AFD_RESOURCE_GROUP,
   members: values.member.map((m) => m.split('=')[0] ?? m),

@@ -56,6 +56,12 @@ describe('the local system (make local-up / local-down)', () => {
     const profile = await cdn.profiles.beginCreateAndWait(printed.azure.afdResourceGroup, 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, { updateIntervalInMs: 50 });
     expect(profile.provisioningState).toBe('Succeeded');
 
+    // The managed-identity endpoint it records issues tokens to a caller holding its secret.
+    const token = await fetch(`${printed.azure.identityEndpoint}?api-version=2019-08-01&resource=https://management.azure.com`, {
+      headers: { 'X-IDENTITY-HEADER': printed.azure.identityHeader },
+    });
+    expect(token.status).toBe(200);
+
     // The member's cloud-provider stand-in gives an internal LoadBalancer Service an address.
     const member = new KubeConfig();
     member.loadFromFile(printed.kubeconfigs['member-1'] ?? '');
