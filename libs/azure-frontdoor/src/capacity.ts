@@ -104,6 +104,18 @@ export function measureAfterApply(observed: ObservedGraph, operations: readonly 
   return measureResources([...final.values()]);
 }
 
+/** How much of each AFD limit a graph uses: the figures behind the capacity metrics. */
+export interface CapacityUsage {
+  readonly dimension: CapacityDimension;
+  readonly value: number;
+  readonly limit: number;
+}
+
+export function capacityUsage(measured: Measured, sku: AfdSku, overrides: Partial<CapacityLimits> = {}): CapacityUsage[] {
+  const limits = limitsFor(sku, overrides);
+  return (Object.keys(limits) as CapacityDimension[]).map((dimension) => ({ dimension, value: measured[dimension].value, limit: limits[dimension] }));
+}
+
 /** Every dimension over its limit, each naming the dimension, the value and the limit. */
 export function capacityViolations(measured: Measured, sku: AfdSku, overrides: Partial<CapacityLimits> = {}): CapacityViolation[] {
   const limits = limitsFor(sku, overrides);

@@ -9,7 +9,13 @@ import { allRefs } from './plan-front-door.js';
 import type { FailureReport, ResourceAction, ResourceReport } from './report-types.js';
 import type { AnySpec, FrontDoorGraph, ProgrammableOriginSpec } from './spec-types.js';
 
-type ArmState = { provisioningState?: string; deploymentStatus?: string; hostName?: string; sharedPrivateLinkResource?: AFDOrigin['sharedPrivateLinkResource'] };
+type ArmState = {
+  provisioningState?: string;
+  deploymentStatus?: string;
+  hostName?: string;
+  frontDoorId?: string;
+  sharedPrivateLinkResource?: AFDOrigin['sharedPrivateLinkResource'];
+};
 
 export interface Readiness {
   readonly resources: readonly ResourceReport[];
@@ -17,6 +23,9 @@ export interface Readiness {
   readonly propagation: readonly string[];
   readonly failures: readonly FailureReport[];
   readonly endpointHostName?: string;
+  readonly frontDoorId?: string;
+  /** Private Link origins of the plan whose connection the member has not reported approved. */
+  readonly privateLinkAwaiting: number;
 }
 
 function observedStates(observed: ObservedGraph, profile: string): Map<string, ArmState> {
@@ -110,10 +119,12 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
   }
   pending.push(...privateLinkPending(graph));
   const endpoint = resources.find((r) => r.kind === 'endpoint' && r.name === graph.endpoint.ref.endpoint);
-  const endpointArm = (() => {
-    const r = written.get(refKey(graph.endpoint.ref));
-    return r?.outcome === 'done' ? (r.resource as ArmState) : states.get(refKey(graph.endpoint.ref));
-  })();
+  const latest = (ref: AfdRef): ArmState | undefined => {
+    const r = written.get(refKey(ref));
+    return r?.outcome === 'done' ? (r.resource as ArmState) : states.get(refKey(ref));
+  };
+  const endpointArm = latest(graph.endpoint.ref);
+  const frontDoorId = latest(graph.profile.ref)?.frontDoorId ?? observed.profile?.frontDoorId;
   const propagating = resources.filter((r) => r.deploymentStatus !== undefined && r.deploymentStatus !== 'Succeeded' && r.action !== 'deleted');
   const propagation =
     propagating.length === 0
@@ -121,13 +132,31 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
       : [
           `AFD is still deploying ${propagating.length} resource(s) to its edge (${endpoint?.deploymentStatus ? `endpoint deploymentStatus ${endpoint.deploymentStatus}` : 'endpoint pending'}); this does not block programming`,
         ];
-  return { resources, pending, propagation, failures, ...(endpointArm?.hostName ? { endpointHostName: endpointArm.hostName } : {}) };
+  return {
+    resources,
+    pending,
+    propagation,
+    failures,
+    privateLinkAwaiting: privateLinkOrigins(graph).waiting.length,
+    ...(endpointArm?.hostName ? { endpointHostName: endpointArm.hostName } : {}),
+    ...(frontDoorId ? { frontDoorId } : {}),
+  };
+}
+
+function privateLinkOrigins(graph: FrontDoorGraph) {
+  const linked = graph.origins.filter((o): o is ProgrammableOriginSpec => o.keep === undefined && o.privateLink !== undefined);
+  return { linked, waiting: linked.filter((o) => o.privateLink?.memberState !== 'Approved') };
 }
 
 function privateLinkPending(graph: FrontDoorGraph): string[] {
-  const linked = graph.origins.filter((o): o is ProgrammableOriginSpec => o.keep === undefined && o.privateLink !== undefined);
-  const waiting = linked.filter((o) => o.privateLink?.memberState !== 'Approved');
+  const { linked, waiting } = privateLinkOrigins(graph);
   if (waiting.length === 0) return [];
-  const who = waiting.map((o) => `${o.cluster} (${o.privateLink?.memberState})`).join(', ');
-  return [`${waiting.length} of ${linked.length} Private Link connections awaiting approval: ${who}`];
+  const who = waiting.map((o) => `${o.cluster} ${o.privateLink?.memberState}, PLS ${o.privateLink?.privateLinkId}`).join('; ');
+  // AFD names the connection itself, so the operator finds it by the request message this Gateway's origins carry.
+  const plsIds = [...new Set(waiting.map((o) => o.privateLink?.privateLinkId))];
+  const listId = plsIds.length === 1 ? plsIds[0] : '<PLS id>';
+  const how =
+    `approve with: az network private-endpoint-connection list --id ${listId} (the connection whose description is the request message), ` +
+    'then az network private-endpoint-connection approve --id <connection id>, or let the member agent approve it';
+  return [`Private Link: ${waiting.length} of ${linked.length} connections awaiting approval (${who}); ${how}`];
 }

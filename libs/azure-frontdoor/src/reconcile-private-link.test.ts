@@ -28,7 +28,7 @@ describe('Private Link origins against the emulator', () => {
     expect(pending.failures).toEqual([]);
     expect(pending.programmed).toBe(false);
     expect(pending.reason).toBe('Pending');
-    expect(pending.message).toBe('1 of 1 Private Link connections awaiting approval: member-1 (Pending)');
+    expect(pending.message).toMatch(/^Private Link: 1 of 1 connections awaiting approval \(member-1 Pending, PLS \/subscriptions\/[^;]+\/privateLinkServices\/[^;]+\); approve with: az network private-endpoint-connection list --id/);
     expect(pending.outcome).toMatchObject({ type: 'requeue-after' });
     expect(pending.resources.find((r) => r.kind === 'origin')?.cause).toContain('Private Link: Pending');
 

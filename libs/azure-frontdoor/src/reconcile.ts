@@ -3,8 +3,8 @@ import { describeRef, type FrontDoorScope } from './afd-refs.js';
 import type { CapacityLimits } from './afd-limits.js';
 import { applyOperations } from './apply.js';
 import type { FrontDoorClients } from './arm-clients.js';
-import { classifyArmError, describeFailure } from './arm-errors.js';
-import { capacityViolations, measureAfterApply, type CapacityViolation } from './capacity.js';
+import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
+import { capacityUsage, capacityViolations, measureAfterApply, measureGraph, type CapacityViolation } from './capacity.js';
 import { diffFrontDoor } from './diff.js';
 import { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from './observe.js';
 import { checkOwnership, type Owner } from './ownership.js';
@@ -25,6 +25,11 @@ export interface ReconcileOptions {
   /** When to look again while something is pending (default 15 s). */
   readonly pendingRequeueMs?: number;
   readonly abortSignal?: AbortSignal;
+  /**
+   * Awaited once, after every check passed and just before the first ARM write; nothing is written when it throws.
+   * The hub adds the Gateway's finalizer here, so a Gateway that never reached Azure never carries one.
+   */
+  readonly beforeFirstWrite?: () => Promise<void>;
 }
 
 interface Refusal {
@@ -33,12 +38,19 @@ interface Refusal {
   readonly transient?: boolean;
   readonly observed?: ObservedGraph;
   readonly capacity?: readonly CapacityViolation[];
+  /** The ARM failure of a read that stopped the reconcile. */
+  readonly failure?: ArmFailure;
+}
+
+function usageOf(plan: FrontDoorPlan, options: ReconcileOptions) {
+  return capacityUsage(measureGraph(plan.graph), plan.graph.profile.sku, options.capacityLimits);
 }
 
 /** A reconcile that wrote nothing, and why. */
-function refused(plan: FrontDoorPlan, requests: ArmRequestCount, refusal: Refusal): ReconcileReport {
+function refused(plan: FrontDoorPlan, requests: ArmRequestCount, refusal: Refusal, options: ReconcileOptions): ReconcileReport {
   const { reason, message, observed = EMPTY_GRAPH } = refusal;
   const hostName = observed.endpoints.find((e) => e.name === plan.graph.endpoint.ref.endpoint)?.arm.hostName;
+  const frontDoorId = observed.profile?.frontDoorId;
   return {
     profile: plan.graph.profile.ref.profile,
     programmed: false,
@@ -46,12 +58,15 @@ function refused(plan: FrontDoorPlan, requests: ArmRequestCount, refusal: Refusa
     message,
     outcome: refusal.transient ? { type: 'retry', reason: message } : { type: 'terminal', reason: message },
     ...(hostName ? { endpointHostName: hostName } : {}),
+    ...(frontDoorId ? { frontDoorId } : {}),
     resources: [],
     pending: [],
     propagation: [],
-    failures: [],
+    privateLinkAwaiting: 0,
+    failures: refusal.failure ? [{ ref: plan.graph.profile.ref, action: 'read', failure: refusal.failure }] : [],
     problems: plan.problems,
     capacity: refusal.capacity ?? plan.capacity,
+    usage: usageOf(plan, options),
     reads: requests.reads,
     writes: 0,
   };
@@ -99,9 +114,9 @@ async function preflight(
 export async function reconcileFrontDoor(clients: FrontDoorClients, model: GlobalGateway, options: ReconcileOptions): Promise<ReconcileReport> {
   const plan = planFrontDoor(model, { hubIdentity: options.hubIdentity, ...(options.capacityLimits ? { capacityLimits: options.capacityLimits } : {}) });
   const requests = new ArmRequestCount();
-  if (plan.capacity.length > 0) return refused(plan, requests, { reason: 'CapacityExceeded', message: plan.capacity.map((v) => v.message).join('; ') });
+  if (plan.capacity.length > 0) return refused(plan, requests, { reason: 'CapacityExceeded', message: plan.capacity.map((v) => v.message).join('; ') }, options);
   const blocking = plan.problems.filter((p) => p.blocksWrites);
-  if (blocking.length > 0) return refused(plan, requests, { reason: 'InvalidPlan', message: blocking.map((p) => p.message).join('; ') });
+  if (blocking.length > 0) return refused(plan, requests, { reason: 'InvalidPlan', message: blocking.map((p) => p.message).join('; ') }, options);
   const owner: Owner = { hubIdentity: options.hubIdentity, gateway: model.gateway };
   const common = {
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
@@ -117,23 +132,25 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
       reason: 'AzureReadFailed',
       message: `reading the AFD profile failed, nothing was changed: ${describeFailure(failure)}`,
       transient: failure.class !== 'terminal',
-    });
+      failure,
+    }, options);
   }
   const stop = await preflight(clients, plan, observed, owner, options, requests);
-  if (stop) return refused(plan, requests, stop);
+  if (stop) return refused(plan, requests, stop, options);
   const diff = diffFrontDoor(plan.graph, observed, options.scope);
   // What stays as it is (held routing, withdrawn leftovers, endpoints not ours) counts against AFD's limits too.
   const after = capacityViolations(measureAfterApply(observed, diff.operations), plan.graph.profile.sku, options.capacityLimits);
   if (after.length > 0) {
-    return refused(plan, requests, { reason: 'CapacityExceeded', message: `${after.map((v) => v.message).join('; ')} (counting what is kept as it is)`, observed, capacity: after });
+    return refused(plan, requests, { reason: 'CapacityExceeded', message: `${after.map((v) => v.message).join('; ')} (counting what is kept as it is)`, observed, capacity: after }, options);
   }
+  if (diff.operations.length > 0) await options.beforeFirstWrite?.();
   const results = await applyOperations(clients.cdn, options.scope, diff.operations, {
     ...common,
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
   const readiness = assessReadiness(diff, results, observed);
   const writes = results.filter((r) => r.outcome !== 'skipped').length;
-  const base = { profile: plan.graph.profile.ref.profile, ...readiness, problems: plan.problems, capacity: plan.capacity, reads: requests.reads, writes };
+  const base = { profile: plan.graph.profile.ref.profile, ...readiness, problems: plan.problems, capacity: plan.capacity, usage: usageOf(plan, options), reads: requests.reads, writes };
   if (readiness.failures.length > 0) {
     const terminal = readiness.failures.some((f) => f.failure.class === 'terminal');
     const message = readiness.failures.map((f) => `${f.action} of ${describeRef(f.ref)} failed: ${describeFailure(f.failure)}`).join('; ');

@@ -1,6 +1,6 @@
 import type { AfdKind, AfdRef } from './afd-refs.js';
 import type { ArmFailure } from './arm-errors.js';
-import type { CapacityViolation } from './capacity.js';
+import type { CapacityUsage, CapacityViolation } from './capacity.js';
 import type { PlanProblem } from './plan-types.js';
 import type { Provenance } from './spec-types.js';
 
@@ -57,13 +57,19 @@ export interface ReconcileReport {
   readonly outcome: ReconcileOutcome;
   /** The endpoint's hostname (Gateway status.addresses), once it exists. */
   readonly endpointHostName?: string;
+  /** The profile's frontDoorId: the X-Azure-FDID header value AFD sends to origins, once the profile exists. */
+  readonly frontDoorId?: string;
   readonly resources: readonly ResourceReport[];
   readonly pending: readonly string[];
   /** Edge propagation (deploymentStatus) notes: informative only. */
   readonly propagation: readonly string[];
   readonly failures: readonly FailureReport[];
+  /** Private Link origins whose connection the member has not reported approved. */
+  readonly privateLinkAwaiting: number;
   readonly problems: readonly PlanProblem[];
   readonly capacity: readonly CapacityViolation[];
+  /** The plan's use of each AFD limit of the profile's SKU. */
+  readonly usage: readonly CapacityUsage[];
   /**
    * ARM reads this reconcile issued and ARM answered: the observation (1 when the profile is absent, else
    * 5 + E + G + S list pages, see `observeFrontDoor`), the WAF policy read, and long-running-operation polls.

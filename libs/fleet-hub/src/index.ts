@@ -2,7 +2,14 @@ export { conflictCondition } from './conflict-condition.js';
 export { checkFleetCrds, EXTENSION_FIELDS, INTERNAL_SERVICE_EXPORT_CRD, UPSTREAM_CRD_INSTALLER_LABEL } from './fleet-crd-check.js';
 export { FLEET_CRDS_CHECK, FleetCrdPrerequisite, type FleetCrdPrerequisiteOptions } from './fleet-crd-prerequisite.js';
 export * from './fleet-names.js';
-export { EXPORTED_SERVICE_INDEX, exportedServiceOf, internalServiceExports, serviceImports } from './fleet-resources.js';
+export {
+  EXPORTED_SERVICE_INDEX,
+  exportedServiceOf,
+  internalServiceExports,
+  serviceImports,
+  type CachedInternalServiceExport,
+  type CachedServiceImport,
+} from './fleet-resources.js';
 export {
   FLEET_HUB_FIELD_MANAGER,
   registerFleetHubControllers,

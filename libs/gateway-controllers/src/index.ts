@@ -1,10 +1,28 @@
-export { GATEWAY_CLASS_CRD, gatewayClasses, type CachedGatewayClass } from './gateway-api-resources.js';
+export {
+  GATEWAY_CLASS_CRD,
+  gatewayClasses,
+  gateways,
+  httpRoutes,
+  namespaces,
+  referenceGrants,
+  type CachedGateway,
+  type CachedGatewayClass,
+  type CachedHTTPRoute,
+  type CachedNamespace,
+  type CachedReferenceGrant,
+} from './gateway-api-resources.js';
+export { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
 export { gatewayClassReconciler, type GatewayClassReconcilerOptions } from './gateway-class-reconciler.js';
 export { gatewayClassStatus, servesSupportedFeatures, type GatewayClassStatus } from './gateway-class-status.js';
+export { GATEWAY_FINALIZER } from './gateway-finalizer.js';
+export { GATEWAY_STATES, GatewayMetrics, type GatewayState } from './gateway-metrics.js';
+export { gatewayReconciler, randomRequestMessage, type AzureFrontDoorAccess, type GatewayReconcilerOptions } from './gateway-reconciler.js';
+export { AFD_DISABLED_MESSAGE, AFD_RECONCILIATION_CONDITION, describeReport, gatewayStatus, type ProgrammedState } from './gateway-status.js';
 export {
   GATEWAY_FIELD_MANAGER,
   registerGatewayClassController,
   type GatewayClassControllerOptions,
   type GatewayClassControllers,
 } from './register-gateway-class-controller.js';
+export { registerGatewayController, type GatewayControllerOptions, type GatewayControllers } from './register-gateway-controller.js';
 export { renderSupportedFeatures, SUPPORTED_FEATURES, type SupportedFeature } from './supported-features.js';

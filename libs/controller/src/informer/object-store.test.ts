@@ -61,4 +61,18 @@ describe('ObjectStore', () => {
   it('names the index that does not exist', () => {
     expect(() => store().byIndex('owner', 'x')).toThrow('no index named owner; this store has namespace, app, refs');
   });
+
+  it('adds an index later: objects already stored are filed at once, later changes too, and a taken name is refused', () => {
+    const s = store();
+    s.upsert(obj('a', 'x', '1', {}, ['r1']));
+    s.addIndex('tier', (o) => (o.metadata.labels.tier ? [o.metadata.labels.tier] : o.spec.refs));
+    expect(s.byIndex('tier', 'r1').map((o) => o.metadata.name)).toEqual(['x']);
+    s.upsert(obj('a', 'x', '2', { tier: 'web' }));
+    s.upsert(obj('a', 'y', '1', { tier: 'web' }));
+    expect(s.byIndex('tier', 'r1')).toEqual([]);
+    expect(s.byIndex('tier', 'web').map((o) => o.metadata.name).sort()).toEqual(['x', 'y']);
+    s.remove('a/y');
+    expect(s.byIndex('tier', 'web').map((o) => o.metadata.name)).toEqual(['x']);
+    expect(() => s.addIndex('app', () => [])).toThrow('an index named app exists already; expected a new name');
+  });
 });

@@ -33,8 +33,22 @@ export class ObjectStore<T extends KubeObject> {
   private readonly objects = new Map<string, T>();
   private readonly indexes = new Map<string, Map<string, Set<string>>>();
 
-  constructor(private readonly indexers: Readonly<Record<string, IndexFunction<T>>> = {}) {
+  private readonly indexers: Record<string, IndexFunction<T>>;
+
+  constructor(indexers: Readonly<Record<string, IndexFunction<T>>> = {}) {
+    this.indexers = { ...indexers };
     for (const name of Object.keys(indexers)) this.indexes.set(name, new Map());
+  }
+
+  /**
+   * Adds an index to a store that may already hold objects (as client-go's AddIndexers), so that a controller can
+   * index a cache another registered; the objects already stored are indexed at once.
+   */
+  addIndex(name: string, indexer: IndexFunction<T>): void {
+    if (this.indexes.has(name)) throw new Error(`an index named ${name} exists already; expected a new name`);
+    this.indexes.set(name, new Map());
+    this.indexers[name] = indexer;
+    for (const [key, object] of this.objects) this.index(key, object, [[name, indexer]]);
   }
 
   get(key: string): T | undefined {
@@ -100,8 +114,8 @@ export class ObjectStore<T extends KubeObject> {
     return diff;
   }
 
-  private index(key: string, object: T): void {
-    for (const [name, indexer] of Object.entries(this.indexers)) {
+  private index(key: string, object: T, indexers: [string, IndexFunction<T>][] = Object.entries(this.indexers)): void {
+    for (const [name, indexer] of indexers) {
       const index = this.indexes.get(name)!;
       for (const value of indexer(object)) {
         let keys = index.get(value);

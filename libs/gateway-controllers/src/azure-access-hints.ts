@@ -1,0 +1,22 @@
+import type { ArmFailure, FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+
+/** Who the hub is in Azure, for messages that tell an operator which identity needs which role. */
+export interface AzureIdentityDescription {
+  /** e.g. `the workload identity with client id 1234…`, or `DefaultAzureCredential's identity`. */
+  readonly identity: string;
+}
+
+/**
+ * What an operator must do about a terminal ARM failure that is about the hub's access rather than the Gateway:
+ * a missing resource group or a missing role assignment. Undefined for every other failure.
+ */
+export function accessHint(failure: ArmFailure, scope: FrontDoorScope, who: AzureIdentityDescription): string | undefined {
+  const rgScope = `/subscriptions/${scope.subscriptionId}/resourceGroups/${scope.resourceGroup}`;
+  if (failure.code === 'ResourceGroupNotFound') {
+    return `resource group ${scope.resourceGroup} does not exist in subscription ${scope.subscriptionId}: create it, or point --afd-resource-group at an existing one`;
+  }
+  if (failure.category === 'authorization') {
+    return `${who.identity} lacks access to scope ${rgScope}: assign it the role "CDN Profile Contributor" there (and "Reader" on any WAF policy the Gateways attach)`;
+  }
+  return undefined;
+}

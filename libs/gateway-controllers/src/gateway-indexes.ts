@@ -1,0 +1,55 @@
+import type { InternalServiceExport, ParentReference } from '@fleet-gateway/api-types';
+import { CONTROLLER_NAME } from '@fleet-gateway/model';
+import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
+
+const GATEWAY_GROUP = 'gateway.networking.k8s.io';
+const FLEET_NETWORKING_GROUP = 'networking.fleet.azure.com';
+
+/** Routes by `<namespace>/<name>` of each Gateway a parentRef of theirs names. */
+export const ROUTES_BY_PARENT = 'parentGateway';
+/** Routes by `<namespace>/<name>` of each Gateway our status entries of theirs are about (to clear them once detached). */
+export const ROUTES_BY_STATUS_PARENT = 'statusParentGateway';
+/** Routes by `<namespace>/<name>` of each ServiceImport a backendRef of theirs names. */
+export const ROUTES_BY_BACKEND = 'backendServiceImport';
+/** Gateways by the name of their GatewayClass. */
+export const GATEWAYS_BY_CLASS = 'gatewayClass';
+/** Gateways by each listener hostname (`*` for none): a Gateway's change can change another's hostname conflicts. */
+export const GATEWAYS_BY_HOSTNAME = 'listenerHostname';
+/** InternalServiceExports by each Gateway (`<namespace>/<name>`) whose entries their status carries. */
+export const EXPORTS_BY_GATEWAY = 'statusGateway';
+
+export function gatewayParentKey(routeNamespace: string, ref: ParentReference): string | undefined {
+  if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || (ref.kind ?? 'Gateway') !== 'Gateway') return undefined;
+  return `${ref.namespace ?? routeNamespace}/${ref.name}`;
+}
+
+export function parentGatewaysOf(route: CachedHTTPRoute): readonly string[] {
+  const namespace = route.metadata.namespace ?? '';
+  return [...new Set((route.spec.parentRefs ?? []).flatMap((ref) => gatewayParentKey(namespace, ref) ?? []))];
+}
+
+export function statusParentGatewaysOf(route: CachedHTTPRoute): readonly string[] {
+  const namespace = route.metadata.namespace ?? '';
+  const ours = (route.status?.parents ?? []).filter((p) => p.controllerName === CONTROLLER_NAME);
+  return [...new Set(ours.flatMap((p) => gatewayParentKey(namespace, p.parentRef) ?? []))];
+}
+
+export function backendServiceImportsOf(route: CachedHTTPRoute): readonly string[] {
+  const namespace = route.metadata.namespace ?? '';
+  const refs = (route.spec.rules ?? []).flatMap((rule) => rule.backendRefs ?? []);
+  const imports = refs.filter((ref) => ref.group === FLEET_NETWORKING_GROUP && ref.kind === 'ServiceImport');
+  return [...new Set(imports.map((ref) => `${ref.namespace ?? namespace}/${ref.name}`))];
+}
+
+export function gatewayClassOf(gateway: CachedGateway): readonly string[] {
+  return [gateway.spec.gatewayClassName];
+}
+
+export function listenerHostnamesOf(gateway: CachedGateway): readonly string[] {
+  return [...new Set(gateway.spec.listeners.map((l) => l.hostname ?? '*'))];
+}
+
+export function statusGatewaysOf(ise: InternalServiceExport): readonly string[] {
+  const status = ise.status;
+  return [...new Set([...(status?.privateLinkRequests ?? []), ...(status?.frontDoors ?? [])].map((entry) => entry.gateway))];
+}

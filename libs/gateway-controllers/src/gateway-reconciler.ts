@@ -1,0 +1,371 @@
+import { randomBytes } from 'node:crypto';
+import { readDeletionPolicy, type Sku } from '@fleet-gateway/annotations';
+import type { Condition } from '@fleet-gateway/api-types';
+import {
+  deleteFrontDoor,
+  describeFailure,
+  profileName,
+  reconcileFrontDoor,
+  type CapacityLimits,
+  type FrontDoorClients,
+  type FrontDoorScope,
+  type ReconcileReport,
+} from '@fleet-gateway/azure-frontdoor';
+import {
+  done,
+  findCondition,
+  isNotFound,
+  KubeApiError,
+  objectKey,
+  requeueAfter,
+  retry,
+  terminal,
+  type CheckResult,
+  type EventRecorder,
+  type KubeClient,
+  type Logger,
+  type ReconcileContext,
+  type ReconcileOutcome,
+  type ReconcileRequest,
+  type StatusWriter,
+} from '@fleet-gateway/controller';
+import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
+import { modelHash, resolveGateway, type GlobalGateway, type HubInputs, type ResolveResult } from '@fleet-gateway/model';
+import { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
+import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
+import { gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
+import { hasGatewayFinalizer, setGatewayFinalizer } from './gateway-finalizer.js';
+import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.js';
+import { collectHubInputs, type GatewayStores } from './gateway-inputs.js';
+import type { GatewayMetrics } from './gateway-metrics.js';
+import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
+import { privateLinkRequestsToIssue, type GatewayOwner } from './private-link-requests.js';
+import { routeParentEntries, routeParentRule } from './route-status.js';
+
+/** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
+export interface AzureFrontDoorAccess {
+  readonly clients: FrontDoorClients;
+  readonly scope: FrontDoorScope;
+  /** `hubIdentityOf(...)`: the ownership tag value of this hub. */
+  readonly hubIdentity: string;
+  readonly identity: AzureIdentityDescription;
+  readonly capacityLimits?: Partial<CapacityLimits>;
+  readonly pollIntervalMs?: number;
+  /** How soon a Gateway with something pending is looked at again (default 15 s). */
+  readonly pendingRequeueMs?: number;
+  /**
+   * How long a programmed Gateway whose model did not change is trusted without reading Azure again (default 30 min):
+   * resyncs within it cost no ARM request; after it, drift made outside the hub is observed and corrected.
+   */
+  readonly driftCheckMs?: number;
+  /** How soon a terminal Azure failure (authorization, missing resource group) is tried again (default 5 min). */
+  readonly terminalRecheckMs?: number;
+}
+
+export interface GatewayReconcilerOptions {
+  readonly client: KubeClient;
+  readonly stores: GatewayStores;
+  /** Writes Gateway, HTTPRoute and InternalServiceExport status under the hub's Gateway field manager. */
+  readonly statusWriter: StatusWriter;
+  readonly events: EventRecorder;
+  readonly defaultSku: Sku;
+  readonly azure?: AzureFrontDoorAccess;
+  /** While this fails (the installed Fleet CRDs prune the extension fields), nothing is written. */
+  readonly prerequisite?: { check(): CheckResult };
+  readonly metrics?: GatewayMetrics;
+  /** The Private Link request message generator (default: 40 random base64url characters after `fleet-afd-`). */
+  readonly newRequestMessage?: () => string;
+  readonly now?: () => Date;
+}
+
+const PREREQUISITE_RETRY_MS = 5_000;
+const LIST_KEYS = { listeners: ['name'] };
+
+/** A request message AFD carries on the private endpoint connection: unguessable, and short of AFD's 140. */
+export function randomRequestMessage(): string {
+  return `fleet-afd-${randomBytes(30).toString('base64url')}`;
+}
+
+interface Programmed {
+  readonly uid: string;
+  readonly hash: string;
+  readonly at: number;
+  readonly report: ReconcileReport;
+}
+
+/**
+ * One reconcile per Gateway key: resolve (pure) -> Private Link request messages -> plan/apply/observe through
+ * libs/azure-frontdoor -> status of the Gateway, its HTTPRoutes' parent entries and its exports. Deletion goes
+ * through the finalizer: profile removed after the ownership check (or orphaned on request), then the finalizer.
+ */
+export function gatewayReconciler(options: GatewayReconcilerOptions) {
+  const { client, stores, statusWriter, events, azure } = options;
+  const now = options.now ?? (() => new Date());
+  const newMessage = options.newRequestMessage ?? randomRequestMessage;
+  const programmed = new Map<string, Programmed>();
+
+  return async (request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileOutcome> => {
+    const { logger } = context;
+    if (options.prerequisite && !options.prerequisite.check().ok) {
+      return requeueAfter(PREREQUISITE_RETRY_MS, 'the installed Fleet CRDs lack the extension fields');
+    }
+    const key = `${request.namespace}/${request.name}`;
+    const gateway = stores.gateways.getByName(request.name, request.namespace);
+    if (!gateway) {
+      programmed.delete(key);
+      options.metrics?.forget(key);
+      return done();
+    }
+    const owner: GatewayOwner = { key, uid: gateway.metadata.uid ?? '' };
+    try {
+      if (gateway.metadata.deletionTimestamp) return await finalize(gateway, owner, logger, context.signal);
+      return await reconcileLive(gateway, owner, logger, context.signal);
+    } catch (error) {
+      if (error instanceof KubeApiError) {
+        logger.info('a Kubernetes API request failed; retrying', { status: error.statusCode, error: error.message });
+        return retry(error);
+      }
+      throw error;
+    }
+  };
+
+  async function reconcileLive(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, signal: AbortSignal): Promise<ReconcileOutcome> {
+    const started = performance.now();
+    const inputs = collectHubInputs(stores, gateway, options.defaultSku);
+    let result = resolveGateway(inputs);
+    if (result.verdicts.ignored || !result.verdicts.gateway) {
+      logger.debug('not this controller’s Gateway', { why: result.verdicts.ignored });
+      return done();
+    }
+    const accepted = findCondition(result.verdicts.gateway.conditions, 'Accepted');
+    logger.info('resolved', {
+      step: 'resolve',
+      accepted: accepted?.status,
+      reason: accepted?.reason,
+      routes: result.verdicts.routes.length,
+      backends: result.model?.backends.length ?? 0,
+      durationMs: Math.round(performance.now() - started),
+    });
+    await writeRouteStatuses(gateway, owner, result, logger);
+
+    const generation = gateway.metadata.generation ?? 0;
+    const previous = findCondition(gateway.status?.conditions as Condition[] | undefined, 'Programmed');
+    const programmedBefore = hasGatewayFinalizer(gateway);
+    let state: ProgrammedState;
+    let outcome: ReconcileOutcome = done();
+    if (!result.model) {
+      state = programmedBefore ? { kind: 'held', previous, servingGeneration: servingGeneration(previous) ?? generation } : { kind: 'not-accepted' };
+      if (programmedBefore) {
+        events.record(gateway, 'Warning', 'InvalidSpec', 'Hold', `generation ${generation} is not accepted; Azure keeps serving the configuration programmed before (${accepted?.reason ?? 'Invalid'})`);
+      }
+    } else if (!azure) {
+      state = { kind: 'disabled', previous: programmedBefore ? previous : undefined };
+      if (programmedBefore) events.record(gateway, 'Warning', 'AzureFrontDoorDisabled', 'Hold', 'Azure Front Door reconciliation is disabled on this hub; this Gateway’s AFD profile is neither changed nor deleted');
+    } else {
+      result = await issuePrivateLinkRequests(inputs, result, owner, logger);
+      const model = result.model;
+      if (!model) throw new Error('the model vanished after issuing request messages; expected issuing to change only connection states');
+      const report = await programFrontDoor(gateway, model, owner, logger, signal, azure);
+      await publishFrontDoorIds(model, owner, report, logger);
+      state = { kind: 'reconciled', report };
+      outcome = outcomeOf(report, gateway, logger, azure);
+    }
+    await writeGatewayStatus(gateway, result, state, logger);
+    options.metrics?.record(owner.key, state);
+    return outcome;
+  }
+
+  /** Issues the missing request messages and resolves again with the exports as written. */
+  async function issuePrivateLinkRequests(inputs: HubInputs, result: ResolveResult, owner: GatewayOwner, logger: Logger): Promise<ResolveResult> {
+    const model = result.model;
+    if (!model) return result;
+    const withRequests = stores.internalServiceExports.byIndex(EXPORTS_BY_GATEWAY, owner.key);
+    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, newMessage, now());
+    if (toIssue.length === 0) return result;
+    const written = new Map<string, CachedInternalServiceExport>();
+    for (const { export: ise, request } of toIssue) {
+      const rule = entryRule(owner);
+      const existing = (ise.status?.privateLinkRequests ?? []).filter(rule.isOurs);
+      if (existing.length > 0) logger.info('replacing the request message of an earlier Gateway of this name', { export: objectKey(ise) });
+      const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule });
+      if (outcome.written) written.set(objectKey(ise), outcome.object);
+      logger.info('issued a Private Link request message', { step: 'private-link', export: objectKey(ise), privateLinkService: ise.spec?.privateLinkService?.resourceID });
+    }
+    const exports = (inputs.internalServiceExports ?? []).map((ise) => written.get(objectKey(ise)) ?? ise);
+    return resolveGateway({ ...inputs, internalServiceExports: exports });
+  }
+
+  async function programFrontDoor(
+    gateway: CachedGateway,
+    model: GlobalGateway,
+    owner: GatewayOwner,
+    logger: Logger,
+    signal: AbortSignal,
+    access: AzureFrontDoorAccess,
+  ): Promise<ReconcileReport> {
+    const hash = modelHash(model);
+    const last = programmed.get(owner.key);
+    if (last && last.uid === owner.uid && last.hash === hash && now().getTime() - last.at < (access.driftCheckMs ?? 30 * 60_000)) {
+      logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });
+      return last.report;
+    }
+    const started = performance.now();
+    const report = await reconcileFrontDoor(access.clients, model, {
+      hubIdentity: access.hubIdentity,
+      scope: access.scope,
+      abortSignal: signal,
+      ...(access.capacityLimits ? { capacityLimits: access.capacityLimits } : {}),
+      ...(access.pollIntervalMs !== undefined ? { pollIntervalMs: access.pollIntervalMs } : {}),
+      ...(access.pendingRequeueMs !== undefined ? { pendingRequeueMs: access.pendingRequeueMs } : {}),
+      beforeFirstWrite: async () => {
+        if (hasGatewayFinalizer(gateway)) return;
+        await setGatewayFinalizer(client, gateway, true);
+        logger.info('added the finalizer before the first Azure write', { step: 'apply' });
+      },
+    });
+    for (const r of report.resources.filter((r) => r.action === 'created' || r.action === 'updated' || r.action === 'deleted' || r.action === 'failed')) {
+      logger.info(`ARM ${r.action} ${r.kind} ${r.name}`, { step: 'apply', kind: r.kind, resource: r.name, action: r.action, state: r.state, cause: r.cause });
+    }
+    logger.info('observed Azure', {
+      step: 'observe',
+      profile: report.profile,
+      programmed: report.programmed,
+      reason: report.reason,
+      reads: report.reads,
+      writes: report.writes,
+      pending: report.pending.length,
+      durationMs: Math.round(performance.now() - started),
+    });
+    if (report.programmed) programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
+    else programmed.delete(owner.key);
+    return report;
+  }
+
+  /** The controller's outcome for a provider report; terminal Azure failures are looked at again now and then. */
+  function outcomeOf(report: ReconcileReport, gateway: CachedGateway, logger: Logger, access: AzureFrontDoorAccess): ReconcileOutcome {
+    const hints = report.failures.flatMap((f) => accessHint(f.failure, access.scope, access.identity) ?? []);
+    const cause = [report.message, ...new Set(hints)].join('; ');
+    switch (report.outcome.type) {
+      case 'done':
+        return done();
+      case 'requeue-after':
+        return requeueAfter(report.outcome.afterMs, report.outcome.reason);
+      case 'retry':
+        events.record(gateway, 'Warning', report.reason, 'Program', cause);
+        return retry(new Error(cause));
+      case 'terminal':
+        events.record(gateway, 'Warning', report.reason, 'Program', cause);
+        logger.error('Azure refused the Gateway’s configuration; trying again later', { reason: report.reason, cause });
+        return requeueAfter(access.terminalRecheckMs ?? 5 * 60_000, cause);
+    }
+  }
+
+  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, result: ResolveResult, logger: Logger): Promise<void> {
+    const verdicts = new Map(result.verdicts.routes.map((v) => [`${v.namespace}/${v.name}`, v]));
+    const detached = stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key).filter((r) => !verdicts.has(objectKey(r)));
+    let writes = 0;
+    for (const verdict of verdicts.values()) {
+      const route = stores.httpRoutes.getByName(verdict.name, verdict.namespace);
+      if (route && (await spliceRouteParents(route, owner, routeParentEntries(verdict)))) writes++;
+    }
+    for (const route of detached) if (await spliceRouteParents(route, owner, [])) writes++;
+    if (writes > 0) logger.info('wrote HTTPRoute status', { step: 'status', routes: writes, detached: detached.length, gateway: objectKey(gateway) });
+  }
+
+  async function spliceRouteParents(route: CachedHTTPRoute, owner: GatewayOwner, entries: ReturnType<typeof routeParentEntries>): Promise<boolean> {
+    try {
+      const rule = routeParentRule(route.metadata.namespace ?? '', owner.key);
+      return (await statusWriter.splice(httpRoutes, route, { listPath: ['parents'], entries, rule })).written;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  async function publishFrontDoorIds(model: GlobalGateway, owner: GatewayOwner, report: ReconcileReport, logger: Logger): Promise<void> {
+    if (!report.frontDoorId) return;
+    const entry = frontDoorEntry(owner, report.profile, report.frontDoorId);
+    for (const key of exportsUsedBy(model)) {
+      const ise = stores.internalServiceExports.get(key);
+      if (!ise) continue;
+      const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['frontDoors'], entries: [entry], rule: entryRule(owner) });
+      if (outcome.written) logger.info('published the profile’s frontDoorId on the export', { step: 'status', export: key });
+    }
+  }
+
+  async function writeGatewayStatus(gateway: CachedGateway, result: ResolveResult, state: ProgrammedState, logger: Logger): Promise<void> {
+    const verdict = result.verdicts.gateway;
+    if (!verdict) return;
+    const status = gatewayStatus(verdict, gateway.metadata.generation ?? 0, state, gateway.status);
+    const written = await statusWriter.apply(gateways, gateway, { ...status }, LIST_KEYS);
+    const programmedNow = status.conditions.find((c) => c.type === 'Programmed');
+    if (!written.written) return;
+    logger.info('wrote the Gateway status', { step: 'status', programmed: programmedNow?.status, reason: programmedNow?.reason });
+    const before = findCondition(gateway.status?.conditions as Condition[] | undefined, 'Programmed');
+    if (programmedNow?.status === 'True' && before?.status !== 'True') {
+      events.record(gateway, 'Normal', 'Programmed', 'Program', programmedNow.message);
+    }
+  }
+
+  async function finalize(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, signal: AbortSignal): Promise<ReconcileOutcome> {
+    programmed.delete(owner.key);
+    options.metrics?.forget(owner.key);
+    if (!hasGatewayFinalizer(gateway)) return done();
+    const policy = readDeletionPolicy(gateway.metadata.annotations);
+    const previous = findCondition(gateway.status?.conditions as Condition[] | undefined, 'Programmed');
+    const blocked = async (reason: string, message: string, outcome: ReconcileOutcome): Promise<ReconcileOutcome> => {
+      const result = resolveGateway(collectHubInputs(stores, gateway, options.defaultSku));
+      await writeGatewayStatus(gateway, result, { kind: 'deleting', reason, message, previous }, logger);
+      events.record(gateway, 'Warning', reason, 'Delete', message);
+      return outcome;
+    };
+    if (!policy.ok) {
+      const message = `the Gateway is being deleted but ${policy.error.message}; the AFD profile and the finalizer stay until it is fixed`;
+      return blocked('InvalidDeletionPolicy', message, done());
+    }
+    if (policy.policy === 'Delete') {
+      if (!azure) {
+        const message = 'the Gateway is being deleted but Azure Front Door reconciliation is disabled on this hub (--enable-afd=false), so its AFD profile cannot be removed; enable it, or annotate the Gateway networking.fleet.azure.com/afd-deletion-policy: Orphan to delete it and leave the profile';
+        return blocked('AzureFrontDoorDisabled', message, done());
+      }
+      const identity = { namespace: owner.key.split('/')[0] ?? '', name: gateway.metadata.name ?? '', uid: owner.uid, generation: gateway.metadata.generation ?? 0 };
+      const report = await deleteFrontDoor(azure.clients, identity, {
+        hubIdentity: azure.hubIdentity,
+        scope: azure.scope,
+        abortSignal: signal,
+        ...(azure.pollIntervalMs !== undefined ? { pollIntervalMs: azure.pollIntervalMs } : {}),
+      });
+      logger.info('deleting the AFD profile', { step: 'delete', profile: report.profile, result: report.result });
+      if (report.result === 'refused' || report.result === 'failed') {
+        const message = `${report.message}; the finalizer stays (annotate networking.fleet.azure.com/afd-deletion-policy: Orphan to delete the Gateway and leave the profile)`;
+        const outcome = report.outcome.type === 'retry' ? retry(new Error(report.message)) : requeueAfter(azure.terminalRecheckMs ?? 5 * 60_000, report.message);
+        return blocked(report.result === 'refused' ? 'ForeignProfile' : 'DeleteFailed', message, outcome);
+      }
+      events.record(gateway, 'Normal', 'Deleted', 'Delete', report.message);
+    } else {
+      logger.info('orphaning the AFD profile as the deletion policy asks', { step: 'delete', profile: profileName({ namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: owner.uid, generation: 0 }) });
+      events.record(gateway, 'Normal', 'Orphaned', 'Delete', 'deletion policy Orphan: the AFD profile was left in Azure, untouched');
+    }
+    await releaseExports(owner, logger);
+    await setGatewayFinalizer(client, gateway, false);
+    logger.info('removed the finalizer', { step: 'delete' });
+    return done();
+  }
+
+  /** Takes this Gateway's request messages and frontDoorIds off every export (the connections went with the profile). */
+  async function releaseExports(owner: GatewayOwner, logger: Logger): Promise<void> {
+    for (const ise of stores.internalServiceExports.byIndex(EXPORTS_BY_GATEWAY, owner.key)) {
+      let current: CachedInternalServiceExport = ise;
+      for (const listPath of [['privateLinkRequests'], ['frontDoors']]) {
+        try {
+          const outcome = await statusWriter.splice(internalServiceExports, current, { listPath, entries: [], rule: entryRule(owner) });
+          if (outcome.written) current = outcome.object;
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+        }
+      }
+      logger.info('released the export', { step: 'delete', export: objectKey(ise) });
+    }
+  }
+}
+

@@ -1,0 +1,167 @@
+import type { Sku } from '@fleet-gateway/annotations';
+import {
+  Controller,
+  Informer,
+  namespaceIndex,
+  namespaceIndexName,
+  parseRequestKey,
+  StatusWriter,
+  type CheckResult,
+  type ControllerMetrics,
+  type EventRecorder,
+  type KubeClient,
+  type Logger,
+  type Manager,
+  type ReconcileRequest,
+} from '@fleet-gateway/controller';
+import { exportedServiceOf, type CachedInternalServiceExport, type CachedServiceImport } from '@fleet-gateway/fleet-hub';
+import type { Registry } from 'prom-client';
+import {
+  gateways,
+  httpRoutes,
+  namespaces,
+  referenceGrants,
+  type CachedGateway,
+  type CachedGatewayClass,
+  type CachedHTTPRoute,
+  type CachedNamespace,
+  type CachedReferenceGrant,
+} from './gateway-api-resources.js';
+import {
+  backendServiceImportsOf,
+  EXPORTS_BY_GATEWAY,
+  gatewayClassOf,
+  GATEWAYS_BY_CLASS,
+  GATEWAYS_BY_HOSTNAME,
+  listenerHostnamesOf,
+  parentGatewaysOf,
+  ROUTES_BY_BACKEND,
+  ROUTES_BY_PARENT,
+  ROUTES_BY_STATUS_PARENT,
+  statusGatewaysOf,
+  statusParentGatewaysOf,
+} from './gateway-indexes.js';
+import { GatewayMetrics } from './gateway-metrics.js';
+import { gatewayReconciler, type AzureFrontDoorAccess } from './gateway-reconciler.js';
+import { GATEWAY_FIELD_MANAGER } from './register-gateway-class-controller.js';
+
+export interface GatewayControllerOptions {
+  readonly manager: Manager;
+  readonly client: KubeClient;
+  readonly logger: Logger;
+  readonly events: EventRecorder;
+  readonly metrics?: ControllerMetrics;
+  /** Where the Gateway gauges register (the agent's /metrics registry). */
+  readonly registry?: Registry;
+  /** Shared caches, registered by registerGatewayClassController and registerFleetHubControllers. */
+  readonly gatewayClasses: Informer<CachedGatewayClass>;
+  readonly serviceImports: Informer<CachedServiceImport>;
+  /** Must carry libs/fleet-hub's EXPORTED_SERVICE_INDEX; EXPORTS_BY_GATEWAY is added here. */
+  readonly internalServiceExports: Informer<CachedInternalServiceExport>;
+  readonly defaultSku: Sku;
+  /** Absent with `--enable-afd=false`: no Azure client exists and nothing in Azure is touched. */
+  readonly azure?: AzureFrontDoorAccess;
+  readonly prerequisite?: { check(): CheckResult };
+  /** Different Gateways reconciled at once. Default 4. */
+  readonly concurrency?: number;
+  readonly fieldManager?: string;
+  /** Informer timings (tests shorten the resync). */
+  readonly resyncPeriodMs?: number;
+  readonly newRequestMessage?: () => string;
+}
+
+export interface GatewayControllers {
+  readonly controller: Controller;
+  readonly gateways: Informer<CachedGateway>;
+  readonly httpRoutes: Informer<CachedHTTPRoute>;
+  readonly referenceGrants: Informer<CachedReferenceGrant>;
+  readonly namespaces: Informer<CachedNamespace>;
+  readonly statusWriter: StatusWriter;
+}
+
+const keys = (values: readonly string[]): ReconcileRequest[] => values.map(parseRequestKey);
+
+/**
+ * Registers on `manager` the informers the Gateway controller adds (Gateways, HTTPRoutes, ReferenceGrants,
+ * Namespaces) and the `gateway` controller keyed by Gateway, with the mappings that bring a Gateway back when
+ * anything it reads changes: its class, routes naming it (or carrying our status about it), the ServiceImports and
+ * exports those routes reach, grants and namespace labels, and other Gateways claiming the same hostname.
+ */
+export function registerGatewayController(options: GatewayControllerOptions): GatewayControllers {
+  const { manager, client, metrics, logger } = options;
+  const common = {
+    client,
+    logger,
+    ...(metrics ? { metrics } : {}),
+    ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }),
+  };
+  const gatewayInformer = manager.addInformer(
+    new Informer<CachedGateway>({ ...common, resource: gateways, indexers: { [GATEWAYS_BY_CLASS]: gatewayClassOf, [GATEWAYS_BY_HOSTNAME]: listenerHostnamesOf } }),
+  );
+  const routeInformer = manager.addInformer(
+    new Informer<CachedHTTPRoute>({
+      ...common,
+      resource: httpRoutes,
+      indexers: {
+        [ROUTES_BY_PARENT]: parentGatewaysOf,
+        [ROUTES_BY_STATUS_PARENT]: statusParentGatewaysOf,
+        [ROUTES_BY_BACKEND]: backendServiceImportsOf,
+        [namespaceIndexName]: namespaceIndex,
+      },
+    }),
+  );
+  const grantInformer = manager.addInformer(new Informer<CachedReferenceGrant>({ ...common, resource: referenceGrants }));
+  const namespaceInformer = manager.addInformer(new Informer<CachedNamespace>({ ...common, resource: namespaces }));
+  options.internalServiceExports.store.addIndex(EXPORTS_BY_GATEWAY, statusGatewaysOf);
+
+  const fieldManager = options.fieldManager ?? GATEWAY_FIELD_MANAGER;
+  const statusWriter = new StatusWriter({ client, fieldManager, logger });
+  const stores = {
+    gatewayClasses: options.gatewayClasses.store,
+    gateways: gatewayInformer.store,
+    httpRoutes: routeInformer.store,
+    referenceGrants: grantInformer.store,
+    serviceImports: options.serviceImports.store,
+    internalServiceExports: options.internalServiceExports.store,
+    namespaces: namespaceInformer.store,
+  };
+  const controller = manager.addController(
+    new Controller({
+      name: 'gateway',
+      kind: 'Gateway',
+      concurrency: options.concurrency ?? 4,
+      logger,
+      ...(metrics ? { metrics } : {}),
+      reconcile: gatewayReconciler({
+        client,
+        stores,
+        statusWriter,
+        events: options.events,
+        defaultSku: options.defaultSku,
+        ...(options.azure ? { azure: options.azure } : {}),
+        ...(options.prerequisite ? { prerequisite: options.prerequisite } : {}),
+        ...(options.registry ? { metrics: new GatewayMetrics(options.registry) } : {}),
+        ...(options.newRequestMessage ? { newRequestMessage: options.newRequestMessage } : {}),
+      }),
+    }),
+  );
+  const gatewaysOfRoutes = (routes: readonly CachedHTTPRoute[]) => keys([...new Set(routes.flatMap(parentGatewaysOf))]);
+  const routesOfImports = (importKeys: readonly string[]) => importKeys.flatMap((k) => routeInformer.store.byIndex(ROUTES_BY_BACKEND, k));
+
+  // A Gateway's listeners decide which hostnames other Gateways may claim: those sharing one look again.
+  controller.watch(gatewayInformer, (gateway) =>
+    keys([...new Set([`${gateway.metadata.namespace}/${gateway.metadata.name}`, ...listenerHostnamesOf(gateway).flatMap((h) => gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`))])]),
+  );
+  controller.watch(options.gatewayClasses, (gatewayClass) =>
+    gatewayInformer.store.byIndex(GATEWAYS_BY_CLASS, gatewayClass.metadata.name ?? '').map((g) => ({ namespace: g.metadata.namespace ?? '', name: g.metadata.name ?? '' })),
+  );
+  controller.watch(routeInformer, (route) => keys([...new Set([...parentGatewaysOf(route), ...statusParentGatewaysOf(route)])]));
+  controller.watch(options.serviceImports, (si) => gatewaysOfRoutes(routesOfImports([`${si.metadata.namespace}/${si.metadata.name}`])));
+  controller.watch(options.internalServiceExports, (ise) => gatewaysOfRoutes(routesOfImports(exportedServiceOf(ise))));
+  controller.watch(grantInformer, (grant) => {
+    const from = new Set((grant.spec?.from ?? []).map((f) => f.namespace));
+    return gatewaysOfRoutes([...from].flatMap((ns) => routeInformer.store.byIndex(namespaceIndexName, ns)));
+  });
+  controller.watch(namespaceInformer, (ns) => gatewaysOfRoutes(routeInformer.store.byIndex(namespaceIndexName, ns.metadata.name ?? '')));
+  return { controller, gateways: gatewayInformer, httpRoutes: routeInformer, referenceGrants: grantInformer, namespaces: namespaceInformer, statusWriter };
+}
