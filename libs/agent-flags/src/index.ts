@@ -3,3 +3,4 @@ export { checkArmEndpoint, checkBindAddress, checkDnsLabel, checkResourceGroup, 
 export { renderFlagHelp, syncUsageBlock, usageBlockOf, withUsageBlock, type FlagSpec, type FlagSpecs } from './flag-spec.js';
 export { parseAgentArgs, type ParsedAgentArgs, type Values } from './parse-agent-args.js';
 export { readCloudConfig, type CloudConfig } from './cloud-config.js';
+export { parseBindAddress, type BindAddress } from './bind-address.js';
