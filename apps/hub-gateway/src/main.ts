@@ -1,0 +1,31 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { HUB_USAGE, parseHubFlags } from './flags.js';
+import { startHubAgent } from './hub-agent.js';
+
+/** The hub agent's process: flags, then the agent, then a clean stop on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const parsed = parseHubFlags(process.argv.slice(2));
+  if (!parsed.ok) {
+    process.stderr.write(`${parsed.errors.join('\n')}\n`);
+    process.exit(2);
+  }
+  if (parsed.help) {
+    process.stdout.write(HUB_USAGE);
+    return;
+  }
+  // In a pod: the service account; elsewhere: $KUBECONFIG or ~/.kube/config.
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromDefault();
+  const agent = await startHubAgent(parsed.value, { kubeConfig, environment: process.env, onLeadershipLost: () => process.exit(1) });
+  const stop = (signal: NodeJS.Signals): void => {
+    void agent.manager.shutdown(signal).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  // Start-up failures (no usable kubeconfig, a port in use) are one line, not a stack trace.
+  process.stderr.write(`hub-gateway: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
