@@ -152,6 +152,40 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     expect(errorLines(agent.lines)).toEqual([]);
   }, 60_000);
 
+  it('with --enable-afd: takes tokens through DefaultAzureCredential from the managed identity, programs the Gateway and reports its ARM requests', async () => {
+    emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-fleet-afd' });
+    emulator.admin.resetCounters();
+    const { agent, metrics } = await startedAgent([
+      '--enable-afd',
+      '--afd-resource-group',
+      'rg-fleet-afd',
+      '--hub-name',
+      'hub-test',
+      '--azure-subscription-id',
+      SUBSCRIPTION,
+      '--arm-endpoint',
+      emulator.armEndpoint,
+      '--leader-elect=false',
+      ...LOCAL_SERVING,
+    ]);
+    const gateway = await eventually(
+      () => client.get<{ status?: { conditions?: Condition[] } }>(GATEWAY_PATH),
+      (g) => g.status?.conditions?.some((c) => c.type === 'Programmed' && c.status === 'True') ?? false,
+      30_000,
+    );
+    expect(gateway.status?.conditions?.find((c) => c.type === 'Accepted')).toMatchObject({ status: 'True' });
+    // ARM took only tokens the emulator's managed-identity endpoint issued (armAuthentication: 'issued-tokens').
+    expect(emulator.admin.requestTotal({ resourceType: 'managedIdentity/token', status: 200 })).toBeGreaterThanOrEqual(1);
+    expect(emulator.admin.requestTotal({ status: 401 })).toBe(0);
+    const profilesPut = emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles', status: 201 });
+    expect(profilesPut).toBe(1);
+    const exposition = await (await fetch(`${metrics}/metrics`)).text();
+    expect(exposition).toContain(`fleet_gateway_arm_requests_total{operation="profiles",method="PUT",code="201"} ${profilesPut}`);
+    expect(exposition).toContain('fleet_gateway_arm_rate_limiter_wait_seconds_count{class="writes"}');
+    expect(await agent.stop()).toBe(0);
+    expect(errorLines(agent.lines)).toEqual([]);
+  }, 60_000);
+
   it("with upstream's CRDs (no extension fields): stays not ready with the one-line message, and turns ready once ours are back", async () => {
     const crdPath = objectPath(customResourceDefinitions, INTERNAL_SERVICE_EXPORT_CRD);
     const ours = await client.get<CustomResourceDefinition>(crdPath);
