@@ -1,22 +1,15 @@
+import { flagsOrExit } from '@fleet-gateway/agent-flags';
 import { KubeConfig } from '@kubernetes/client-node';
 import { HUB_USAGE, parseHubFlags } from './flags.js';
 import { startHubAgent } from './hub-agent.js';
 
 /** The hub agent's process: flags, then the agent, then a clean stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  const parsed = parseHubFlags(process.argv.slice(2));
-  if (!parsed.ok) {
-    process.stderr.write(`${parsed.errors.join('\n')}\n`);
-    process.exit(2);
-  }
-  if (parsed.help) {
-    process.stdout.write(HUB_USAGE);
-    return;
-  }
+  const flags = flagsOrExit(parseHubFlags(process.argv.slice(2)), HUB_USAGE);
   // In a pod: the service account; elsewhere: $KUBECONFIG or ~/.kube/config.
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
-  const agent = await startHubAgent(parsed.value, { kubeConfig, environment: process.env, onLeadershipLost: () => process.exit(1) });
+  const agent = await startHubAgent(flags, { kubeConfig, environment: process.env, onLeadershipLost: () => process.exit(1) });
   const stop = (signal: NodeJS.Signals): void => {
     void agent.manager.shutdown(signal).then(() => process.exit(0));
   };

@@ -1,3 +1,4 @@
+import { flagsOrExit } from '@fleet-gateway/agent-flags';
 import { MEMBER_USAGE, parseMemberFlags } from './flags.js';
 
 /**
@@ -6,16 +7,8 @@ import { MEMBER_USAGE, parseMemberFlags } from './flags.js';
  * line saying so, rather than a process that looks healthy and does nothing.
  */
 function main(): void {
-  const parsed = parseMemberFlags(process.argv.slice(2));
-  if (!parsed.ok) {
-    process.stderr.write(`${parsed.errors.join('\n')}\n`);
-    process.exit(2);
-  }
-  if (parsed.help) {
-    process.stdout.write(MEMBER_USAGE);
-    return;
-  }
-  process.stderr.write(`member-discovery: the member agent's controllers are not built yet (issue 13); member ${parsed.value.memberClusterName} is not served\n`);
+  const flags = flagsOrExit(parseMemberFlags(process.argv.slice(2)), MEMBER_USAGE);
+  process.stderr.write(`member-discovery: the member agent's controllers are not built yet (issue 13); member ${flags.memberClusterName} is not served\n`);
   process.exit(1);
 }
 

@@ -4,3 +4,4 @@ export { renderFlagHelp, syncUsageBlock, usageBlockOf, withUsageBlock, type Flag
 export { parseAgentArgs, type ParsedAgentArgs, type Values } from './parse-agent-args.js';
 export { readCloudConfig, type CloudConfig } from './cloud-config.js';
 export { parseBindAddress, type BindAddress } from './bind-address.js';
+export { flagsOrExit, type FlagsResult } from './flags-or-exit.js';
