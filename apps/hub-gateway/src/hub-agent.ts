@@ -17,7 +17,7 @@ export const REPORTING_CONTROLLER = 'networking.fleet.azure.com/hub-gateway';
 
 export interface HubAgentContext {
   readonly kubeConfig: KubeConfig;
-  /** DefaultAzureCredential reads its configuration from here (and only it). */
+  /** The process environment: what it says of the Azure identity (DefaultAzureCredential reads it itself) goes into access hints. */
   readonly environment: NodeJS.ProcessEnv;
   /** Where the JSON log goes (default: the console). */
   readonly logStream?: Writable;

@@ -94,6 +94,13 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     expect(agent.stderr).not.toMatch(/^\s+at /m);
   });
 
+  it('fails to start on an address in use with one line and exit code 1', async () => {
+    const taken = new URL(emulator.admin.url).host;
+    const agent = startAgent(['--leader-elect=false', '--health-probe-bind-address', taken, '--metrics-bind-address', '127.0.0.1:0']);
+    expect(await agent.exited).toBe(1);
+    expect(agent.stderr).toBe(`hub-gateway: listen EADDRINUSE: address already in use ${taken}\n`);
+  });
+
   it('prints its help and exits 0', async () => {
     const agent = startAgent(['--help']);
     expect(await agent.exited).toBe(0);
