@@ -117,12 +117,13 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       ...LOCAL_SERVING,
       ...SHORT_LEASE,
     ]);
-    const ready = await eventually(() => readyz(health), (r) => r.status === 200);
+    const ready = await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
     expect(ready.text).toContain(`[+]${FLEET_CRDS_CHECK} ok`);
     expect(ready.text).toContain('[+]leader-lease ok');
     const lease = await eventually(
       () => client.get<Lease>(LEASE_PATH).catch((): Lease => ({})),
       (l) => l.spec?.holderIdentity !== undefined && l.spec.holderIdentity !== '',
+      30_000,
     );
     expect(lease.spec?.holderIdentity).toMatch(new RegExp(`^${hostname()}_[0-9a-f]{8}$`));
 
@@ -142,6 +143,7 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       () => client.get<{ status?: { conditions?: Condition[] } }>(GATEWAY_PATH),
       // The API server's default is Unknown "Waiting for controller"; the controller's answer is False.
       (g) => g.status?.conditions?.some((c) => c.type === 'Programmed' && c.status === 'False') ?? false,
+      30_000,
     );
     const programmed = gateway.status?.conditions?.find((c) => c.type === 'Programmed');
     expect(programmed).toMatchObject({ status: 'False', reason: 'Pending', message: expect.stringContaining(AFD_DISABLED_MESSAGE) });
@@ -203,7 +205,8 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     await client.patch(crdPath, upstream, 'apply', { fieldManager: 'upstream-installer', force: true });
 
     const { agent, health } = await startedAgent(['--leader-elect=false', ...LOCAL_SERVING]);
-    const notReady = await eventually(() => readyz(health), (r) => r.text.includes(`[-]${FLEET_CRDS_CHECK} failed`));
+    // Before the CRD is read the check says "not read yet"; the answer about upstream's schema follows.
+    const notReady = await eventually(() => readyz(health), (r) => r.text.includes(`[-]${FLEET_CRDS_CHECK} failed: ${expected}`), 30_000);
     expect(notReady.status).toBe(503);
     expect(notReady.text).toContain(`[-]${FLEET_CRDS_CHECK} failed: ${expected}`);
     await agent.line((l) => l.level === 'error');
@@ -212,7 +215,7 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     expect(errorLines(agent.lines)).toEqual([expected]);
 
     await plane.installCrds('hub', { gatewayApi: false, fleet: true });
-    await eventually(() => readyz(health), (r) => r.status === 200);
+    expect((await eventually(() => readyz(health), (r) => r.status === 200, 30_000)).status).toBe(200);
     expect(await agent.stop()).toBe(0);
   }, 60_000);
 });
