@@ -3,25 +3,9 @@ import { DefaultAzureCredential } from '@azure/identity';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { start, type RunningEmulator } from '../emulator.js';
 import { RawArmClient } from '../raw-arm-client.js';
-import { FAST_POLLING, managedIdentityEnvironment, sdkClientOptions, stubCredential } from '../sdk-options.js';
+import { FAST_POLLING, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, sdkClientOptions, stubCredential } from '../sdk-options.js';
 import { RESOURCE_GROUP, SUBSCRIPTION } from '../testing/sdk.js';
 import { TOKEN_REQUEST_TYPE } from './managed-identity-server.js';
-
-// Every variable that would make DefaultAzureCredential pick another credential or another managed-identity source.
-const OTHER_CREDENTIAL_VARIABLES = [
-  'AZURE_TOKEN_CREDENTIALS',
-  'AZURE_CLIENT_ID',
-  'AZURE_CLIENT_SECRET',
-  'AZURE_CLIENT_CERTIFICATE_PATH',
-  'AZURE_TENANT_ID',
-  'AZURE_USERNAME',
-  'AZURE_FEDERATED_TOKEN_FILE',
-  'IDENTITY_SERVER_THUMBPRINT',
-  'MSI_ENDPOINT',
-  'MSI_SECRET',
-  'IMDS_ENDPOINT',
-  'AZURE_POD_IDENTITY_AUTHORITY_HOST',
-];
 
 let now = Date.now();
 let emulator: RunningEmulator;
