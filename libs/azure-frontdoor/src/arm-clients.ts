@@ -22,7 +22,8 @@ export interface ArmConnectionOptions {
   readonly userAgentPrefix?: string;
   /**
    * Where the ARM metrics go (requests by resource type, method and status; 429s; rate-limiter waits), counted per
-   * HTTP attempt by a policy in every client's pipeline. Without it, no metric is recorded.
+   * HTTP attempt by a policy in every client's pipeline. Without it, no metric is recorded. The metrics register on
+   * it once: one createFrontDoorClients per registry (the hub creates its clients once).
    */
   readonly metricsRegistry?: Registry;
 }
