@@ -77,6 +77,29 @@ describe('ARM metrics (createFrontDoorClients with a registry, against the emula
     expect(text).toMatch(/# HELP fleet_gateway_arm_requests_total .*retries included/);
   });
 
+  it("counts ARM's own throttling (the emulator's read bucket running dry) and the retries after Retry-After", async () => {
+    const registry = new Registry();
+    let now = Date.now();
+    // The retry policy's waits move the emulator's clock, so its bucket refills exactly as Retry-After promised.
+    harness = await startHarness({
+      metricsRegistry: registry,
+      emulator: { throttling: { reads: { burst: 2, refillPerSecond: 1 }, network: false }, clock: () => now },
+      retry: { sleep: async (ms) => void (now += ms) },
+    });
+    const h = harness;
+    for (let i = 0; i < 4; i++) await h.clients.cdn.profiles.get(TEST_SCOPE.resourceGroup, 'absent').catch(() => undefined);
+
+    const throttled = h.emulator.admin.requestTotal({ method: 'GET', status: 429 });
+    expect(throttled).toBeGreaterThanOrEqual(2);
+    expect(await series(registry, 'fleet_gateway_arm_throttled_total', ['operation'])).toEqual(new Map([['profiles', throttled]]));
+    expect(await series(registry, 'fleet_gateway_arm_requests_total', ['operation', 'method', 'code'])).toEqual(
+      new Map([
+        ['profiles GET 404', 4],
+        ['profiles GET 429', throttled],
+      ]),
+    );
+  });
+
   it(`counts an attempt without an answer (connection reset) as code ${NO_RESPONSE_CODE}`, async () => {
     const registry = new Registry();
     harness = await startHarness({ metricsRegistry: registry, retry: { maxRetries: 1 } });
