@@ -3,7 +3,6 @@ import { readDeletionPolicy, type Sku } from '@fleet-gateway/annotations';
 import type { Condition } from '@fleet-gateway/api-types';
 import {
   deleteFrontDoor,
-  describeFailure,
   profileName,
   reconcileFrontDoor,
   type CapacityLimits,
@@ -19,7 +18,6 @@ import {
   objectKey,
   requeueAfter,
   retry,
-  terminal,
   type CheckResult,
   type EventRecorder,
   type KubeClient,
@@ -138,14 +136,18 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       return done();
     }
     const accepted = findCondition(result.verdicts.gateway.conditions, 'Accepted');
-    logger.info('resolved', {
+    const resolved = {
       step: 'resolve',
       accepted: accepted?.status,
       reason: accepted?.reason,
       routes: result.verdicts.routes.length,
       backends: result.model?.backends.length ?? 0,
       durationMs: Math.round(performance.now() - started),
-    });
+    };
+    // Resyncs resolve every Gateway again: info when there is a model other than the programmed one, debug otherwise
+    // (a Gateway without a model says what changed when its status is written).
+    const changed = result.model !== undefined && programmed.get(owner.key)?.hash !== modelHash(result.model);
+    logger[changed ? 'info' : 'debug']('resolved', resolved);
     await writeRouteStatuses(gateway, owner, result, logger);
 
     const generation = gateway.metadata.generation ?? 0;

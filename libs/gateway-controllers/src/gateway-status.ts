@@ -67,7 +67,9 @@ function programmedCondition(state: ProgrammedState, generation: number): Verdic
     }
     case 'held': {
       const served = state.previous ? `${state.previous.message}` : 'the configuration last programmed';
-      const message = `serves the configuration accepted at generation ${state.servingGeneration}; generation ${generation} is not accepted (see Accepted), so nothing was changed in Azure: ${stripServing(served)}`;
+      // Annotations are metadata: editing them does not bump the generation.
+      const current = state.servingGeneration === generation ? 'the edits made since (annotations) are' : `generation ${generation} is`;
+      const message = `serves the configuration accepted at generation ${state.servingGeneration}; ${current} not accepted (see Accepted), so nothing was changed in Azure: ${stripServing(served)}`;
       return at(state.previous?.status ?? 'Unknown', state.previous?.reason ?? 'Pending', message);
     }
     case 'disabled':
@@ -80,7 +82,7 @@ function programmedCondition(state: ProgrammedState, generation: number): Verdic
   }
 }
 
-const SERVING = /^serves the configuration accepted at generation \d+; generation \d+ is not accepted \(see Accepted\), so nothing was changed in Azure: /;
+const SERVING = /^serves the configuration accepted at generation \d+; .*? not accepted \(see Accepted\), so nothing was changed in Azure: /;
 
 /** A held Gateway edited again keeps naming the programmed configuration, not the previous hold. */
 function stripServing(message: string): string {

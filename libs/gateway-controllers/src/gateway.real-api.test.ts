@@ -1,0 +1,228 @@
+import { createServer, get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isNotFound as isArmNotFound, OWNERSHIP_TAGS, profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
+import { isNotFound } from '@fleet-gateway/controller';
+import { eventually } from '@fleet-gateway/controller/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_FINALIZER } from './gateway-finalizer.js';
+import {
+  applyObject,
+  conditionOf,
+  exportPath,
+  gatewayBody,
+  gatewayPath,
+  HUB_IDENTITY,
+  publishExport,
+  readExport,
+  readGateway,
+  readRoute,
+  routeBody,
+  routePath,
+  SCOPE,
+  startHubUnderTest,
+  type HubUnderTest,
+  type RunningAgent,
+} from './test-support/hub-under-test.js';
+
+let hub: HubUnderTest;
+let agent: RunningAgent;
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  hub = await startHubUnderTest();
+  agent = await hub.startAgent({ resyncPeriodMs: 400 });
+}, 120_000);
+
+afterAll(async () => {
+  await hub?.stop();
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+/** A local server standing in for a member's Service behind `address`:80; it answers with its name. */
+async function serveAt(address: string, name: string): Promise<void> {
+  const server = createServer((_req, res) => res.end(name));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  hub.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: (server.address() as AddressInfo).port });
+}
+
+function edgeGet(path: string, host: string, edge = 0): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = get(`${hub.emulator.edgeUrl}${path}`, { headers: { host, 'x-emulator-edge': String(edge) } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+  });
+}
+
+const writes = () => ['PUT', 'PATCH', 'DELETE', 'POST'].reduce((sum, method) => sum + hub.emulator.admin.requestTotal({ method }), 0);
+const reads = () => hub.emulator.admin.requestTotal({ method: 'GET' });
+const programmedOf = async (name: string) => conditionOf(await readGateway(hub.client, name), 'Programmed');
+/** The Gateway Programmed with every listener's routes attached and, through them, every backend resolved. */
+async function whenProgrammed(name: string, routes: readonly string[] = []) {
+  for (const route of routes) {
+    await eventually(() => readRoute(hub.client, route), (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'True', 30_000);
+  }
+  return eventually(
+    () => readGateway(hub.client, name),
+    (g) => conditionOf(g, 'Programmed')?.status === 'True' && (g.status?.listeners?.[0]?.attachedRoutes ?? 0) >= routes.length && (routes.length === 0 || (g.status?.addresses?.length ?? 0) > 0),
+    30_000,
+  );
+}
+/** Edge answers once propagation and health probes have caught up. */
+const edgeAnswers = (path: string, host: string, body: string) =>
+  eventually(async () => { await hub.emulator.admin.whenPropagated(); return edgeGet(path, host); }, (a) => a.body === body, 30_000);
+const profileOf = async (name: string) => {
+  const gateway = await readGateway(hub.client, name);
+  return profileNameOf({ namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: gateway.metadata.uid ?? '', generation: 0 });
+};
+async function originNames(profile: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const group of hub.clients.cdn.afdOriginGroups.listByProfile(SCOPE.resourceGroup, profile)) {
+    for await (const origin of hub.clients.cdn.afdOrigins.listByOriginGroup(SCOPE.resourceGroup, profile, group.name ?? '')) {
+      if (origin.enabledState !== 'Disabled') names.push(`${group.name}/${origin.name}`);
+    }
+  }
+  return names.sort();
+}
+const gone = (read: () => Promise<unknown>) => read().then(() => false, (error: unknown) => isNotFound(error));
+
+describe('the hub agent on a real API server and the Azure emulator', { timeout: 120_000 }, () => {
+  it('programs a Gateway with two routes and two clusters, withdraws what is unexported, and deletes it all', async () => {
+    await serveAt('10.1.0.1', 'web@member-1');
+    await serveAt('10.2.0.1', 'web@member-2');
+    await serveAt('10.1.0.2', 'api@member-1');
+    await publishExport(hub.client, { cluster: 'member-1', service: 'web', publicAddress: '10.1.0.1' });
+    await publishExport(hub.client, { cluster: 'member-2', service: 'web', publicAddress: '10.2.0.1' });
+    await publishExport(hub.client, { cluster: 'member-1', service: 'api', publicAddress: '10.1.0.2' });
+    await applyObject(hub.client, gatewayPath('life'), gatewayBody('life'));
+    await applyObject(hub.client, routePath('shop'), routeBody('shop', 'life', [{ path: '/shop', backends: [{ name: 'web' }] }]));
+    await applyObject(hub.client, routePath('api'), routeBody('api', 'life', [{ path: '/', backends: [{ name: 'api' }] }]));
+
+    const gateway = await whenProgrammed('life', ['shop', 'api']);
+    expect(conditionOf(gateway, 'Accepted')).toMatchObject({ status: 'True', observedGeneration: 1 });
+    expect(conditionOf(gateway, 'Programmed')).toMatchObject({ status: 'True', reason: 'Programmed', observedGeneration: 1 });
+    expect(gateway.metadata.finalizers).toContain(GATEWAY_FINALIZER);
+    const host = gateway.status?.addresses?.[0];
+    expect(host?.type).toBe('Hostname');
+    expect(host?.value).toMatch(/\.azurefd\.net$/);
+    expect(gateway.status?.listeners?.[0]).toMatchObject({ name: 'http-0', attachedRoutes: 2, supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }] });
+    expect(gateway.status?.listeners?.[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'True', reason: 'Programmed' });
+
+    const shop = await readRoute(hub.client, 'shop');
+    expect(shop.status?.parents).toHaveLength(1);
+    expect(conditionOf(shop.status?.parents?.[0], 'Accepted')).toMatchObject({ status: 'True' });
+    expect(conditionOf(shop.status?.parents?.[0], 'ResolvedRefs')).toMatchObject({ status: 'True' });
+
+    // The profile carries our ownership tags; its frontDoorId is published on every export the Gateway uses.
+    const profileName = await profileOf('life');
+    const profile = await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profileName);
+    expect(profile.tags?.[OWNERSHIP_TAGS.hubIdentity]).toBe(HUB_IDENTITY);
+    expect(profile.tags?.[OWNERSHIP_TAGS.gatewayUid]).toBe(gateway.metadata.uid);
+    for (const [cluster, service] of [['member-1', 'web'], ['member-2', 'web'], ['member-1', 'api']] as const) {
+      const ise = await eventually(() => readExport(hub.client, cluster, service), (e) => (e.status?.frontDoors ?? []).length > 0);
+      expect(ise.status?.frontDoors).toEqual([{ gateway: 'shop/life', gatewayUID: gateway.metadata.uid, profile: profileName, frontDoorID: profile.frontDoorId }]);
+    }
+    expect(await originNames(profileName)).toHaveLength(3);
+
+    await edgeAnswers('/home', host!.value, 'api@member-1');
+    const shopAnswers = new Set<string>();
+    for (let i = 0; i < 12; i++) shopAnswers.add((await edgeGet('/shop/cart', host!.value, i % 3)).body);
+    expect([...shopAnswers].sort()).toEqual(['web@member-1', 'web@member-2']);
+    expect(await edgeGet('/home', host!.value)).toEqual({ status: 200, body: 'api@member-1' });
+
+    // member-2 unexports web: its origin goes, member-1 keeps serving /shop.
+    await hub.client.delete(exportPath('member-2', 'web'));
+    await eventually(() => originNames(profileName), (names) => names.length === 2, 30_000);
+    await eventually(() => gone(() => readExport(hub.client, 'member-2', 'web')), (g) => g, 30_000);
+    await hub.emulator.admin.whenPropagated();
+    for (let i = 0; i < 6; i++) expect(await edgeGet('/shop/cart', host!.value, i % 3)).toEqual({ status: 200, body: 'web@member-1' });
+
+    // The last cluster unexports web: /shop answers the withdrawal's error, never the api backend behind `/`.
+    await hub.client.delete(exportPath('member-1', 'web'));
+    await eventually(() => gone(() => readExport(hub.client, 'member-1', 'web')), (g) => g, 30_000);
+    // The ServiceImport first lists no cluster (NoOrigins), then goes too (upstream semantics: BackendNotFound).
+    const withdrawn = await eventually(() => readRoute(hub.client, 'shop'), (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'False', 30_000);
+    expect(['NoOrigins', 'BackendNotFound']).toContain(conditionOf(withdrawn.status?.parents?.[0], 'ResolvedRefs')?.reason);
+    expect(conditionOf(withdrawn.status?.parents?.[0], 'ResolvedRefs')?.message).toMatch(/rule 0 is withdrawn \((NoBackends|NoValidBackends)\)/);
+    await whenProgrammed('life', ['api']);
+    await eventually(async () => { await hub.emulator.admin.whenPropagated(); return edgeGet('/shop/cart', host!.value); }, (a) => a.status >= 500, 30_000);
+    for (let i = 0; i < 6; i++) {
+      const answer = await edgeGet('/shop/cart', host!.value, i % 3);
+      expect(answer.status).toBeGreaterThanOrEqual(500);
+      expect(answer.body).not.toContain('api@member-1');
+    }
+    expect(await edgeGet('/home', host!.value)).toEqual({ status: 200, body: 'api@member-1' });
+
+    // Deleting the Gateway removes the profile (after the ownership check), the export entries, then the finalizer.
+    await hub.client.delete(gatewayPath('life'));
+    await eventually(() => gone(() => readGateway(hub.client, 'life')), (g) => g, 30_000);
+    const profileState = await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profileName).then((p) => p.provisioningState, (e: unknown) => (isArmNotFound(e) ? 'gone' : String(e)));
+    expect(profileState).toBe('gone');
+    const api = await eventually(() => readExport(hub.client, 'member-1', 'api'), (e) => (e.status?.frontDoors ?? []).length === 0);
+    expect(api.status?.frontDoors ?? []).toEqual([]);
+    await hub.client.delete(routePath('shop'));
+    await hub.client.delete(routePath('api'));
+  });
+
+  it('an invalid Gateway edit writes nothing to Azure, names the key, and keeps serving generation 1', async () => {
+    await serveAt('10.1.0.5', 'cart@member-1');
+    await publishExport(hub.client, { cluster: 'member-1', service: 'cart', publicAddress: '10.1.0.5' });
+    await applyObject(hub.client, gatewayPath('held'), gatewayBody('held'));
+    await applyObject(hub.client, routePath('cart'), routeBody('cart', 'held', [{ path: '/', backends: [{ name: 'cart' }] }]));
+    const programmed = await whenProgrammed('held', ['cart']);
+    const host = programmed.status?.addresses?.[0]?.value ?? '';
+    expect(await edgeAnswers('/', host, 'cart@member-1')).toEqual({ status: 200, body: 'cart@member-1' });
+
+    const before = writes();
+    // An annotation edit does not bump the generation: the message says the edits since generation 1 are refused.
+    await applyObject(hub.client, gatewayPath('held'), gatewayBody('held', { 'networking.fleet.azure.com/afd-sku': 'Gold_AzureFrontDoor' }));
+    const held = await eventually(() => readGateway(hub.client, 'held'), (g) => conditionOf(g, 'Accepted')?.status === 'False');
+    expect(conditionOf(held, 'Accepted')?.message).toContain('networking.fleet.azure.com/afd-sku');
+    expect(conditionOf(held, 'Accepted')?.message).toContain('Gold_AzureFrontDoor');
+    const heldProgrammed = await eventually(() => programmedOf('held'), (c) => /^serves the configuration/.test(c?.message ?? ''));
+    expect(heldProgrammed).toMatchObject({ status: 'True', reason: 'Programmed', observedGeneration: 1 });
+    expect(heldProgrammed?.message).toMatch(/^serves the configuration accepted at generation 1; the edits made since \(annotations\) are not accepted/);
+    expect(writes()).toBe(before);
+    expect(await edgeGet('/', host)).toEqual({ status: 200, body: 'cart@member-1' });
+
+    // A spec edit that is refused too (spec.addresses) still names generation 1, now observed at generation 2.
+    await applyObject(hub.client, gatewayPath('held'), gatewayBody('held', { 'networking.fleet.azure.com/afd-sku': 'Gold_AzureFrontDoor' }, [{}], { addresses: [{ type: 'Hostname', value: 'mine.example.com' }] }));
+    const spec = await eventually(() => programmedOf('held'), (c) => c?.observedGeneration === 2);
+    expect(spec).toMatchObject({ status: 'True', reason: 'Programmed', observedGeneration: 2 });
+    expect(spec?.message).toMatch(/^serves the configuration accepted at generation 1; generation 2 is not accepted \(see Accepted\), so nothing was changed in Azure: Azure Front Door configuration is ready/);
+    expect(conditionOf(await readGateway(hub.client, 'held'), 'Accepted')?.message).toContain('spec.addresses');
+    expect(writes()).toBe(before);
+    expect(await edgeGet('/', host)).toEqual({ status: 200, body: 'cart@member-1' });
+
+    // Fixed: programmed again at generation 3, with no trace of the hold.
+    await applyObject(hub.client, gatewayPath('held'), gatewayBody('held'));
+    expect(await eventually(() => programmedOf('held'), (c) => c?.observedGeneration === 3 && c.status === 'True')).toMatchObject({ reason: 'Programmed', observedGeneration: 3 });
+    expect((await programmedOf('held'))?.message).not.toContain('serves the configuration accepted');
+    expect(conditionOf(await readGateway(hub.client, 'held'), 'Accepted')).toMatchObject({ status: 'True', observedGeneration: 3 });
+  });
+
+  it('in steady state, several resyncs write nothing to Azure or to the API server', async () => {
+    await publishExport(hub.client, { cluster: 'member-2', service: 'steady', publicAddress: '10.2.0.9' });
+    await applyObject(hub.client, gatewayPath('steady'), gatewayBody('steady'));
+    await applyObject(hub.client, routePath('steady'), routeBody('steady', 'steady', [{ path: '/', backends: [{ name: 'steady' }] }]));
+    await whenProgrammed('steady', ['steady']);
+    await eventually(() => readExport(hub.client, 'member-2', 'steady'), (e) => (e.status?.frontDoors ?? []).length === 1);
+    // Let the last status writes land in the caches, then measure over several resync periods (400 ms each).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const versions = async () => [
+      (await readGateway(hub.client, 'steady')).metadata.resourceVersion,
+      (await readRoute(hub.client, 'steady')).metadata.resourceVersion,
+      (await readExport(hub.client, 'member-2', 'steady')).metadata.resourceVersion,
+    ];
+    const [writesBefore, readsBefore, versionsBefore, statusWrites] = [writes(), reads(), await versions(), agent.gateway.statusWriter.writes];
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(writes()).toBe(writesBefore);
+    expect(reads()).toBe(readsBefore);
+    expect(await versions()).toEqual(versionsBefore);
+    expect(agent.gateway.statusWriter.writes).toBe(statusWrites);
+  });
+});

@@ -1,0 +1,304 @@
+import { NetworkManagementClient } from '@azure/arm-network';
+import { start, stubCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
+import { ArmRateLimiter, createFrontDoorClients, type FrontDoorClients, type FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import {
+  collectionPath,
+  createLogger,
+  EventRecorder,
+  KubeClient,
+  LeaderElector,
+  Manager,
+  objectPath,
+  type KubeObject,
+} from '@fleet-gateway/controller';
+import { captureLogLines, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
+import { internalServiceExports, registerFleetHubControllers, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
+import { CONTROLLER_NAME } from '@fleet-gateway/model';
+import { Registry } from 'prom-client';
+import { gatewayClasses, gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from '../gateway-api-resources.js';
+import type { AzureFrontDoorAccess } from '../gateway-reconciler.js';
+import { registerGatewayClassController } from '../register-gateway-class-controller.js';
+import { registerGatewayController, type GatewayControllers } from '../register-gateway-controller.js';
+
+/**
+ * Test-only: one real kube-apiserver with the Gateway API and Fleet CRDs, the Azure emulator, and the hub agent's
+ * three controller sets on one Manager, wired as apps/hub-gateway wires them. The test plays the members: it writes
+ * InternalServiceExport specs and approves Private Link connections in the emulator.
+ */
+export const SCOPE: FrontDoorScope = { subscriptionId: '00000000-0000-4000-8000-000000000001', resourceGroup: 'fleet-afd' };
+export const HUB_IDENTITY = `subscription/${SCOPE.subscriptionId}/cluster/test-hub`;
+export const CLASS_NAME = 'azure-fleet-afd';
+export const MEMBERS = ['member-1', 'member-2'];
+export const APP_NAMESPACE = 'shop';
+
+export interface AgentOptions {
+  readonly azure?: boolean;
+  readonly resyncPeriodMs?: number;
+  readonly driftCheckMs?: number;
+  readonly pendingRequeueMs?: number;
+  readonly newRequestMessage?: () => string;
+  /** Run as one replica of a leader-elected agent (the Lease of apps/hub-gateway), with this identity. */
+  readonly leaderIdentity?: string;
+}
+
+/** The Lease apps/hub-gateway replicas share; test timings keep failover within seconds. */
+export const HUB_LEASE = { namespace: 'fleet-system', name: 'hub-gateway-controller-manager.networking.fleet.azure.com' };
+
+export interface RunningAgent {
+  readonly manager: Manager;
+  readonly elector?: LeaderElector;
+  readonly registry: Registry;
+  readonly gateway: GatewayControllers;
+  stop(): Promise<void>;
+}
+
+export interface HubUnderTest {
+  readonly plane: HubPlane['plane'];
+  readonly client: KubeClient;
+  readonly emulator: RunningEmulator;
+  readonly clients: FrontDoorClients;
+  readonly logs: ReturnType<typeof captureLogLines>;
+  /** Starts one agent; several may run at once as leader-elected replicas. */
+  startAgent(options?: AgentOptions): Promise<RunningAgent>;
+  stop(): Promise<void>;
+}
+
+export async function startHubUnderTest(options: { emulator?: Parameters<typeof start>[0] } = {}): Promise<HubUnderTest> {
+  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...MEMBERS.map((m) => `fleet-member-${m}`)] });
+  await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
+  const emulator = await start({ lroDelayMs: 0, ...options.emulator, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink } });
+  emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: SCOPE.resourceGroup });
+  const limiter = new ArmRateLimiter({ reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } });
+  const clients = createFrontDoorClients({
+    credential: stubCredential,
+    subscriptionId: SCOPE.subscriptionId,
+    endpoint: emulator.armEndpoint,
+    tlsOptions: { ca: emulator.caCertificate },
+    rateLimiter: limiter,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+  });
+  await client.create(collectionPath(gatewayClasses), {
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'GatewayClass',
+    metadata: { name: CLASS_NAME },
+    spec: { controllerName: CONTROLLER_NAME },
+  });
+  const logs = captureLogLines();
+  const running = new Set<RunningAgent>();
+
+  async function startAgent(agent: AgentOptions = {}): Promise<RunningAgent> {
+    const logger = createLogger({ level: 'debug', stream: logs.stream, fields: { component: 'hub-gateway' } });
+    const elector = agent.leaderIdentity
+      ? new LeaderElector({ client, ...HUB_LEASE, identity: agent.leaderIdentity, leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250, logger })
+      : undefined;
+    const manager = new Manager({ logger, ...(elector ? { leaderElector: elector } : {}) });
+    const registry = new Registry();
+    const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }));
+    const timing = agent.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: agent.resyncPeriodMs };
+    const fleet = registerFleetHubControllers({ manager, client, events, logger, ...timing });
+    const classes = registerGatewayClassController({ manager, client, logger, ...timing });
+    const azure: AzureFrontDoorAccess | undefined =
+      agent.azure === false
+        ? undefined
+        : {
+            clients,
+            scope: SCOPE,
+            hubIdentity: HUB_IDENTITY,
+            identity: { identity: 'the test identity' },
+            pollIntervalMs: 5,
+            pendingRequeueMs: agent.pendingRequeueMs ?? 200,
+            ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
+          };
+    const gateway = registerGatewayController({
+      manager,
+      client,
+      logger,
+      events,
+      registry,
+      gatewayClasses: classes.gatewayClasses,
+      serviceImports: fleet.serviceImports,
+      internalServiceExports: fleet.internalServiceExports,
+      defaultSku: 'Standard_AzureFrontDoor',
+      ...(azure ? { azure } : {}),
+      ...timing,
+      ...(agent.newRequestMessage ? { newRequestMessage: agent.newRequestMessage } : {}),
+    });
+    await manager.start();
+    const agentHandle: RunningAgent = {
+      manager,
+      ...(elector ? { elector } : {}),
+      registry,
+      gateway,
+      stop: async () => {
+        running.delete(agentHandle);
+        await manager.shutdown('test agent stopped');
+      },
+    };
+    running.add(agentHandle);
+    return agentHandle;
+  }
+
+  return {
+    plane,
+    client,
+    emulator,
+    clients,
+    logs,
+    startAgent,
+    stop: async () => {
+      await Promise.all([...running].map((a) => a.stop()));
+      await emulator.stop();
+      await plane.stop();
+    },
+  };
+}
+
+// ---- objects, as a platform team and the members write them ----
+
+export interface ListenerFixture {
+  readonly name?: string;
+  readonly hostname?: string;
+}
+
+export function gatewayBody(name: string, annotations: Record<string, string> = {}, listeners: readonly ListenerFixture[] = [{}], extraSpec: Record<string, unknown> = {}) {
+  return {
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'Gateway',
+    metadata: { name, namespace: APP_NAMESPACE, annotations },
+    spec: {
+      gatewayClassName: CLASS_NAME,
+      listeners: listeners.map((l, i) => ({
+        name: l.name ?? `http-${i}`,
+        protocol: 'HTTP',
+        port: 80,
+        ...(l.hostname ? { hostname: l.hostname } : {}),
+        allowedRoutes: { namespaces: { from: 'All' } },
+      })),
+      ...extraSpec,
+    },
+  };
+}
+
+export interface RuleFixture {
+  readonly path: string;
+  readonly backends: readonly { readonly name: string; readonly namespace?: string; readonly weight?: number }[];
+}
+
+export function routeBody(name: string, gateway: string, rules: readonly RuleFixture[], namespace = APP_NAMESPACE) {
+  return {
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name, namespace },
+    spec: {
+      parentRefs: [{ name: gateway, namespace: APP_NAMESPACE }],
+      rules: rules.map((r) => ({
+        matches: [{ path: { type: 'PathPrefix', value: r.path } }],
+        backendRefs: r.backends.map((b) => ({
+          group: 'networking.fleet.azure.com',
+          kind: 'ServiceImport',
+          name: b.name,
+          ...(b.namespace ? { namespace: b.namespace } : {}),
+          port: 80,
+          ...(b.weight !== undefined ? { weight: b.weight } : {}),
+        })),
+      })),
+    },
+  };
+}
+
+export const gatewayPath = (name: string) => objectPath(gateways, name, APP_NAMESPACE);
+export const routePath = (name: string, namespace = APP_NAMESPACE) => objectPath(httpRoutes, name, namespace);
+export const exportPath = (cluster: string, service: string) => objectPath(internalServiceExports, `${APP_NAMESPACE}-${service}`, `fleet-member-${cluster}`);
+
+export async function applyObject(client: KubeClient, path: string, body: object): Promise<KubeObject> {
+  return client.patch<KubeObject>(path, body, 'apply', { fieldManager: 'test-user', force: true });
+}
+
+export function readGateway(client: KubeClient, name: string): Promise<CachedGateway> {
+  return client.get<CachedGateway>(gatewayPath(name));
+}
+
+export function readRoute(client: KubeClient, name: string, namespace = APP_NAMESPACE): Promise<CachedHTTPRoute> {
+  return client.get<CachedHTTPRoute>(routePath(name, namespace));
+}
+
+export function readExport(client: KubeClient, cluster: string, service: string): Promise<CachedInternalServiceExport> {
+  return client.get<CachedInternalServiceExport>(exportPath(cluster, service));
+}
+
+type Conditioned = { readonly conditions?: readonly { type: string }[] };
+
+/** A condition of an object (`status.conditions`) or of a status entry (a listener's or route parent's `conditions`). */
+export function conditionOf(object: { status?: Conditioned } | Conditioned | undefined, type: string) {
+  const list = object && 'conditions' in object ? object.conditions : (object as { status?: Conditioned } | undefined)?.status?.conditions;
+  return list?.find((c) => c.type === type) as { type: string; status: string; reason: string; message: string; observedGeneration?: number } | undefined;
+}
+
+export interface ExportFixture {
+  readonly cluster: string;
+  readonly service: string;
+  /** A public origin address. */
+  readonly publicAddress?: string;
+  /** A Private Link Service (id, ILB address). */
+  readonly privateLink?: { readonly id: string; readonly address: string };
+  readonly connections?: readonly { readonly name: string; readonly status: 'Pending' | 'Approved' | 'Rejected' | 'Disconnected'; readonly description?: string }[];
+  readonly weight?: number;
+}
+
+/** What a member agent publishes: server-side apply of the export's spec under its own field manager. */
+export async function publishExport(client: KubeClient, fixture: ExportFixture): Promise<void> {
+  const { cluster, service } = fixture;
+  const body = {
+    apiVersion: 'networking.fleet.azure.com/v1alpha1',
+    kind: 'InternalServiceExport',
+    metadata: { name: `${APP_NAMESPACE}-${service}`, namespace: `fleet-member-${cluster}` },
+    spec: {
+      ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }],
+      serviceReference: {
+        clusterId: cluster,
+        kind: 'Service',
+        namespace: APP_NAMESPACE,
+        name: service,
+        namespacedName: `${APP_NAMESPACE}/${service}`,
+        resourceVersion: '1',
+        generation: 1,
+        uid: `uid-${cluster}-${service}`,
+      },
+      type: 'LoadBalancer',
+      weight: fixture.weight ?? 1,
+      ...(fixture.publicAddress ? { publicAddress: fixture.publicAddress } : {}),
+      ...(fixture.privateLink
+        ? {
+            internalLoadBalancerIP: fixture.privateLink.address,
+            privateLinkService: { resourceID: fixture.privateLink.id, location: 'eastus2' },
+            privateEndpointConnections: (fixture.connections ?? []).map((c) => ({ ...c })),
+          }
+        : {}),
+      azureObservedTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    },
+  };
+  await client.patch(exportPath(cluster, service), body, 'apply', { fieldManager: `member-discovery-${cluster}`, force: true });
+}
+
+/** What AKS's cloud provider makes for a Service with Private Link: an internal LB and a PLS on its frontend. */
+export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string): Promise<{ id: string; address: string; network: NetworkManagementClient; resourceGroup: string }> {
+  const network = new NetworkManagementClient(stubCredential, SCOPE.subscriptionId, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
+  const resourceGroup = `mc-${cluster}`;
+  emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: resourceGroup });
+  const subnet = `/subscriptions/${SCOPE.subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.Network/virtualNetworks/vnet/subnets/aks`;
+  const lro = { updateIntervalInMs: 5 };
+  const lb = await network.loadBalancers.createOrUpdate(
+    resourceGroup,
+    'kubernetes-internal',
+    { location: 'eastus2', sku: { name: 'Standard' }, frontendIPConfigurations: [{ name: `fe-${service}`, subnet: { id: subnet }, privateIPAllocationMethod: 'Dynamic' }] },
+    lro,
+  );
+  const frontend = lb.frontendIPConfigurations?.find((f) => f.name === `fe-${service}`);
+  const pls = await network.privateLinkServices.createOrUpdate(
+    resourceGroup,
+    `pls-${service}`,
+    { location: 'eastus2', loadBalancerFrontendIpConfigurations: [{ id: frontend?.id }], ipConfigurations: [{ name: 'nat', subnet: { id: subnet }, privateIPAllocationMethod: 'Dynamic', primary: true }] },
+    lro,
+  );
+  return { id: pls.id ?? '', address: frontend?.privateIPAddress ?? '', network, resourceGroup };
+}
