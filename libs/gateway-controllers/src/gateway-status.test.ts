@@ -1,3 +1,4 @@
+import type { GatewayStatus } from '@fleet-gateway/api-types';
 import type { ReconcileReport } from '@fleet-gateway/azure-frontdoor';
 import type { GatewayVerdict } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
@@ -71,7 +72,7 @@ describe('gatewayStatus', () => {
 
   it('a held Gateway keeps Programmed=True at the current generation, naming the generation it serves, and keeps its address', () => {
     const previous = { type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready on e.azurefd.net', observedGeneration: 2, lastTransitionTime: '2026-01-01T00:00:00Z' } as const;
-    const current = { addresses: [{ type: 'Hostname', value: 'e.azurefd.net' }] };
+    const current = { addresses: [{ type: 'Hostname', value: 'e.azurefd.net' }] } as GatewayStatus;
     const held = gatewayStatus(verdict, 3, { kind: 'held', previous, servingGeneration: servingGeneration(previous) ?? 0 }, current);
     expect(programmedOf(held)).toEqual({
       type: 'Programmed',

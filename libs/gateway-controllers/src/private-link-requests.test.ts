@@ -48,7 +48,7 @@ function backend(name: string, connectivity: ModelBackend['connectivity'], reque
 const model = (backends: ModelBackend[]) => ({ backends }) as unknown as GlobalGateway;
 const counter = () => {
   let n = 0;
-  return () => `m${++n}`;
+  return (_pls: string) => `m${++n}`;
 };
 
 describe('privateLinkRequestsToIssue', () => {
