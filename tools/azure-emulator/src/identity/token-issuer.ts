@@ -49,7 +49,8 @@ export class TokenIssuer {
     private readonly now: () => number,
   ) {}
 
-  issue(resource: string, clientId = this.identity.clientId): IssuedToken {
+  issue(resource: string): IssuedToken {
+    const { clientId } = this.identity;
     const issuedAt = Math.floor(this.now() / 1000);
     const claims: TokenClaims = {
       aud: resource,
