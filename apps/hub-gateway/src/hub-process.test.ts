@@ -161,6 +161,21 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     expect(errorLines(agent.lines)).toEqual([]);
   }, 60_000);
 
+  it('exits 1 when another replica takes the Lease and this one cannot renew within the renew deadline', async () => {
+    const { agent } = await startedAgent(['--enable-afd=false', ...LOCAL_SERVING, ...SHORT_LEASE]);
+    const held = await eventually(
+      () => client.get<Lease & { metadata: Record<string, unknown> }>(LEASE_PATH).catch(() => undefined),
+      (l) => (l?.spec?.holderIdentity ?? '') !== '',
+      30_000,
+    );
+    const now = new Date().toISOString().replace('Z', '000Z');
+    await client.replace(LEASE_PATH, { ...held, spec: { ...held?.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60, renewTime: now, acquireTime: now } });
+    expect(await agent.exited).toBe(1);
+    expect(errorLines(agent.lines)).toEqual(['lost leadership; stopping all work']);
+    expect((await client.get<Lease>(LEASE_PATH)).spec?.holderIdentity).toBe('intruder');
+    await client.delete(LEASE_PATH);
+  }, 60_000);
+
   it('with --enable-afd: takes tokens through DefaultAzureCredential from the managed identity, programs the Gateway and reports its ARM requests', async () => {
     emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-fleet-afd' });
     emulator.admin.resetCounters();
