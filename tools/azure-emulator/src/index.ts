@@ -8,7 +8,7 @@ export type { EdgeStatus } from './edge/edge-runtime.js';
 export { EDGE_HEADER, PROTOCOL_HEADER } from './edge/edge-server.js';
 export type { WafPolicySpec } from './network/waf-policies.js';
 export type { LimitOverrides, Limits } from './limits.js';
-export { sdkClientOptions, stubCredential, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, FAST_POLLING } from './sdk-options.js';
+export { sdkClientOptions, stubCredential, emulatorIdentityCredential, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, FAST_POLLING } from './sdk-options.js';
 export type { ArmAuthentication } from './identity/arm-authentication.js';
 export type { ManagedIdentitySettings } from './identity/token-issuer.js';
 export { RawArmClient, type RawResponse } from './raw-arm-client.js';

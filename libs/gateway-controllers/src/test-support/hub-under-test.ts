@@ -271,8 +271,8 @@ export async function publishExport(client: KubeClient, fixture: ExportFixture):
 }
 
 /** What AKS's cloud provider makes for a Service with Private Link (an internal LB and PLS `pls-<service>`), and the member's Network client. */
-export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string) {
-  const network = memberNetwork(emulator, cluster);
+export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string, credential?: Parameters<typeof memberNetwork>[2]) {
+  const network = memberNetwork(emulator, cluster, credential);
   const pls = await createMemberPrivateLinkService(network, service);
   return { ...pls, network: network.client, resourceGroup: network.resourceGroup };
 }
