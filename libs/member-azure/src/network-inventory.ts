@@ -65,10 +65,11 @@ export class NetworkInventory {
     this.connectionRead(privateLinkServiceId).set(current.map((connection) => (connection.name === updated.name ? updated : connection)));
   }
 
-  /** When the resource group's lists are read next (the earliest moment a "not yet" can change). */
+  /** When one of the resource groups' lists is read next (the earliest moment a "not yet" or a stale value can change). */
   nextListAt(resourceGroups: readonly string[]): number {
     const reads = resourceGroups.flatMap((group) => [this.loadBalancerLists.get(group.toLowerCase()), this.serviceLists.get(group.toLowerCase())]);
-    return Math.max(this.now(), ...reads.map((read) => read?.nextReadAt(this.ttlMs) ?? 0));
+    const next = reads.flatMap((read) => (read === undefined ? [] : [read.nextReadAt(this.ttlMs)]));
+    return next.length === 0 ? this.now() : Math.max(this.now(), Math.min(...next));
   }
 
   private connectionRead(privateLinkServiceId: string): CachedRead<ConnectionView[]> {

@@ -102,6 +102,7 @@ describe('discovery against the emulator (cloud-provider-azure naming, unmodifie
     expect(stale.privateLinkService).toEqual(before.privateLinkService);
     expect(stale.connectionsReadAt).toEqual(before.connectionsReadAt);
     expect(stale.stale).toMatchObject({ since: new Date(now), failure: { class: 'terminal', category: 'authorization', code: 'AuthorizationFailed' } });
+    expect(stale.requeueAfterMs).toBe(1_000);
     const failedReads = reads('Microsoft.Network/privateLinkServices');
     await subject.discover({ service: facts });
     expect(reads('Microsoft.Network/privateLinkServices')).toBe(failedReads);

@@ -26,7 +26,7 @@ export interface PublishedPrivateLink {
   readonly stale?: Staleness;
   /** Hub-issued messages whose Front Door connection has not appeared or is still Pending. */
   readonly awaitedMessages: readonly string[];
-  /** When to reconcile again to see what is awaited (connections re-read with backoff); undefined: nothing awaited. */
+  /** When to reconcile again: to see what is awaited (connections re-read with backoff), or to retry a failed read; undefined: nothing to wait for. */
   readonly requeueAfterMs?: number;
 }
 
@@ -82,7 +82,9 @@ export class PrivateLinkDiscovery {
     }
     const outcome = discoverPrivateLink(target, loadBalancers.value, services.value);
     if (outcome.state === 'unknown') return { ...outcome, ...(stale ? { stale } : {}), requeueAfterMs };
-    return this.withConnections(target.serviceKey, outcome.privateLinkService, { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) }, request.requestMessages ?? [], stale);
+    const result = await this.withConnections(target.serviceKey, outcome.privateLinkService, { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) }, request.requestMessages ?? [], stale);
+    // Stale values are missing information: look again when the failed list is retried.
+    return stale === undefined ? result : { ...result, requeueAfterMs: Math.min(result.requeueAfterMs ?? requeueAfterMs, requeueAfterMs) };
   }
 
   /**
