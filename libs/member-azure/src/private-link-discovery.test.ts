@@ -113,6 +113,22 @@ describe('discovery against the emulator (cloud-provider-azure naming, unmodifie
     expect(fresh.connectionsReadAt).toEqual(new Date(now));
   });
 
+  it("a failed re-read of a service's connections keeps the listed ones, marked stale", async () => {
+    const facts = await provisionService(bed, { name: 'web', uid: uid(1) });
+    const subject = discovery();
+    const pls = published(await subject.discover({ service: facts })).privateLinkService;
+    await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
+    now += TTL;
+    const listed = published(await subject.discover({ service: facts }));
+    expect(listed.connections).toHaveLength(1);
+    bed.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'GET', pathPattern: '/privateEndpointConnections' });
+    const result = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    expect(result.connections).toEqual(listed.connections);
+    expect(result.connectionsReadAt).toEqual(listed.connectionsReadAt);
+    expect(result.stale).toMatchObject({ failure: { category: 'authorization' } });
+    expect(result.awaitedMessages).toEqual(['fleet-req-1']);
+  });
+
   it('a read error before any value is AzureReadFailed (unknown, never public)', async () => {
     const facts = await provisionService(bed, { name: 'web', uid: uid(1) });
     bed.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'GET', pathPattern: '/loadBalancers' });
@@ -186,5 +202,25 @@ describe('connections and approval against the emulator (Front Door makes the co
     expect(after.awaitedMessages).toEqual([]);
     expect(after).not.toHaveProperty('requeueAfterMs');
     expect((await subject.approve(after, ['fleet-req-1'])).approved).toEqual([]);
+  });
+
+  it('never approves on a Private Link Service without cloud-provider-azure tags (made by hand on the frontend): reported instead', async () => {
+    const facts = await provisionService(bed, { name: 'web', uid: uid(1), privateLink: false });
+    const frontend = `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/mc-member-1/providers/Microsoft.Network/loadBalancers/kubernetes-internal/frontendIPConfigurations/a${uid(1).replace(/-/g, '').slice(0, 31)}`;
+    await bed.network.privateLinkServices.createOrUpdate(bed.settings.resourceGroup, 'hand-made', {
+      location: 'eastus2',
+      loadBalancerFrontendIpConfigurations: [{ id: frontend }],
+      ipConfigurations: [{ name: 'nat', primary: true, privateIPAllocationMethod: 'Dynamic', subnet: { id: `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/mc-member-1/providers/Microsoft.Network/virtualNetworks/aks-vnet/subnets/aks-subnet` } }],
+    }, { updateIntervalInMs: 5 });
+    const subject = discovery();
+    const service = { ...facts, annotations: { ...facts.annotations, [SERVICE_ANNOTATIONS.plsCreate]: 'true' } };
+    const pls = published(await subject.discover({ service })).privateLinkService;
+    expect(pls).toMatchObject({ name: 'hand-made', ownership: 'unmanaged' });
+    await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
+    const current = published(await subject.discover({ service, requestMessages: ['fleet-req-1'] }));
+    const result = await subject.approve(current, ['fleet-req-1']);
+    expect(result.approved).toEqual([]);
+    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), why: expect.stringContaining('no cloud-provider-azure tags') }]);
+    expect(bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' })).toBe(0);
   });
 });

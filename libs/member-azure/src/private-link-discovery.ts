@@ -154,12 +154,12 @@ export class PrivateLinkDiscovery {
 
 /**
  * The more recently read of two snapshots of the same connections. A failure of the other one counts only if it began
- * after the newer read (otherwise that read is fresher than the failure).
+ * at or after the newer read (otherwise that read is fresher than the failure).
  */
 function newest(a: Snapshot<ConnectionView[]>, b: Snapshot<ConnectionView[]>): Snapshot<ConnectionView[]> {
   const bNewer = b.value !== undefined && (a.readAt === undefined || (b.readAt !== undefined && b.readAt >= a.readAt));
   const [newer, older] = bNewer ? [b, a] : [a, b];
-  const olderFailedSince = older.stale !== undefined && (newer.readAt === undefined || older.stale.since > newer.readAt);
+  const olderFailedSince = older.stale !== undefined && (newer.readAt === undefined || older.stale.since >= newer.readAt);
   const stale = newer.stale ?? (olderFailedSince ? older.stale : undefined);
   const { stale: _ignored, ...values } = newer;
   return { ...values, ...(stale ? { stale } : {}) };
