@@ -361,7 +361,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       });
       logger.info('deleting the AFD profile', { step: 'delete', profile: report.profile, result: report.result });
       if (report.result === 'refused' || report.result === 'failed') {
-        const message = `${report.message}; the finalizer stays (annotate networking.fleet.azure.com/afd-deletion-policy: Orphan to delete the Gateway and leave the profile)`;
+        const hint = report.failure ? accessHint(report.failure, azure.scope, azure.identity) : undefined;
+        const message = `${[report.message, ...(hint ? [hint] : [])].join('; ')}; the finalizer stays (annotate networking.fleet.azure.com/afd-deletion-policy: Orphan to delete the Gateway and leave the profile)`;
         const outcome = report.outcome.type === 'retry' ? retry(new Error(report.message)) : requeueAfter(azure.terminalRecheckMs ?? 5 * 60_000, report.message);
         return blocked(report.result === 'refused' ? 'ForeignProfile' : 'DeleteFailed', message, outcome);
       }

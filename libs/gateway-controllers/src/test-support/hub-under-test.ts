@@ -39,6 +39,9 @@ export interface AgentOptions {
   readonly newRequestMessage?: () => string;
   /** Run as one replica of a leader-elected agent (the Lease of apps/hub-gateway), with this identity. */
   readonly leaderIdentity?: string;
+  /** The agent's `--afd-resource-group` (default SCOPE's, which the emulator has). */
+  readonly resourceGroup?: string;
+  readonly terminalRecheckMs?: number;
 }
 
 /** The Lease apps/hub-gateway replicas share; test timings keep failover within seconds. */
@@ -92,12 +95,13 @@ export async function startHubUnderTest(options: { emulator?: Parameters<typeof 
         ? undefined
         : {
             clients,
-            scope: SCOPE,
+            scope: agent.resourceGroup === undefined ? SCOPE : { ...SCOPE, resourceGroup: agent.resourceGroup },
             hubIdentity: HUB_IDENTITY,
             identity: { identity: 'the test identity' },
             pollIntervalMs: 5,
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
             ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
+            ...(agent.terminalRecheckMs !== undefined ? { terminalRecheckMs: agent.terminalRecheckMs } : {}),
           };
     const gateway = registerGatewayController({
       manager,

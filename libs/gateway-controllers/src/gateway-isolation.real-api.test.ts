@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linesWithStackTraces, originNames, profileOf, programmedOf, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
+import {
+  applyObject,
+  conditionOf,
+  gatewayBody,
+  gatewayPath,
+  publishExport,
+  readGateway,
+  routeBody,
+  routePath,
+  SCOPE,
+  startHubUnderTest,
+  type HubUnderTest,
+} from './test-support/hub-under-test.js';
+import { eventually } from '@fleet-gateway/controller/test-support';
+
+// One Gateway failing terminally does not hold back the others: its key waits for the terminal recheck (5 min by
+// default) instead of retrying, and while its reconcile hangs on a slow ARM read the other Gateways are programmed.
+let hub: HubUnderTest;
+const WAF_POLICIES = 'Microsoft.Network/frontdoorWebApplicationFirewallPolicies';
+const MISSING_POLICY = `/subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/nosuchpolicy`;
+const SLOW_READ_MS = 6_000;
+
+beforeAll(async () => {
+  hub = await startHubUnderTest();
+  await hub.startAgent();
+}, 120_000);
+
+afterAll(async () => {
+  await hub?.stop();
+});
+
+const wafReads = () => hub.emulator.admin.requestTotal({ method: 'GET', resourceType: WAF_POLICIES });
+
+async function createGateway(name: string, annotations: Record<string, string> = {}): Promise<void> {
+  await applyObject(hub.client, gatewayPath(name), gatewayBody(name, annotations));
+  await applyObject(hub.client, routePath(name), routeBody(name, name, [{ path: '/', backends: [{ name: `${name}-web` }] }]));
+}
+
+describe('one Gateway failing terminally while others converge', { timeout: 60_000 }, () => {
+  it('a missing WAF policy fails its Gateway alone, with no retry storm, while two others are programmed and reprogrammed', async () => {
+    for (const name of ['broken', 'alpha', 'beta']) await publishExport(hub.client, { cluster: 'member-1', service: `${name}-web`, publicAddress: `10.7.0.${name.length}` });
+    // The broken Gateway's first read of its WAF policy hangs for a while: its worker is busy, the others are not.
+    hub.emulator.admin.injectFault({ kind: 'latency', method: 'GET', pathPattern: '/frontdoorWebApplicationFirewallPolicies/nosuchpolicy$', latencyMs: SLOW_READ_MS, count: 1 });
+    await createGateway('broken', { 'networking.fleet.azure.com/afd-waf-policy-id': MISSING_POLICY });
+    await createGateway('alpha');
+    await createGateway('beta');
+
+    await whenProgrammed(hub, 'alpha', ['alpha']);
+    await whenProgrammed(hub, 'beta', ['beta']);
+    // Still the API server's default: its reconcile has not finished.
+    expect(conditionOf(await readGateway(hub.client, 'broken'), 'Programmed')).toMatchObject({ status: 'Unknown', message: 'Waiting for controller' });
+
+    const failed = await eventually(() => programmedOf(hub, 'broken'), (c) => c?.status !== 'Unknown', SLOW_READ_MS + 20_000);
+    expect(failed).toMatchObject({ status: 'False', reason: 'WafPolicyNotFound', observedGeneration: 1 });
+    expect(failed?.message).toContain(`WAF policy ${MISSING_POLICY} does not exist`);
+    expect(conditionOf(await readGateway(hub.client, 'broken'), 'Accepted')?.status).toBe('True');
+    expect((await whenWarned(hub.client, 'broken', 'WafPolicyNotFound'))?.note).toContain('nosuchpolicy');
+    // Nothing was created for it (the policy is checked before any write), and no finalizer was needed.
+    await expect(hub.clients.cdn.profiles.get(SCOPE.resourceGroup, await profileOf(hub, 'broken'))).rejects.toMatchObject({ statusCode: 404 });
+    expect((await readGateway(hub.client, 'broken')).metadata.finalizers ?? []).toEqual([]);
+
+    // The others keep converging on changes, and the broken Gateway's key is not retried meanwhile.
+    const readsAfterFailure = wafReads();
+    for (const name of ['alpha', 'beta']) await publishExport(hub.client, { cluster: 'member-2', service: `${name}-web`, publicAddress: `10.8.0.${name.length}` });
+    for (const name of ['alpha', 'beta']) {
+      const profile = await profileOf(hub, name);
+      expect(await eventually(() => originNames(hub, profile), (origins) => origins.length === 2, 30_000)).toHaveLength(2);
+    }
+    await applyObject(hub.client, routePath('alpha'), routeBody('alpha', 'alpha', [{ path: '/', backends: [{ name: 'alpha-web' }] }, { path: '/beta', backends: [{ name: 'beta-web' }] }]));
+    const alphaProfile = await profileOf(hub, 'alpha');
+    const alpha = await eventually(() => originNames(hub, alphaProfile), (origins) => origins.length === 4, 30_000);
+    expect(alpha).toHaveLength(4);
+    expect((await programmedOf(hub, 'alpha'))?.status).toBe('True');
+    expect(wafReads()).toBe(readsAfterFailure);
+    expect((await programmedOf(hub, 'broken'))?.reason).toBe('WafPolicyNotFound');
+    expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+  });
+});
