@@ -177,7 +177,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       result = await issuePrivateLinkRequests(inputs, result, owner, logger);
       const model = result.model;
       if (!model) throw new Error('the model vanished after issuing request messages; expected issuing to change only connection states');
-      const report = await programFrontDoor(gateway, model, owner, logger, signal, azure);
+      const report = withAccessHints(await programFrontDoor(gateway, model, owner, logger, signal, azure), azure);
       await publishFrontDoorIds(model, owner, report, logger);
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
@@ -266,8 +266,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
 
   /** The controller's outcome for a provider report; terminal Azure failures are looked at again now and then. */
   function outcomeOf(report: ReconcileReport, gateway: CachedGateway, logger: Logger, access: AzureFrontDoorAccess): ReconcileOutcome {
-    const hints = report.failures.flatMap((f) => accessHint(f.failure, access.scope, access.identity) ?? []);
-    const cause = [report.message, ...new Set(hints)].join('; ');
+    const cause = report.message;
     switch (report.outcome.type) {
       case 'done':
         return done();
@@ -281,6 +280,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         logger.error('Azure refused the Gateway’s configuration; trying again later', { reason: report.reason, cause });
         return requeueAfter(access.terminalRecheckMs ?? 5 * 60_000, cause);
     }
+  }
+
+  /** The report whose message (hence the Programmed condition and the Event) says which access the hub lacks. */
+  function withAccessHints(report: ReconcileReport, access: AzureFrontDoorAccess): ReconcileReport {
+    const hints = new Set(report.failures.flatMap((f) => accessHint(f.failure, access.scope, access.identity) ?? []));
+    return hints.size === 0 ? report : { ...report, message: [report.message, ...hints].join('; ') };
   }
 
   async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, result: ResolveResult, logger: Logger): Promise<void> {
