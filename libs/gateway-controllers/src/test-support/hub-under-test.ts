@@ -202,7 +202,7 @@ export function routeBody(name: string, gateway: string, rules: readonly RuleFix
 
 export const gatewayPath = (name: string) => objectPath(gateways, name, APP_NAMESPACE);
 export const routePath = (name: string, namespace = APP_NAMESPACE) => objectPath(httpRoutes, name, namespace);
-export const exportPath = (cluster: string, service: string) => objectPath(internalServiceExports, `${APP_NAMESPACE}-${service}`, `fleet-member-${cluster}`);
+export const exportPath = (cluster: string, service: string, namespace = APP_NAMESPACE) => objectPath(internalServiceExports, `${namespace}-${service}`, `fleet-member-${cluster}`);
 
 export async function applyObject(client: KubeClient, path: string, body: object): Promise<KubeObject> {
   return client.patch<KubeObject>(path, body, 'apply', { fieldManager: 'test-user', force: true });
@@ -237,23 +237,27 @@ export interface ExportFixture {
   readonly privateLink?: { readonly id: string; readonly address: string };
   readonly connections?: readonly { readonly name: string; readonly status: 'Pending' | 'Approved' | 'Rejected' | 'Disconnected'; readonly description?: string }[];
   readonly weight?: number;
+  /** The Service's namespace (default APP_NAMESPACE). */
+  readonly namespace?: string;
+  /** The member could not refresh its Azure data (missing information, not a withdrawal). */
+  readonly azureDataStale?: boolean;
 }
 
 /** What a member agent publishes: server-side apply of the export's spec under its own field manager. */
 export async function publishExport(client: KubeClient, fixture: ExportFixture): Promise<void> {
-  const { cluster, service } = fixture;
+  const { cluster, service, namespace = APP_NAMESPACE } = fixture;
   const body = {
     apiVersion: 'networking.fleet.azure.com/v1alpha1',
     kind: 'InternalServiceExport',
-    metadata: { name: `${APP_NAMESPACE}-${service}`, namespace: `fleet-member-${cluster}` },
+    metadata: { name: `${namespace}-${service}`, namespace: `fleet-member-${cluster}` },
     spec: {
       ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }],
       serviceReference: {
         clusterId: cluster,
         kind: 'Service',
-        namespace: APP_NAMESPACE,
+        namespace,
         name: service,
-        namespacedName: `${APP_NAMESPACE}/${service}`,
+        namespacedName: `${namespace}/${service}`,
         resourceVersion: '1',
         generation: 1,
         uid: `uid-${cluster}-${service}`,
@@ -269,9 +273,10 @@ export async function publishExport(client: KubeClient, fixture: ExportFixture):
           }
         : {}),
       azureObservedTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      ...(fixture.azureDataStale ? { azureDataStale: true } : {}),
     },
   };
-  await client.patch(exportPath(cluster, service), body, 'apply', { fieldManager: `member-discovery-${cluster}`, force: true });
+  await client.patch(exportPath(cluster, service, namespace), body, 'apply', { fieldManager: `member-discovery-${cluster}`, force: true });
 }
 
 /** What AKS's cloud provider makes for a Service with Private Link (an internal LB and PLS `pls-<service>`), and the member's Network client. */
