@@ -1,0 +1,65 @@
+import { eventually } from '@fleet-gateway/controller/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linesWithStackTraces, originNames, profileOf, programmedOf, whenProgrammed } from './test-support/hub-probes.js';
+import {
+  applyObject,
+  conditionOf,
+  gatewayBody,
+  gatewayPath,
+  publishExport,
+  readRoute,
+  routeBody,
+  routePath,
+  startHubUnderTest,
+  type HubUnderTest,
+  type RunningAgent,
+} from './test-support/hub-under-test.js';
+
+// The hub's API server restarts under a running agent (same port, certificates and data): its watches reconnect
+// and what is changed afterwards is programmed, with no stack trace for what is a transient condition.
+let hub: HubUnderTest;
+let agent: RunningAgent;
+
+beforeAll(async () => {
+  hub = await startHubUnderTest();
+  agent = await hub.startAgent();
+}, 120_000);
+
+afterAll(async () => {
+  await hub?.stop();
+});
+
+describe('the hub API server restarted', { timeout: 60_000 }, () => {
+  it('the agent recovers: a route added and a Gateway created after the restart are programmed', async () => {
+    await publishExport(hub.client, { cluster: 'member-1', service: 'web', publicAddress: '10.2.0.1' });
+    await applyObject(hub.client, gatewayPath('survivor'), gatewayBody('survivor'));
+    await applyObject(hub.client, routePath('web'), routeBody('web', 'survivor', [{ path: '/', backends: [{ name: 'web' }] }]));
+    await whenProgrammed(hub, 'survivor', ['web']);
+    const profile = await profileOf(hub, 'survivor');
+    expect(await originNames(hub, profile)).toHaveLength(1);
+
+    const linesBefore = hub.logs.lines.length;
+    await hub.plane.cluster('hub').restartApiServer();
+
+    // Changes made after the restart: a new export and route on the running Gateway, and a new Gateway.
+    await publishExport(hub.client, { cluster: 'member-2', service: 'api', publicAddress: '10.2.0.2' });
+    await applyObject(hub.client, routePath('api'), routeBody('api', 'survivor', [{ path: '/api', backends: [{ name: 'api' }] }]));
+    await applyObject(hub.client, gatewayPath('newcomer'), gatewayBody('newcomer'));
+    await applyObject(hub.client, routePath('newcomer'), routeBody('newcomer', 'newcomer', [{ path: '/', backends: [{ name: 'web' }] }]));
+
+    const api = await eventually(() => readRoute(hub.client, 'api'), (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'True', 40_000);
+    expect(conditionOf(api.status?.parents?.[0], 'Accepted')?.status).toBe('True');
+    expect(await eventually(() => originNames(hub, profile), (names) => names.length === 2, 30_000)).toHaveLength(2);
+    const survivor = await whenProgrammed(hub, 'survivor', ['web', 'api']);
+    expect(survivor.status?.listeners?.[0]?.attachedRoutes).toBe(2);
+    await whenProgrammed(hub, 'newcomer', ['newcomer']);
+    expect(await programmedOf(hub, 'newcomer')).toMatchObject({ status: 'True', reason: 'Programmed', observedGeneration: 1 });
+    expect(await originNames(hub, await profileOf(hub, 'newcomer'))).toHaveLength(1);
+
+    // The restart did cut the agent's watches (they ended and were opened again), and it kept running.
+    expect(hub.logs.lines.slice(linesBefore).filter((l) => l.message === 'informer watch-ended').length).toBeGreaterThan(0);
+    expect(agent.manager.isRunningControllers).toBe(true);
+    expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+    expect(hub.logs.lines.filter((l) => l.message === 'reconcile threw; retrying with backoff')).toEqual([]);
+  });
+});
