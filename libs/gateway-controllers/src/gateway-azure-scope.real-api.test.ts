@@ -66,6 +66,24 @@ describe('the resource group and the profiles the hub may touch', { timeout: 60_
     await agent.stop();
   });
 
+  it('a missing role assignment (403 on the profile write): Programmed=False naming identity, scope and role; programmed once granted', async () => {
+    const agent = await hub.startAgent({ terminalRecheckMs: TERMINAL_RECHECK_MS });
+    hub.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'PUT', pathPattern: '/profiles/fgw-shop-denied-[0-9a-f]{12}$', count: 1_000 });
+    await createGateway('denied');
+    const denied = await eventually(() => programmedOf(hub, 'denied'), (c) => c?.reason === 'AzureWriteFailed', 30_000);
+    expect(denied?.status).toBe('False');
+    expect(denied?.message).toContain('AuthorizationFailed (HTTP 403)');
+    expect(denied?.message).toContain(`the test identity lacks access to scope /subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}: assign it the role "CDN Profile Contributor"`);
+    expect((await whenWarned(hub.client, 'denied', 'AzureWriteFailed'))?.note).toBe(denied?.message);
+    expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+
+    hub.emulator.admin.clearFaults();
+    await whenProgrammed(hub, 'denied', ['denied']);
+    await hub.client.delete(gatewayPath('denied'));
+    expect(await eventually(() => gone(() => readGateway(hub.client, 'denied')), (g) => g, 30_000)).toBe(true);
+    await agent.stop();
+  });
+
   it('a profile of the Gateway’s name owned by another hub is never adopted: ForeignProfile naming its owner, zero writes', async () => {
     // Created while no agent runs, so the profile can be made in its name (the name depends on the UID) first.
     await createGateway('squatted');
