@@ -12,25 +12,38 @@ import {
   SCOPE,
   startHubUnderTest,
   type HubUnderTest,
+  type RunningAgent,
 } from './test-support/hub-under-test.js';
 import { eventually } from '@fleet-gateway/controller/test-support';
 
 // One Gateway failing terminally does not hold back the others: its key waits for the terminal recheck (5 min by
 // default) instead of retrying, and while its reconcile hangs on a slow ARM read the other Gateways are programmed.
 let hub: HubUnderTest;
+let agent: RunningAgent;
 const WAF_POLICIES = 'Microsoft.Network/frontdoorWebApplicationFirewallPolicies';
 const MISSING_POLICY = `/subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/nosuchpolicy`;
 const SLOW_READ_MS = 6_000;
 
 beforeAll(async () => {
   hub = await startHubUnderTest();
-  await hub.startAgent();
+  agent = await hub.startAgent();
 }, 120_000);
 
 afterAll(async () => {
   await hub?.stop();
 });
 
+/**
+ * A Gateway's reconciles have settled: its last one ended without writing (its own status writes wake it once more,
+ * until one writes nothing) and no key waits in the queue.
+ */
+function settled(name: string): boolean {
+  const lines = hub.logs.lines.filter((l) => l.controller === 'gateway' && l.name === name);
+  const last = lines.at(-1);
+  if (last?.message !== 'requeued') return false;
+  const wrote = lines.some((l) => l.reconcileId === last.reconcileId && String(l.message).startsWith('wrote '));
+  return !wrote && agent.gateway.controller.queueDepth === 0;
+}
 const wafReads = () => hub.emulator.admin.requestTotal({ method: 'GET', resourceType: WAF_POLICIES });
 
 async function createGateway(name: string, annotations: Record<string, string> = {}): Promise<void> {
@@ -62,6 +75,7 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     expect((await readGateway(hub.client, 'broken')).metadata.finalizers ?? []).toEqual([]);
 
     // The others keep converging on changes, and the broken Gateway's key is not retried meanwhile.
+    await eventually(() => settled('broken'), (s) => s, 10_000);
     const readsAfterFailure = wafReads();
     for (const name of ['alpha', 'beta']) await publishExport(hub.client, { cluster: 'member-2', service: `${name}-web`, publicAddress: `10.8.0.${name.length}` });
     for (const name of ['alpha', 'beta']) {
@@ -76,5 +90,20 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     expect(wafReads()).toBe(readsAfterFailure);
     expect((await programmedOf(hub, 'broken'))?.reason).toBe('WafPolicyNotFound');
     expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+  });
+
+  it('a hostname conflict clears when the older Gateway’s listener moves to another hostname', async () => {
+    const listener = (hostname: string) => [{ name: 'shop', hostname }];
+    await applyObject(hub.client, gatewayPath('first'), gatewayBody('first', {}, listener('shop.example.com')));
+    await eventually(() => readGateway(hub.client, 'first'), (g) => conditionOf(g, 'Accepted')?.status === 'True', 30_000);
+    await applyObject(hub.client, gatewayPath('second'), gatewayBody('second', {}, listener('shop.example.com')));
+    const conflicted = await eventually(() => readGateway(hub.client, 'second'), (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'True', 30_000);
+    expect(conditionOf(conflicted.status?.listeners?.[0], 'Conflicted')).toMatchObject({ reason: 'HostnameConflict' });
+    expect(conditionOf(conflicted.status?.listeners?.[0], 'Conflicted')?.message).toContain('listener shop of Gateway shop/first');
+
+    // Only the first (older) Gateway's spec changes: the second must be looked at again for its conflict to clear.
+    await applyObject(hub.client, gatewayPath('first'), gatewayBody('first', {}, listener('store.example.com')));
+    const cleared = await eventually(() => readGateway(hub.client, 'second'), (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'False', 30_000);
+    expect(conditionOf(cleared.status?.listeners?.[0], 'Conflicted')).toMatchObject({ status: 'False', reason: 'NoConflicts' });
   });
 });

@@ -20,7 +20,9 @@ export const programmedOf = async (hub: HubUnderTest, name: string) => condition
 /** The Gateway Programmed with every listener's routes attached and, through them, every backend resolved. */
 export async function whenProgrammed(hub: HubUnderTest, name: string, routes: readonly string[] = [], timeoutMs = 30_000) {
   for (const route of routes) {
-    await eventually(() => readRoute(hub.client, route), (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'True', timeoutMs);
+    const ours = (r: Awaited<ReturnType<typeof readRoute>>) => r.status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME);
+    const resolved = await eventually(() => readRoute(hub.client, route), (r) => conditionOf(ours(r), 'ResolvedRefs')?.status === 'True', timeoutMs);
+    if (conditionOf(ours(resolved), 'ResolvedRefs')?.status !== 'True') throw new Error(`HTTPRoute ${route}: our ResolvedRefs is not True within ${timeoutMs} ms: ${JSON.stringify(resolved.status?.parents)}`);
   }
   return eventually(
     () => readGateway(hub.client, name),
