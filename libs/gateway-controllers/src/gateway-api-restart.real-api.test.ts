@@ -2,15 +2,14 @@ import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linesWithStackTraces, originNames, profileOf, programmedOf, whenProgrammed } from './test-support/hub-probes.js';
 import {
+  applyGatewayWithRoute,
   applyObject,
   conditionOf,
-  gatewayBody,
-  gatewayPath,
   publishExport,
   readRoute,
   routeBody,
   routePath,
-  startHubUnderTest,
+  startHubWithAgent,
   type HubUnderTest,
   type RunningAgent,
 } from './test-support/hub-under-test.js';
@@ -20,21 +19,14 @@ import {
 let hub: HubUnderTest;
 let agent: RunningAgent;
 
-beforeAll(async () => {
-  hub = await startHubUnderTest();
-  agent = await hub.startAgent();
-}, 120_000);
-
-afterAll(async () => {
-  await hub?.stop();
-});
+beforeAll(async () => void ({ hub, agent } = await startHubWithAgent()), 120_000);
+afterAll(() => hub?.stop());
 
 describe('the hub API server restarted', { timeout: 60_000 }, () => {
   it('the agent recovers: a route added and a Gateway created after the restart are programmed', async () => {
     await publishExport(hub.client, { cluster: 'member-1', service: 'web', publicAddress: '10.2.0.1' });
-    await applyObject(hub.client, gatewayPath('survivor'), gatewayBody('survivor'));
-    await applyObject(hub.client, routePath('web'), routeBody('web', 'survivor', [{ path: '/', backends: [{ name: 'web' }] }]));
-    await whenProgrammed(hub, 'survivor', ['web']);
+    await applyGatewayWithRoute(hub.client, 'survivor', { backend: 'web' });
+    await whenProgrammed(hub, 'survivor', ['survivor']);
     const profile = await profileOf(hub, 'survivor');
     expect(await originNames(hub, profile)).toHaveLength(1);
 
@@ -44,13 +36,12 @@ describe('the hub API server restarted', { timeout: 60_000 }, () => {
     // Changes made after the restart: a new export and route on the running Gateway, and a new Gateway.
     await publishExport(hub.client, { cluster: 'member-2', service: 'api', publicAddress: '10.2.0.2' });
     await applyObject(hub.client, routePath('api'), routeBody('api', 'survivor', [{ path: '/api', backends: [{ name: 'api' }] }]));
-    await applyObject(hub.client, gatewayPath('newcomer'), gatewayBody('newcomer'));
-    await applyObject(hub.client, routePath('newcomer'), routeBody('newcomer', 'newcomer', [{ path: '/', backends: [{ name: 'web' }] }]));
+    await applyGatewayWithRoute(hub.client, 'newcomer', { backend: 'web' });
 
     const api = await eventually(() => readRoute(hub.client, 'api'), (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'True', 40_000);
     expect(conditionOf(api.status?.parents?.[0], 'Accepted')?.status).toBe('True');
     expect(await eventually(() => originNames(hub, profile), (names) => names.length === 2, 30_000)).toHaveLength(2);
-    const survivor = await whenProgrammed(hub, 'survivor', ['web', 'api']);
+    const survivor = await whenProgrammed(hub, 'survivor', ['survivor', 'api']);
     expect(survivor.status?.listeners?.[0]?.attachedRoutes).toBe(2);
     await whenProgrammed(hub, 'newcomer', ['newcomer']);
     expect(await programmedOf(hub, 'newcomer')).toMatchObject({ status: 'True', reason: 'Programmed', observedGeneration: 1 });

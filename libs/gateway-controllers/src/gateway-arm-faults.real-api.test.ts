@@ -13,15 +13,14 @@ import {
   whenWarned,
 } from './test-support/hub-probes.js';
 import {
+  applyGatewayWithRoute,
   applyObject,
   gatewayBody,
   gatewayPath,
   publishExport,
   readGateway,
-  routeBody,
-  routePath,
   SCOPE,
-  startHubUnderTest,
+  startHubWithAgent,
   type HubUnderTest,
 } from './test-support/hub-under-test.js';
 
@@ -31,15 +30,9 @@ let hub: HubUnderTest;
 const TERMINAL_RECHECK_MS = 1_500;
 const DELETION_POLICY = 'networking.fleet.azure.com/afd-deletion-policy';
 
-beforeAll(async () => {
-  // deploymentStatus never leaves NotStarted: programming must not depend on it.
-  hub = await startHubUnderTest({ emulator: { lroDelayMs: 5, deployment: 'stuck' } });
-  await hub.startAgent({ terminalRecheckMs: TERMINAL_RECHECK_MS });
-}, 120_000);
-
-afterAll(async () => {
-  await hub?.stop();
-});
+// deploymentStatus never leaves NotStarted: programming must not depend on it.
+beforeAll(async () => void ({ hub } = await startHubWithAgent({ emulator: { lroDelayMs: 5, deployment: 'stuck' }, agent: { terminalRecheckMs: TERMINAL_RECHECK_MS } })), 120_000);
+afterAll(() => hub?.stop());
 
 beforeEach(() => {
   hub.emulator.admin.clearFaults();
@@ -50,8 +43,7 @@ const profilePath = (gateway: string) => `/profiles/fgw-shop-${gateway}-[0-9a-f]
 
 async function createGateway(name: string, cluster = 'member-1', annotations: Record<string, string> = {}): Promise<void> {
   await publishExport(hub.client, { cluster, service: name, publicAddress: `10.9.0.${name.length}` });
-  await applyObject(hub.client, gatewayPath(name), gatewayBody(name, annotations));
-  await applyObject(hub.client, routePath(name), routeBody(name, name, [{ path: '/', backends: [{ name }] }]));
+  await applyGatewayWithRoute(hub.client, name, { annotations });
 }
 
 function noStackTraces(): void {

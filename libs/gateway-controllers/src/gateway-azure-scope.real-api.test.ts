@@ -4,13 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_FINALIZER } from './gateway-finalizer.js';
 import { armWrites, gatewayEvents, gone, linesWithStackTraces, programmedOf, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
 import {
-  applyObject,
-  gatewayBody,
+  applyGatewayWithRoute,
   gatewayPath,
   publishExport,
   readGateway,
-  routeBody,
-  routePath,
   SCOPE,
   startHubUnderTest,
   type HubUnderTest,
@@ -23,18 +20,12 @@ const MISSING_GROUP = 'fleet-afd-not-created';
 const TERMINAL_RECHECK_MS = 1_000;
 const profilePuts = () => hub.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles' });
 
-beforeAll(async () => {
-  hub = await startHubUnderTest();
-}, 120_000);
-
-afterAll(async () => {
-  await hub?.stop();
-});
+beforeAll(async () => void (hub = await startHubUnderTest()), 120_000);
+afterAll(() => hub?.stop());
 
 async function createGateway(name: string): Promise<void> {
   await publishExport(hub.client, { cluster: 'member-1', service: name, publicAddress: `10.6.0.${name.length}` });
-  await applyObject(hub.client, gatewayPath(name), gatewayBody(name));
-  await applyObject(hub.client, routePath(name), routeBody(name, name, [{ path: '/', backends: [{ name }] }]));
+  await applyGatewayWithRoute(hub.client, name);
 }
 
 describe('the resource group and the profiles the hub may touch', { timeout: 60_000 }, () => {

@@ -13,7 +13,7 @@ import {
   readRoute,
   routeBody,
   routePath,
-  startHubUnderTest,
+  startHubWithAgent,
   type HubUnderTest,
 } from './test-support/hub-under-test.js';
 
@@ -25,11 +25,9 @@ const OTHER_TEAM = 'other-team';
 const grantPath = objectPath(referenceGrants, 'shop-routes-to-billing', OTHER_TEAM);
 
 beforeAll(async () => {
-  hub = await startHubUnderTest();
+  ({ hub } = await startHubWithAgent());
   edge = new EdgeProbe(hub);
-  await hub.startAgent();
 }, 120_000);
-
 afterAll(async () => {
   await hub?.stop();
   await edge?.close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linesWithStackTraces, originNames, profileOf, programmedOf, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
 import {
+  applyGatewayWithRoute,
   applyObject,
   conditionOf,
   gatewayBody,
@@ -10,7 +11,7 @@ import {
   routeBody,
   routePath,
   SCOPE,
-  startHubUnderTest,
+  startHubWithAgent,
   type HubUnderTest,
   type RunningAgent,
 } from './test-support/hub-under-test.js';
@@ -24,14 +25,8 @@ const WAF_POLICIES = 'Microsoft.Network/frontdoorWebApplicationFirewallPolicies'
 const MISSING_POLICY = `/subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/nosuchpolicy`;
 const SLOW_READ_MS = 6_000;
 
-beforeAll(async () => {
-  hub = await startHubUnderTest();
-  agent = await hub.startAgent();
-}, 120_000);
-
-afterAll(async () => {
-  await hub?.stop();
-});
+beforeAll(async () => void ({ hub, agent } = await startHubWithAgent()), 120_000);
+afterAll(() => hub?.stop());
 
 /**
  * A Gateway's reconciles have settled: its last one ended without writing (its own status writes wake it once more,
@@ -46,10 +41,7 @@ function settled(name: string): boolean {
 }
 const wafReads = () => hub.emulator.admin.requestTotal({ method: 'GET', resourceType: WAF_POLICIES });
 
-async function createGateway(name: string, annotations: Record<string, string> = {}): Promise<void> {
-  await applyObject(hub.client, gatewayPath(name), gatewayBody(name, annotations));
-  await applyObject(hub.client, routePath(name), routeBody(name, name, [{ path: '/', backends: [{ name: `${name}-web` }] }]));
-}
+const createGateway = (name: string, annotations: Record<string, string> = {}) => applyGatewayWithRoute(hub.client, name, { annotations, backend: `${name}-web` });
 
 describe('one Gateway failing terminally while others converge', { timeout: 60_000 }, () => {
   it('a missing WAF policy fails its Gateway alone, with no retry storm, while two others are programmed and reprogrammed', async () => {

@@ -26,7 +26,7 @@ import {
   routeBody,
   routePath,
   SCOPE,
-  startHubUnderTest,
+  startHubWithAgent,
   type HubUnderTest,
   type RunningAgent,
 } from './test-support/hub-under-test.js';
@@ -36,11 +36,9 @@ let agent: RunningAgent;
 let edge: EdgeProbe;
 
 beforeAll(async () => {
-  hub = await startHubUnderTest();
+  ({ hub, agent } = await startHubWithAgent({ agent: { resyncPeriodMs: 400 } }));
   edge = new EdgeProbe(hub);
-  agent = await hub.startAgent({ resyncPeriodMs: 400 });
 }, 120_000);
-
 afterAll(async () => {
   await hub?.stop();
   await edge?.close();

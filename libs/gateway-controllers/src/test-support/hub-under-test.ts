@@ -200,6 +200,18 @@ export function routeBody(name: string, gateway: string, rules: readonly RuleFix
   };
 }
 
+/** A Gateway and one HTTPRoute of the same name sending `/` to `backend` (default: the ServiceImport of that name). */
+export async function applyGatewayWithRoute(client: KubeClient, name: string, options: { annotations?: Record<string, string>; backend?: string } = {}): Promise<void> {
+  await applyObject(client, gatewayPath(name), gatewayBody(name, options.annotations));
+  await applyObject(client, routePath(name), routeBody(name, name, [{ path: '/', backends: [{ name: options.backend ?? name }] }]));
+}
+
+/** One hub for a test file, with one agent running (beforeAll starts it, afterAll calls `hub.stop()`). */
+export async function startHubWithAgent(options: { emulator?: Parameters<typeof start>[0]; agent?: AgentOptions } = {}): Promise<{ hub: HubUnderTest; agent: RunningAgent }> {
+  const hub = await startHubUnderTest(options.emulator ? { emulator: options.emulator } : {});
+  return { hub, agent: await hub.startAgent(options.agent) };
+}
+
 export const gatewayPath = (name: string) => objectPath(gateways, name, APP_NAMESPACE);
 export const routePath = (name: string, namespace = APP_NAMESPACE) => objectPath(httpRoutes, name, namespace);
 export const exportPath = (cluster: string, service: string, namespace = APP_NAMESPACE) => objectPath(internalServiceExports, `${namespace}-${service}`, `fleet-member-${cluster}`);
