@@ -1,6 +1,6 @@
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linesWithStackTraces, originNames, profileOf, programmedOf, whenProgrammed } from './test-support/hub-probes.js';
+import { linesWithStackTraces, originNames, profileOf, programmedOf, whenImported, whenProgrammed } from './test-support/hub-probes.js';
 import {
   applyGatewayWithRoute,
   applyObject,
@@ -25,10 +25,11 @@ afterAll(() => hub?.stop());
 describe('the hub API server restarted', { timeout: 60_000 }, () => {
   it('the agent recovers: a route added and a Gateway created after the restart are programmed', async () => {
     await publishExport(hub.client, { cluster: 'member-1', service: 'web', publicAddress: '10.2.0.1' });
+    await whenImported(hub, 'web', ['member-1']);
     await applyGatewayWithRoute(hub.client, 'survivor', { backend: 'web' });
     await whenProgrammed(hub, 'survivor', ['survivor']);
     const profile = await profileOf(hub, 'survivor');
-    expect(await originNames(hub, profile)).toHaveLength(1);
+    expect(await originNames(hub, profile)).toEqual([expect.stringMatching(/^og-web-[0-9a-f]{12}\/o-member-1-/)]);
 
     const linesBefore = hub.logs.lines.length;
     await hub.plane.cluster('hub').restartApiServer();

@@ -10,6 +10,7 @@ import {
   profileOf,
   programmedOf,
   whenProgrammed,
+  whenImported,
   whenWarned,
 } from './test-support/hub-probes.js';
 import {
@@ -43,6 +44,7 @@ const profilePath = (gateway: string) => `/profiles/fgw-shop-${gateway}-[0-9a-f]
 
 async function createGateway(name: string, cluster = 'member-1', annotations: Record<string, string> = {}): Promise<void> {
   await publishExport(hub.client, { cluster, service: name, publicAddress: `10.9.0.${name.length}` });
+  await whenImported(hub, name, [cluster]);
   await applyGatewayWithRoute(hub.client, name, { annotations });
 }
 

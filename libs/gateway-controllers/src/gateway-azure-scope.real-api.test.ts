@@ -2,7 +2,7 @@ import { OWNERSHIP_TAGS, ownershipTags, profileName } from '@fleet-gateway/azure
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_FINALIZER } from './gateway-finalizer.js';
-import { armWrites, gatewayEvents, gone, linesWithStackTraces, programmedOf, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
+import { armWrites, gatewayEvents, gone, linesWithStackTraces, programmedOf, whenImported, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
 import {
   applyGatewayWithRoute,
   gatewayPath,
@@ -25,6 +25,7 @@ afterAll(() => hub?.stop());
 
 async function createGateway(name: string): Promise<void> {
   await publishExport(hub.client, { cluster: 'member-1', service: name, publicAddress: `10.6.0.${name.length}` });
+  await whenImported(hub, name, ['member-1']);
   await applyGatewayWithRoute(hub.client, name);
 }
 
@@ -77,7 +78,8 @@ describe('the resource group and the profiles the hub may touch', { timeout: 60_
 
   it('a profile of the Gateway’s name owned by another hub is never adopted: ForeignProfile naming its owner, zero writes', async () => {
     // Created while no agent runs, so the profile can be made in its name (the name depends on the UID) first.
-    await createGateway('squatted');
+    await publishExport(hub.client, { cluster: 'member-1', service: 'squatted', publicAddress: '10.6.0.8' });
+    await applyGatewayWithRoute(hub.client, 'squatted');
     const gateway = await readGateway(hub.client, 'squatted');
     const identity = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: gateway.metadata.uid ?? '', generation: 0 };
     const profile = profileName(identity);

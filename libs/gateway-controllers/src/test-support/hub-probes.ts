@@ -1,7 +1,8 @@
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
-import { collectionPath, isNotFound, type KubeClient } from '@fleet-gateway/controller';
+import { collectionPath, isNotFound, objectPath, type KubeClient } from '@fleet-gateway/controller';
+import { serviceImports, type CachedServiceImport } from '@fleet-gateway/fleet-hub';
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { APP_NAMESPACE, conditionOf, readGateway, readRoute, SCOPE, type HubUnderTest } from './hub-under-test.js';
 
@@ -30,6 +31,17 @@ export async function whenProgrammed(hub: HubUnderTest, name: string, routes: re
     timeoutMs,
   );
 }
+
+/**
+ * Polls until the hub's Fleet side lists `clusters` on the ServiceImport of `service`: a Gateway created before that
+ * is first programmed with the rule withdrawn (BackendNotFound), which tests that count writes must not race.
+ */
+export const whenImported = (hub: HubUnderTest, service: string, clusters: readonly string[], namespace = APP_NAMESPACE) =>
+  eventually(
+    () => hub.client.get<CachedServiceImport>(objectPath(serviceImports, service, namespace)).catch(() => undefined),
+    (si) => clusters.every((c) => (si?.status?.clusters ?? []).some((listed) => listed.cluster === c)),
+    30_000,
+  );
 
 /** The Gateway's AFD profile name (it depends on the Gateway's UID). */
 export async function profileOf(hub: HubUnderTest, name: string): Promise<string> {
