@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linesWithStackTraces, originNames, profileOf, programmedOf, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
+import { EdgeProbe, linesWithStackTraces, originNames, profileOf, programmedOf, whenImported, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
 import {
   applyGatewayWithRoute,
   applyObject,
@@ -21,12 +21,19 @@ import { eventually } from '@fleet-gateway/controller/test-support';
 // default) instead of retrying, and while its reconcile hangs on a slow ARM read the other Gateways are programmed.
 let hub: HubUnderTest;
 let agent: RunningAgent;
+let edge: EdgeProbe;
 const WAF_POLICIES = 'Microsoft.Network/frontdoorWebApplicationFirewallPolicies';
 const MISSING_POLICY = `/subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/nosuchpolicy`;
 const SLOW_READ_MS = 6_000;
 
-beforeAll(async () => void ({ hub, agent } = await startHubWithAgent()), 120_000);
-afterAll(() => hub?.stop());
+beforeAll(async () => {
+  ({ hub, agent } = await startHubWithAgent());
+  edge = new EdgeProbe(hub);
+}, 120_000);
+afterAll(async () => {
+  await hub?.stop();
+  await edge?.close();
+});
 
 /**
  * A Gateway's reconciles have settled: its last one ended without writing (its own status writes wake it once more,
@@ -97,5 +104,27 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     await applyObject(hub.client, gatewayPath('first'), gatewayBody('first', {}, listener('store.example.com')));
     const cleared = await eventually(() => readGateway(hub.client, 'second'), (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'False', 30_000);
     expect(conditionOf(cleared.status?.listeners?.[0], 'Conflicted')).toMatchObject({ status: 'False', reason: 'NoConflicts' });
+  });
+  it('a SKU the profile cannot change to: SkuImmutable naming both SKUs, no write, the edge keeps serving; restoring it programs again', async () => {
+    await edge.serveAt('10.7.9.1', 'sized@member-1');
+    await publishExport(hub.client, { cluster: 'member-1', service: 'sized', publicAddress: '10.7.9.1' });
+    await whenImported(hub, 'sized', ['member-1']);
+    await applyGatewayWithRoute(hub.client, 'sized');
+    const host = (await whenProgrammed(hub, 'sized', ['sized'])).status?.addresses?.[0]?.value ?? '';
+    expect(await edge.answers('/', host, 'sized@member-1')).toEqual({ status: 200, body: 'sized@member-1' });
+
+    const profileWrites = () => ['PUT', 'PATCH', 'DELETE'].reduce((sum, method) => sum + hub.emulator.admin.requestTotal({ method }), 0);
+    const before = profileWrites();
+    await applyGatewayWithRoute(hub.client, 'sized', { annotations: { 'networking.fleet.azure.com/afd-sku': 'Premium_AzureFrontDoor' } });
+    const refused = await eventually(() => programmedOf(hub, 'sized'), (c) => c?.reason === 'SkuImmutable', 30_000);
+    expect(refused?.status).toBe('False');
+    expect(refused?.message).toContain('is Standard_AzureFrontDoor and the Gateway asks for Premium_AzureFrontDoor');
+    expect((await whenWarned(hub.client, 'sized', 'SkuImmutable'))?.note).toBe(refused?.message);
+    expect(profileWrites()).toBe(before);
+    expect(await edge.get('/', host)).toEqual({ status: 200, body: 'sized@member-1' });
+
+    await applyGatewayWithRoute(hub.client, 'sized');
+    expect(await eventually(() => programmedOf(hub, 'sized'), (c) => c?.status === 'True', 30_000)).toMatchObject({ reason: 'Programmed' });
+    expect(profileWrites()).toBe(before);
   });
 });
