@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
 import { collectionPath, isNotFound, objectPath, type KubeClient } from '@fleet-gateway/controller';
 import { serviceImports, type CachedServiceImport } from '@fleet-gateway/fleet-hub';
+import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { APP_NAMESPACE, conditionOf, readGateway, readRoute, SCOPE, type HubUnderTest } from './hub-under-test.js';
 
