@@ -54,4 +54,25 @@ describe('the hub API server restarted', { timeout: 60_000 }, () => {
     expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
     expect(hub.logs.lines.filter((l) => l.message === 'reconcile threw; retrying with backoff')).toEqual([]);
   });
+  it('a reconcile in flight when the API server goes away is retried without a stack trace and converges once it is back', async () => {
+    await publishExport(hub.client, { cluster: 'member-1', service: 'midflight', publicAddress: '10.2.0.3' });
+    await whenImported(hub, 'midflight', ['member-1']);
+    // The profile write takes a while: the API server is gone by the time the reconcile writes status.
+    hub.emulator.admin.injectFault({ kind: 'latency', method: 'PUT', pathPattern: '/profiles/fgw-shop-midflight-[0-9a-f]{12}$', latencyMs: 3_000 });
+    const linesBefore = hub.logs.lines.length;
+    await applyGatewayWithRoute(hub.client, 'midflight');
+    const ofMidflight = () => hub.logs.lines.slice(linesBefore).filter((l) => l.controller === 'gateway' && l.name === 'midflight');
+    await eventually(ofMidflight, (lines) => lines.some((l) => l.message === 'added the finalizer before the first Azure write'), 20_000);
+
+    const apiServer = hub.plane.cluster('hub');
+    await apiServer.stopApiServer();
+    const retried = (lines: Record<string, unknown>[]) => lines.filter((l) => l.message === 'a Kubernetes API request failed; retrying');
+    const failed = await eventually(ofMidflight, (lines) => retried(lines).length > 0, 20_000);
+    await apiServer.startApiServer();
+    expect(retried(failed)[0]).toMatchObject({ level: 'info', status: 'ECONNREFUSED' });
+
+    await whenProgrammed(hub, 'midflight', ['midflight']);
+    expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+    expect(hub.logs.lines.filter((l) => l.message === 'reconcile threw; retrying with backoff')).toEqual([]);
+  });
 });

@@ -13,8 +13,8 @@ import {
 import {
   done,
   findCondition,
+  isKubeRequestFailure,
   isNotFound,
-  KubeApiError,
   objectKey,
   objectPath,
   requeueAfter,
@@ -119,7 +119,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       try {
         await releaseExports({ key, uid: '' }, logger);
       } catch (error) {
-        if (error instanceof KubeApiError) return retry(error);
+        if (isKubeRequestFailure(error)) return retry(error as Error);
         throw error;
       }
       return done();
@@ -129,9 +129,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       if (gateway.metadata.deletionTimestamp) return await finalize(gateway, owner, logger, context.signal);
       return await reconcileLive(gateway, owner, logger, context.signal);
     } catch (error) {
-      if (error instanceof KubeApiError) {
-        logger.info('a Kubernetes API request failed; retrying', { status: error.statusCode, error: error.message });
-        return retry(error);
+      if (isKubeRequestFailure(error)) {
+        const failure = error as Error & { statusCode?: number; code?: string };
+        logger.info('a Kubernetes API request failed; retrying', { status: failure.statusCode ?? failure.code, error: failure.message });
+        return retry(failure);
       }
       throw error;
     }
