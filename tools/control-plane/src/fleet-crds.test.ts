@@ -134,6 +134,7 @@ describe('Fleet CRDs (charts/fleet-networking-crds) against upstream fleet-netwo
       'spec.privateEndpointConnections',
       'spec.privateLinkService',
       'spec.publicAddress',
+      'status.frontDoors',
       'status.privateLinkRequests',
     ]);
     const readme = await readFile(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
