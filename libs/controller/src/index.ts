@@ -2,13 +2,14 @@
 export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
 export { KubeApiError, isConflict, isGone, isNotFound, isStatusCode } from './kube/kube-api-error.js';
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
-export type { ManagedFieldsEntry } from './status/apply-is-noop.js';
+export { applyIsNoop, type ApplyTarget, type ManagedFieldsEntry } from './status/apply-is-noop.js';
 export {
   crdServesField,
   customResourceDefinitions,
   type CustomResourceDefinition,
 } from './kube/custom-resource-definition.js';
 export { apiVersionOf, collectionPath, objectPath, resourceName, type ResourceType } from './kube/resource-type.js';
+export { formatTime } from './util/micro-time.js';
 
 // Informers and caches
 export { Informer, type InformerLifecycleEvent, type LifecycleHandler } from './informer/informer.js';
