@@ -1,6 +1,7 @@
 // Kubernetes access
 export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
 export { KubeApiError, isConflict, isGone, isNotFound, isStatusCode } from './kube/kube-api-error.js';
+export { isApiRequestFailure } from './kube/request-failure.js';
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
 export { applyIsNoop, type ApplyTarget, type ManagedFieldsEntry } from './status/apply-is-noop.js';
 export {
@@ -10,6 +11,7 @@ export {
 } from './kube/custom-resource-definition.js';
 export { apiVersionOf, collectionPath, objectPath, resourceName, type ResourceType } from './kube/resource-type.js';
 export { formatTime } from './util/micro-time.js';
+export { jsonEqual } from './util/deep-equal.js';
 
 // Informers and caches
 export { Informer, type InformerLifecycleEvent, type LifecycleHandler } from './informer/informer.js';
@@ -101,3 +103,4 @@ export {
   type ReconcileLogContext,
 } from './observability/logger.js';
 export { Manager, type ManagerOptions, type ShutdownReport } from './lifecycle/manager.js';
+export type { ControllerRegistrationOptions } from './lifecycle/registration-options.js';

@@ -16,6 +16,7 @@ export {
 export * from './origin-names.js';
 export {
   NO_ORIGIN,
+  ORIGIN_FIELD_KEYS,
   type OriginCondition,
   type OriginDiscovery,
   type OriginDiscoveryContext,

@@ -3,10 +3,8 @@ import type { DesiredCondition } from '@fleet-gateway/controller';
 import type { CachedInternalServiceExport, CachedService } from './member-resources.js';
 
 /** The InternalServiceExport spec fields origin discovery owns: addresses and, later, the Private Link Service. */
-export type OriginFields = Pick<
-  InternalServiceExportSpec,
-  'publicAddress' | 'internalLoadBalancerIP' | 'privateLinkService' | 'privateEndpointConnections' | 'azureDataStale'
->;
+export const ORIGIN_FIELD_KEYS = ['publicAddress', 'internalLoadBalancerIP', 'privateLinkService', 'privateEndpointConnections', 'azureDataStale'] as const;
+export type OriginFields = Pick<InternalServiceExportSpec, (typeof ORIGIN_FIELD_KEYS)[number]>;
 
 /** A condition discovery puts on the ServiceExport; resolve adds the ServiceExport's generation. */
 export type OriginCondition = Omit<DesiredCondition, 'observedGeneration'>;

@@ -2,11 +2,8 @@ import {
   Controller,
   Informer,
   StatusWriter,
-  type ControllerMetrics,
-  type EventRecorder,
+  type ControllerRegistrationOptions,
   type KubeClient,
-  type Logger,
-  type Manager,
 } from '@fleet-gateway/controller';
 import { ClusterRegion } from './azure-region.js';
 import { HubExportWriter } from './hub-export-writer.js';
@@ -27,23 +24,14 @@ import { serviceExportReconciler } from './service-export-reconciler.js';
 /** The member agent writes ServiceExport status, and InternalServiceExport spec on the hub, under this field manager. */
 export const MEMBER_FIELD_MANAGER = 'member-discovery';
 
-export interface MemberExportControllerOptions {
-  readonly manager: Manager;
+/** `concurrency`: different ServiceExports reconciled at once, default 2. */
+export interface MemberExportControllerOptions extends ControllerRegistrationOptions {
   /** The member cluster: Services, ServiceExports, Nodes (for the region). */
   readonly memberClient: KubeClient;
   /** The hub, with credentials that may touch only `fleet-member-<memberCluster>`. */
   readonly hubClient: KubeClient;
   /** The Fleet member name: the hub namespace and every export's `serviceReference.clusterId`. */
   readonly memberCluster: string;
-  /** The agent's recorder on the member cluster, already added to the manager. */
-  readonly events: EventRecorder;
-  readonly logger: Logger;
-  readonly metrics?: ControllerMetrics;
-  /** Different ServiceExports reconciled at once. Default 2. */
-  readonly concurrency?: number;
-  readonly fieldManager?: string;
-  /** Informer timings (tests shorten the resync). */
-  readonly resyncPeriodMs?: number;
   /** The cluster's Azure region when known (cloud config `location`); otherwise read from a node's region label. */
   readonly region?: string;
   /** The cloud's public IP DNS suffix (CLOUD_DNS_SUFFIXES); default Azure public cloud's. */

@@ -1,5 +1,5 @@
 import type { InternalServiceExportSpec } from '@fleet-gateway/api-types';
-import { findCondition, formatTime, type DesiredCondition } from '@fleet-gateway/controller';
+import { findCondition, formatTime, jsonEqual, type DesiredCondition } from '@fleet-gateway/controller';
 import { parseExportWeight } from './export-weight.js';
 import {
   CONFLICT_CONDITION,
@@ -15,7 +15,7 @@ import {
   VALID_CONDITION,
 } from './member-names.js';
 import type { CachedInternalServiceExport, CachedService, CachedServiceExport } from './member-resources.js';
-import type { OriginFields, OriginObservation } from './origin-observation.js';
+import { ORIGIN_FIELD_KEYS, type OriginFields, type OriginObservation } from './origin-observation.js';
 import { ORIGIN_EVENT_REASONS, ORIGIN_PUBLISHED_CONDITION, ORIGIN_RESTRICTED_CONDITION } from './origin-names.js';
 import { isInternalLoadBalancer } from './load-balancer-origin-discovery.js';
 
@@ -250,8 +250,7 @@ function exportSpec(
 }
 
 function sameFields(fields: OriginFields, current: InternalServiceExportSpec): boolean {
-  const keys = new Set([...Object.keys(fields), 'publicAddress', 'internalLoadBalancerIP', 'privateLinkService', 'privateEndpointConnections', 'azureDataStale']);
-  return [...keys].every((key) => JSON.stringify(fields[key as keyof OriginFields]) === JSON.stringify(current[key as keyof OriginFields]));
+  return ORIGIN_FIELD_KEYS.every((key) => jsonEqual(fields[key], current[key]));
 }
 
 /**

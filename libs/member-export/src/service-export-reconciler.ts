@@ -1,7 +1,7 @@
 import {
   done,
+  isApiRequestFailure,
   isNotFound,
-  KubeApiError,
   objectPath,
   requeueAfter,
   retry,
@@ -61,8 +61,8 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
       const origin = await observeOrigin(serviceExport, service, hubExport, hubExportRef, signal);
       resolution = resolveServiceExport({ memberCluster: options.memberCluster, namespace, name: request.name, serviceExport, service, hubExport, origin, now: now() });
     } catch (error) {
-      if (!(error instanceof KubeApiError)) throw error;
-      return retry(error);
+      if (!isApiRequestFailure(error)) throw error;
+      return retry(error as Error);
     }
 
     try {
@@ -96,8 +96,8 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
       }
       if (current) for (const event of resolution.events) events.record(current, event.type, event.reason, 'Export', event.note);
     } catch (error) {
-      if (!(error instanceof KubeApiError)) throw error;
-      return retry(error);
+      if (!isApiRequestFailure(error)) throw error;
+      return retry(error as Error);
     }
     if (resolution.hub.kind === 'wait') logger.info(resolution.hub.reason, { export: hubExportRef });
     return resolution.requeue ? requeueAfter(resolution.requeue.afterMs, resolution.requeue.reason) : done();
