@@ -25,12 +25,13 @@ export interface ClusterRegionOptions {
 
 /**
  * The cluster's Azure region, for public IP FQDNs: the configured one, else the `topology.kubernetes.io/region` label
- * of a node (one list of at most one node, remembered once found; a miss is asked again after a minute). An AKS
- * cluster lives in one region, so any node answers.
+ * of a node (one list of at most one node, remembered once found; a miss or a failed read is asked again after a
+ * minute). An AKS cluster lives in one region, so any node answers.
  */
 export class ClusterRegion {
   private found: string | undefined;
   private missedAt: number | undefined;
+  private missReason = '';
   private readonly dnsZoneSuffix: string;
   private readonly now: () => number;
 
@@ -40,15 +41,22 @@ export class ClusterRegion {
     this.now = options.now ?? Date.now;
   }
 
+  /** Never fails: a region that cannot be read is unknown (and says why), so the IP is published instead of the FQDN. */
   async zone(signal?: AbortSignal): Promise<PublicIpDnsZone> {
-    const unknownBecause = `no region was configured and no node carries the label ${REGION_LABEL}`;
     if (this.found) return { region: this.found, dnsZoneSuffix: this.dnsZoneSuffix };
-    if (this.missedAt !== undefined && this.now() - this.missedAt < (this.options.missRecheckMs ?? 60_000)) {
-      return { region: undefined, unknownBecause, dnsZoneSuffix: this.dnsZoneSuffix };
+    if (this.missedAt !== undefined && this.now() - this.missedAt < (this.options.missRecheckMs ?? 60_000)) return this.unknown();
+    try {
+      const list = await this.options.client.get<KubeList<KubeObject>>(collectionPath(nodes), { labelSelector: REGION_LABEL, limit: 1 }, signal);
+      this.found = list.items[0]?.metadata.labels?.[REGION_LABEL] || undefined;
+      this.missReason = `no region was configured and no node carries the label ${REGION_LABEL}`;
+    } catch (error) {
+      this.missReason = `no region was configured and the nodes' ${REGION_LABEL} label could not be read: ${(error as Error).message}`;
     }
-    const list = await this.options.client.get<KubeList<KubeObject>>(collectionPath(nodes), { labelSelector: REGION_LABEL, limit: 1 }, signal);
-    this.found = list.items[0]?.metadata.labels?.[REGION_LABEL] || undefined;
     this.missedAt = this.found ? undefined : this.now();
-    return this.found ? { region: this.found, dnsZoneSuffix: this.dnsZoneSuffix } : { region: undefined, unknownBecause, dnsZoneSuffix: this.dnsZoneSuffix };
+    return this.found ? { region: this.found, dnsZoneSuffix: this.dnsZoneSuffix } : this.unknown();
+  }
+
+  private unknown(): PublicIpDnsZone {
+    return { region: undefined, unknownBecause: this.missReason, dnsZoneSuffix: this.dnsZoneSuffix };
   }
 }

@@ -12,9 +12,9 @@ import {
   objectPath,
   type ManagedFieldsEntry,
 } from '@fleet-gateway/controller';
-import { captureLogLines, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
+import { captureLogLines, createNamespace, eventually, kubeConfigAs } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGION_LABEL } from './azure-region.js';
+import { ClusterRegion, REGION_LABEL } from './azure-region.js';
 import { LAST_SEEN_TIMESTAMP_ANNOTATION, SERVICE_EXPORT_FINALIZER, WEIGHT_ANNOTATION } from './member-names.js';
 import {
   internalServiceExports,
@@ -132,6 +132,20 @@ describe('the member agent’s export side, against a real hub and member', () =
     expect(error).toBeInstanceOf(KubeApiError);
     expect((error as KubeApiError).statusCode).toBe(403);
     expect(agents['member-1'].controllers.internalServiceExports.hasSynced).toBe(true);
+  });
+
+  it('reads the region from a node label, and says why it is unknown without a labelled node or the right to list nodes', async () => {
+    expect(await new ClusterRegion({ client: memberClients['member-1'] }).zone()).toEqual({ region: 'eastus', dnsZoneSuffix: 'cloudapp.azure.com' });
+    expect(await new ClusterRegion({ client: memberClients['member-2'] }).zone()).toEqual({
+      region: undefined,
+      unknownBecause: 'no region was configured and no node carries the label topology.kubernetes.io/region',
+      dnsZoneSuffix: 'cloudapp.azure.com',
+    });
+    const forbidden = new KubeClient(kubeConfigAs(plane.cluster('member-1').kubeConfig(), 'no-rbac-user'));
+    const unknown = await new ClusterRegion({ client: forbidden }).zone();
+    expect(unknown.region).toBeUndefined();
+    expect(unknown.unknownBecause).toContain("the nodes' topology.kubernetes.io/region label could not be read:");
+    expect(unknown.unknownBecause).toContain('cannot list resource "nodes"');
   });
 
   it('exports a Service: finalizer first, Valid, the hub’s Conflict copied back, the export spec under the member’s field manager', async () => {

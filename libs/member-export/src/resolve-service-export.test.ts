@@ -174,8 +174,10 @@ describe('resolveServiceExport: exporting', () => {
   });
 
   it('never takes over an export of the same name that belongs to another Service', () => {
-    const r = resolve({ serviceExport: serviceExportOf({ annotations: seen }), service: serviceOf(), hubExport: hubExportOf({ namespace: 'shop-web', name: 'x' }) });
+    const origin: OriginObservation = { fields: { publicAddress: '20.1.2.3' }, conditions: [] };
+    const r = resolve({ serviceExport: serviceExportOf({ annotations: seen }), service: serviceOf(), hubExport: hubExportOf({ namespace: 'shop-web', name: 'x' }), origin });
     expect(r.hub).toEqual({ kind: 'none' });
+    expect(eventsOf(r)).not.toContain('Normal/PublicAddressPublished');
     expect(r.finalizer).toBe('keep');
     expect(r.requeue?.reason).toBe('InternalServiceExport shop-web exports shop-web/x');
   });

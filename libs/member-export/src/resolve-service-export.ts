@@ -145,7 +145,6 @@ export function resolveServiceExport(inputs: ServiceExportInputs): ServiceExport
   }
   const origin = inputs.origin ?? { fields: {}, conditions: [] };
   const originConditions = origin.conditions.map((c) => ({ ...c, observedGeneration: generation }));
-  events.push(...originEvents(originConditions, existing, origin.fields, hubExport));
   const conditions = [validCondition, conflict, ...originConditions];
   const { annotations, exportedSince } = lastSeen(se, service, inputs.now);
 
@@ -175,7 +174,7 @@ export function resolveServiceExport(inputs: ServiceExportInputs): ServiceExport
     finalizer: finalized ? 'keep' : 'add',
     conditions,
     annotations,
-    events,
+    events: [...events, ...originEvents(originConditions, existing, origin.fields, hubExport)],
     requeue: origin.recheck,
   };
 }
