@@ -34,8 +34,8 @@ export class HubExportWriter {
     const body = {
       apiVersion: apiVersionOf(internalServiceExports),
       kind: internalServiceExports.kind,
-      // The cached resourceVersion makes the apply conditional: a hub write we have not seen yet makes it 409 and retry.
-      metadata: { name, namespace: this.namespace, ...(current?.metadata.resourceVersion ? { resourceVersion: current.metadata.resourceVersion } : {}) },
+      // No resourceVersion: the apply merges field by field, so the hub's status writes never conflict with it.
+      metadata: { name, namespace: this.namespace },
       spec,
     };
     this.writeCount += 1;

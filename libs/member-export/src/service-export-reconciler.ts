@@ -1,6 +1,7 @@
 import {
   done,
   isApiRequestFailure,
+  isConflict,
   isNotFound,
   objectPath,
   requeueAfter,
@@ -39,6 +40,9 @@ export interface ServiceExportReconcilerOptions {
   readonly discovery: OriginDiscovery;
   readonly now?: () => Date;
 }
+
+/** How soon a key whose write met a newer object than the cached one is looked at again (its event usually comes first). */
+const CACHE_BEHIND_RETRY_MS = 500;
 
 /**
  * One reconcile per ServiceExport key (`<namespace>/<name>`, the same as its Service's): reads the caches, asks
@@ -97,6 +101,8 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
       if (current) for (const event of resolution.events) events.record(current, event.type, event.reason, 'Export', event.note);
     } catch (error) {
       if (!isApiRequestFailure(error)) throw error;
+      // A precondition failed because the cache was behind a write (often our own): look again, nothing is wrong.
+      if (isConflict(error)) return requeueAfter(CACHE_BEHIND_RETRY_MS, 'the ServiceExport changed since it was cached (409 Conflict)');
       return retry(error as Error);
     }
     if (resolution.hub.kind === 'wait') logger.info(resolution.hub.reason, { export: hubExportRef });
