@@ -154,7 +154,8 @@ export function resolveServiceExport(inputs: ServiceExportInputs): ServiceExport
     return { ...nothing, conditions, annotations, events, requeue: { afterMs: 60_000, reason: `InternalServiceExport ${hubExport.metadata.name} exports ${owner}` } };
   }
   if (hubExport?.metadata.deletionTimestamp !== undefined) {
-    return { ...nothing, conditions, annotations, events, hub: { kind: 'wait', reason: 'the previous InternalServiceExport is still being deleted on the hub' }, requeue: { afterMs: HUB_WAIT_MS, reason: 'waiting for the hub to delete the previous InternalServiceExport' } };
+    const reason = 'the previous InternalServiceExport is still being deleted on the hub';
+    return { ...nothing, conditions, annotations, events, hub: { kind: 'wait', reason }, requeue: { afterMs: HUB_WAIT_MS, reason } };
   }
   if (hubExport && hubExport.spec?.serviceReference.uid !== service.metadata.uid) {
     // The Service was deleted and re-created: unexport the old one first, then export anew (upstream's requeue).
@@ -164,7 +165,7 @@ export function resolveServiceExport(inputs: ServiceExportInputs): ServiceExport
       annotations,
       events,
       hub: deleteOf(hubExport),
-      finalizer: 'remove',
+      finalizer: finalized ? 'remove' : 'keep',
       requeue: { afterMs: HUB_WAIT_MS, reason: 'the InternalServiceExport referred to an earlier Service of this name' },
     };
   }

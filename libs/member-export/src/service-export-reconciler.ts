@@ -86,6 +86,8 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
           current = result.object;
           logger.info('wrote the ServiceExport status', { conditions: resolution.conditions.map((c) => `${c.type}=${c.status}/${c.reason}`).join(', ') });
         }
+        // The events report the conditions just written: recorded once they are there, so a failed write repeats both.
+        for (const event of resolution.events) events.record(current, event.type, event.reason, 'Export', event.note);
       }
       if (current && resolution.annotations) {
         current = await patchMetadata(options.memberClient, current, { annotations: resolution.annotations });
@@ -98,14 +100,12 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
         await setFinalizers(options.memberClient, current, (current.metadata.finalizers ?? []).filter((f) => f !== SERVICE_EXPORT_FINALIZER));
         logger.info('removed the ServiceExport cleanup finalizer');
       }
-      if (current) for (const event of resolution.events) events.record(current, event.type, event.reason, 'Export', event.note);
     } catch (error) {
       if (!isApiRequestFailure(error)) throw error;
       // A precondition failed because the cache was behind a write (often our own): look again, nothing is wrong.
       if (isConflict(error)) return requeueAfter(CACHE_BEHIND_RETRY_MS, 'the ServiceExport changed since it was cached (409 Conflict)');
       return retry(error as Error);
     }
-    if (resolution.hub.kind === 'wait') logger.info(resolution.hub.reason, { export: hubExportRef });
     return resolution.requeue ? requeueAfter(resolution.requeue.afterMs, resolution.requeue.reason) : done();
   };
 
