@@ -1,5 +1,6 @@
 import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
-import { CloudProviderStandIn, start as startEmulator, type RunningEmulator } from '@fleet-gateway/azure-emulator';
+import { NetworkManagementClient } from '@azure/arm-network';
+import { CloudProviderStandIn, sdkClientOptions, start as startEmulator, stubCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { startControlPlane, type ControlPlane } from '@fleet-gateway/control-plane';
 import {
   collectionPath,
@@ -265,6 +266,12 @@ describe('the member agent’s export side, against a real hub and member', () =
     expect(service.status?.loadBalancer?.ingress?.[0]?.ip).toBeDefined();
     expect(ise?.spec).toMatchObject({ type: 'LoadBalancer', isInternalLoadBalancer: false, publicAddress: 'shop-store.eastus.cloudapp.azure.com' });
     expect(Date.parse(ise!.spec!.azureObservedTime!)).toBeGreaterThan(Date.now() - 120_000);
+    // Derived without an Azure call, it is the FQDN Azure (here the emulator, ledger: public IPs) gave the Service's public IP.
+    const network = new NetworkManagementClient(stubCredential, SUBSCRIPTION, sdkClientOptions(emulator));
+    const publicIps = [];
+    for await (const pip of network.publicIPAddresses.list(NODE_RG)) publicIps.push(pip);
+    const pip = publicIps.find((p) => p.ipAddress === service.status?.loadBalancer?.ingress?.[0]?.ip);
+    expect(pip?.dnsSettings?.fqdn).toBe(ise?.spec?.publicAddress);
     const se = await eventually(() => readServiceExport('member-1', 'store'), (s) => condition(s, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor') !== undefined);
     expect(condition(se, 'networking.fleet.azure.com/OriginPublished')).toMatchObject({ status: 'True', reason: 'PublicAddressPublished' });
     const open = condition(se, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor');
