@@ -53,6 +53,8 @@ describe('applyIsNoop', () => {
     expect(applyIsNoop(status, { reference: { uid: '1', name: 'a' } }, atomic, manager)).toBe(true);
     expect(applyIsNoop(status, { reference: { name: 'a', uid: '2' } }, atomic, manager)).toBe(false);
     expect(applyIsNoop(status, { reference: { name: 'a' } }, atomic, manager)).toBe(false);
+    // Owning only the map itself ('.') is no atomic map: applying a member would take it over, which is a change.
+    expect(applyIsNoop(status, { reference: { name: 'a', uid: '1' } }, owned({ 'f:reference': { '.': {} } }), manager)).toBe(false);
   });
 
   it('handles set lists', () => {

@@ -47,8 +47,8 @@ function unchanged(applied: unknown, current: unknown, owned: unknown): boolean 
   if (Array.isArray(applied)) return listUnchanged(applied, current, ownedObject);
   if (!isPlainObject(applied)) return jsonEqual(applied, current);
   if (!isPlainObject(current)) return false;
-  // An atomic map (x-kubernetes-map-type: atomic) is owned as a whole, with no field entries: equal as a whole.
-  if (fieldKeys(ownedObject).length === 0) return jsonEqual(applied, current);
+  // An atomic map (x-kubernetes-map-type: atomic) is owned as a whole, recorded as `{}`: equal as a whole.
+  if (isPlainObject(owned) && Object.keys(owned).length === 0) return jsonEqual(applied, current);
   const appliedKeys = Object.keys(applied).filter((k) => applied[k] !== undefined);
   const ownedKeys = fieldKeys(ownedObject);
   if (ownedKeys.length !== appliedKeys.length || !appliedKeys.every((k) => ownedKeys.includes(`f:${k}`))) return false;
