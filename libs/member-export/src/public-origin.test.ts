@@ -63,7 +63,7 @@ describe('observePublicOrigin: restricted to Front Door', () => {
     const c = condition(lb(), type);
     expect(c).toMatchObject({ status: 'False', reason: 'NotRestrictedToFrontDoor' });
     expect(c?.message).toBe(
-      'the public load balancer of Service shop/web admits the whole Internet (no allowed service tags), so clients can bypass Front Door and its WAF: ' +
+      'the public load balancer of Service shop/web admits the whole Internet (no allowed service tags or IP ranges), so clients can bypass Front Door and its WAF: ' +
         'set the annotation service.beta.kubernetes.io/azure-allowed-service-tags: AzureFrontDoor.Backend (and no other tags or IP ranges), ' +
         'and the backend should also reject requests whose X-Azure-FDID header is not the frontDoorId the hub publishes in InternalServiceExport ' +
         'fleet-member-member-1/shop-web status.frontDoors once a Gateway uses this export (none does yet)',
@@ -76,6 +76,10 @@ describe('observePublicOrigin: restricted to Front Door', () => {
     expect(tags?.message).toContain('admits service tag Internet, so clients can bypass');
     const ranges = condition(lb(locked, { sourceRanges: ['203.0.113.0/24'] }), type);
     expect(ranges?.message).toContain('admits IP range 203.0.113.0/24');
+    // Ranges alone are not the whole Internet, and still not Front Door only.
+    const rangesOnly = condition(lb({}, { sourceRanges: ['203.0.113.0/24'] }), type);
+    expect(rangesOnly).toMatchObject({ status: 'False', reason: 'NotRestrictedToFrontDoor' });
+    expect(rangesOnly?.message).toContain('admits IP range 203.0.113.0/24, so clients');
     const annotated = condition(lb({ ...locked, 'service.beta.kubernetes.io/azure-allowed-ip-ranges': '198.51.100.0/24' }), type);
     expect(annotated?.status).toBe('False');
     expect(condition(lb({ 'service.beta.kubernetes.io/azure-allowed-service-tags': 'AzureCloud' }), type)?.message).toContain('admits service tag AzureCloud');

@@ -107,7 +107,7 @@ function restrictionCondition(inputs: PublicOriginInputs): OriginCondition {
       message: `the load balancer of Service ${ref} admits only ${FRONT_DOOR_SERVICE_TAG}; that tag covers every Front Door profile, so ${fdid}`,
     };
   }
-  const admits = tags.length === 0 ? 'the whole Internet (no allowed service tags)' : others.join(', ');
+  const admits = others.length === 0 && tags.length === 0 ? 'the whole Internet (no allowed service tags or IP ranges)' : others.join(', ');
   return {
     type: ORIGIN_RESTRICTED_CONDITION,
     status: 'False',
