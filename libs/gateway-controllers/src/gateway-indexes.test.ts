@@ -1,7 +1,7 @@
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
-import type { CachedHTTPRoute } from './gateway-api-resources.js';
-import { backendServiceImportsOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
+import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
+import { backendServiceImportsOf, listenerHostnamesOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
 import { routeParentEntries, routeParentRule } from './route-status.js';
 
 const route = {
@@ -39,6 +39,12 @@ describe('the Gateway controller’s indexes', () => {
 
   it('files a route under the ServiceImports it references, in its own namespace unless named', () => {
     expect(backendServiceImportsOf(route)).toEqual(['team-a/web', 'backend/api']);
+  });
+
+  it('files a Gateway under each listener hostname once, and under none for a listener without one (it claims nothing)', () => {
+    const listeners = [{ name: 'a', hostname: 'shop.example.com' }, { name: 'b', hostname: 'shop.example.com' }, { name: 'c' }, { name: 'd', hostname: 'api.example.com' }];
+    const gateway = { metadata: { namespace: 'infra', name: 'gw' }, spec: { gatewayClassName: 'c', listeners } } as unknown as CachedGateway;
+    expect(listenerHostnamesOf(gateway)).toEqual(['shop.example.com', 'api.example.com']);
   });
 });
 

@@ -1,6 +1,6 @@
 import {
   done,
-  isApiRequestFailure,
+  isKubeRequestFailure,
   isConflict,
   isNotFound,
   objectPath,
@@ -65,7 +65,7 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
       const origin = await observeOrigin(serviceExport, service, hubExport, hubExportRef, signal);
       resolution = resolveServiceExport({ memberCluster: options.memberCluster, namespace, name: request.name, serviceExport, service, hubExport, origin, now: now() });
     } catch (error) {
-      if (!isApiRequestFailure(error)) throw error;
+      if (!isKubeRequestFailure(error)) throw error;
       return retry(error as Error);
     }
 
@@ -101,7 +101,7 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
         logger.info('removed the ServiceExport cleanup finalizer');
       }
     } catch (error) {
-      if (!isApiRequestFailure(error)) throw error;
+      if (!isKubeRequestFailure(error)) throw error;
       // A precondition failed because the cache was behind a write (often our own): look again, nothing is wrong.
       if (isConflict(error)) return requeueAfter(CACHE_BEHIND_RETRY_MS, 'the ServiceExport changed since it was cached (409 Conflict)');
       return retry(error as Error);
