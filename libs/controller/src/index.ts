@@ -2,13 +2,15 @@
 export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
 export { KubeApiError, isConflict, isGone, isKubeRequestFailure, isNotFound, isStatusCode } from './kube/kube-api-error.js';
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
-export type { ManagedFieldsEntry } from './status/apply-is-noop.js';
+export { applyIsNoop, type ApplyTarget, type ManagedFieldsEntry } from './status/apply-is-noop.js';
 export {
   crdServesField,
   customResourceDefinitions,
   type CustomResourceDefinition,
 } from './kube/custom-resource-definition.js';
 export { apiVersionOf, collectionPath, objectPath, resourceName, type ResourceType } from './kube/resource-type.js';
+export { formatTime } from './util/micro-time.js';
+export { jsonEqual } from './util/deep-equal.js';
 
 // Informers and caches
 export { Informer, type InformerLifecycleEvent, type LifecycleHandler } from './informer/informer.js';
@@ -100,3 +102,4 @@ export {
   type ReconcileLogContext,
 } from './observability/logger.js';
 export { Manager, type ManagerOptions, type ShutdownReport } from './lifecycle/manager.js';
+export type { ControllerRegistrationOptions } from './lifecycle/registration-options.js';

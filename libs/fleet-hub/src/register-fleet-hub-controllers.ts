@@ -3,11 +3,8 @@ import {
   type CheckResult,
   Informer,
   StatusWriter,
-  type ControllerMetrics,
-  type EventRecorder,
+  type ControllerRegistrationOptions,
   type KubeClient,
-  type Logger,
-  type Manager,
   parseRequestKey,
 } from '@fleet-gateway/controller';
 import {
@@ -23,18 +20,9 @@ import { serviceImportReconciler } from './service-import-reconciler.js';
 /** The hub's Fleet side writes under this field manager: ServiceImport status and the exports' `Conflict`. */
 export const FLEET_HUB_FIELD_MANAGER = 'hub-gateway-service-import';
 
-export interface FleetHubControllerOptions {
-  readonly manager: Manager;
+/** `concurrency`: different ServiceImports reconciled at once, default 2. */
+export interface FleetHubControllerOptions extends ControllerRegistrationOptions {
   readonly client: KubeClient;
-  /** The agent's recorder (its reportingController and instance), already added to the manager. */
-  readonly events: EventRecorder;
-  readonly logger: Logger;
-  readonly metrics?: ControllerMetrics;
-  /** Different ServiceImports reconciled at once. Default 2. */
-  readonly concurrency?: number;
-  readonly fieldManager?: string;
-  /** Informer timings (tests shorten the resync). */
-  readonly resyncPeriodMs?: number;
   /** The Fleet CRD prerequisite (FleetCrdPrerequisite): while it fails, reconciles write nothing and come back later. */
   readonly prerequisite?: { check(): CheckResult };
 }

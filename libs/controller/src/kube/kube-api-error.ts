@@ -30,7 +30,8 @@ export const isNotFound = (error: unknown): boolean => isStatusCode(error, 404);
 export const isConflict = (error: unknown): boolean => isStatusCode(error, 409);
 export const isGone = (error: unknown): boolean => isStatusCode(error, 410);
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// ABORT_ERR: a request that outran KubeClient's requestTimeoutMs (AbortSignal.timeout), e.g. a hung connection.
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ABORT_ERR']);
 
 /**
  * The API server answered with an error, or could not be reached at all (restarting, a network blip): either way a

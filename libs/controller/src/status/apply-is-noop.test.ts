@@ -47,6 +47,16 @@ describe('applyIsNoop', () => {
     expect(applyIsNoop(status, { addresses: [{ value: 'a' }] }, atomic, manager)).toBe(false);
   });
 
+  it('compares atomic maps as a whole', () => {
+    const atomic = owned({ 'f:reference': {} });
+    const status = { reference: { name: 'a', uid: '1' } };
+    expect(applyIsNoop(status, { reference: { uid: '1', name: 'a' } }, atomic, manager)).toBe(true);
+    expect(applyIsNoop(status, { reference: { name: 'a', uid: '2' } }, atomic, manager)).toBe(false);
+    expect(applyIsNoop(status, { reference: { name: 'a' } }, atomic, manager)).toBe(false);
+    // Owning only the map itself ('.') is no atomic map: applying a member would take it over, which is a change.
+    expect(applyIsNoop(status, { reference: { name: 'a', uid: '1' } }, owned({ 'f:reference': { '.': {} } }), manager)).toBe(false);
+  });
+
   it('handles set lists', () => {
     const set = owned({ 'f:zones': { 'v:"a"': {}, 'v:"b"': {} } });
     expect(applyIsNoop({ zones: ['b', 'a', 'c'] }, { zones: ['a', 'b'] }, set, manager)).toBe(true);
@@ -59,5 +69,18 @@ describe('applyIsNoop', () => {
       { manager, operation: 'Apply', fieldsV1: { 'f:status': { 'f:phase': {} } } },
     ];
     expect(applyIsNoop(current, { phase: 'Up' }, entries, manager)).toBe(false);
+  });
+
+  it('checks an apply to the object itself (spec) against the entry without a subresource', () => {
+    const entries: ManagedFieldsEntry[] = [
+      { manager, operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:weight': {} } } },
+      { manager, operation: 'Apply', fieldsV1: { 'f:spec': { 'f:weight': {} } } },
+    ];
+    const spec = { field: 'spec' };
+    expect(applyIsNoop({ weight: 2, other: 'x' }, { weight: 2 }, entries, manager, spec)).toBe(true);
+    expect(applyIsNoop({ weight: 2 }, { weight: 3 }, entries, manager, spec)).toBe(false);
+    // The status entry does not speak for spec, nor the spec entry for status.
+    expect(applyIsNoop({ weight: 2 }, { weight: 2 }, entries.slice(0, 1), manager, spec)).toBe(false);
+    expect(applyIsNoop({ weight: 2 }, { weight: 2 }, entries.slice(1), manager)).toBe(false);
   });
 });

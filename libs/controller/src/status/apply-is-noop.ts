@@ -8,26 +8,38 @@ export interface ManagedFieldsEntry {
   readonly fieldsV1?: unknown;
 }
 
+/** Where an apply goes: a top-level field, written through a subresource (`status`) or the object itself (`spec`). */
+export interface ApplyTarget {
+  readonly field: string;
+  /** Absent for the object itself. */
+  readonly subresource?: string;
+}
+
+const statusTarget: ApplyTarget = { field: 'status', subresource: 'status' };
+
 /**
- * True when a server-side apply of `applied` to the status subresource by `manager` would change nothing: every
+ * True when a server-side apply of `applied` to `target` (by default the status subresource) by `manager` would
+ * change nothing: every
  * applied value is already there, and the fields the manager owns are exactly the fields it applies (an owned field
  * missing from `applied` would be removed by the apply, which is a change). Ownership comes from managedFields, so
  * the answer is right after a restart too, without remembering what was applied before. When unsure (an unknown
  * list encoding), it answers false and the write happens.
  */
 export function applyIsNoop(
-  currentStatus: unknown,
+  currentValue: unknown,
   applied: Record<string, unknown>,
   managedFields: readonly ManagedFieldsEntry[] | undefined,
   manager: string,
+  target: ApplyTarget = statusTarget,
 ): boolean {
   const entry = managedFields?.find(
-    (e) => e.manager === manager && e.operation === 'Apply' && e.subresource === 'status',
+    (e) => e.manager === manager && e.operation === 'Apply' && e.subresource === target.subresource,
   );
   if (!entry || !isPlainObject(entry.fieldsV1)) return false;
   const topLevel = fieldKeys(entry.fieldsV1);
-  if (topLevel.length !== 1 || topLevel[0] !== 'f:status') return false;
-  return unchanged(applied, currentStatus, entry.fieldsV1['f:status']);
+  const field = `f:${target.field}`;
+  if (topLevel.length !== 1 || topLevel[0] !== field) return false;
+  return unchanged(applied, currentValue, entry.fieldsV1[field]);
 }
 
 function unchanged(applied: unknown, current: unknown, owned: unknown): boolean {
@@ -35,6 +47,8 @@ function unchanged(applied: unknown, current: unknown, owned: unknown): boolean 
   if (Array.isArray(applied)) return listUnchanged(applied, current, ownedObject);
   if (!isPlainObject(applied)) return jsonEqual(applied, current);
   if (!isPlainObject(current)) return false;
+  // An atomic map (x-kubernetes-map-type: atomic) is owned as a whole, recorded as `{}`: equal as a whole.
+  if (isPlainObject(owned) && Object.keys(owned).length === 0) return jsonEqual(applied, current);
   const appliedKeys = Object.keys(applied).filter((k) => applied[k] !== undefined);
   const ownedKeys = fieldKeys(ownedObject);
   if (ownedKeys.length !== appliedKeys.length || !appliedKeys.every((k) => ownedKeys.includes(`f:${k}`))) return false;

@@ -2,4 +2,4 @@
 // (imported as `@fleet-gateway/controller/test-support`, never from production code).
 export { startHubPlane, type HubPlane } from './hub-plane.js';
 export { captureLogLines, logsFlushed } from './log-capture.js';
-export { createNamespace, eventually, nextMatching } from './real-api.js';
+export { createNamespace, eventually, kubeConfigAs, nextMatching } from './real-api.js';
