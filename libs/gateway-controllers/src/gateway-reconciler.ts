@@ -3,7 +3,6 @@ import { readDeletionPolicy, type Sku } from '@fleet-gateway/annotations';
 import type { Condition } from '@fleet-gateway/api-types';
 import {
   deleteFrontDoor,
-  describeFailure,
   profileName,
   reconcileFrontDoor,
   type CapacityLimits,
@@ -19,7 +18,6 @@ import {
   objectKey,
   requeueAfter,
   retry,
-  terminal,
   type CheckResult,
   type EventRecorder,
   type KubeClient,

@@ -1,6 +1,7 @@
 import { NetworkManagementClient } from '@azure/arm-network';
+import type { Sku } from '@fleet-gateway/annotations';
 import { start, stubCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
-import { ArmRateLimiter, createFrontDoorClients, type FrontDoorClients, type FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import { ArmRateLimiter, createFrontDoorClients, type FrontDoorClients, type FrontDoorScope, type RetryOptions } from '@fleet-gateway/azure-frontdoor';
 import {
   collectionPath,
   createLogger,
@@ -15,6 +16,7 @@ import { internalServiceExports, registerFleetHubControllers, type CachedInterna
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { Registry } from 'prom-client';
 import { gatewayClasses, gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from '../gateway-api-resources.js';
+import type { GatewayStores } from '../gateway-inputs.js';
 import type { AzureFrontDoorAccess } from '../gateway-reconciler.js';
 import { registerGatewayClassController } from '../register-gateway-class-controller.js';
 import { registerGatewayController, type GatewayControllers } from '../register-gateway-controller.js';
@@ -29,6 +31,7 @@ export const HUB_IDENTITY = `subscription/${SCOPE.subscriptionId}/cluster/test-h
 export const CLASS_NAME = 'azure-fleet-afd';
 export const MEMBERS = ['member-1', 'member-2'];
 export const APP_NAMESPACE = 'shop';
+export const DEFAULT_SKU: Sku = 'Standard_AzureFrontDoor';
 
 export interface AgentOptions {
   readonly azure?: boolean;
@@ -42,6 +45,8 @@ export interface RunningAgent {
   readonly manager: Manager;
   readonly registry: Registry;
   readonly gateway: GatewayControllers;
+  /** The caches the Gateway reconciler reads (to resolve a Gateway as the agent does). */
+  readonly stores: GatewayStores;
   stop(): Promise<void>;
 }
 
@@ -56,19 +61,36 @@ export interface HubUnderTest {
   stop(): Promise<void>;
 }
 
-export async function startHubUnderTest(options: { emulator?: Parameters<typeof start>[0] } = {}): Promise<HubUnderTest> {
-  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', ...MEMBERS.map((m) => `fleet-member-${m}`)] });
+export interface HubUnderTestOptions {
+  readonly emulator?: Parameters<typeof start>[0];
+  /** Member clusters whose `fleet-member-<name>` namespaces exist (default MEMBERS). */
+  readonly members?: readonly string[];
+  /**
+   * The agent's ARM settings: limiter, retry and long-running-operation poll interval (absent: the SDK's default).
+   * Default: a limiter that never waits, millisecond retries and 5 ms polls, so tests do not wait on them;
+   * benchmarks pass the agent's defaults.
+   */
+  readonly arm?: { readonly rateLimiter: ArmRateLimiter; readonly retry?: RetryOptions; readonly pollIntervalMs?: number };
+}
+
+export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
+  const members = options.members ?? MEMBERS;
+  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', ...members.map((m) => `fleet-member-${m}`)] });
   await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
   const emulator = await start({ lroDelayMs: 0, ...options.emulator, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink } });
   emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: SCOPE.resourceGroup });
-  const limiter = new ArmRateLimiter({ reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } });
+  const arm = options.arm ?? {
+    rateLimiter: new ArmRateLimiter({ reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } }),
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    pollIntervalMs: 5,
+  };
   const clients = createFrontDoorClients({
     credential: stubCredential,
     subscriptionId: SCOPE.subscriptionId,
     endpoint: emulator.armEndpoint,
     tlsOptions: { ca: emulator.caCertificate },
-    rateLimiter: limiter,
-    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    rateLimiter: arm.rateLimiter,
+    ...(arm.retry ? { retry: arm.retry } : {}),
   });
   await client.create(collectionPath(gatewayClasses), {
     apiVersion: 'gateway.networking.k8s.io/v1',
@@ -95,7 +117,7 @@ export async function startHubUnderTest(options: { emulator?: Parameters<typeof 
             scope: SCOPE,
             hubIdentity: HUB_IDENTITY,
             identity: { identity: 'the test identity' },
-            pollIntervalMs: 5,
+            ...(arm.pollIntervalMs !== undefined ? { pollIntervalMs: arm.pollIntervalMs } : {}),
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
             ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
           };
@@ -108,7 +130,7 @@ export async function startHubUnderTest(options: { emulator?: Parameters<typeof 
       gatewayClasses: classes.gatewayClasses,
       serviceImports: fleet.serviceImports,
       internalServiceExports: fleet.internalServiceExports,
-      defaultSku: 'Standard_AzureFrontDoor',
+      defaultSku: DEFAULT_SKU,
       ...(azure ? { azure } : {}),
       ...timing,
       ...(agent.newRequestMessage ? { newRequestMessage: agent.newRequestMessage } : {}),
@@ -118,6 +140,15 @@ export async function startHubUnderTest(options: { emulator?: Parameters<typeof 
       manager,
       registry,
       gateway,
+      stores: {
+        gatewayClasses: classes.gatewayClasses.store,
+        gateways: gateway.gateways.store,
+        httpRoutes: gateway.httpRoutes.store,
+        referenceGrants: gateway.referenceGrants.store,
+        serviceImports: fleet.serviceImports.store,
+        internalServiceExports: fleet.internalServiceExports.store,
+        namespaces: gateway.namespaces.store,
+      },
       stop: async () => {
         await manager.shutdown('test agent stopped');
         if (running === agentHandle) running = undefined;
