@@ -24,7 +24,7 @@ export interface Readiness {
   readonly failures: readonly FailureReport[];
   readonly endpointHostName?: string;
   readonly frontDoorId?: string;
-  /** Private Link origins of the plan whose connection the member has not reported approved. */
+  /** Private Link connections of the plan the member has not reported approved. */
   readonly privateLinkAwaiting: number;
 }
 
@@ -137,26 +137,39 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
     pending,
     propagation,
     failures,
-    privateLinkAwaiting: privateLinkOrigins(graph).waiting.length,
+    privateLinkAwaiting: privateLinkConnections(graph).waiting.length,
     ...(endpointArm?.hostName ? { endpointHostName: endpointArm.hostName } : {}),
     ...(frontDoorId ? { frontDoorId } : {}),
   };
 }
 
-function privateLinkOrigins(graph: FrontDoorGraph) {
+/**
+ * Private Link connections of the plan: AFD makes one private endpoint per profile, PLS and region, so origins that
+ * share a PLS (and so the hub's request message) share one connection and one approval.
+ */
+function privateLinkConnections(graph: FrontDoorGraph) {
   const linked = graph.origins.filter((o): o is ProgrammableOriginSpec => o.keep === undefined && o.privateLink !== undefined);
-  return { linked, waiting: linked.filter((o) => o.privateLink?.memberState !== 'Approved') };
+  const connections = new Map<string, { id: string; clusters: Set<string>; state: string }>();
+  for (const origin of linked) {
+    const pl = origin.privateLink!;
+    const key = `${pl.privateLinkId.toLowerCase()}|${pl.location}|${pl.requestMessage}`;
+    const connection = connections.get(key) ?? { id: pl.privateLinkId, clusters: new Set<string>(), state: pl.memberState };
+    connection.clusters.add(origin.cluster);
+    connections.set(key, connection);
+  }
+  const all = [...connections.values()];
+  return { all, waiting: all.filter((c) => c.state !== 'Approved') };
 }
 
 function privateLinkPending(graph: FrontDoorGraph): string[] {
-  const { linked, waiting } = privateLinkOrigins(graph);
+  const { all, waiting } = privateLinkConnections(graph);
   if (waiting.length === 0) return [];
-  const who = waiting.map((o) => `${o.cluster} ${o.privateLink?.memberState}, PLS ${o.privateLink?.privateLinkId}`).join('; ');
-  // AFD names the connection itself, so the operator finds it by the request message this Gateway's origins carry.
-  const plsIds = [...new Set(waiting.map((o) => o.privateLink?.privateLinkId))];
+  const who = waiting.map((c) => `${[...c.clusters].join(', ')} ${c.state}, PLS ${c.id}`).join('; ');
+  const plsIds = [...new Set(waiting.map((c) => c.id))];
   const listId = plsIds.length === 1 ? plsIds[0] : '<PLS id>';
+  // AFD names the connection itself, so the operator finds it by the request message this Gateway's origins carry.
   const how =
     `approve with: az network private-endpoint-connection list --id ${listId} (the connection whose description is the request message), ` +
     'then az network private-endpoint-connection approve --id <connection id>, or let the member agent approve it';
-  return [`Private Link: ${waiting.length} of ${linked.length} connections awaiting approval (${who}); ${how}`];
+  return [`Private Link: ${waiting.length} of ${all.length} connections awaiting approval (${who}); ${how}`];
 }

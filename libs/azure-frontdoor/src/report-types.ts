@@ -64,7 +64,7 @@ export interface ReconcileReport {
   /** Edge propagation (deploymentStatus) notes: informative only. */
   readonly propagation: readonly string[];
   readonly failures: readonly FailureReport[];
-  /** Private Link origins whose connection the member has not reported approved. */
+  /** Private Link connections (one per PLS and request message) the member has not reported approved. */
   readonly privateLinkAwaiting: number;
   readonly problems: readonly PlanProblem[];
   readonly capacity: readonly CapacityViolation[];

@@ -16,6 +16,7 @@ import {
   isNotFound,
   KubeApiError,
   objectKey,
+  objectPath,
   requeueAfter,
   retry,
   type CheckResult,
@@ -37,7 +38,7 @@ import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.j
 import { collectHubInputs, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
-import { privateLinkRequestsToIssue, type GatewayOwner } from './private-link-requests.js';
+import { privateLinkRequestsToIssue, requestOf, type GatewayOwner } from './private-link-requests.js';
 import { routeParentEntries, routeParentRule } from './route-status.js';
 
 /** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
@@ -101,6 +102,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   const now = options.now ?? (() => new Date());
   const newMessage = options.newRequestMessage ?? randomRequestMessage;
   const programmed = new Map<string, Programmed>();
+  /** Request messages this process made, by Gateway UID and PLS id (lower case). */
+  const issuedMessages = new Map<string, string>();
 
   return async (request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileOutcome> => {
     const { logger } = context;
@@ -112,6 +115,13 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     if (!gateway) {
       programmed.delete(key);
       options.metrics?.forget(key);
+      // A Gateway deleted without our finalizer (never written to Azure) may still have issued request messages.
+      try {
+        await releaseExports({ key, uid: '' }, logger);
+      } catch (error) {
+        if (error instanceof KubeApiError) return retry(error);
+        throw error;
+      }
       return done();
     }
     const owner: GatewayOwner = { key, uid: gateway.metadata.uid ?? '' };
@@ -136,15 +146,18 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       return done();
     }
     const accepted = findCondition(result.verdicts.gateway.conditions, 'Accepted');
-    // Resyncs resolve every Gateway again; the steps that write log at info, resolve itself at debug.
-    logger.debug('resolved', {
+    const resolved = {
       step: 'resolve',
       accepted: accepted?.status,
       reason: accepted?.reason,
       routes: result.verdicts.routes.length,
       backends: result.model?.backends.length ?? 0,
       durationMs: Math.round(performance.now() - started),
-    });
+    };
+    // Resyncs resolve every Gateway again: info when there is a model other than the programmed one, debug otherwise
+    // (a Gateway without a model says what changed when its status is written).
+    const changed = result.model !== undefined && programmed.get(owner.key)?.hash !== modelHash(result.model);
+    logger[changed ? 'info' : 'debug']('resolved', resolved);
     await writeRouteStatuses(gateway, owner, result, logger);
 
     const generation = gateway.metadata.generation ?? 0;
@@ -179,13 +192,24 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const model = result.model;
     if (!model) return result;
     const withRequests = stores.internalServiceExports.byIndex(EXPORTS_BY_GATEWAY, owner.key);
-    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, newMessage, now());
+    // A cache that has not caught up with a message written a moment ago must not make a second one for that PLS.
+    const messageFor = (pls: string) => {
+      const key = `${owner.uid}|${pls}`;
+      const message = issuedMessages.get(key) ?? newMessage();
+      issuedMessages.set(key, message);
+      return message;
+    };
+    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, messageFor, now());
     if (toIssue.length === 0) return result;
     const written = new Map<string, CachedInternalServiceExport>();
-    for (const { export: ise, request } of toIssue) {
+    for (const { export: cached, request } of toIssue) {
+      const ise = await client.get<CachedInternalServiceExport>(objectPath(internalServiceExports, cached.metadata.name, cached.metadata.namespace));
+      if (requestOf(ise, owner)) {
+        written.set(objectKey(ise), ise);
+        continue;
+      }
       const rule = entryRule(owner);
-      const existing = (ise.status?.privateLinkRequests ?? []).filter(rule.isOurs);
-      if (existing.length > 0) logger.info('replacing the request message of an earlier Gateway of this name', { export: objectKey(ise) });
+      if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs)) logger.info('replacing the request message of an earlier Gateway of this name', { export: objectKey(ise) });
       const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule });
       if (outcome.written) written.set(objectKey(ise), outcome.object);
       logger.info('issued a Private Link request message', { step: 'private-link', export: objectKey(ise), privateLinkService: ise.spec?.privateLinkService?.resourceID });
@@ -308,6 +332,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
 
   async function finalize(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, signal: AbortSignal): Promise<ReconcileOutcome> {
     programmed.delete(owner.key);
+    for (const key of issuedMessages.keys()) if (key.startsWith(`${owner.uid}|`)) issuedMessages.delete(key);
     options.metrics?.forget(owner.key);
     if (!hasGatewayFinalizer(gateway)) return done();
     const policy = readDeletionPolicy(gateway.metadata.annotations);

@@ -13,7 +13,7 @@ export interface GatewayOwner {
   readonly uid: string;
 }
 
-function requestOf(ise: CachedInternalServiceExport, gateway: GatewayOwner): PrivateLinkRequest | undefined {
+export function requestOf(ise: CachedInternalServiceExport, gateway: GatewayOwner): PrivateLinkRequest | undefined {
   return (ise.status?.privateLinkRequests ?? []).find((r) => r.gateway === gateway.key && (!r.gatewayUID || r.gatewayUID === gateway.uid));
 }
 
@@ -25,7 +25,7 @@ function plsOf(ise: CachedInternalServiceExport): string | undefined {
  * The request messages to write before this Gateway's Private Link origins can be planned: one per export whose
  * origin lacks one. AFD shares one private endpoint per profile, PLS and region, so exports behind one PLS share
  * one connection and one message: an existing message of this Gateway for that PLS (on any export) is reused, and
- * new ones are made once per PLS. `newMessage` is the only source of randomness (tests pass a counter).
+ * new ones are made once per PLS. `newMessage(pls)` is the only source of new messages (tests pass a counter).
  */
 export function privateLinkRequestsToIssue(
   model: GlobalGateway,
@@ -33,7 +33,7 @@ export function privateLinkRequestsToIssue(
   exportByKey: (key: string) => CachedInternalServiceExport | undefined,
   /** Exports that already carry an entry of this Gateway (the EXPORTS_BY_GATEWAY index). */
   exportsWithRequests: readonly CachedInternalServiceExport[],
-  newMessage: () => string,
+  newMessage: (privateLinkService: string) => string,
   now: Date,
 ): RequestToIssue[] {
   const messageByPls = new Map<string, string>();
@@ -53,7 +53,7 @@ export function privateLinkRequestsToIssue(
       if (!ise || !pls || toIssue.has(key) || requestOf(ise, gateway)) continue;
       let message = messageByPls.get(pls);
       if (!message) {
-        message = newMessage();
+        message = newMessage(pls);
         messageByPls.set(pls, message);
       }
       toIssue.set(key, { export: ise, request: { gateway: gateway.key, gatewayUID: gateway.uid, requestMessage: message, issuedTime: now.toISOString().replace(/\.\d+Z$/, 'Z') } });

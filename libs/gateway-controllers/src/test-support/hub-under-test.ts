@@ -7,6 +7,7 @@ import {
   createLogger,
   EventRecorder,
   KubeClient,
+  LeaderElector,
   Manager,
   objectPath,
   type KubeObject,
@@ -39,10 +40,16 @@ export interface AgentOptions {
   readonly driftCheckMs?: number;
   readonly pendingRequeueMs?: number;
   readonly newRequestMessage?: () => string;
+  /** Run as one replica of a leader-elected agent (the Lease of apps/hub-gateway), with this identity. */
+  readonly leaderIdentity?: string;
 }
+
+/** The Lease apps/hub-gateway replicas share; test timings keep failover within seconds. */
+export const HUB_LEASE = { namespace: 'fleet-system', name: 'hub-gateway-controller-manager.networking.fleet.azure.com' };
 
 export interface RunningAgent {
   readonly manager: Manager;
+  readonly elector?: LeaderElector;
   readonly registry: Registry;
   readonly gateway: GatewayControllers;
   /** The caches the Gateway reconciler reads (to resolve a Gateway as the agent does). */
@@ -56,7 +63,7 @@ export interface HubUnderTest {
   readonly emulator: RunningEmulator;
   readonly clients: FrontDoorClients;
   readonly logs: ReturnType<typeof captureLogLines>;
-  /** Starts one agent (stop the previous one first to restart). */
+  /** Starts one agent; several may run at once as leader-elected replicas. */
   startAgent(options?: AgentOptions): Promise<RunningAgent>;
   stop(): Promise<void>;
 }
@@ -75,7 +82,7 @@ export interface HubUnderTestOptions {
 
 export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
   const members = options.members ?? MEMBERS;
-  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', ...members.map((m) => `fleet-member-${m}`)] });
+  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`)] });
   await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
   const emulator = await start({ lroDelayMs: 0, ...options.emulator, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink } });
   emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: SCOPE.resourceGroup });
@@ -99,11 +106,14 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
     spec: { controllerName: CONTROLLER_NAME },
   });
   const logs = captureLogLines();
-  let running: RunningAgent | undefined;
+  const running = new Set<RunningAgent>();
 
   async function startAgent(agent: AgentOptions = {}): Promise<RunningAgent> {
     const logger = createLogger({ level: 'debug', stream: logs.stream, fields: { component: 'hub-gateway' } });
-    const manager = new Manager({ logger });
+    const elector = agent.leaderIdentity
+      ? new LeaderElector({ client, ...HUB_LEASE, identity: agent.leaderIdentity, leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250, logger })
+      : undefined;
+    const manager = new Manager({ logger, ...(elector ? { leaderElector: elector } : {}) });
     const registry = new Registry();
     const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }));
     const timing = agent.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: agent.resyncPeriodMs };
@@ -138,6 +148,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
     await manager.start();
     const agentHandle: RunningAgent = {
       manager,
+      ...(elector ? { elector } : {}),
       registry,
       gateway,
       stores: {
@@ -150,11 +161,11 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
         namespaces: gateway.namespaces.store,
       },
       stop: async () => {
+        running.delete(agentHandle);
         await manager.shutdown('test agent stopped');
-        if (running === agentHandle) running = undefined;
       },
     };
-    running = agentHandle;
+    running.add(agentHandle);
     return agentHandle;
   }
 
@@ -166,7 +177,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
     logs,
     startAgent,
     stop: async () => {
-      await running?.stop();
+      await Promise.all([...running].map((a) => a.stop()));
       await emulator.stop();
       await plane.stop();
     },

@@ -1,0 +1,59 @@
+import { CONTROLLER_NAME } from '@fleet-gateway/model';
+import { describe, expect, it } from 'vitest';
+import type { CachedHTTPRoute } from './gateway-api-resources.js';
+import { backendServiceImportsOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
+import { routeParentEntries, routeParentRule } from './route-status.js';
+
+const route = {
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'HTTPRoute',
+  metadata: { namespace: 'team-a', name: 'r' },
+  spec: {
+    parentRefs: [
+      { name: 'gw' },
+      { name: 'shared', namespace: 'infra', sectionName: 'http' },
+      { name: 'shared', namespace: 'infra', sectionName: 'https' },
+      { group: 'example.com', kind: 'Mesh', name: 'm' },
+    ],
+    rules: [
+      { backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'web', port: 80 }, { name: 'svc', port: 80 }] },
+      { backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'api', namespace: 'backend', port: 80 }] },
+    ],
+  },
+  status: {
+    parents: [
+      { controllerName: CONTROLLER_NAME, parentRef: { name: 'old' }, conditions: [] },
+      { controllerName: 'example.com/other', parentRef: { name: 'gw' }, conditions: [] },
+    ],
+  },
+} as unknown as CachedHTTPRoute;
+
+describe('the Gateway controller’s indexes', () => {
+  it('files a route under each Gateway it names (defaulting namespace, group and kind), once, and nothing else', () => {
+    expect(parentGatewaysOf(route)).toEqual(['team-a/gw', 'infra/shared']);
+  });
+
+  it('files a route under the Gateways our status entries are about, so a detached route gets them cleared', () => {
+    expect(statusParentGatewaysOf(route)).toEqual(['team-a/old']);
+  });
+
+  it('files a route under the ServiceImports it references, in its own namespace unless named', () => {
+    expect(backendServiceImportsOf(route)).toEqual(['team-a/web', 'backend/api']);
+  });
+});
+
+describe('route parent entries', () => {
+  it('owns only our entries about this Gateway, whatever other controllers write', () => {
+    const rule = routeParentRule('team-a', 'team-a/gw');
+    expect(rule.isOurs({ controllerName: CONTROLLER_NAME, parentRef: { name: 'gw' }, conditions: [] })).toBe(true);
+    expect(rule.isOurs({ controllerName: CONTROLLER_NAME, parentRef: { name: 'gw', namespace: 'team-a', sectionName: 'x' }, conditions: [] })).toBe(true);
+    expect(rule.isOurs({ controllerName: CONTROLLER_NAME, parentRef: { name: 'old' }, conditions: [] })).toBe(false);
+    expect(rule.isOurs({ controllerName: 'example.com/other', parentRef: { name: 'gw' }, conditions: [] })).toBe(false);
+  });
+
+  it('writes one entry per parentRef as written, with our controllerName', () => {
+    const condition = { type: 'Accepted', status: 'True', reason: 'Accepted', message: 'ok', observedGeneration: 1 } as const;
+    const entries = routeParentEntries({ namespace: 'team-a', name: 'r', parents: [{ parentRef: { name: 'gw', sectionName: 'http' }, conditions: [condition] }] });
+    expect(entries).toEqual([{ parentRef: { name: 'gw', sectionName: 'http' }, controllerName: CONTROLLER_NAME, conditions: [condition] }]);
+  });
+});

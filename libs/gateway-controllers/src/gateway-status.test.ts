@@ -1,0 +1,112 @@
+import type { GatewayStatus } from '@fleet-gateway/api-types';
+import type { ReconcileReport } from '@fleet-gateway/azure-frontdoor';
+import type { GatewayVerdict } from '@fleet-gateway/model';
+import { describe, expect, it } from 'vitest';
+import { AFD_RECONCILIATION_CONDITION, describeReport, gatewayStatus, servingGeneration } from './gateway-status.js';
+
+const accepted = { type: 'Accepted', status: 'True', reason: 'Accepted', message: 'Gateway is valid', observedGeneration: 3 } as const;
+const verdict: GatewayVerdict = {
+  namespace: 'shop',
+  name: 'gw',
+  conditions: [accepted],
+  listeners: [
+    { name: 'http', supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }], attachedRoutes: 2, conditions: [{ ...accepted, message: 'listener is valid' }] },
+    { name: 'bad', supportedKinds: [], attachedRoutes: 0, conditions: [{ type: 'Programmed', status: 'False', reason: 'Invalid', message: 'port 8080', observedGeneration: 3 }] },
+  ],
+};
+
+function report(extra: Partial<ReconcileReport>): ReconcileReport {
+  return {
+    profile: 'fgw-shop-gw-1',
+    programmed: false,
+    reason: 'Pending',
+    message: '',
+    outcome: { type: 'requeue-after', afterMs: 1000, reason: '' },
+    resources: [],
+    pending: [],
+    propagation: [],
+    failures: [],
+    privateLinkAwaiting: 0,
+    problems: [],
+    capacity: [],
+    usage: [],
+    reads: 0,
+    writes: 0,
+    ...extra,
+  };
+}
+
+const programmedOf = (status: ReturnType<typeof gatewayStatus>) => status.conditions.find((c) => c.type === 'Programmed');
+
+describe('gatewayStatus', () => {
+  it('takes Programmed from what the provider observed, with the endpoint hostname as the address', () => {
+    const status = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) }, undefined);
+    expect(programmedOf(status)).toEqual({ type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready', observedGeneration: 3 });
+    expect(status.addresses).toEqual([{ type: 'Hostname', value: 'e.azurefd.net' }]);
+    // A listener follows the Gateway unless resolve already decided it (invalid).
+    expect(status.listeners[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'True', reason: 'Programmed' });
+    expect(status.listeners[1]?.conditions.filter((c) => c.type === 'Programmed')).toEqual([{ type: 'Programmed', status: 'False', reason: 'Invalid', message: 'port 8080', observedGeneration: 3 }]);
+    expect(status.listeners[0]).toMatchObject({ name: 'http', attachedRoutes: 2, supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }] });
+  });
+
+  it('says what is pending: resources provisioned out of all, each pending item, propagation as informational', () => {
+    const pending = report({
+      resources: [
+        { kind: 'profile', name: 'p', action: 'unchanged', state: 'Succeeded', provenance: [] },
+        { kind: 'originGroup', name: 'og-1', action: 'created', state: 'Creating', provenance: [] },
+        { kind: 'origin', name: 'o-gone', action: 'deleted', provenance: [] },
+      ],
+      pending: ['origin group og-1 Creating'],
+      propagation: ['AFD is still deploying 1 resource(s) to its edge (endpoint deploymentStatus NotStarted)'],
+    });
+    expect(describeReport(pending)).toBe('1 of 2 resources provisioned; origin group og-1 Creating; AFD is still deploying 1 resource(s) to its edge (endpoint deploymentStatus NotStarted) (informational)');
+    expect(programmedOf(gatewayStatus(verdict, 3, { kind: 'reconciled', report: pending }, undefined))).toMatchObject({ status: 'False', reason: 'Pending' });
+  });
+
+  it('maps provider reasons to Gateway API reasons where one fits', () => {
+    const capacity = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ reason: 'CapacityExceeded', message: 'CapacityExceeded: routes would be 101' }) }, undefined);
+    expect(programmedOf(capacity)).toMatchObject({ status: 'False', reason: 'NoResources', message: 'CapacityExceeded: routes would be 101' });
+    const foreign = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ reason: 'ForeignProfile', message: 'not ours' }) }, undefined);
+    expect(programmedOf(foreign)).toMatchObject({ status: 'False', reason: 'ForeignProfile' });
+  });
+
+  it('a held Gateway keeps Programmed=True at the current generation, naming the generation it serves, and keeps its address', () => {
+    const previous = { type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready on e.azurefd.net', observedGeneration: 2, lastTransitionTime: '2026-01-01T00:00:00Z' } as const;
+    const current = { addresses: [{ type: 'Hostname', value: 'e.azurefd.net' }] } as GatewayStatus;
+    const held = gatewayStatus(verdict, 3, { kind: 'held', previous, servingGeneration: servingGeneration(previous) ?? 0 }, current);
+    expect(programmedOf(held)).toEqual({
+      type: 'Programmed',
+      status: 'True',
+      reason: 'Programmed',
+      message: 'serves the configuration accepted at generation 2; generation 3 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net',
+      observedGeneration: 3,
+    });
+    expect(held.addresses).toEqual(current.addresses);
+    // Held again: still generation 2, and the message does not nest.
+    const again = programmedOf(held)!;
+    expect(servingGeneration({ ...again, lastTransitionTime: 'x' })).toBe(2);
+    const twice = gatewayStatus(verdict, 4, { kind: 'held', previous: { ...again, lastTransitionTime: 'x' }, servingGeneration: 2 }, current);
+    expect(programmedOf(twice)?.message).toBe('serves the configuration accepted at generation 2; generation 4 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net');
+    // Annotation edits keep the generation.
+    expect(programmedOf(gatewayStatus(verdict, 2, { kind: 'held', previous, servingGeneration: 2 }, current))?.message).toMatch(/^serves the configuration accepted at generation 2; the edits made since \(annotations\) are not accepted/);
+  });
+
+  it('with AFD disabled: a programmed Gateway keeps its Programmed condition and gets the warning condition; a new one is Pending', () => {
+    const previous = { type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready', observedGeneration: 2, lastTransitionTime: 't' } as const;
+    const kept = gatewayStatus(verdict, 3, { kind: 'disabled', previous }, undefined);
+    expect(programmedOf(kept)).toEqual({ type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready', observedGeneration: 2 });
+    expect(kept.conditions.find((c) => c.type === AFD_RECONCILIATION_CONDITION)).toMatchObject({ status: 'False', reason: 'Disabled', observedGeneration: 3 });
+    const fresh = gatewayStatus(verdict, 3, { kind: 'disabled', previous: undefined }, undefined);
+    expect(programmedOf(fresh)).toMatchObject({ status: 'False', reason: 'Pending', message: 'Azure Front Door reconciliation is disabled on this hub (--enable-afd=false); nothing is programmed in Azure' });
+    // Enabled again: the warning condition is no longer part of the status we apply, so server-side apply removes it.
+    const enabled = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready' }) }, undefined);
+    expect(enabled.conditions.map((c) => c.type)).toEqual(['Accepted', 'Programmed']);
+  });
+
+  it('bounds a long message and says how much was left out', () => {
+    const pending = Array.from({ length: 2000 }, (_, i) => `origin o-${i} Creating`);
+    const message = programmedOf(gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ pending }) }, undefined))?.message ?? '';
+    expect(message.length).toBeLessThan(8_100);
+    expect(message).toMatch(/; … \(\d+ more characters\)$/);
+  });
+});
