@@ -1,7 +1,7 @@
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
-import type { CachedHTTPRoute } from './gateway-api-resources.js';
-import { backendServiceImportsOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
+import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
+import { backendServiceImportsOf, listenerHostnamesOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
 import { routeParentEntries, routeParentRule } from './route-status.js';
 
 const route = {
@@ -39,6 +39,13 @@ describe('the Gateway controller’s indexes', () => {
 
   it('files a route under the ServiceImports it references, in its own namespace unless named', () => {
     expect(backendServiceImportsOf(route)).toEqual(['team-a/web', 'backend/api']);
+  });
+
+  it('files a Gateway under its explicit listener hostnames, once, and a listener without one under none', () => {
+    const listener = (name: string, hostname?: string) => ({ name, protocol: 'HTTP', port: 80, ...(hostname ? { hostname } : {}) });
+    const gateway = (...listeners: ReturnType<typeof listener>[]) => ({ metadata: { namespace: 'infra', name: 'gw' }, spec: { gatewayClassName: 'c', listeners } }) as unknown as CachedGateway;
+    expect(listenerHostnamesOf(gateway(listener('a', 'shop.example.com'), listener('b'), listener('c', 'shop.example.com'), listener('d', '*.example.com')))).toEqual(['shop.example.com', '*.example.com']);
+    expect(listenerHostnamesOf(gateway(listener('a'), listener('b')))).toEqual([]);
   });
 });
 

@@ -13,7 +13,11 @@ export const ROUTES_BY_STATUS_PARENT = 'statusParentGateway';
 export const ROUTES_BY_BACKEND = 'backendServiceImport';
 /** Gateways by the name of their GatewayClass. */
 export const GATEWAYS_BY_CLASS = 'gatewayClass';
-/** Gateways by each listener hostname (`*` for none): a Gateway's change can change another's hostname conflicts. */
+/**
+ * Gateways by each explicit listener hostname: a Gateway's change can change another's hostname conflicts. A listener
+ * without one claims no hostname (listenerConflicts), so it is filed under none: filing every such Gateway under `*`
+ * made any Gateway's status write bring back all the others.
+ */
 export const GATEWAYS_BY_HOSTNAME = 'listenerHostname';
 /** InternalServiceExports by each Gateway (`<namespace>/<name>`) whose entries their status carries. */
 export const EXPORTS_BY_GATEWAY = 'statusGateway';
@@ -46,7 +50,7 @@ export function gatewayClassOf(gateway: CachedGateway): readonly string[] {
 }
 
 export function listenerHostnamesOf(gateway: CachedGateway): readonly string[] {
-  return [...new Set(gateway.spec.listeners.map((l) => l.hostname ?? '*'))];
+  return [...new Set(gateway.spec.listeners.flatMap((l) => (l.hostname ? [l.hostname] : [])))];
 }
 
 export function statusGatewaysOf(ise: InternalServiceExport): readonly string[] {

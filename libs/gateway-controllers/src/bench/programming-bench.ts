@@ -11,6 +11,8 @@
  *
  *   pnpm nx bench gateway-controllers   (or: pnpm tsx libs/gateway-controllers/src/bench/programming-bench.ts [--gateways 100] [--changes 60])
  */
+import { availableParallelism, loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { EmulatorAdmin } from '@fleet-gateway/azure-emulator';
@@ -134,6 +136,7 @@ try {
   // 1. cold start
   const started = performance.now();
   await applyFleetGateways(hub.client, fleet);
+  await until(`the agent's cache holding ${fleet.gateways} Gateways`, () => agent.stores.gateways.size === fleet.gateways, 60_000, 10);
   const planned = plannedResources(agent);
   const writeBoundS = tokenBoundSeconds(planned.total, DEFAULT_ARM_BUCKETS.writes);
   let reportedAt = started;
@@ -162,7 +165,7 @@ try {
   console.log(`hub agent, emulator with ARM throttling (${bucket(armBucketsShare(1).writes)} writes, ${bucket(armBucketsShare(1).reads)} reads) (node ${process.version})`);
   console.log(`limiter share (DEFAULT_ARM_BUCKETS): writes ${bucket(DEFAULT_ARM_BUCKETS.writes)}, reads ${bucket(DEFAULT_ARM_BUCKETS.reads)}`);
   console.log(`cold start: ${fleet.gateways} Gateways x ${fleet.routesPerGateway} HTTPRoutes x ${CLUSTERS.length} clusters, ${planned.total} planned resources (${[...planned.byKind].map(([k, n]) => `${n} ${k}`).join(', ')})`);
-  console.log(`  all Programmed after ${seconds(elapsedMs)}`);
+  console.log(`  all Programmed after ${seconds(elapsedMs)} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   console.log(`  lower bound: writes ${seconds(writeBoundS * 1000)} (one per planned resource), reads ${seconds(readBoundS * 1000)} (${reported.reads} the ${reported.reconciles} reconciles reported: observe, LRO polls, final GETs)`);
   console.log(`  ratio to the lower bound: ${(elapsedMs / 1000 / boundS).toFixed(2)} (target <= 1.2); to the write bound alone: ${(elapsedMs / 1000 / writeBoundS).toFixed(2)}`);
   console.log(`  ARM writes: ${atProgrammed.writes} when all were Programmed, ${settled.writes} 5 s later = ${(settled.writes / planned.total).toFixed(3)} per planned resource (target 1.0); reconciles reported ${reported.writes}`);
@@ -173,6 +176,9 @@ try {
   // 2. one HTTPRoute change -> first ARM write
   const latencies: number[] = [];
   const waitedBefore = limiter.stats().waitedMs;
+  // The agent, the emulator and this loop share one event loop: how late it ran says what the machine's load cost.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   for (let n = 0; n < changes; n++) {
     const g = n % fleet.gateways;
     const j = n % fleet.routesPerGateway;
@@ -183,9 +189,12 @@ try {
     // Its long-running operation polled (Retry-After 1 s) and every status written before the next change.
     await quiet(admin, 1_500);
   }
+  loopDelay.disable();
   const p = (q: number) => `${percentile(latencies, q).toFixed(1)} ms`;
+  const loop = (q: number) => `${(loopDelay.percentile(q) / 1e6).toFixed(1)} ms`;
   console.log(`one HTTPRoute change -> first ARM write (emulator's counters read every 1 ms), ${changes} changes, ${fleet.gateways} programmed Gateways idle in the caches`);
-  console.log(`  p50 ${p(50)}, p99 ${p(99)} (target < 250 ms), max ${p(100)}; limiter waited ${seconds(limiter.stats().waitedMs - waitedBefore)} over the changes`);
+  console.log(`  p50 ${p(50)}, p90 ${p(90)}, p99 ${p(99)} (target < 250 ms), max ${p(100)}; limiter waited ${seconds(limiter.stats().waitedMs - waitedBefore)} over the changes`);
+  console.log(`  event loop delay of the agent's process p50 ${loop(50)}, p99 ${loop(99)}, max ${loop(100)}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
 } finally {
   await hub.stop();
 }
