@@ -11,6 +11,7 @@ import {
   type CloudConfig,
   type CommonAgentFlags,
   type FlagSpecs,
+  type FlagsResult,
 } from '@fleet-gateway/agent-flags';
 
 export const KNOWN_AFD_SKUS = ['Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'] as const;
@@ -29,7 +30,7 @@ export interface HubFlags extends CommonAgentFlags {
   armRateLimitShare: number;
 }
 
-export type HubFlagsResult = { ok: true; help: false; value: HubFlags } | { ok: true; help: true } | { ok: false; errors: string[] };
+export type HubFlagsResult = FlagsResult<HubFlags>;
 
 const HUB_FLAGS = {
   'enable-afd': { type: 'boolean', default: false, description: 'feature gate: reconcile Gateways of class azure-fleet-afd into Azure Front Door' },

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { syncUsageBlock } from '@fleet-gateway/agent-flags';
+import { syncUsageBlock } from '@fleet-gateway/agent-flags/test-support';
 import { expect, it } from 'vitest';
 import { HUB_USAGE } from './flags.js';
 

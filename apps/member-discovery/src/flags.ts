@@ -1,4 +1,4 @@
-import { checkDnsLabel, commonAgentOptions, parseAgentArgs, readCommonAgentFlags, renderFlagHelp, type CommonAgentFlags, type FlagSpecs } from '@fleet-gateway/agent-flags';
+import { checkDnsLabel, commonAgentOptions, parseAgentArgs, readCommonAgentFlags, renderFlagHelp, type CommonAgentFlags, type FlagSpecs, type FlagsResult } from '@fleet-gateway/agent-flags';
 
 /** The member agent's configuration, from its command line. */
 export interface MemberFlags extends CommonAgentFlags {
@@ -11,7 +11,7 @@ export interface MemberFlags extends CommonAgentFlags {
   approvePrivateLinkConnections: boolean;
 }
 
-export type MemberFlagsResult = { ok: true; help: false; value: MemberFlags } | { ok: true; help: true } | { ok: false; errors: string[] };
+export type MemberFlagsResult = FlagsResult<MemberFlags>;
 
 const MEMBER_FLAGS = {
   'member-cluster-name': { type: 'string', valueName: 'NAME', description: 'the Fleet member name, a DNS label (required)' },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseBindAddress } from './bind-address.js';
 import { checkArmEndpoint, checkBindAddress, checkResourceGroup, checkSubscriptionId } from './checks.js';
 import { commonAgentOptions, readCommonAgentFlags } from './common-agent-flags.js';
 import { parseAgentArgs } from './parse-agent-args.js';
@@ -14,6 +15,9 @@ describe('flag checks', () => {
     expect(checkBindAddress('m', '127.0.0.1:0', ':1')).toBeUndefined();
     expect(checkBindAddress('m', ':70000', ':1')).toBe('--m has invalid value ":70000"; expected [host]:port such as :1');
     expect(checkBindAddress('m', 'host', ':1')).toContain('"host"');
+    expect(parseBindAddress(':8082')).toEqual({ host: '0.0.0.0', port: 8082 });
+    expect(parseBindAddress('127.0.0.1:0')).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parseBindAddress('[::1]:80')).toBeUndefined();
     expect(checkResourceGroup('rg', 'rg-fleet.(1)_x')).toBeUndefined();
     expect(checkResourceGroup('rg', 'rg.')).toBe(
       '--rg has invalid value "rg."; expected an Azure resource group name (1-90 of letters, digits, _ - . ( ), not ending in .)',

@@ -1,5 +1,7 @@
 // Each check returns the error for a bad value (naming flag, value and expected form), or nothing.
 
+import { parseBindAddress } from './bind-address.js';
+
 // Azure resource group names: 1-90 letters, digits, _ - . ( ), not ending in '.'.
 const RESOURCE_GROUP = /^[-\w.()]{0,89}[-\w()]$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -16,8 +18,7 @@ export function checkArmEndpoint(flag: string, value: string | undefined): strin
 }
 
 export function checkBindAddress(flag: string, value: string, example: string): string | undefined {
-  const port = Number(value.split(':').pop());
-  if (/^[^:]*:\d{1,5}$/.test(value) && port <= 65535) return undefined;
+  if (parseBindAddress(value) !== undefined) return undefined;
   return `--${flag} has invalid value "${value}"; expected [host]:port such as ${example}`;
 }
 

@@ -1,5 +1,7 @@
 export { commonAgentOptions, readCommonAgentFlags, LOG_LEVELS, type CommonAgentFlags, type LogLevel } from './common-agent-flags.js';
 export { checkArmEndpoint, checkBindAddress, checkDnsLabel, checkResourceGroup, checkSubscriptionId } from './checks.js';
-export { renderFlagHelp, syncUsageBlock, usageBlockOf, withUsageBlock, type FlagSpec, type FlagSpecs } from './flag-spec.js';
+export { renderFlagHelp, type FlagSpec, type FlagSpecs } from './flag-spec.js';
 export { parseAgentArgs, type ParsedAgentArgs, type Values } from './parse-agent-args.js';
 export { readCloudConfig, type CloudConfig } from './cloud-config.js';
+export { parseBindAddress, type BindAddress } from './bind-address.js';
+export { flagsOrExit, type FlagsResult } from './flags-or-exit.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderFlagHelp, usageBlockOf, withUsageBlock } from './flag-spec.js';
+import { renderFlagHelp } from './flag-spec.js';
+import { usageBlockOf, withUsageBlock } from './test-support/readme-blocks.js';
 import { parseAgentArgs } from './parse-agent-args.js';
 
 describe('parseAgentArgs', () => {

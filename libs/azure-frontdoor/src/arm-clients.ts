@@ -1,5 +1,7 @@
 import { CdnManagementClient } from '@azure/arm-cdn';
 import { FrontDoorManagementClient } from '@azure/arm-frontdoor';
+import type { Registry } from 'prom-client';
+import { ArmMetrics } from './arm-metrics.js';
 import { installPolicies, type RetryOptions } from './pipeline-policies.js';
 import type { ArmRateLimiter } from './rate-limiter.js';
 
@@ -18,6 +20,12 @@ export interface ArmConnectionOptions {
   readonly rateLimiter: ArmRateLimiter;
   readonly retry?: RetryOptions;
   readonly userAgentPrefix?: string;
+  /**
+   * Where the ARM metrics go (requests by resource type, method and status; 429s; rate-limiter waits), counted per
+   * HTTP attempt by a policy in every client's pipeline. Without it, no metric is recorded. The metrics register on
+   * it once: one createFrontDoorClients per registry (the hub creates its clients once).
+   */
+  readonly metricsRegistry?: Registry;
 }
 
 /**
@@ -39,8 +47,9 @@ function commonOptions(options: ArmConnectionOptions) {
 }
 
 export function createFrontDoorClients(options: ArmConnectionOptions): FrontDoorClients {
+  const metrics = options.metricsRegistry ? new ArmMetrics(options.metricsRegistry) : undefined;
   const cdn = new CdnManagementClient(options.credential, options.subscriptionId, commonOptions(options));
-  installPolicies(cdn.pipeline, options.rateLimiter, options.retry);
+  installPolicies(cdn.pipeline, options.rateLimiter, options.retry, metrics);
   const waf = new Map<string, FrontDoorManagementClient>();
   return {
     cdn,
@@ -49,7 +58,7 @@ export function createFrontDoorClients(options: ArmConnectionOptions): FrontDoor
       let client = waf.get(key);
       if (!client) {
         client = new FrontDoorManagementClient(options.credential, subscriptionId, commonOptions(options));
-        installPolicies(client.pipeline, options.rateLimiter, options.retry);
+        installPolicies(client.pipeline, options.rateLimiter, options.retry, metrics);
         waf.set(key, client);
       }
       return client.policies;

@@ -1,6 +1,8 @@
 import type { CdnManagementClient } from '@azure/arm-cdn';
+import type { ArmMetrics } from './arm-metrics.js';
+import { armOperationOf } from './arm-operation.js';
 import { isNetworkError, isRetriableStatus } from './arm-errors.js';
-import { sleep, type ArmRateLimiter } from './rate-limiter.js';
+import { ArmRateLimiter, sleep } from './rate-limiter.js';
 
 // The pipeline types, taken from the SDK client so that no extra package is needed.
 type Pipeline = CdnManagementClient['pipeline'];
@@ -21,6 +23,7 @@ export interface RetryOptions {
 
 const RETRY_POLICY_NAME = 'fleetGatewayArmRetry';
 const RATE_LIMIT_POLICY_NAME = 'fleetGatewayArmRateLimit';
+const METRICS_POLICY_NAME = 'fleetGatewayArmMetrics';
 
 /** Retry-After as ARM sends it: `retry-after-ms` / `x-ms-retry-after-ms` (milliseconds), `retry-after` (seconds or a date). */
 export function retryAfterMs(response: PipelineResponse | undefined, now = Date.now()): number | undefined {
@@ -66,20 +69,44 @@ export function armRetryPolicy(options: RetryOptions = {}): PipelinePolicy {
   };
 }
 
-/** Takes a token of the shared limiter for every request that goes on the wire (retries and polls included). */
-export function armRateLimitPolicy(limiter: ArmRateLimiter): PipelinePolicy {
+/**
+ * Takes a token of the shared limiter for every request that goes on the wire (retries and polls included); with
+ * metrics, records how long each attempt waited for it (queueing behind other callers included).
+ */
+export function armRateLimitPolicy(limiter: ArmRateLimiter, metrics?: ArmMetrics): PipelinePolicy {
   return {
     name: RATE_LIMIT_POLICY_NAME,
     async sendRequest(request: PipelineRequest, next) {
+      const started = performance.now();
       await limiter.acquire(request.method, request.abortSignal as AbortSignal | undefined);
+      metrics?.waited(ArmRateLimiter.classify(request.method), (performance.now() - started) / 1000);
       return next(request);
     },
   };
 }
 
-/** Replaces the client's retry phase with ours and puts the limiter right after it, per attempt. */
-export function installPolicies(pipeline: Pipeline, limiter: ArmRateLimiter, retry: RetryOptions = {}): void {
+/** Counts every HTTP attempt once, after the retry policy and the limiter, with the status ARM answered. */
+export function armMetricsPolicy(metrics: ArmMetrics): PipelinePolicy {
+  return {
+    name: METRICS_POLICY_NAME,
+    async sendRequest(request: PipelineRequest, next) {
+      const operation = armOperationOf(request.url);
+      try {
+        const response = await next(request);
+        metrics.attempted(operation, request.method, response.status);
+        return response;
+      } catch (error) {
+        metrics.attempted(operation, request.method, undefined);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Replaces the client's retry phase with ours and puts the limiter (and the metrics) right after it, per attempt. */
+export function installPolicies(pipeline: Pipeline, limiter: ArmRateLimiter, retry: RetryOptions = {}, metrics?: ArmMetrics): void {
   pipeline.removePolicy({ phase: 'Retry' });
   pipeline.addPolicy(armRetryPolicy(retry), { phase: 'Retry' });
-  pipeline.addPolicy(armRateLimitPolicy(limiter), { afterPhase: 'Retry' });
+  pipeline.addPolicy(armRateLimitPolicy(limiter, metrics), { afterPhase: 'Retry' });
+  if (metrics) pipeline.addPolicy(armMetricsPolicy(metrics), { afterPhase: 'Retry', afterPolicies: [RATE_LIMIT_POLICY_NAME] });
 }

@@ -1,5 +1,6 @@
 import { RESERVED_PREFIX } from '@fleet-gateway/annotations';
 import type { InternalServiceExport, ServiceImport, ServiceImportStatus } from '@fleet-gateway/api-types';
+import { compareText as compare } from '@fleet-gateway/model';
 import { CLUSTER_SET_IP, INTERNAL_SERVICE_EXPORT_FINALIZER } from './fleet-names.js';
 import { samePorts, type ServicePort } from './service-ports.js';
 
@@ -113,13 +114,10 @@ function statusIsEmpty(status: ServiceImportStatus | undefined): boolean {
   return Object.values(status ?? {}).every((value) => value === undefined || value === null);
 }
 
+/** RFC 3339 UTC timestamps of one precision sort as text, in code-point order. */
 function olderFirst(a: InternalServiceExport, b: InternalServiceExport): number {
   return compare(a.metadata.creationTimestamp ?? '', b.metadata.creationTimestamp ?? '') ||
     compare(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
     compare(a.metadata.name ?? '', b.metadata.name ?? '');
 }
 
-/** Code-point order, independent of locale; RFC 3339 UTC timestamps of one precision sort as text. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { isNotFound as isArmNotFound, OWNERSHIP_TAGS, profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
 import { isNotFound } from '@fleet-gateway/controller';
 import { eventually } from '@fleet-gateway/controller/test-support';
+import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_FINALIZER } from './gateway-finalizer.js';
 import {
@@ -64,7 +65,9 @@ const programmedOf = async (name: string) => conditionOf(await readGateway(hub.c
 /** The Gateway Programmed with every listener's routes attached and, through them, every backend resolved. */
 async function whenProgrammed(name: string, routes: readonly string[] = []) {
   for (const route of routes) {
-    await eventually(() => readRoute(hub.client, route), (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'True', 30_000);
+    const ours = (r: Awaited<ReturnType<typeof readRoute>>) => r.status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME);
+    const resolved = await eventually(() => readRoute(hub.client, route), (r) => conditionOf(ours(r), 'ResolvedRefs')?.status === 'True', 30_000);
+    expect(conditionOf(ours(resolved), 'ResolvedRefs')?.status).toBe('True');
   }
   return eventually(
     () => readGateway(hub.client, name),
@@ -149,7 +152,12 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
     expect(['NoOrigins', 'BackendNotFound']).toContain(conditionOf(withdrawn.status?.parents?.[0], 'ResolvedRefs')?.reason);
     expect(conditionOf(withdrawn.status?.parents?.[0], 'ResolvedRefs')?.message).toMatch(/rule 0 is withdrawn \((NoBackends|NoValidBackends)\)/);
     await whenProgrammed('life', ['api']);
-    await eventually(async () => { await hub.emulator.admin.whenPropagated(); return edgeGet('/shop/cart', host!.value); }, (a) => a.status >= 500, 30_000);
+    // Every edge has the withdrawal once propagation is over; until then an edge may still serve web@member-1.
+    const onEveryEdge = async () => {
+      await hub.emulator.admin.whenPropagated();
+      return Promise.all([0, 1, 2].map((edge) => edgeGet('/shop/cart', host!.value, edge)));
+    };
+    await eventually(onEveryEdge, (answers) => answers.every((a) => a.status >= 500), 30_000);
     for (let i = 0; i < 6; i++) {
       const answer = await edgeGet('/shop/cart', host!.value, i % 3);
       expect(answer.status).toBeGreaterThanOrEqual(500);
@@ -203,6 +211,30 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
     expect(await eventually(() => programmedOf('held'), (c) => c?.observedGeneration === 3 && c.status === 'True')).toMatchObject({ reason: 'Programmed', observedGeneration: 3 });
     expect((await programmedOf('held'))?.message).not.toContain('serves the configuration accepted');
     expect(conditionOf(await readGateway(hub.client, 'held'), 'Accepted')).toMatchObject({ status: 'True', observedGeneration: 3 });
+  });
+
+  it('keeps other controllers’ parent entries on a shared HTTPRoute and clears ours when the route detaches', async () => {
+    await publishExport(hub.client, { cluster: 'member-1', service: 'blog', publicAddress: '10.1.0.9' });
+    await applyObject(hub.client, gatewayPath('shared'), gatewayBody('shared'));
+    const body = routeBody('blog', 'shared', [{ path: '/', backends: [{ name: 'blog' }] }]);
+    const twoParents = { ...body, spec: { ...body.spec, parentRefs: [...body.spec.parentRefs, { name: 'mesh-gw', namespace: 'shop' }] } };
+    await applyObject(hub.client, routePath('blog'), twoParents);
+    // Another Gateway controller reports on its own parent; its entry must survive ours.
+    const foreign = { parentRef: { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'mesh-gw', namespace: 'shop' }, controllerName: 'example.com/mesh', conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'mesh', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+    const current = await readRoute(hub.client, 'blog');
+    await hub.client.patch(`${routePath('blog')}/status`, { metadata: { resourceVersion: current.metadata.resourceVersion }, status: { parents: [...(current.status?.parents ?? []), foreign] } }, 'merge').catch(async () => {
+      const again = await readRoute(hub.client, 'blog');
+      await hub.client.patch(`${routePath('blog')}/status`, { status: { parents: [...(again.status?.parents ?? []), foreign] } }, 'merge');
+    });
+    const both = await eventually(() => readRoute(hub.client, 'blog'), (r) => (r.status?.parents ?? []).length === 2 && conditionOf(r.status?.parents?.find((p) => p.controllerName !== 'example.com/mesh'), 'ResolvedRefs')?.status === 'True', 30_000);
+    expect(both.status?.parents?.find((p) => p.controllerName === 'example.com/mesh')).toEqual(foreign);
+    await whenProgrammed('shared', ['blog']);
+
+    // The route stops naming our Gateway: our entry goes, the other controller's stays.
+    await applyObject(hub.client, routePath('blog'), { ...twoParents, spec: { ...twoParents.spec, parentRefs: [{ name: 'mesh-gw', namespace: 'shop' }] } });
+    const detached = await eventually(() => readRoute(hub.client, 'blog'), (r) => (r.status?.parents ?? []).length === 1, 30_000);
+    expect(detached.status?.parents).toEqual([foreign]);
+    expect((await eventually(() => readGateway(hub.client, 'shared'), (g) => g.status?.listeners?.[0]?.attachedRoutes === 0)).status?.listeners?.[0]?.attachedRoutes).toBe(0);
   });
 
   it('in steady state, several resyncs write nothing to Azure or to the API server', async () => {

@@ -12,6 +12,7 @@ import {
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { GATEWAY_CLASS_CRD, gatewayClasses, type CachedGatewayClass } from './gateway-api-resources.js';
 import { gatewayClassReconciler } from './gateway-class-reconciler.js';
+import { informerSettings } from './informer-options.js';
 
 /** The hub's Gateway API controllers write status under this field manager. */
 export const GATEWAY_FIELD_MANAGER = 'hub-gateway';
@@ -40,12 +41,7 @@ export interface GatewayClassControllers {
  */
 export function registerGatewayClassController(options: GatewayClassControllerOptions): GatewayClassControllers {
   const { manager, client, metrics, logger } = options;
-  const common = {
-    client,
-    logger,
-    ...(metrics ? { metrics } : {}),
-    ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }),
-  };
+  const common = informerSettings(options);
   const classInformer = manager.addInformer(new Informer<CachedGatewayClass>({ ...common, resource: gatewayClasses }));
   const classCrdInformer = manager.addInformer(crdInformer(GATEWAY_CLASS_CRD, common));
   const fieldManager = options.fieldManager ?? GATEWAY_FIELD_MANAGER;

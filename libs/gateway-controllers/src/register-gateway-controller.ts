@@ -43,6 +43,7 @@ import {
 } from './gateway-indexes.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayReconciler, type AzureFrontDoorAccess } from './gateway-reconciler.js';
+import { informerSettings } from './informer-options.js';
 import { GATEWAY_FIELD_MANAGER } from './register-gateway-class-controller.js';
 
 export interface GatewayControllerOptions {
@@ -89,12 +90,7 @@ const keys = (values: readonly string[]): ReconcileRequest[] => values.map(parse
  */
 export function registerGatewayController(options: GatewayControllerOptions): GatewayControllers {
   const { manager, client, metrics, logger } = options;
-  const common = {
-    client,
-    logger,
-    ...(metrics ? { metrics } : {}),
-    ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }),
-  };
+  const common = informerSettings(options);
   const gatewayInformer = manager.addInformer(
     new Informer<CachedGateway>({ ...common, resource: gateways, indexers: { [GATEWAYS_BY_CLASS]: gatewayClassOf, [GATEWAYS_BY_HOSTNAME]: listenerHostnamesOf } }),
   );

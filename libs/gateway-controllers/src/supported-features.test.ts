@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { syncUsageBlock } from '@fleet-gateway/agent-flags';
+import { syncUsageBlock } from '@fleet-gateway/agent-flags/test-support';
 import { gatewayApiModuleDir } from '@fleet-gateway/control-plane';
 import { compareText } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';

@@ -5,12 +5,17 @@ export const USAGE = `Usage: tsx tools/azure-emulator/src/cli.ts [options]
 
 Runs the Azure emulator (ARM for Microsoft.Cdn AFD + Microsoft.Network, an AFD-like edge, an admin API) on
 127.0.0.1 until interrupted, and prints its endpoints as one JSON line:
-  {"armEndpoint","caCertificatePath","edgeUrl","adminUrl"}
+  {"armEndpoint","caCertificatePath","edgeUrl","adminUrl","identityEndpoint","identityHeader"}
+(a process given IDENTITY_ENDPOINT=identityEndpoint and IDENTITY_HEADER=identityHeader gets its tokens from the
+emulator through DefaultAzureCredential)
 
 Options:
   --arm-port <n>              ARM HTTPS port (default: any free port)
   --edge-port <n>             edge HTTP port (default: any free port)
   --admin-port <n>            admin HTTP port (default: any free port)
+  --identity-port <n>         managed-identity token endpoint HTTP port (default: any free port)
+  --arm-authentication <m>    which Bearer tokens ARM takes: 'any-bearer' (default) or 'issued-tokens' (only the
+                              emulator's own, unexpired, for ARM's audience)
   --ca-out <path>             where to write the CA certificate (default: a file in the temp directory)
   --lro-delay-ms <n>          duration of long-running operations (default 100)
   --page-size <n>             list items per page before nextLink (default 100)
@@ -34,6 +39,8 @@ export function parseCli(argv: string[]): CliCommand {
       'arm-port': { type: 'string' },
       'edge-port': { type: 'string' },
       'admin-port': { type: 'string' },
+      'identity-port': { type: 'string' },
+      'arm-authentication': { type: 'string' },
       'ca-out': { type: 'string' },
       'lro-delay-ms': { type: 'string' },
       'page-size': { type: 'string' },
@@ -48,10 +55,16 @@ export function parseCli(argv: string[]): CliCommand {
   if (values.help) return { help: true };
   const deployment = values.deployment ?? 'azure';
   if (!(deployment in DEPLOYMENT_PROFILES)) throw new Error(`--deployment must be one of ${Object.keys(DEPLOYMENT_PROFILES).join(', ')}; got '${deployment}'.`);
+  const armAuthentication = values['arm-authentication'] ?? 'any-bearer';
+  if (armAuthentication !== 'any-bearer' && armAuthentication !== 'issued-tokens') {
+    throw new Error(`--arm-authentication must be one of any-bearer, issued-tokens; got '${armAuthentication}'.`);
+  }
   const options: EmulatorOptions = {
     armPort: integer(values['arm-port'], '--arm-port', 0),
     edgePort: integer(values['edge-port'], '--edge-port', 0),
     adminPort: integer(values['admin-port'], '--admin-port', 0),
+    identityPort: integer(values['identity-port'], '--identity-port', 0),
+    armAuthentication,
     lroDelayMs: integer(values['lro-delay-ms'], '--lro-delay-ms', 100),
     pageSize: integer(values['page-size'], '--page-size', 100, 1),
     deployment: deployment as DeploymentProfile,

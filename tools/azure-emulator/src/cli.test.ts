@@ -16,12 +16,14 @@ describe('CLI options', () => {
       options: { lroDelayMs: 0, deployment: 'stuck', throttling: false, edge: { propagationDelaysMs: [0, 50] } },
     });
     expect(parseCli(['--no-network-throttling'])).toMatchObject({ options: { throttling: { network: false } } });
+    expect(parseCli(['--arm-authentication', 'issued-tokens', '--identity-port', '0'])).toMatchObject({ options: { armAuthentication: 'issued-tokens', identityPort: 0 } });
     expect(parseCli(['--help'])).toEqual({ help: true });
   });
 
   it('names the flag, the value and what is expected', () => {
     expect(() => parseCli(['--arm-port', 'eighty'])).toThrow("--arm-port must be an integer >= 0; got 'eighty'.");
     expect(() => parseCli(['--deployment', 'later'])).toThrow("--deployment must be one of azure, watchable, fast, stuck; got 'later'.");
+    expect(() => parseCli(['--arm-authentication', 'none'])).toThrow("--arm-authentication must be one of any-bearer, issued-tokens; got 'none'.");
     expect(() => parseCli(['--bogus'])).toThrow(/bogus/);
   });
 });
@@ -37,8 +39,10 @@ describe('CLI process', () => {
       });
       child.once('exit', (code) => reject(new Error(`CLI exited early with ${code}`)));
     });
-    const printed = JSON.parse(line) as { armEndpoint: string; caCertificatePath: string; edgeUrl: string; adminUrl: string };
+    const printed = JSON.parse(line) as { armEndpoint: string; caCertificatePath: string; edgeUrl: string; adminUrl: string; identityEndpoint: string; identityHeader: string };
     expect(printed.edgeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const token = await fetch(`${printed.identityEndpoint}?api-version=2019-08-01&resource=https://management.azure.com`, { headers: { 'X-IDENTITY-HEADER': printed.identityHeader } });
+    expect(token.status).toBe(200);
     const client = new RawArmClient(printed.armEndpoint, await readFile(printed.caCertificatePath, 'utf8'));
     try {
       const missing = await client.send('GET', '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Cdn/profiles?api-version=2024-02-01');

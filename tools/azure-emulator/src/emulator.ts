@@ -10,6 +10,8 @@ import { Throttler } from './arm/throttling.js';
 import { SchemaValidator } from './arm/validation.js';
 import { EdgeRuntime } from './edge/edge-runtime.js';
 import type { EmulatorContext } from './emulator-context.js';
+import { startManagedIdentityEndpoint } from './identity/managed-identity-server.js';
+import { TokenIssuer } from './identity/token-issuer.js';
 import { createKindRegistry } from './kinds.js';
 import { AddressPool } from './network/address-pool.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
@@ -25,6 +27,12 @@ export interface RunningEmulator {
   edgeUrl: string;
   /** The admin API in process; `admin.url` serves the same over HTTP. */
   admin: EmulatorAdmin;
+  /**
+   * The managed-identity endpoint (App Service protocol): a process whose environment has IDENTITY_ENDPOINT and
+   * IDENTITY_HEADER set to these (`managedIdentityEnvironment`) gets its tokens here through DefaultAzureCredential.
+   */
+  identityEndpoint: string;
+  identityHeader: string;
   stop(): Promise<void>;
 }
 
@@ -54,12 +62,15 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     afdManagedSubscriptionId: resolved.afdManagedSubscriptionId,
   };
   const certificates = await createServerCertificates();
+  const tokens = new TokenIssuer(resolved.managedIdentity, resolved.clock);
   const arm = await startArmServer(
     {
       context,
       throttler: new Throttler(resolved.throttling, resolved.clock),
       faults,
       counters,
+      authentication: resolved.armAuthentication,
+      tokens,
       onUnexpectedError: (error) => console.error('[azure-emulator] unexpected error', error),
     },
     certificates,
@@ -70,15 +81,18 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
   const admin = new EmulatorAdmin(context, counters, faults, edge);
   const adminServer = await startAdminServer(admin, resolved.adminPort);
   admin.url = adminServer.url;
+  const identity = await startManagedIdentityEndpoint(tokens, counters, resolved.identityPort);
   return {
     armEndpoint: arm.url,
     caCertificate: certificates.caCertificate,
     edgeUrl,
     admin,
+    identityEndpoint: identity.endpoint,
+    identityHeader: identity.header,
     stop: async () => {
       context.operations.stop();
       context.privateLink.stop();
-      await Promise.all([arm.close(), edge.stop(), adminServer.close()]);
+      await Promise.all([arm.close(), edge.stop(), adminServer.close(), identity.close()]);
     },
   };
 }

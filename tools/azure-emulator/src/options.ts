@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { DeploymentTiming } from './arm/context.js';
+import type { ArmAuthentication } from './identity/arm-authentication.js';
+import type { ManagedIdentitySettings } from './identity/token-issuer.js';
 import type { ProviderLimitSettings } from './arm/provider-throttling.js';
 import { ARM_DEFAULT_THROTTLING, type BucketSettings, type ThrottlingSettings } from './arm/throttling.js';
 import { resolveLimits, type LimitOverrides, type Limits } from './limits.js';
@@ -10,6 +12,15 @@ export interface EmulatorOptions {
   armPort?: number;
   edgePort?: number;
   adminPort?: number;
+  /** Port of the managed-identity token endpoint (App Service protocol, plain HTTP like App Service's). */
+  identityPort?: number;
+  /**
+   * Which Bearer tokens ARM takes: `any-bearer` (the default; the SDK test beds' fixed-token credential) or
+   * `issued-tokens`: only unexpired tokens of this emulator's managed-identity endpoint, for ARM's audience.
+   */
+  armAuthentication?: ArmAuthentication;
+  /** The managed identity tokens are issued to (tenant, client and principal ids, token lifetime). */
+  managedIdentity?: Partial<ManagedIdentitySettings>;
   /** How long a long-running operation takes before it ends (default 100 ms; 0 ends it within the request). */
   lroDelayMs?: number;
   /** Retry-After (seconds) on responses of running operations, as ARM sends it (default 1; 0 sends none). */
@@ -60,6 +71,9 @@ export interface ResolvedOptions {
   armPort: number;
   edgePort: number;
   adminPort: number;
+  identityPort: number;
+  armAuthentication: ArmAuthentication;
+  managedIdentity: ManagedIdentitySettings;
   lroDelayMs: number;
   lroRetryAfterSeconds?: number;
   pageSize: number;
@@ -75,6 +89,13 @@ export interface ResolvedOptions {
 }
 
 const DEFAULT_LRO_RETRY_AFTER_SECONDS = 1;
+
+const DEFAULT_MANAGED_IDENTITY: ManagedIdentitySettings = {
+  tenantId: '72f988bf-0000-4000-8000-00000000e7e1',
+  clientId: '5e29463d-0000-4000-8000-0000000c11e7',
+  principalId: '9a8b7c6d-0000-4000-8000-00000000011d',
+  lifetimeSeconds: 24 * 3600,
+};
 
 /**
  * deploymentStatus timings, counted from the moment a write's provisioning succeeds. Real endpoints are seen
@@ -98,6 +119,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     armPort: options.armPort ?? 0,
     edgePort: options.edgePort ?? 0,
     adminPort: options.adminPort ?? 0,
+    identityPort: options.identityPort ?? 0,
+    armAuthentication: options.armAuthentication ?? 'any-bearer',
+    managedIdentity: { ...DEFAULT_MANAGED_IDENTITY, ...options.managedIdentity },
     lroDelayMs: options.lroDelayMs ?? 100,
     ...(options.lroRetryAfterSeconds === 0 ? {} : { lroRetryAfterSeconds: options.lroRetryAfterSeconds ?? DEFAULT_LRO_RETRY_AFTER_SECONDS }),
     pageSize: options.pageSize ?? 100,

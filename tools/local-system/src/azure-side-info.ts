@@ -5,6 +5,12 @@ export interface AzureSideInfo {
   caCertificatePath: string;
   edgeUrl: string;
   adminUrl: string;
+  /**
+   * The emulator's managed-identity endpoint (App Service protocol): run an agent with IDENTITY_ENDPOINT and
+   * IDENTITY_HEADER set to these and its DefaultAzureCredential takes its tokens from the emulator.
+   */
+  identityEndpoint: string;
+  identityHeader: string;
   subscriptionId: string;
   /** The resource group the hub agent's AFD profiles go in (`--afd-resource-group`); created with the Azure side. */
   afdResourceGroup: string;

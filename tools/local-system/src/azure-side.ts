@@ -7,8 +7,9 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DefaultAzureCredential } from '@azure/identity';
 import { KubeConfig } from '@kubernetes/client-node';
-import { CloudProviderStandIn, start } from '@fleet-gateway/azure-emulator';
+import { CloudProviderStandIn, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, start } from '@fleet-gateway/azure-emulator';
 import { LOCAL_AFD_RESOURCE_GROUP, LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
 
 const { values } = parseArgs({
@@ -20,12 +21,22 @@ const dir = values.dir;
 
 // deploymentStatus: 'watchable' (10 s NotStarted, 30 s InProgress after provisioning) so a person sees it move.
 // Private Link: the connection shows up 2 s after the origin, traffic flows 10 s after approval (Azure: minutes).
-const emulator = await start({ lroDelayMs: 500, deployment: 'watchable', privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 } });
+// ARM takes only tokens of the emulator's managed-identity endpoint, as Azure takes only Entra ID's.
+const emulator = await start({
+  lroDelayMs: 500,
+  deployment: 'watchable',
+  privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 },
+  armAuthentication: 'issued-tokens',
+});
 const caCertificatePath = path.join(dir, 'azure-emulator-ca.pem');
 await writeFile(caCertificatePath, emulator.caCertificate);
 // ARM refuses writes into a resource group that does not exist: create the hub's and each member's node resource group
 // (AKS creates a cluster's node resource group with the cluster).
 emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: LOCAL_AFD_RESOURCE_GROUP });
+// The cloud-provider stand-ins are AKS's cloud provider, which has a managed identity: this process gets one too.
+for (const name of OTHER_CREDENTIAL_VARIABLES) delete process.env[name];
+Object.assign(process.env, managedIdentityEnvironment(emulator));
+const credential = new DefaultAzureCredential();
 const standIns: CloudProviderStandIn[] = [];
 for (const entry of values.member) {
   const [member, kubeconfig] = entry.split('=');
@@ -36,6 +47,7 @@ for (const entry of values.member) {
     kubeConfig: kc,
     emulator: { armEndpoint: emulator.armEndpoint, caCertificate: emulator.caCertificate, admin: emulator.admin },
     settings: { subscriptionId: LOCAL_SUBSCRIPTION_ID, resourceGroup: memberResourceGroup(member), clusterName: member },
+    credential,
   });
   emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: memberResourceGroup(member) });
   await standIn.start();
@@ -47,6 +59,8 @@ const info: AzureSideInfo = {
   caCertificatePath,
   edgeUrl: emulator.edgeUrl,
   adminUrl: emulator.admin.url,
+  identityEndpoint: emulator.identityEndpoint,
+  identityHeader: emulator.identityHeader,
   subscriptionId: LOCAL_SUBSCRIPTION_ID,
   afdResourceGroup: LOCAL_AFD_RESOURCE_GROUP,
   members: values.member.map((m) => m.split('=')[0] ?? m),

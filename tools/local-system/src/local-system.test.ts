@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CdnManagementClient } from '@azure/arm-cdn';
+import { DefaultAzureCredential } from '@azure/identity';
 import { CoreV1Api, KubeConfig, type V1Service } from '@kubernetes/client-node';
-import { sdkClientOptions, stubCredential } from '@fleet-gateway/azure-emulator';
+import { managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, sdkClientOptions, stubCredential } from '@fleet-gateway/azure-emulator';
 import { isRunning, type ControlPlaneState } from '@fleet-gateway/control-plane';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { AzureSideInfo } from './azure-side-info.js';
 
 const run = promisify(execFile);
@@ -17,6 +18,7 @@ const cli = path.join(import.meta.dirname, 'cli.ts');
 let dir = '';
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   if (dir) {
     await run(tsx, [cli, 'down', '--dir', dir], { cwd: repoRoot }).catch(() => undefined);
     await rm(path.dirname(dir), { recursive: true, force: true });
@@ -42,19 +44,21 @@ describe('the local system (make local-up / local-down)', () => {
     const pids = [plane.etcd.pid, ...plane.clusters.flatMap((c) => c.pids), printed.azure.pid];
     expect(pids.every(isRunning)).toBe(true);
 
-    // ARM answers the unmodified SDK client.
+    // ARM answers the unmodified SDK client, with a token DefaultAzureCredential takes from the recorded
+    // managed-identity endpoint, and refuses one the emulator did not issue.
+    for (const name of OTHER_CREDENTIAL_VARIABLES) vi.stubEnv(name, undefined);
+    for (const [name, value] of Object.entries(managedIdentityEnvironment(printed.azure))) vi.stubEnv(name, value);
     const caCertificate = await readFile(printed.azure.caCertificatePath, 'utf8');
-    const cdn = new CdnManagementClient(
-      stubCredential,
-      printed.azure.subscriptionId,
-      sdkClientOptions({ armEndpoint: printed.azure.armEndpoint, caCertificate }, 0),
-    );
+    const clientOptions = sdkClientOptions({ armEndpoint: printed.azure.armEndpoint, caCertificate }, 0);
+    const cdn = new CdnManagementClient(new DefaultAzureCredential(), printed.azure.subscriptionId, clientOptions);
     const profiles = [];
     for await (const profile of cdn.profiles.list()) profiles.push(profile);
     expect(profiles).toEqual([]);
     // The Azure side created the hub's resource group: a profile can go in it (ARM refuses a missing group).
     const profile = await cdn.profiles.beginCreateAndWait(printed.azure.afdResourceGroup, 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, { updateIntervalInMs: 50 });
     expect(profile.provisioningState).toBe('Succeeded');
+    const stub = new CdnManagementClient(stubCredential, printed.azure.subscriptionId, clientOptions);
+    await expect(stub.profiles.get(printed.azure.afdResourceGroup, 'fd')).rejects.toMatchObject({ statusCode: 401, code: 'InvalidAuthenticationToken' });
 
     // The member's cloud-provider stand-in gives an internal LoadBalancer Service an address.
     const member = new KubeConfig();

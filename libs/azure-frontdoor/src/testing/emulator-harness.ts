@@ -1,5 +1,6 @@
 import { start, stubCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import type { GlobalGateway } from '@fleet-gateway/model';
+import type { Registry } from 'prom-client';
 import { afterEach, beforeEach } from 'vitest';
 import { createFrontDoorClients, type FrontDoorClients } from '../arm-clients.js';
 import type { FrontDoorScope } from '../afd-refs.js';
@@ -23,6 +24,7 @@ export interface HarnessOptions {
   readonly emulator?: Parameters<typeof start>[0];
   readonly limiter?: RateLimiterOptions;
   readonly retry?: RetryOptions;
+  readonly metricsRegistry?: Registry;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -37,6 +39,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     tlsOptions: { ca: emulator.caCertificate },
     rateLimiter: limiter,
     retry: { baseDelayMs: 1, maxDelayMs: 5, ...options.retry },
+    ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
   });
   return { emulator, limiter, clients };
 }

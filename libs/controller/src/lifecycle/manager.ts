@@ -13,8 +13,10 @@ export interface ManagerOptions {
   readonly metrics?: ControllerMetrics;
   /** Without one, this instance is always the leader (a single replica). */
   readonly leaderElector?: LeaderElector;
-  /** Serve /healthz, /readyz and /metrics here. */
+  /** Serve /healthz, /readyz and (without `metricsAddress`) /metrics here. */
   readonly health?: { readonly host: string; readonly port: number };
+  /** Serve /metrics alone here (an agent's --metrics-bind-address); the health address then serves only the probes. */
+  readonly metricsAddress?: { readonly host: string; readonly port: number };
   /** How long shutdown waits for running reconciles before abandoning them. Default 10 s. */
   readonly drainTimeoutMs?: number;
   /** Called after leadership was lost and work stopped; the process should exit. */
@@ -41,6 +43,7 @@ export class Manager {
   private readonly extraReadiness: HealthCheck[] = [];
   private readonly logger: Logger;
   private healthServer: HealthServer | undefined;
+  private metricsServer: HealthServer | undefined;
   private shuttingDown: Promise<ShutdownReport> | undefined;
   private controllersStarted = false;
 
@@ -73,6 +76,11 @@ export class Manager {
     return this.healthServer?.url;
   }
 
+  /** Where /metrics is served: the metrics address, else the health address. */
+  get metricsUrl(): string | undefined {
+    return this.options.metricsAddress ? this.metricsServer?.url : this.healthServer?.url;
+  }
+
   get isRunningControllers(): boolean {
     return this.controllersStarted;
   }
@@ -94,10 +102,14 @@ export class Manager {
 
   async start(): Promise<void> {
     for (const informer of this.informers) informer.start();
+    const registry = this.options.metrics?.registry ?? new Registry();
+    if (this.options.metricsAddress) {
+      this.metricsServer = await startHealthServer({ ...this.options.metricsAddress, registry, probes: false });
+    }
     if (this.options.health) {
       this.healthServer = await startHealthServer({
         ...this.options.health,
-        registry: this.options.metrics?.registry ?? new Registry(),
+        ...(this.options.metricsAddress ? {} : { registry }),
         readiness: this.readinessChecks(),
       });
     }
@@ -140,7 +152,7 @@ export class Manager {
     await this.options.leaderElector?.stop(true);
     await Promise.all(this.recorders.map((r) => r.stop()));
     await Promise.all(this.informers.map((i) => i.stop()));
-    await this.healthServer?.close();
+    await Promise.all([this.healthServer?.close(), this.metricsServer?.close()]);
     const report = { reason, abandoned, durationMs: Math.round(performance.now() - started) };
     this.logger.info('shut down', report);
     return report;

@@ -52,4 +52,17 @@ describe('health server', () => {
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
     expect((await fetch(`${server.url}/healthz`, { method: 'POST' })).status).toBe(405);
   });
+
+  it('serves only the probes without a registry, and only /metrics without probes', async () => {
+    server = await startHealthServer({ host: '127.0.0.1', port: 0, readiness: [] });
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    await server.close();
+    const registry = new Registry();
+    new Counter({ name: 'test_alone_total', help: 'alone', registers: [registry] }).inc();
+    server = await startHealthServer({ host: '127.0.0.1', port: 0, registry, probes: false });
+    expect(await (await fetch(`${server.url}/metrics`)).text()).toContain('test_alone_total 1');
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(404);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(404);
+  });
 });

@@ -18,7 +18,10 @@ export interface HealthServerOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
-  readonly registry: Registry;
+  /** Serves /metrics from it; absent, there is no /metrics here (the agent serves it on its own address). */
+  readonly registry?: Registry;
+  /** Serve /healthz and /readyz (default true); false makes a metrics-only server. */
+  readonly probes?: boolean;
   readonly liveness?: readonly HealthCheck[];
   readonly readiness?: readonly HealthCheck[];
 }
@@ -30,7 +33,8 @@ export interface HealthServer {
 }
 
 /**
- * Serves `/healthz` (liveness), `/readyz` (readiness: caches synced, lease held when leading, …) and `/metrics`.
+ * Serves `/healthz` (liveness), `/readyz` (readiness: caches synced, lease held when leading, …) and `/metrics`, or
+ * only the probes, or only `/metrics` (an agent's separate metrics address).
  * Probe bodies list every check as `[+]name ok` / `[-]name failed: why`, like the API server's own `?verbose`.
  */
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
@@ -63,13 +67,14 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
     response.end('method not allowed\n');
     return;
   }
-  if (path === '/metrics') {
+  if (path === '/metrics' && options.registry) {
     const body = await options.registry.metrics();
     response.writeHead(200, { 'content-type': options.registry.contentType });
     response.end(body);
     return;
   }
-  const checks = path === '/healthz' ? (options.liveness ?? []) : path === '/readyz' ? (options.readiness ?? []) : undefined;
+  const probes = options.probes ?? true;
+  const checks = !probes ? undefined : path === '/healthz' ? (options.liveness ?? []) : path === '/readyz' ? (options.readiness ?? []) : undefined;
   if (checks === undefined) {
     response.writeHead(404, { 'content-type': 'text/plain' });
     response.end('not found\n');

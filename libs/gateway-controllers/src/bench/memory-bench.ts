@@ -3,20 +3,19 @@
  * Gateways, --routes HTTPRoutes and --exports InternalServiceExports (with the ServiceImports it makes of them) and
  * its controllers have written every status and gone idle. Before measuring it asserts, from the agent's /readyz and
  * /metrics, that the six informers the issue names have listed and synced and that the Gateway controller reports
- * every Gateway. The agent runs in its own process: the bundle under plain node (--agent bundle, once
- * `pnpm nx bundle hub-gateway` exists on main; --bundle names another build) or in-process-agent.ts under tsx
- * (--agent tsx, the default until then).
+ * every Gateway. The agent is its bundle under plain node, in its own process (--bundle names another build).
  *
- *   pnpm tsx libs/gateway-controllers/src/bench/memory-bench.ts [--agent tsx|bundle] [--bundle FILE] [--gateways 1000] [--routes 5000] [--exports 3000]
+ *   pnpm nx bundle hub-gateway && pnpm tsx libs/gateway-controllers/src/bench/memory-bench.ts [--bundle FILE] [--gateways 1000] [--routes 5000] [--exports 3000]
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { resourceName } from '@fleet-gateway/controller';
 import { internalServiceExports, serviceImports } from '@fleet-gateway/fleet-hub';
 import { gatewayClasses, gateways, httpRoutes, referenceGrants } from '../gateway-api-resources.js';
 import { startHubUnderTest } from '../test-support/hub-under-test.js';
-import { AGENT_BUNDLE, startAgentProcess, type AgentMode, type AgentProcess } from './agent-process.js';
+import { AGENT_BUNDLE, startAgentProcess, type AgentProcess } from './agent-process.js';
 import { applyFleetGateways, applyFleetRoutes, publishFleetExports, type FleetShape } from './bench-fleet.js';
 
 const CLUSTERS = ['member-1', 'member-2', 'member-3'];
@@ -26,15 +25,12 @@ const IDLE_MS = 10_000;
 
 const { values } = parseArgs({
   options: {
-    agent: { type: 'string', default: 'tsx' },
     bundle: { type: 'string', default: AGENT_BUNDLE },
     gateways: { type: 'string', default: '1000' },
     routes: { type: 'string', default: '5000' },
     exports: { type: 'string', default: '3000' },
   },
 });
-if (values.agent !== 'tsx' && values.agent !== 'bundle') throw new Error(`--agent must be tsx or bundle; got '${values.agent}'`);
-const mode: AgentMode = values.agent;
 const [gatewayCount, routeCount, exportCount] = [values.gateways, values.routes, values.exports].map(Number) as [number, number, number];
 if (!(gatewayCount > 0 && routeCount % gatewayCount === 0 && exportCount % CLUSTERS.length === 0)) {
   throw new Error(`--routes must be a multiple of --gateways and --exports of ${CLUSTERS.length}; got ${gatewayCount}, ${routeCount}, ${exportCount}`);
@@ -73,7 +69,7 @@ async function readyz(url: string): Promise<{ ok: boolean; body: string }> {
 /** Starts the agent and waits until /readyz answers 200; returns it and the seconds that took. */
 async function readyAgent(kubeconfigPath: string): Promise<{ agent: AgentProcess; readyS: number }> {
   const started = performance.now();
-  const agent = await startAgentProcess(mode, kubeconfigPath, values.bundle);
+  const agent = await startAgentProcess(kubeconfigPath, values.bundle);
   let ready = await readyz(agent.readyzUrl);
   while (!ready.ok) {
     if (performance.now() - started > 600_000) {
@@ -124,8 +120,7 @@ try {
     if (!ready.ok) throw new Error(`the agent is no longer ready: ${ready.body}`);
     const idle = residentMiB(agent.pid);
 
-    const engine = mode === 'bundle' ? `the bundle ${values.bundle} under node` : 'in-process-agent.ts under tsx (no bundle on main yet)';
-    console.log(`hub agent, --enable-afd=false, ${engine} (node ${process.version})`);
+    console.log(`hub agent, --enable-afd=false, the bundle ${path.relative(process.cwd(), values.bundle)} under node (node ${process.version})`);
     console.log(`  informers: ${fleet.gateways} Gateways, ${fleet.gateways * fleet.routesPerGateway} HTTPRoutes, ${fleet.services * CLUSTERS.length} InternalServiceExports, ${fleet.services} ServiceImports (made by the agent), 1 GatewayClass, 0 ReferenceGrants; written in ${writtenS.toFixed(1)} s`);
     console.log(`  ready (/readyz: all informers synced) after ${readyS.toFixed(1)} s; listed: ${INFORMERS.join(', ')}`);
     console.log(`  idle after ${idleS.toFixed(1)} s (${reconciles} reconciles; every status written; ${sumOf(samples, 'fleet_gateway_gateways')} Gateways reported)`);

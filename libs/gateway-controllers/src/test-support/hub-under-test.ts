@@ -1,7 +1,7 @@
-import { NetworkManagementClient } from '@azure/arm-network';
+import type { RunningEmulator, start } from '@fleet-gateway/azure-emulator';
 import type { Sku } from '@fleet-gateway/annotations';
-import { start, stubCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
-import { ArmRateLimiter, createFrontDoorClients, type FrontDoorClients, type FrontDoorScope, type RetryOptions } from '@fleet-gateway/azure-frontdoor';
+import type { ArmRateLimiter, FrontDoorClients, FrontDoorScope, RateLimiterOptions } from '@fleet-gateway/azure-frontdoor';
+import { createPrivateLinkService as createMemberPrivateLinkService, memberNetwork, startHarness, TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import {
   collectionPath,
   createLogger,
@@ -27,7 +27,7 @@ import { registerGatewayController, type GatewayControllers } from '../register-
  * three controller sets on one Manager, wired as apps/hub-gateway wires them. The test plays the members: it writes
  * InternalServiceExport specs and approves Private Link connections in the emulator.
  */
-export const SCOPE: FrontDoorScope = { subscriptionId: '00000000-0000-4000-8000-000000000001', resourceGroup: 'fleet-afd' };
+export const SCOPE: FrontDoorScope = TEST_SCOPE;
 export const HUB_IDENTITY = `subscription/${SCOPE.subscriptionId}/cluster/test-hub`;
 export const CLASS_NAME = 'azure-fleet-afd';
 export const MEMBERS = ['member-1', 'member-2'];
@@ -62,6 +62,8 @@ export interface HubUnderTest {
   readonly client: KubeClient;
   readonly emulator: RunningEmulator;
   readonly clients: FrontDoorClients;
+  /** The ARM clients' limiter, shared by every agent started here. */
+  readonly limiter: ArmRateLimiter;
   readonly logs: ReturnType<typeof captureLogLines>;
   /** Starts one agent; several may run at once as leader-elected replicas. */
   startAgent(options?: AgentOptions): Promise<RunningAgent>;
@@ -72,32 +74,17 @@ export interface HubUnderTestOptions {
   readonly emulator?: Parameters<typeof start>[0];
   /** Member clusters whose `fleet-member-<name>` namespaces exist (default MEMBERS). */
   readonly members?: readonly string[];
-  /**
-   * The agent's ARM settings: limiter, retry and long-running-operation poll interval (absent: the SDK's default).
-   * Default: a limiter that never waits, millisecond retries and 5 ms polls, so tests do not wait on them;
-   * benchmarks pass the agent's defaults.
-   */
-  readonly arm?: { readonly rateLimiter: ArmRateLimiter; readonly retry?: RetryOptions; readonly pollIntervalMs?: number };
+  /** The ARM clients' limiter buckets (default: one that never waits); benchmarks pass the agent's (`{}`). */
+  readonly limiter?: RateLimiterOptions;
 }
 
 export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
   const members = options.members ?? MEMBERS;
   const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`)] });
   await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
-  const emulator = await start({ lroDelayMs: 0, ...options.emulator, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink } });
-  emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: SCOPE.resourceGroup });
-  const arm = options.arm ?? {
-    rateLimiter: new ArmRateLimiter({ reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } }),
-    retry: { baseDelayMs: 1, maxDelayMs: 5 },
-    pollIntervalMs: 5,
-  };
-  const clients = createFrontDoorClients({
-    credential: stubCredential,
-    subscriptionId: SCOPE.subscriptionId,
-    endpoint: emulator.armEndpoint,
-    tlsOptions: { ca: emulator.caCertificate },
-    rateLimiter: arm.rateLimiter,
-    ...(arm.retry ? { retry: arm.retry } : {}),
+  const { emulator, clients, limiter } = await startHarness({
+    ...(options.emulator ? { emulator: options.emulator } : {}),
+    ...(options.limiter ? { limiter: options.limiter } : {}),
   });
   await client.create(collectionPath(gatewayClasses), {
     apiVersion: 'gateway.networking.k8s.io/v1',
@@ -127,7 +114,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             scope: SCOPE,
             hubIdentity: HUB_IDENTITY,
             identity: { identity: 'the test identity' },
-            ...(arm.pollIntervalMs !== undefined ? { pollIntervalMs: arm.pollIntervalMs } : {}),
+            pollIntervalMs: 5,
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
             ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
           };
@@ -174,6 +161,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
     client,
     emulator,
     clients,
+    limiter,
     logs,
     startAgent,
     stop: async () => {
@@ -311,25 +299,9 @@ export async function publishExport(client: KubeClient, fixture: ExportFixture):
   await client.patch(exportPath(cluster, service), body, 'apply', { fieldManager: `member-discovery-${cluster}`, force: true });
 }
 
-/** What AKS's cloud provider makes for a Service with Private Link: an internal LB and a PLS on its frontend. */
-export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string): Promise<{ id: string; address: string; network: NetworkManagementClient; resourceGroup: string }> {
-  const network = new NetworkManagementClient(stubCredential, SCOPE.subscriptionId, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
-  const resourceGroup = `mc-${cluster}`;
-  emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: resourceGroup });
-  const subnet = `/subscriptions/${SCOPE.subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.Network/virtualNetworks/vnet/subnets/aks`;
-  const lro = { updateIntervalInMs: 5 };
-  const lb = await network.loadBalancers.createOrUpdate(
-    resourceGroup,
-    'kubernetes-internal',
-    { location: 'eastus2', sku: { name: 'Standard' }, frontendIPConfigurations: [{ name: `fe-${service}`, subnet: { id: subnet }, privateIPAllocationMethod: 'Dynamic' }] },
-    lro,
-  );
-  const frontend = lb.frontendIPConfigurations?.find((f) => f.name === `fe-${service}`);
-  const pls = await network.privateLinkServices.createOrUpdate(
-    resourceGroup,
-    `pls-${service}`,
-    { location: 'eastus2', loadBalancerFrontendIpConfigurations: [{ id: frontend?.id }], ipConfigurations: [{ name: 'nat', subnet: { id: subnet }, privateIPAllocationMethod: 'Dynamic', primary: true }] },
-    lro,
-  );
-  return { id: pls.id ?? '', address: frontend?.privateIPAddress ?? '', network, resourceGroup };
+/** What AKS's cloud provider makes for a Service with Private Link (an internal LB and PLS `pls-<service>`), and the member's Network client. */
+export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string) {
+  const network = memberNetwork(emulator, cluster);
+  const pls = await createMemberPrivateLinkService(network, service);
+  return { ...pls, network: network.client, resourceGroup: network.resourceGroup };
 }

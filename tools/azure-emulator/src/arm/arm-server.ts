@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { faultError, type FaultInjector } from '../admin/faults.js';
 import type { RequestCounters } from '../admin/counters.js';
 import type { EmulatorContext } from '../emulator-context.js';
+import { authenticateArmRequest, type ArmAuthentication } from '../identity/arm-authentication.js';
+import type { TokenIssuer } from '../identity/token-issuer.js';
 import { resourceTypeOf, routeArmRequest } from './arm-router.js';
 import { ArmError } from './errors.js';
 import { errorResponse, parseJsonBody, readBody, writeResponse, type ArmResponse } from './http.js';
@@ -17,6 +19,8 @@ export interface ArmServerDependencies {
   throttler: Throttler;
   faults: FaultInjector;
   counters: RequestCounters;
+  authentication: ArmAuthentication;
+  tokens: TokenIssuer;
   onUnexpectedError: (error: unknown) => void;
 }
 
@@ -95,10 +99,7 @@ async function admitAndRoute(
     const fault = faultError(statusFault);
     throw new ArmError(fault.status, fault.code, fault.message, fault.headers);
   }
-  const authorization = request.headers.authorization;
-  if (typeof authorization !== 'string' || !/^Bearer\s+\S+/i.test(authorization)) {
-    throw new ArmError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing or is not a Bearer token.");
-  }
+  authenticateArmRequest(request.headers.authorization, host, dependencies.authentication, dependencies.tokens);
   const armPath = parseArmPath(url.pathname);
   if (armPath !== undefined) {
     const decision = dependencies.throttler.admit(armPath.subscriptionId, method, armPath.provider);

@@ -18,6 +18,8 @@ export interface CloudProviderOptions {
     admin: { mapAddress(address: string, port: number, target: Target): void; unmapAddress(address: string, port: number): void };
   };
   settings: Pick<CloudSettings, 'subscriptionId' | 'resourceGroup'> & Partial<CloudSettings>;
+  /** The cloud provider's Azure credential (default `stubCredential`; an emulator on `issued-tokens` needs a real one). */
+  credential?: ConstructorParameters<typeof NetworkManagementClient>[0];
   log?: (line: string) => void;
 }
 
@@ -47,7 +49,7 @@ export class CloudProviderStandIn {
   constructor(private readonly options: CloudProviderOptions) {
     this.core = options.kubeConfig.makeApiClient(CoreV1Api);
     this.settings = { location: 'eastus', clusterName: 'kubernetes', vnetName: 'aks-vnet', subnetName: 'aks-subnet', ...options.settings };
-    const network = new NetworkManagementClient(stubCredential, this.settings.subscriptionId, sdkClientOptions(options.emulator, 3));
+    const network = new NetworkManagementClient(options.credential ?? stubCredential, this.settings.subscriptionId, sdkClientOptions(options.emulator, 3));
     this.writer = new AzureLoadBalancerWriter(network, this.settings);
   }
 

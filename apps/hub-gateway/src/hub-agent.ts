@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Writable } from 'node:stream';
+import type { Sku } from '@fleet-gateway/annotations';
+import { parseBindAddress } from '@fleet-gateway/agent-flags';
+import { ControllerMetrics, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, type Logger } from '@fleet-gateway/controller';
+import { FleetCrdPrerequisite, registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
+import { registerGatewayClassController, registerGatewayController } from '@fleet-gateway/gateway-controllers';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { createAzureAccess } from './azure-access.js';
+import type { HubFlags } from './flags.js';
+
+/** The hub agent's leader Lease (upstream's naming: `<agent>-controller-manager.<group>`). */
+export const LEADER_LEASE = 'hub-gateway-controller-manager.networking.fleet.azure.com';
+export const REPORTING_CONTROLLER = 'networking.fleet.azure.com/hub-gateway';
+
+export interface HubAgentContext {
+  readonly kubeConfig: KubeConfig;
+  /** The process environment: what it says of the Azure identity (DefaultAzureCredential reads it itself) goes into access hints. */
+  readonly environment: NodeJS.ProcessEnv;
+  /** Where the JSON log goes (default: the console). */
+  readonly logStream?: Writable;
+  /** Called when leadership is lost and work has stopped: the process must exit. */
+  readonly onLeadershipLost: () => void;
+}
+
+export interface HubAgent {
+  readonly manager: Manager;
+  readonly logger: Logger;
+}
+
+/** This replica in the Lease and in Events: the host (the pod name in Kubernetes) and a random suffix. */
+function replicaIdentity(): string {
+  return `${hostname()}_${randomBytes(4).toString('hex')}`;
+}
+
+function bindAddress(flag: string, value: string) {
+  const address = parseBindAddress(value);
+  // parseHubFlags checked it; this keeps the types honest.
+  if (!address) throw new Error(`--${flag} has invalid value "${value}"`);
+  return address;
+}
+
+/** Wires the hub agent's parts onto one Manager and starts it; without --enable-afd no Azure client is created. */
+export async function startHubAgent(flags: HubFlags, context: HubAgentContext): Promise<HubAgent> {
+  const logger = createLogger({ level: flags.logLevel, ...(context.logStream ? { stream: context.logStream } : {}) });
+  const client = new KubeClient(context.kubeConfig);
+  const registry = new Registry();
+  const metrics = new ControllerMetrics(registry);
+  const identity = replicaIdentity();
+  const leaderElector = flags.leaderElect
+    ? new LeaderElector({
+        client,
+        namespace: flags.leaderElectionNamespace,
+        name: LEADER_LEASE,
+        identity,
+        leaseDurationMs: flags.leaseDurationMs,
+        renewDeadlineMs: flags.renewDeadlineMs,
+        retryPeriodMs: flags.retryPeriodMs,
+        metrics,
+        logger,
+      })
+    : undefined;
+  const manager = new Manager({
+    logger,
+    metrics,
+    ...(leaderElector ? { leaderElector } : {}),
+    health: bindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
+    metricsAddress: bindAddress('metrics-bind-address', flags.metricsBindAddress),
+    onLeadershipLost: context.onLeadershipLost,
+  });
+  const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
+  const prerequisite = new FleetCrdPrerequisite({ manager, client, logger, metrics });
+  const fleet = registerFleetHubControllers({ manager, client, events, logger, metrics, prerequisite });
+  const classes = registerGatewayClassController({ manager, client, logger, metrics });
+  const azure = flags.enableAfd ? createAzureAccess(flags, registry, context.environment) : undefined;
+  registerGatewayController({
+    manager,
+    client,
+    logger,
+    events,
+    metrics,
+    registry,
+    gatewayClasses: classes.gatewayClasses,
+    serviceImports: fleet.serviceImports,
+    internalServiceExports: fleet.internalServiceExports,
+    defaultSku: flags.defaultAfdSku as Sku,
+    ...(azure ? { azure } : {}),
+    prerequisite,
+  });
+  await manager.start();
+  logger.info('hub-gateway started', {
+    identity,
+    leaderElection: flags.leaderElect ? `${flags.leaderElectionNamespace}/${LEADER_LEASE}` : 'off',
+    azureFrontDoor: azure ? { subscriptionId: azure.scope.subscriptionId, resourceGroup: azure.scope.resourceGroup, hubIdentity: azure.hubIdentity } : 'disabled',
+    health: manager.healthUrl,
+    metrics: manager.metricsUrl,
+  });
+  return { manager, logger };
+}

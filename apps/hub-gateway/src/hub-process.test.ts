@@ -1,0 +1,236 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { hostname, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { managedIdentityEnvironment, start, type RunningEmulator } from '@fleet-gateway/azure-emulator';
+import { customResourceDefinitions, objectPath, type Condition, type CustomResourceDefinition, type KubeClient } from '@fleet-gateway/controller';
+import { eventually, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
+import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD } from '@fleet-gateway/fleet-hub';
+import { withoutExtensionFields } from '@fleet-gateway/fleet-hub/test-support';
+import { AFD_DISABLED_MESSAGE } from '@fleet-gateway/gateway-controllers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HUB_USAGE, parseHubFlags } from './flags.js';
+import { LEADER_LEASE } from './hub-agent.js';
+import { AgentProcess, type LogLine } from './test-support/agent-process.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const TSX = createRequire(import.meta.url).resolve('tsx/cli');
+const SUBSCRIPTION = '00000000-0000-4000-8000-0000000000a1';
+const LEASE_PATH = `/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/${LEADER_LEASE}`;
+const GATEWAY_PATH = '/apis/gateway.networking.k8s.io/v1/namespaces/shop/gateways/web';
+
+let dir: string;
+let bundle: string;
+let plane: HubPlane['plane'];
+let hub: HubPlane['hub'];
+let client: KubeClient;
+let emulator: RunningEmulator;
+let caFile: string;
+const agents: AgentProcess[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'hub-gateway-process-'));
+  bundle = path.join(dir, 'main.mjs');
+  // The agent runs as it ships: the esbuild bundle under plain node.
+  await promisify(execFile)(process.execPath, [TSX, path.join(root, 'tools/scripts/bundle-agent.ts'), 'hub-gateway', bundle], { cwd: root });
+  ({ plane, hub, client } = await startHubPlane({ namespaces: ['fleet-system', 'shop'] }));
+  await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
+  emulator = await start({ armAuthentication: 'issued-tokens', lroDelayMs: 0, throttling: false });
+  caFile = path.join(dir, 'emulator-ca.pem');
+  await writeFile(caFile, emulator.caCertificate);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(agents.map((agent) => agent.stop()));
+  await emulator?.stop();
+  await plane?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** The agent with the environment a pod would give it: a kubeconfig and the (emulated) managed identity, nothing else. */
+function startAgent(args: string[]): AgentProcess {
+  const agent = new AgentProcess(bundle, args, {
+    PATH: process.env.PATH,
+    KUBECONFIG: hub.kubeconfigPath,
+    NODE_EXTRA_CA_CERTS: caFile,
+    ...managedIdentityEnvironment(emulator),
+  });
+  agents.push(agent);
+  return agent;
+}
+
+const LOCAL_SERVING = ['--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'];
+const SHORT_LEASE = ['--leader-elect-lease-duration', '4s', '--leader-elect-renew-deadline', '3s', '--leader-elect-retry-period', '500ms'];
+
+async function startedAgent(args: string[]): Promise<{ agent: AgentProcess; health: string; metrics: string }> {
+  const agent = startAgent(args);
+  const started = await agent.line((l) => l.message === 'hub-gateway started');
+  return { agent, health: String(started.health), metrics: String(started.metrics) };
+}
+
+async function readyz(health: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${health}/readyz`);
+  return { status: response.status, text: await response.text() };
+}
+
+type Lease = { spec?: { holderIdentity?: string } };
+
+const errorLines = (lines: LogLine[]) => lines.filter((l) => l.level === 'error').map((l) => l.message);
+
+describe('the hub agent process (bundle under node, real kube-apiserver, Azure emulator)', () => {
+  it('refuses invalid flags with every problem on its own line, exit code 2 and no stack trace', async () => {
+    const args = ['--enable-afd', '--arm-rate-limit-share', '7', '--log-level', 'loud', '--metrics-bind-address', 'nowhere'];
+    const agent = startAgent(args);
+    expect(await agent.exited).toBe(2);
+    const expected = parseHubFlags(args);
+    if (expected.ok) throw new Error('these flags must be invalid');
+    expect(agent.stderr.split('\n').filter((l) => l !== '')).toEqual(expected.errors);
+    for (const flag of ['--afd-resource-group', '--azure-subscription-id', '--hub-name', '--arm-rate-limit-share', '--log-level', '--metrics-bind-address']) {
+      expect(agent.stderr).toMatch(new RegExp(`^${flag} `, 'm'));
+    }
+    expect(agent.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('fails to start on an address in use with one line and exit code 1', async () => {
+    const taken = new URL(emulator.admin.url).host;
+    const agent = startAgent(['--leader-elect=false', '--health-probe-bind-address', taken, '--metrics-bind-address', '127.0.0.1:0']);
+    expect(await agent.exited).toBe(1);
+    expect(agent.stderr).toBe(`hub-gateway: listen EADDRINUSE: address already in use ${taken}\n`);
+  });
+
+  it('prints its help and exits 0', async () => {
+    const agent = startAgent(['--help']);
+    expect(await agent.exited).toBe(0);
+    expect(agent.stdout).toBe(HUB_USAGE);
+  });
+
+  it('with --enable-afd=false: turns ready, holds the Lease, reconciles a Gateway without any Azure request, and stops on SIGTERM', async () => {
+    const { agent, health, metrics } = await startedAgent([
+      '--enable-afd=false',
+      '--azure-subscription-id',
+      SUBSCRIPTION,
+      '--arm-endpoint',
+      emulator.armEndpoint,
+      ...LOCAL_SERVING,
+      ...SHORT_LEASE,
+    ]);
+    const ready = await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
+    expect(ready.text).toContain(`[+]${FLEET_CRDS_CHECK} ok`);
+    expect(ready.text).toContain('[+]leader-lease ok');
+    const lease = await eventually(
+      () => client.get<Lease>(LEASE_PATH).catch((): Lease => ({})),
+      (l) => l.spec?.holderIdentity !== undefined && l.spec.holderIdentity !== '',
+      30_000,
+    );
+    expect(lease.spec?.holderIdentity).toMatch(new RegExp(`^${hostname()}_[0-9a-f]{8}$`));
+
+    await client.create('/apis/gateway.networking.k8s.io/v1/gatewayclasses', {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'GatewayClass',
+      metadata: { name: 'azure-fleet-afd' },
+      spec: { controllerName: 'networking.fleet.azure.com/afd' },
+    });
+    await client.create('/apis/gateway.networking.k8s.io/v1/namespaces/shop/gateways', {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'Gateway',
+      metadata: { name: 'web' },
+      spec: { gatewayClassName: 'azure-fleet-afd', listeners: [{ name: 'http', protocol: 'HTTP', port: 80 }] },
+    });
+    const gateway = await eventually(
+      () => client.get<{ status?: { conditions?: Condition[] } }>(GATEWAY_PATH),
+      // The API server's default is Unknown "Waiting for controller"; the controller's answer is False.
+      (g) => g.status?.conditions?.some((c) => c.type === 'Programmed' && c.status === 'False') ?? false,
+      30_000,
+    );
+    const programmed = gateway.status?.conditions?.find((c) => c.type === 'Programmed');
+    expect(programmed).toMatchObject({ status: 'False', reason: 'Pending', message: expect.stringContaining(AFD_DISABLED_MESSAGE) });
+    // The agent knew the emulator's ARM endpoint and had a managed identity: it asked for neither token nor resource.
+    expect(emulator.admin.requestTotal()).toBe(0);
+
+    const exposition = await (await fetch(`${metrics}/metrics`)).text();
+    expect(exposition).toContain('controller_reconcile_total{controller="gateway",outcome="done"}');
+    expect(exposition).not.toContain('fleet_gateway_arm_');
+    expect((await fetch(`${health}/metrics`)).status).toBe(404);
+
+    expect(await agent.stop()).toBe(0);
+    const released = await client.get<Lease>(LEASE_PATH);
+    expect(released.spec?.holderIdentity ?? '').toBe('');
+    expect(errorLines(agent.lines)).toEqual([]);
+  }, 60_000);
+
+  it('exits 1 when another replica takes the Lease and this one cannot renew within the renew deadline', async () => {
+    const { agent } = await startedAgent(['--enable-afd=false', ...LOCAL_SERVING, ...SHORT_LEASE]);
+    const held = await eventually(
+      () => client.get<Lease & { metadata: Record<string, unknown> }>(LEASE_PATH).catch(() => undefined),
+      (l) => (l?.spec?.holderIdentity ?? '') !== '',
+      30_000,
+    );
+    const now = new Date().toISOString().replace('Z', '000Z');
+    await client.replace(LEASE_PATH, { ...held, spec: { ...held?.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60, renewTime: now, acquireTime: now } });
+    expect(await agent.exited).toBe(1);
+    expect(errorLines(agent.lines)).toEqual(['lost leadership; stopping all work']);
+    expect((await client.get<Lease>(LEASE_PATH)).spec?.holderIdentity).toBe('intruder');
+    await client.delete(LEASE_PATH);
+  }, 60_000);
+
+  it('with --enable-afd: takes tokens through DefaultAzureCredential from the managed identity, programs the Gateway and reports its ARM requests', async () => {
+    emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-fleet-afd' });
+    emulator.admin.resetCounters();
+    const { agent, metrics } = await startedAgent([
+      '--enable-afd',
+      '--afd-resource-group',
+      'rg-fleet-afd',
+      '--hub-name',
+      'hub-test',
+      '--azure-subscription-id',
+      SUBSCRIPTION,
+      '--arm-endpoint',
+      emulator.armEndpoint,
+      '--leader-elect=false',
+      ...LOCAL_SERVING,
+    ]);
+    const gateway = await eventually(
+      () => client.get<{ status?: { conditions?: Condition[] } }>(GATEWAY_PATH),
+      (g) => g.status?.conditions?.some((c) => c.type === 'Programmed' && c.status === 'True') ?? false,
+      30_000,
+    );
+    expect(gateway.status?.conditions?.find((c) => c.type === 'Accepted')).toMatchObject({ status: 'True' });
+    // ARM took only tokens the emulator's managed-identity endpoint issued (armAuthentication: 'issued-tokens').
+    expect(emulator.admin.requestTotal({ resourceType: 'managedIdentity/token', status: 200 })).toBeGreaterThanOrEqual(1);
+    expect(emulator.admin.requestTotal({ status: 401 })).toBe(0);
+    const profilesPut = emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles', status: 201 });
+    expect(profilesPut).toBe(1);
+    const exposition = await (await fetch(`${metrics}/metrics`)).text();
+    expect(exposition).toContain(`fleet_gateway_arm_requests_total{operation="profiles",method="PUT",code="201"} ${profilesPut}`);
+    expect(exposition).toContain('fleet_gateway_arm_rate_limiter_wait_seconds_count{class="writes"}');
+    expect(await agent.stop()).toBe(0);
+    expect(errorLines(agent.lines)).toEqual([]);
+  }, 60_000);
+
+  it("with upstream's CRDs (no extension fields): stays not ready with the one-line message, and turns ready once ours are back", async () => {
+    const crdPath = objectPath(customResourceDefinitions, INTERNAL_SERVICE_EXPORT_CRD);
+    const ours = await client.get<CustomResourceDefinition>(crdPath);
+    const upstream = withoutExtensionFields(ours);
+    const { metadata } = upstream as unknown as { metadata: Record<string, unknown> };
+    for (const field of ['resourceVersion', 'uid', 'creationTimestamp', 'generation', 'managedFields']) delete metadata[field];
+    const expected = checkFleetCrds(upstream).message ?? '';
+    await client.patch(crdPath, upstream, 'apply', { fieldManager: 'upstream-installer', force: true });
+
+    const { agent, health } = await startedAgent(['--leader-elect=false', ...LOCAL_SERVING]);
+    // Before the CRD is read the check says "not read yet"; the answer about upstream's schema follows.
+    const notReady = await eventually(() => readyz(health), (r) => r.text.includes(`[-]${FLEET_CRDS_CHECK} failed: ${expected}`), 30_000);
+    expect(notReady.status).toBe(503);
+    expect(notReady.text).toContain(`[-]${FLEET_CRDS_CHECK} failed: ${expected}`);
+    await agent.line((l) => l.level === 'error');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await readyz(health)).status).toBe(503);
+    expect(errorLines(agent.lines)).toEqual([expected]);
+
+    await plane.installCrds('hub', { gatewayApi: false, fleet: true });
+    expect((await eventually(() => readyz(health), (r) => r.status === 200, 30_000)).status).toBe(200);
+    expect(await agent.stop()).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,1 @@
+export { syncUsageBlock, usageBlockOf, withUsageBlock } from './readme-blocks.js';
