@@ -180,6 +180,7 @@ try {
   // The agent, the emulator and this loop share one event loop: how late it ran says what the machine's load cost.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
+  const changesMark = hub.logs.lines.length;
   for (let n = 0; n < changes; n++) {
     const g = n % fleet.gateways;
     const j = n % fleet.routesPerGateway;
@@ -194,7 +195,8 @@ try {
   const p = (q: number) => `${percentile(latencies, q).toFixed(1)} ms`;
   const loop = (q: number) => `${(loopDelay.percentile(q) / 1e6).toFixed(1)} ms`;
   console.log(`one HTTPRoute change -> first ARM write (emulator's counters read every 1 ms), ${changes} changes, ${fleet.gateways} programmed Gateways idle in the caches`);
-  console.log(`  p50 ${p(50)}, p90 ${p(90)}, p99 ${p(99)} (target < 250 ms), max ${p(100)}; limiter waited ${seconds(limiter.stats().waitedMs - waitedBefore)} over the changes`);
+  const reconciles = hub.logs.lines.slice(changesMark).filter((l) => l.controller === 'gateway' && l.message === 'reconciled').length;
+  console.log(`  p50 ${p(50)}, p90 ${p(90)}, p99 ${p(99)} (target < 250 ms), max ${p(100)}; limiter waited ${seconds(limiter.stats().waitedMs - waitedBefore)} over the changes; ${(reconciles / changes).toFixed(1)} Gateway reconciles per change`);
   console.log(`  event loop delay of the agent's process p50 ${loop(50)}, p99 ${loop(99)}, max ${loop(100)}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
 } finally {
   await hub.stop();
