@@ -5,12 +5,27 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { managedIdentityEnvironment, start, type RunningEmulator } from '@fleet-gateway/azure-emulator';
+import { CdnManagementClient } from '@azure/arm-cdn';
+import { OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
+import type { PrivateEndpointConnection } from '@azure/arm-network';
+import { emulatorIdentityCredential, managedIdentityEnvironment, start, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { customResourceDefinitions, objectPath, type Condition, type CustomResourceDefinition, type KubeClient } from '@fleet-gateway/controller';
 import { eventually, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
 import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD } from '@fleet-gateway/fleet-hub';
 import { withoutExtensionFields } from '@fleet-gateway/fleet-hub/test-support';
-import { AFD_DISABLED_MESSAGE } from '@fleet-gateway/gateway-controllers';
+import { AFD_DISABLED_MESSAGE, GATEWAY_FINALIZER } from '@fleet-gateway/gateway-controllers';
+import {
+  applyObject,
+  conditionOf,
+  createPrivateLinkService,
+  gatewayBody,
+  gatewayPath,
+  publishExport,
+  readExport,
+  readGateway,
+  routeBody,
+  routePath,
+} from '@fleet-gateway/gateway-controllers/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HUB_USAGE, parseHubFlags } from './flags.js';
 import { LEADER_LEASE } from './hub-agent.js';
@@ -36,7 +51,7 @@ beforeAll(async () => {
   bundle = path.join(dir, 'main.mjs');
   // The agent runs as it ships: the esbuild bundle under plain node.
   await promisify(execFile)(process.execPath, [TSX, path.join(root, 'tools/scripts/bundle-agent.ts'), 'hub-gateway', bundle], { cwd: root });
-  ({ plane, hub, client } = await startHubPlane({ namespaces: ['fleet-system', 'shop'] }));
+  ({ plane, hub, client } = await startHubPlane({ namespaces: ['fleet-system', 'shop', 'fleet-member-member-1', 'fleet-member-member-2'] }));
   await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
   emulator = await start({ armAuthentication: 'issued-tokens', lroDelayMs: 0, throttling: false });
   caFile = path.join(dir, 'emulator-ca.pem');
@@ -233,4 +248,81 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     expect((await eventually(() => readyz(health), (r) => r.status === 200, 30_000)).status).toBe(200);
     expect(await agent.stop()).toBe(0);
   }, 60_000);
+
+  it('SIGKILLed mid-provisioning and restarted: converges with no duplicate or orphan Azure resource and reuses its request message', async () => {
+    const resourceGroup = 'rg-killed';
+    emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: resourceGroup });
+    const args = ['--enable-afd', '--afd-resource-group', resourceGroup, '--hub-name', 'hub-test', '--azure-subscription-id', SUBSCRIPTION, '--arm-endpoint', emulator.armEndpoint, '--leader-elect=false', ...LOCAL_SERVING];
+    await applyObject(client, '/apis/gateway.networking.k8s.io/v1/gatewayclasses/azure-fleet-afd', {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'GatewayClass',
+      metadata: { name: 'azure-fleet-afd' },
+      spec: { controllerName: 'networking.fleet.azure.com/afd' },
+    });
+    // A Premium Gateway: one Private Link backend (member-1) and one public one (member-2).
+    const credential = emulatorIdentityCredential(emulator);
+    const pls = await createPrivateLinkService(emulator, 'member-1', 'orders', credential);
+    await publishExport(client, { cluster: 'member-1', service: 'orders', privateLink: pls });
+    await publishExport(client, { cluster: 'member-2', service: 'catalog', publicAddress: '10.2.0.30' });
+    await applyObject(client, gatewayPath('killed'), gatewayBody('killed', { 'networking.fleet.azure.com/afd-sku': 'Premium_AzureFrontDoor' }));
+    await applyObject(client, routePath('killed'), routeBody('killed', 'killed', [{ path: '/orders', backends: [{ name: 'orders' }] }, { path: '/', backends: [{ name: 'catalog' }] }]));
+
+    // Origin writes hang for a while: the agent is killed while it provisions.
+    emulator.admin.injectFault({ kind: 'latency', method: 'PUT', pathPattern: '/origins/', latencyMs: 3_000, count: 4 });
+    const first = startAgent(args);
+    await eventually(() => emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles/originGroups' }), (n) => n >= 1, 30_000);
+    const message = (await eventually(() => readExport(client, 'member-1', 'orders'), (e) => (e.status?.privateLinkRequests ?? []).length === 1)).status?.privateLinkRequests?.[0]?.requestMessage;
+    expect(message).toMatch(/^fleet-afd-[A-Za-z0-9_-]{40}$/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Killed while origin writes hang in the emulator: at least one of the delayed PUTs had started.
+    const delayed = emulator.admin.listFaults();
+    first.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+    expect(delayed.length === 0 || (delayed[0]?.remaining ?? 4) < 4).toBe(true);
+    emulator.admin.clearFaults();
+
+    const second = startAgent(args);
+    await eventually(() => readGateway(client, 'killed'), (g) => /awaiting approval/.test(conditionOf(g, 'Programmed')?.message ?? ''), 30_000);
+    expect((await readExport(client, 'member-1', 'orders')).status?.privateLinkRequests?.[0]?.requestMessage).toBe(message);
+    // The member approves the one connection AFD asked for, and reports it.
+    const listConnections = async () => {
+      const list: PrivateEndpointConnection[] = [];
+      for await (const c of pls.network.privateLinkServices.listPrivateEndpointConnections(pls.resourceGroup, 'pls-orders')) list.push(c);
+      return list;
+    };
+    // AFD's connection appears on the PLS after a while (the emulator's Private Link timing, as on Azure).
+    const connections = await eventually(listConnections, (list) => list.length > 0, 30_000);
+    expect(connections.map((c) => c.privateLinkServiceConnectionState?.description)).toEqual([message]);
+    const [connection] = connections;
+    await pls.network.privateLinkServices.updatePrivateEndpointConnection(pls.resourceGroup, 'pls-orders', connection?.name ?? '', {
+      ...connection,
+      privateLinkServiceConnectionState: { status: 'Approved', description: message },
+    });
+    await publishExport(client, { cluster: 'member-1', service: 'orders', privateLink: pls, connections: [{ name: connection?.name ?? '', status: 'Approved', description: message }] });
+    const programmed = await eventually(() => readGateway(client, 'killed'), (g) => conditionOf(g, 'Programmed')?.status === 'True', 30_000);
+    expect(conditionOf(programmed, 'Programmed')?.reason).toBe('Programmed');
+    expect(programmed.metadata.finalizers).toEqual([GATEWAY_FINALIZER]);
+
+    // Exactly one profile for this Gateway (the file's other Gateway has its own), and in it exactly the planned
+    // resources: two origin groups with one origin each, two routes.
+    const cdn = new CdnManagementClient(credential, SUBSCRIPTION, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
+    const profiles = [];
+    for await (const p of cdn.profiles.listByResourceGroup(resourceGroup)) if (p.tags?.[OWNERSHIP_TAGS.gatewayName] === 'killed') profiles.push(p.name ?? '');
+    expect(profiles).toHaveLength(1);
+    const profile = profiles[0] ?? '';
+    const groups: Record<string, number> = {};
+    for await (const group of cdn.afdOriginGroups.listByProfile(resourceGroup, profile)) {
+      let count = 0;
+      for await (const _origin of cdn.afdOrigins.listByOriginGroup(resourceGroup, profile, group.name ?? '')) count++;
+      groups[group.name ?? ''] = count;
+    }
+    expect(Object.values(groups)).toEqual([1, 1]);
+    const routes = [];
+    for await (const endpoint of cdn.afdEndpoints.listByProfile(resourceGroup, profile)) {
+      for await (const route of cdn.routes.listByEndpoint(resourceGroup, profile, endpoint.name ?? '')) routes.push(route.name);
+    }
+    expect(routes).toHaveLength(2);
+    expect(errorLines(second.lines)).toEqual([]);
+    expect(await second.stop()).toBe(0);
+  }, 120_000);
 });

@@ -2,7 +2,7 @@ import type { GatewayIdentity } from '@fleet-gateway/model';
 import { profileName } from './afd-names.js';
 import type { FrontDoorScope } from './afd-refs.js';
 import type { FrontDoorClients } from './arm-clients.js';
-import { classifyArmError, describeFailure, isNotFound } from './arm-errors.js';
+import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
 import { checkOwnership } from './ownership.js';
 import type { ReconcileOutcome } from './report-types.js';
 
@@ -12,6 +12,8 @@ export interface DeleteReport {
   readonly result: 'deleted' | 'absent' | 'refused' | 'failed';
   readonly message: string;
   readonly outcome: ReconcileOutcome;
+  /** What ARM answered when the result is `failed` (so the caller can tell an operator which access is missing). */
+  readonly failure?: ArmFailure;
 }
 
 export interface DeleteOptions {
@@ -33,7 +35,7 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
   const failed = (error: unknown, doing: string): DeleteReport => {
     const failure = classifyArmError(error);
     const message = `${doing} profile ${profile} failed: ${describeFailure(failure)}`;
-    return { profile, result: 'failed', message, outcome: failure.class === 'terminal' ? { type: 'terminal', reason: message } : { type: 'retry', reason: message } };
+    return { profile, result: 'failed', message, failure, outcome: failure.class === 'terminal' ? { type: 'terminal', reason: message } : { type: 'retry', reason: message } };
   };
   let tags: Record<string, string> | undefined;
   try {

@@ -93,6 +93,16 @@ describe('deleting a Gateway', () => {
     await h().clients.cdn.afdEndpoints.beginDeleteAndWait(rg, profile, 'someone-elses', lro);
     expect((await remove()).result).toBe('deleted');
   });
+
+  it('a refused DELETE is failed, carrying ARM’s classified failure so the caller can name the missing access', async () => {
+    await reconcile(h(), model);
+    h().emulator.admin.injectFault({ kind: 'status', status: 403, method: 'DELETE', pathPattern: `/profiles/${profile}$` });
+    const report = await remove();
+    expect(report).toMatchObject({ result: 'failed', outcome: { type: 'terminal' } });
+    expect(report.failure).toMatchObject({ class: 'terminal', category: 'authorization', status: 403, code: 'AuthorizationFailed' });
+    expect(report.message).toMatch(new RegExp(`^deleting profile ${profile} failed: AuthorizationFailed \\(HTTP 403\\): `));
+    expect((await remove()).result).toBe('deleted');
+  });
 });
 
 describe('WAF policy association', () => {

@@ -1,6 +1,6 @@
 // Kubernetes access
 export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
-export { KubeApiError, isConflict, isGone, isNotFound, isStatusCode } from './kube/kube-api-error.js';
+export { KubeApiError, isConflict, isGone, isKubeRequestFailure, isNotFound, isStatusCode } from './kube/kube-api-error.js';
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
 export type { ManagedFieldsEntry } from './status/apply-is-noop.js';
 export {

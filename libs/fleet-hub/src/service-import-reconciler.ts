@@ -2,7 +2,7 @@ import {
   collectionPath,
   done,
   isNotFound,
-  KubeApiError,
+  isKubeRequestFailure,
   objectKey,
   objectPath,
   requeueAfter,
@@ -139,9 +139,9 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
         logger.info('released the deleted export', { export: objectKey(ise), cluster: ise.spec?.serviceReference.clusterId });
       }
     } catch (error) {
-      if (!(error instanceof KubeApiError)) throw error;
+      if (!isKubeRequestFailure(error)) throw error;
       await catchUp();
-      return retry(error);
+      return retry(error as Error);
     }
     if (written.size === 0) logger.debug('in sync; nothing written');
     await catchUp();

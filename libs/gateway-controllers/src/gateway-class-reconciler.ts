@@ -1,7 +1,7 @@
 import {
   done,
+  isKubeRequestFailure,
   isNotFound,
-  KubeApiError,
   objectPath,
   retry,
   type CustomResourceDefinition,
@@ -58,7 +58,7 @@ export function gatewayClassReconciler(options: GatewayClassReconcilerOptions) {
       }
     } catch (error) {
       if (isNotFound(error)) return done();
-      if (error instanceof KubeApiError) return retry(error);
+      if (isKubeRequestFailure(error)) return retry(error as Error);
       throw error;
     }
     return done();

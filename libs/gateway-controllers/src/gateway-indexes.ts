@@ -13,11 +13,7 @@ export const ROUTES_BY_STATUS_PARENT = 'statusParentGateway';
 export const ROUTES_BY_BACKEND = 'backendServiceImport';
 /** Gateways by the name of their GatewayClass. */
 export const GATEWAYS_BY_CLASS = 'gatewayClass';
-/**
- * Gateways by each explicit listener hostname: a Gateway's change can change another's hostname conflicts. A listener
- * without one claims no hostname (listenerConflicts), so it is filed under none: filing every such Gateway under `*`
- * made any Gateway's status write bring back all the others.
- */
+/** Gateways by each listener hostname: a Gateway's change can change another's hostname conflicts (none without one). */
 export const GATEWAYS_BY_HOSTNAME = 'listenerHostname';
 /** InternalServiceExports by each Gateway (`<namespace>/<name>`) whose entries their status carries. */
 export const EXPORTS_BY_GATEWAY = 'statusGateway';
@@ -49,8 +45,9 @@ export function gatewayClassOf(gateway: CachedGateway): readonly string[] {
   return [gateway.spec.gatewayClassName];
 }
 
+/** A listener without a hostname claims nothing another Gateway could conflict with (libs/model listener-conflicts). */
 export function listenerHostnamesOf(gateway: CachedGateway): readonly string[] {
-  return [...new Set(gateway.spec.listeners.flatMap((l) => (l.hostname ? [l.hostname] : [])))];
+  return [...new Set(gateway.spec.listeners.flatMap((l) => l.hostname ?? []))];
 }
 
 export function statusGatewaysOf(ise: InternalServiceExport): readonly string[] {

@@ -13,8 +13,8 @@ import {
 import {
   done,
   findCondition,
+  isKubeRequestFailure,
   isNotFound,
-  KubeApiError,
   objectKey,
   objectPath,
   requeueAfter,
@@ -119,7 +119,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       try {
         await releaseExports({ key, uid: '' }, logger);
       } catch (error) {
-        if (error instanceof KubeApiError) return retry(error);
+        if (isKubeRequestFailure(error)) return retry(error as Error);
         throw error;
       }
       return done();
@@ -129,9 +129,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       if (gateway.metadata.deletionTimestamp) return await finalize(gateway, owner, logger, context.signal);
       return await reconcileLive(gateway, owner, logger, context.signal);
     } catch (error) {
-      if (error instanceof KubeApiError) {
-        logger.info('a Kubernetes API request failed; retrying', { status: error.statusCode, error: error.message });
-        return retry(error);
+      if (isKubeRequestFailure(error)) {
+        const failure = error as Error & { statusCode?: number; code?: string };
+        logger.info('a Kubernetes API request failed; retrying', { status: failure.statusCode ?? failure.code, error: failure.message });
+        return retry(failure);
       }
       throw error;
     }
@@ -177,7 +178,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       result = await issuePrivateLinkRequests(inputs, result, owner, logger);
       const model = result.model;
       if (!model) throw new Error('the model vanished after issuing request messages; expected issuing to change only connection states');
-      const report = await programFrontDoor(gateway, model, owner, logger, signal, azure);
+      const report = withAccessHints(await programFrontDoor(gateway, model, owner, logger, signal, azure), azure);
       await publishFrontDoorIds(model, owner, report, logger);
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
@@ -266,8 +267,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
 
   /** The controller's outcome for a provider report; terminal Azure failures are looked at again now and then. */
   function outcomeOf(report: ReconcileReport, gateway: CachedGateway, logger: Logger, access: AzureFrontDoorAccess): ReconcileOutcome {
-    const hints = report.failures.flatMap((f) => accessHint(f.failure, access.scope, access.identity) ?? []);
-    const cause = [report.message, ...new Set(hints)].join('; ');
+    const cause = report.message;
     switch (report.outcome.type) {
       case 'done':
         return done();
@@ -281,6 +281,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         logger.error('Azure refused the Gateway’s configuration; trying again later', { reason: report.reason, cause });
         return requeueAfter(access.terminalRecheckMs ?? 5 * 60_000, cause);
     }
+  }
+
+  /** The report whose message (hence the Programmed condition and the Event) says which access the hub lacks. */
+  function withAccessHints(report: ReconcileReport, access: AzureFrontDoorAccess): ReconcileReport {
+    const hints = new Set(report.failures.flatMap((f) => accessHint(f.failure, access.scope, access.identity) ?? []));
+    return hints.size === 0 ? report : { ...report, message: [report.message, ...hints].join('; ') };
   }
 
   async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, result: ResolveResult, logger: Logger): Promise<void> {
@@ -361,7 +367,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       });
       logger.info('deleting the AFD profile', { step: 'delete', profile: report.profile, result: report.result });
       if (report.result === 'refused' || report.result === 'failed') {
-        const message = `${report.message}; the finalizer stays (annotate networking.fleet.azure.com/afd-deletion-policy: Orphan to delete the Gateway and leave the profile)`;
+        const hint = report.failure ? accessHint(report.failure, azure.scope, azure.identity) : undefined;
+        const message = `${[report.message, ...(hint ? [hint] : [])].join('; ')}; the finalizer stays (annotate networking.fleet.azure.com/afd-deletion-policy: Orphan to delete the Gateway and leave the profile)`;
         const outcome = report.outcome.type === 'retry' ? retry(new Error(report.message)) : requeueAfter(azure.terminalRecheckMs ?? 5 * 60_000, report.message);
         return blocked(report.result === 'refused' ? 'ForeignProfile' : 'DeleteFailed', message, outcome);
       }

@@ -1,11 +1,17 @@
-import { createServer, get, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isNotFound as isArmNotFound, OWNERSHIP_TAGS, profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
-import { isNotFound } from '@fleet-gateway/controller';
+import { isNotFound as isArmNotFound, OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
 import { eventually } from '@fleet-gateway/controller/test-support';
-import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_FINALIZER } from './gateway-finalizer.js';
+import {
+  armReads,
+  armWrites,
+  EdgeProbe,
+  gone,
+  originNames as enabledOriginNames,
+  profileOf as profileNameOf,
+  programmedOf as programmedConditionOf,
+  whenProgrammed as whenGatewayProgrammed,
+} from './test-support/hub-probes.js';
 import {
   applyObject,
   conditionOf,
@@ -20,78 +26,33 @@ import {
   routeBody,
   routePath,
   SCOPE,
-  startHubUnderTest,
+  startHubWithAgent,
   type HubUnderTest,
   type RunningAgent,
 } from './test-support/hub-under-test.js';
 
 let hub: HubUnderTest;
 let agent: RunningAgent;
-const servers: Server[] = [];
+let edge: EdgeProbe;
 
 beforeAll(async () => {
-  hub = await startHubUnderTest();
-  agent = await hub.startAgent({ resyncPeriodMs: 400 });
+  ({ hub, agent } = await startHubWithAgent({ agent: { resyncPeriodMs: 400 } }));
+  edge = new EdgeProbe(hub);
 }, 120_000);
-
 afterAll(async () => {
   await hub?.stop();
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  await edge?.close();
 });
 
-/** A local server standing in for a member's Service behind `address`:80; it answers with its name. */
-async function serveAt(address: string, name: string): Promise<void> {
-  const server = createServer((_req, res) => res.end(name));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  hub.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: (server.address() as AddressInfo).port });
-}
-
-function edgeGet(path: string, host: string, edge = 0): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = get(`${hub.emulator.edgeUrl}${path}`, { headers: { host, 'x-emulator-edge': String(edge) } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('error', reject);
-  });
-}
-
-const writes = () => ['PUT', 'PATCH', 'DELETE', 'POST'].reduce((sum, method) => sum + hub.emulator.admin.requestTotal({ method }), 0);
-const reads = () => hub.emulator.admin.requestTotal({ method: 'GET' });
-const programmedOf = async (name: string) => conditionOf(await readGateway(hub.client, name), 'Programmed');
-/** The Gateway Programmed with every listener's routes attached and, through them, every backend resolved. */
-async function whenProgrammed(name: string, routes: readonly string[] = []) {
-  for (const route of routes) {
-    const ours = (r: Awaited<ReturnType<typeof readRoute>>) => r.status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME);
-    const resolved = await eventually(() => readRoute(hub.client, route), (r) => conditionOf(ours(r), 'ResolvedRefs')?.status === 'True', 30_000);
-    expect(conditionOf(ours(resolved), 'ResolvedRefs')?.status).toBe('True');
-  }
-  return eventually(
-    () => readGateway(hub.client, name),
-    (g) => conditionOf(g, 'Programmed')?.status === 'True' && (g.status?.listeners?.[0]?.attachedRoutes ?? 0) >= routes.length && (routes.length === 0 || (g.status?.addresses?.length ?? 0) > 0),
-    30_000,
-  );
-}
-/** Edge answers once propagation and health probes have caught up. */
-const edgeAnswers = (path: string, host: string, body: string) =>
-  eventually(async () => { await hub.emulator.admin.whenPropagated(); return edgeGet(path, host); }, (a) => a.body === body, 30_000);
-const profileOf = async (name: string) => {
-  const gateway = await readGateway(hub.client, name);
-  return profileNameOf({ namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: gateway.metadata.uid ?? '', generation: 0 });
-};
-async function originNames(profile: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const group of hub.clients.cdn.afdOriginGroups.listByProfile(SCOPE.resourceGroup, profile)) {
-    for await (const origin of hub.clients.cdn.afdOrigins.listByOriginGroup(SCOPE.resourceGroup, profile, group.name ?? '')) {
-      if (origin.enabledState !== 'Disabled') names.push(`${group.name}/${origin.name}`);
-    }
-  }
-  return names.sort();
-}
-const gone = (read: () => Promise<unknown>) => read().then(() => false, (error: unknown) => isNotFound(error));
+const serveAt = (address: string, name: string) => edge.serveAt(address, name);
+const edgeGet = (path: string, host: string, edgeIndex = 0) => edge.get(path, host, edgeIndex);
+const edgeAnswers = (path: string, host: string, body: string) => edge.answers(path, host, body);
+const writes = () => armWrites(hub);
+const reads = () => armReads(hub);
+const programmedOf = (name: string) => programmedConditionOf(hub, name);
+const whenProgrammed = (name: string, routes: readonly string[] = []) => whenGatewayProgrammed(hub, name, routes);
+const profileOf = (name: string) => profileNameOf(hub, name);
+const originNames = (profile: string) => enabledOriginNames(hub, profile);
 
 describe('the hub agent on a real API server and the Azure emulator', { timeout: 120_000 }, () => {
   it('programs a Gateway with two routes and two clusters, withdraws what is unexported, and deletes it all', async () => {

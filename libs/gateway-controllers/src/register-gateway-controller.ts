@@ -144,10 +144,19 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
   const gatewaysOfRoutes = (routes: readonly CachedHTTPRoute[]) => keys([...new Set(routes.flatMap(parentGatewaysOf))]);
   const routesOfImports = (importKeys: readonly string[]) => importKeys.flatMap((k) => routeInformer.store.byIndex(ROUTES_BY_BACKEND, k));
 
-  // A Gateway's listeners decide which hostnames other Gateways may claim: those sharing one look again.
-  controller.watch(gatewayInformer, (gateway) =>
-    keys([...new Set([`${gateway.metadata.namespace}/${gateway.metadata.name}`, ...listenerHostnamesOf(gateway).flatMap((h) => gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`))])]),
-  );
+  controller.watch(gatewayInformer);
+  // A Gateway's listeners decide which hostnames other Gateways may claim: when its spec changes (or it comes or
+  // goes), those sharing a hostname look again. Its status writes change no claim, so they wake no one else: a
+  // failing Gateway's backoff must not be cut short by its neighbours' progress.
+  const sharingHostnames = (gateway: CachedGateway) =>
+    listenerHostnamesOf(gateway).flatMap((h) => gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`));
+  gatewayInformer.subscribe((event) => {
+    if (event.type === 'resynced' || (event.type === 'updated' && event.old.metadata.generation === event.object.metadata.generation)) return;
+    const self = `${event.object.metadata.namespace}/${event.object.metadata.name}`;
+    const others = new Set([...sharingHostnames(event.object), ...(event.type === 'updated' ? sharingHostnames(event.old) : [])]);
+    others.delete(self);
+    for (const request of keys([...others])) controller.enqueue(request);
+  });
   controller.watch(options.gatewayClasses, (gatewayClass) =>
     gatewayInformer.store.byIndex(GATEWAYS_BY_CLASS, gatewayClass.metadata.name ?? '').map((g) => ({ namespace: g.metadata.namespace ?? '', name: g.metadata.name ?? '' })),
   );

@@ -24,6 +24,26 @@ export function managedIdentityEnvironment(emulator: { identityEndpoint: string;
 }
 
 /**
+ * A TokenCredential for a test process that plays an operator or a member against an emulator that checks tokens
+ * (`armAuthentication: 'issued-tokens'`): it asks the emulator's managed-identity endpoint over App Service's protocol,
+ * as ManagedIdentityCredential would, without touching this process's environment.
+ */
+export function emulatorIdentityCredential(emulator: { identityEndpoint: string; identityHeader: string }) {
+  return {
+    getToken: async (scopes: string | string[]) => {
+      const scope = Array.isArray(scopes) ? (scopes[0] ?? '') : scopes;
+      const url = new URL(emulator.identityEndpoint);
+      url.searchParams.set('api-version', '2019-08-01');
+      url.searchParams.set('resource', scope.replace(/\/\.default$/, '/'));
+      const response = await fetch(url, { headers: { 'X-IDENTITY-HEADER': emulator.identityHeader } });
+      if (!response.ok) throw new Error(`the emulator's token endpoint answered ${response.status}: ${await response.text()}`);
+      const body = (await response.json()) as { access_token: string; expires_on: string | number };
+      return { token: body.access_token, expiresOnTimestamp: Number(body.expires_on) * 1000 };
+    },
+  };
+}
+
+/**
  * The environment variables that would make DefaultAzureCredential choose another credential (environment, workload
  * identity, a credential chain's selection) or another managed-identity source than App Service's: a process meant
  * to take the emulator's tokens has none of them.

@@ -37,6 +37,11 @@ export class AgentProcess {
     }
   }
 
+  /** Sends a signal (SIGKILL: a crash the agent cannot react to); `exited` resolves with null for a signal. */
+  kill(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   stop(): Promise<number | null> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
     return this.exited;

@@ -1,5 +1,6 @@
 import { NetworkManagementClient } from '@azure/arm-network';
 import type { RunningEmulator } from '@fleet-gateway/azure-emulator';
+import type { TokenCredential } from '../arm-clients.js';
 import { stubCredential, TEST_SCOPE } from './emulator-harness.js';
 
 /**
@@ -11,8 +12,8 @@ export interface MemberNetwork {
   readonly resourceGroup: string;
 }
 
-export function memberNetwork(emulator: RunningEmulator, cluster: string): MemberNetwork {
-  const client = new NetworkManagementClient(stubCredential, TEST_SCOPE.subscriptionId, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
+export function memberNetwork(emulator: RunningEmulator, cluster: string, credential: TokenCredential = stubCredential): MemberNetwork {
+  const client = new NetworkManagementClient(credential, TEST_SCOPE.subscriptionId, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
   // AKS creates the node resource group with the cluster.
   const resourceGroup = `mc-${cluster}`;
   emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: resourceGroup });

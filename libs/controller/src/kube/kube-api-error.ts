@@ -29,3 +29,12 @@ export const isStatusCode = (error: unknown, code: number): boolean =>
 export const isNotFound = (error: unknown): boolean => isStatusCode(error, 404);
 export const isConflict = (error: unknown): boolean => isStatusCode(error, 409);
 export const isGone = (error: unknown): boolean => isStatusCode(error, 410);
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * The API server answered with an error, or could not be reached at all (restarting, a network blip): either way a
+ * transient condition for a reconcile to retry, never a bug to report with a stack trace.
+ */
+export const isKubeRequestFailure = (error: unknown): boolean =>
+  error instanceof KubeApiError || CONNECTION_ERROR_CODES.has(String((error as { code?: unknown } | undefined)?.code));

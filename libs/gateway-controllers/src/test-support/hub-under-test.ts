@@ -42,6 +42,9 @@ export interface AgentOptions {
   readonly newRequestMessage?: () => string;
   /** Run as one replica of a leader-elected agent (the Lease of apps/hub-gateway), with this identity. */
   readonly leaderIdentity?: string;
+  /** The agent's `--afd-resource-group` (default SCOPE's, which the emulator has). */
+  readonly resourceGroup?: string;
+  readonly terminalRecheckMs?: number;
 }
 
 /** The Lease apps/hub-gateway replicas share; test timings keep failover within seconds. */
@@ -111,12 +114,13 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
         ? undefined
         : {
             clients,
-            scope: SCOPE,
+            scope: agent.resourceGroup === undefined ? SCOPE : { ...SCOPE, resourceGroup: agent.resourceGroup },
             hubIdentity: HUB_IDENTITY,
             identity: { identity: 'the test identity' },
             pollIntervalMs: 5,
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
             ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
+            ...(agent.terminalRecheckMs !== undefined ? { terminalRecheckMs: agent.terminalRecheckMs } : {}),
           };
     const gateway = registerGatewayController({
       manager,
@@ -225,9 +229,21 @@ export function routeBody(name: string, gateway: string, rules: readonly RuleFix
   };
 }
 
+/** A Gateway and one HTTPRoute of the same name sending `/` to `backend` (default: the ServiceImport of that name). */
+export async function applyGatewayWithRoute(client: KubeClient, name: string, options: { annotations?: Record<string, string>; backend?: string } = {}): Promise<void> {
+  await applyObject(client, gatewayPath(name), gatewayBody(name, options.annotations));
+  await applyObject(client, routePath(name), routeBody(name, name, [{ path: '/', backends: [{ name: options.backend ?? name }] }]));
+}
+
+/** One hub for a test file, with one agent running (beforeAll starts it, afterAll calls `hub.stop()`). */
+export async function startHubWithAgent(options: { emulator?: Parameters<typeof start>[0]; agent?: AgentOptions } = {}): Promise<{ hub: HubUnderTest; agent: RunningAgent }> {
+  const hub = await startHubUnderTest(options.emulator ? { emulator: options.emulator } : {});
+  return { hub, agent: await hub.startAgent(options.agent) };
+}
+
 export const gatewayPath = (name: string) => objectPath(gateways, name, APP_NAMESPACE);
 export const routePath = (name: string, namespace = APP_NAMESPACE) => objectPath(httpRoutes, name, namespace);
-export const exportPath = (cluster: string, service: string) => objectPath(internalServiceExports, `${APP_NAMESPACE}-${service}`, `fleet-member-${cluster}`);
+export const exportPath = (cluster: string, service: string, namespace = APP_NAMESPACE) => objectPath(internalServiceExports, `${namespace}-${service}`, `fleet-member-${cluster}`);
 
 export async function applyObject(client: KubeClient, path: string, body: object): Promise<KubeObject> {
   return client.patch<KubeObject>(path, body, 'apply', { fieldManager: 'test-user', force: true });
@@ -262,23 +278,27 @@ export interface ExportFixture {
   readonly privateLink?: { readonly id: string; readonly address: string };
   readonly connections?: readonly { readonly name: string; readonly status: 'Pending' | 'Approved' | 'Rejected' | 'Disconnected'; readonly description?: string }[];
   readonly weight?: number;
+  /** The Service's namespace (default APP_NAMESPACE). */
+  readonly namespace?: string;
+  /** The member could not refresh its Azure data (missing information, not a withdrawal). */
+  readonly azureDataStale?: boolean;
 }
 
 /** What a member agent publishes: server-side apply of the export's spec under its own field manager. */
 export async function publishExport(client: KubeClient, fixture: ExportFixture): Promise<void> {
-  const { cluster, service } = fixture;
+  const { cluster, service, namespace = APP_NAMESPACE } = fixture;
   const body = {
     apiVersion: 'networking.fleet.azure.com/v1alpha1',
     kind: 'InternalServiceExport',
-    metadata: { name: `${APP_NAMESPACE}-${service}`, namespace: `fleet-member-${cluster}` },
+    metadata: { name: `${namespace}-${service}`, namespace: `fleet-member-${cluster}` },
     spec: {
       ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }],
       serviceReference: {
         clusterId: cluster,
         kind: 'Service',
-        namespace: APP_NAMESPACE,
+        namespace,
         name: service,
-        namespacedName: `${APP_NAMESPACE}/${service}`,
+        namespacedName: `${namespace}/${service}`,
         resourceVersion: '1',
         generation: 1,
         uid: `uid-${cluster}-${service}`,
@@ -294,14 +314,15 @@ export async function publishExport(client: KubeClient, fixture: ExportFixture):
           }
         : {}),
       azureObservedTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      ...(fixture.azureDataStale ? { azureDataStale: true } : {}),
     },
   };
-  await client.patch(exportPath(cluster, service), body, 'apply', { fieldManager: `member-discovery-${cluster}`, force: true });
+  await client.patch(exportPath(cluster, service, namespace), body, 'apply', { fieldManager: `member-discovery-${cluster}`, force: true });
 }
 
 /** What AKS's cloud provider makes for a Service with Private Link (an internal LB and PLS `pls-<service>`), and the member's Network client. */
-export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string) {
-  const network = memberNetwork(emulator, cluster);
+export async function createPrivateLinkService(emulator: RunningEmulator, cluster: string, service: string, credential?: Parameters<typeof memberNetwork>[2]) {
+  const network = memberNetwork(emulator, cluster, credential);
   const pls = await createMemberPrivateLinkService(network, service);
   return { ...pls, network: network.client, resourceGroup: network.resourceGroup };
 }

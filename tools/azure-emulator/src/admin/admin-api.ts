@@ -4,6 +4,7 @@ import type { EmulatorContext } from '../emulator-context.js';
 import { AFD } from '../cdn/afd-common.js';
 import { createWafPolicy, deleteWafPolicy, type WafPolicySpec } from '../network/waf-policies.js';
 import type { CounterEntry, RequestCounters } from './counters.js';
+import type { ConsumerEndpointSpec } from '../private-link/connections.js';
 import type { Fault, FaultInjector, FaultSpec } from './faults.js';
 
 const DEFAULT_RESOURCE_GROUP_LOCATION = 'eastus';
@@ -75,6 +76,15 @@ export class ArmAdmin {
     if (record?.kindKey !== AFD.customDomain) throw new ArmError(404, 'ResourceNotFound', `Custom domain '${id}' was not found.`);
     record.internal.validationState = 'Approved';
     this.context.store.changed();
+  }
+
+  /**
+   * A private endpoint outside AFD (a consumer's own, in its subscription) requests a connection to a Private Link
+   * Service: Pending with the request message, unless the service auto-approves that subscription. Returns the
+   * connection's id. AFD's own endpoints come only from Private Link origins.
+   */
+  connectPrivateEndpoint(spec: ConsumerEndpointSpec): string {
+    return this.context.privateLink.connectConsumer(spec);
   }
 
   /** Creates (or replaces) a Front Door WAF policy; returns its id. */

@@ -47,6 +47,12 @@ describe('admin API over HTTP', () => {
     expect((await call('GET', '/nope')).status).toBe(404);
   });
 
+  it('connects a consumer private endpoint to a Private Link Service', async () => {
+    const missing = await call('POST', '/private-endpoint-connections', { privateLinkServiceId: '/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/privateLinkServices/p', privateEndpointId: '/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/privateEndpoints/e' });
+    expect(missing).toMatchObject({ status: 404, body: { error: { code: 'ResourceNotFound' } } });
+    expect((await call('POST', '/private-endpoint-connections', { privateEndpointId: 'x' })).body).toMatchObject({ error: { message: "'privateLinkServiceId' must be a non-empty string; got null." } });
+  });
+
   it('maps addresses, waits for propagation and finishes running operations', async () => {
     expect((await call('PUT', '/edge/addresses', { address: '10.224.0.9', port: 80, target: { host: '127.0.0.1', port: 8080 } })).status).toBe(200);
     expect(((await call('GET', '/state')).body as { edges: { addresses: unknown[] } }).edges.addresses).toEqual([

@@ -25,6 +25,16 @@ const ADMIN_ROUTES: Record<string, Handler> = {
     body: { id: admin.createResourceGroup({ subscriptionId: requireString(body, 'subscriptionId'), name: requireString(body, 'name'), ...(typeof body.location === 'string' ? { location: body.location } : {}) }) },
   }),
   'POST /custom-domains/validate': (body, admin) => ok(admin.validateCustomDomain(requireString(body, 'id'))),
+  'POST /private-endpoint-connections': (body, admin) => ({
+    status: 201,
+    body: {
+      id: admin.connectPrivateEndpoint({
+        privateLinkServiceId: requireString(body, 'privateLinkServiceId'),
+        privateEndpointId: requireString(body, 'privateEndpointId'),
+        ...(typeof body.requestMessage === 'string' ? { requestMessage: body.requestMessage } : {}),
+      }),
+    },
+  }),
   'POST /waf-policies': (body, admin) => ({ status: 201, body: { id: admin.createWafPolicy(wafSpec(body)) } }),
   'DELETE /waf-policies': (body, admin) => ok(admin.deleteWafPolicy(requireString(body, 'id'))),
   'GET /edge': (_body, admin) => ok(admin.edgeStatus()),

@@ -113,8 +113,14 @@ async function admitAndRoute(
   return routeArmRequest({ method, url, baseUrl: `https://${host}`, body }, dependencies.context);
 }
 
+/** Node's error for a request whose client went away before sending its body (a killed agent): nobody to answer. */
+function isClientAbort(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted';
+}
+
 function toErrorResponse(error: unknown, dependencies: ArmServerDependencies): ArmResponse {
   if (error instanceof ArmError) return errorResponse(error);
+  if (isClientAbort(error)) return errorResponse(new ArmError(400, 'BadRequest', 'The client closed the connection before sending its request.'));
   dependencies.onUnexpectedError(error);
   return errorResponse(new ArmError(500, 'InternalServerError', 'The emulator hit an unexpected error; see its log.'));
 }

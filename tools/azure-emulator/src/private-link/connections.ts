@@ -1,5 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { badRequest } from '../arm/errors.js';
+import { ArmError, badRequest } from '../arm/errors.js';
 import { resourceKey } from '../arm/resource-id.js';
 import { provisionedRecord, type ResourceRecord, type ResourceStore } from '../arm/store.js';
 import { profileKeyOf } from '../cdn/afd-common.js';
@@ -27,6 +27,16 @@ interface SharedPrivateLinkResource {
   privateLinkLocation?: unknown;
   requestMessage?: unknown;
 }
+
+/** A consumer's private endpoint outside AFD that asks for a connection (admin API `connectPrivateEndpoint`). */
+export interface ConsumerEndpointSpec {
+  privateLinkServiceId: string;
+  /** `/subscriptions/{s}/resourceGroups/{g}/providers/Microsoft.Network/privateEndpoints/{name}`, not in AFD's subscription. */
+  privateEndpointId: string;
+  requestMessage?: string;
+}
+
+const CONSUMER_ENDPOINT_ID = /^\/subscriptions\/([^/]+)\/resourceGroups\/[^/]+\/providers\/Microsoft\.Network\/privateEndpoints\/[^/]+$/i;
 
 interface SharedConnection {
   /** Absent while AFD is still creating the private endpoint (`connectionDelayMs`). */
@@ -187,22 +197,65 @@ export class PrivateLinkConnections {
     if (service === undefined) return undefined;
     const location = String(link.privateLinkLocation);
     const endpointName = `eafd-pe-${randomBytes(6).toString('hex')}`;
+    return this.createConnection(service, {
+      privateEndpointId: `/subscriptions/${this.afdSubscriptionId}/resourceGroups/eafd-Prod-${location}/providers/Microsoft.Network/privateEndpoints/${endpointName}`,
+      location,
+      requestMessage: typeof link.requestMessage === 'string' ? link.requestMessage : '',
+      autoApproved: this.autoApproves(service, this.afdSubscriptionId),
+    });
+  }
+
+  /**
+   * A private endpoint outside AFD (a consumer's, in its own subscription) requests a connection to a Private Link
+   * Service, as `az network private-endpoint create --manual-request` does. Only AFD creates endpoints in AFD's managed
+   * subscription, so such an id is refused; returns the connection's id.
+   */
+  connectConsumer(spec: ConsumerEndpointSpec): string {
+    const service = this.store.get(resourceKey(spec.privateLinkServiceId));
+    if (service?.kindKey !== NETWORK.privateLinkService) {
+      throw new ArmError(404, 'ResourceNotFound', `Private link service '${spec.privateLinkServiceId}' was not found.`);
+    }
+    const endpoint = CONSUMER_ENDPOINT_ID.exec(spec.privateEndpointId);
+    if (endpoint === null) {
+      throw badRequest(
+        `'privateEndpointId' must be /subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Network/privateEndpoints/{name}; got ${JSON.stringify(spec.privateEndpointId)}.`,
+      );
+    }
+    const [, subscription = ''] = endpoint;
+    if (subscription.toLowerCase() === this.afdSubscriptionId.toLowerCase()) {
+      throw badRequest(`'privateEndpointId' is in Azure Front Door's managed subscription ${this.afdSubscriptionId}: only a Private Link origin makes such an endpoint.`);
+    }
+    const connections = this.store.ofKind(NETWORK.privateEndpointConnection, service.key).length;
+    const max = this.limits.network.privateEndpointConnectionsPerPrivateLinkService;
+    if (connections >= max) {
+      throw badRequest(`Private link service '${service.name}' already has ${connections} private endpoint connections; the maximum is ${max}.`);
+    }
+    const key = this.createConnection(service, {
+      privateEndpointId: spec.privateEndpointId,
+      location: String(service.body.location),
+      requestMessage: spec.requestMessage ?? '',
+      autoApproved: this.autoApproves(service, subscription),
+    });
+    return this.store.get(key)?.id ?? '';
+  }
+
+  private createConnection(service: ResourceRecord, endpoint: { privateEndpointId: string; location: string; requestMessage: string; autoApproved: boolean }): string {
+    const endpointName = endpoint.privateEndpointId.slice(endpoint.privateEndpointId.lastIndexOf('/') + 1);
     const name = `${endpointName}.${randomUUID()}`;
     const path = { ...service.path, types: [...service.path.types, 'privateEndpointConnections'], names: [...service.path.names, name] };
-    const approved = this.autoApproves(service);
     const body = {
       properties: {
         privateLinkServiceConnectionState: {
-          status: approved ? 'Approved' : 'Pending',
-          description: approved ? 'Auto-Approved' : typeof link.requestMessage === 'string' ? link.requestMessage : '',
+          status: endpoint.autoApproved ? 'Approved' : 'Pending',
+          description: endpoint.autoApproved ? 'Auto-Approved' : endpoint.requestMessage,
           actionsRequired: 'None',
         },
       },
     };
     const record = provisionedRecord(path, NETWORK.privateEndpointConnection, body, this.now(), {
-      privateEndpointId: `/subscriptions/${this.afdSubscriptionId}/resourceGroups/eafd-Prod-${location}/providers/Microsoft.Network/privateEndpoints/${endpointName}`,
+      privateEndpointId: endpoint.privateEndpointId,
       linkIdentifier: String(randomInt(100_000_000, 999_999_999)),
-      privateEndpointLocation: location,
+      privateEndpointLocation: endpoint.location,
       openedAtMs: this.now(),
     });
     this.store.put(record);
@@ -211,10 +264,11 @@ export class PrivateLinkConnections {
     return record.key;
   }
 
-  private autoApproves(service: ResourceRecord): boolean {
+  /** Whether the service's visibility and auto-approval lists both take the consumer's subscription. */
+  private autoApproves(service: ResourceRecord, consumerSubscriptionId: string): boolean {
     const properties = service.body.properties as { autoApproval?: { subscriptions?: string[] }; visibility?: { subscriptions?: string[] } };
-    const afd = this.afdSubscriptionId.toLowerCase();
-    const listed = (list: string[] | undefined): boolean => (list ?? []).some((s) => s.toLowerCase() === afd);
+    const consumer = consumerSubscriptionId.toLowerCase();
+    const listed = (list: string[] | undefined): boolean => (list ?? []).some((s) => s.toLowerCase() === consumer);
     const visible = (properties.visibility?.subscriptions ?? []).includes('*') || listed(properties.visibility?.subscriptions);
     return visible && listed(properties.autoApproval?.subscriptions);
   }

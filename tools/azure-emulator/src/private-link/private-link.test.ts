@@ -163,6 +163,25 @@ describe('Private Link origins as AFD makes them', () => {
     );
     expect(badStatus.message).toContain("'properties.privateLinkServiceConnectionState.status' must be one of Pending, Approved, Rejected");
   });
+
+  it("a consumer's own private endpoint (admin API) connects Pending with its message; AFD's managed subscription is AFD's alone", async () => {
+    await createInternalLoadBalancer(bed, 'consumer-lb', ['fe-consumer']);
+    await createPrivateLinkService(bed, 'pls-consumer', 'consumer-lb', 'fe-consumer');
+    const serviceId = networkId('privateLinkServices', 'pls-consumer');
+    const endpointId = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/pe-app`;
+    const id = bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: serviceId, privateEndpointId: endpointId, requestMessage: 'let me in' });
+    const [connection] = await connectionsOf('pls-consumer');
+    expect(connection?.id).toBe(id);
+    expect(connection?.name).toMatch(/^pe-app\./);
+    expect(connection?.privateEndpoint?.id).toBe(endpointId);
+    expect(connection?.privateLinkServiceConnectionState).toEqual({ status: 'Pending', description: 'let me in', actionsRequired: 'None' });
+    const impersonating = `/subscriptions/${AFD_SUBSCRIPTION}/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/privateEndpoints/pe-fake`;
+    expect(() => bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: serviceId, privateEndpointId: impersonating })).toThrow(/managed subscription/);
+    expect(() => bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: serviceId, privateEndpointId: 'pe-app' })).toThrow(/'privateEndpointId' must be/);
+    expect(() => bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: networkId('privateLinkServices', 'pls-none'), privateEndpointId: endpointId })).toThrow(/was not found/);
+    expect(await connectionsOf('pls-consumer')).toHaveLength(1);
+    await bed.network.privateLinkServices.delete(RG, 'pls-consumer', FAST_POLLING);
+  });
 });
 
 describe('Private Link timing and the states Azure leaves undocumented', () => {

@@ -1,0 +1,163 @@
+import { eventually } from '@fleet-gateway/controller/test-support';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GATEWAY_FINALIZER } from './gateway-finalizer.js';
+import {
+  afdResourceCount,
+  armWrites,
+  gatewayEvents,
+  gone,
+  linesWithStackTraces,
+  profileOf,
+  programmedOf,
+  whenProgrammed,
+  whenImported,
+  whenWarned,
+} from './test-support/hub-probes.js';
+import {
+  applyGatewayWithRoute,
+  applyObject,
+  gatewayBody,
+  gatewayPath,
+  publishExport,
+  readGateway,
+  SCOPE,
+  startHubWithAgent,
+  type HubUnderTest,
+} from './test-support/hub-under-test.js';
+
+// ARM faults injected by the emulator, scoped to one Gateway's profile by path: each Gateway converges once the
+// fault passes, or says on Programmed and in a Warning Event what Azure answered.
+let hub: HubUnderTest;
+const TERMINAL_RECHECK_MS = 1_500;
+const DELETION_POLICY = 'networking.fleet.azure.com/afd-deletion-policy';
+
+// deploymentStatus never leaves NotStarted: programming must not depend on it.
+beforeAll(async () => void ({ hub } = await startHubWithAgent({ emulator: { lroDelayMs: 5, deployment: 'stuck' }, agent: { terminalRecheckMs: TERMINAL_RECHECK_MS } })), 120_000);
+afterAll(() => hub?.stop());
+
+beforeEach(() => {
+  hub.emulator.admin.clearFaults();
+  hub.emulator.admin.resetCounters();
+});
+
+const profilePath = (gateway: string) => `/profiles/fgw-shop-${gateway}-[0-9a-f]{12}`;
+
+async function createGateway(name: string, cluster = 'member-1', annotations: Record<string, string> = {}): Promise<void> {
+  await publishExport(hub.client, { cluster, service: name, publicAddress: `10.9.0.${name.length}` });
+  await whenImported(hub, name, [cluster]);
+  await applyGatewayWithRoute(hub.client, name, { annotations });
+}
+
+function noStackTraces(): void {
+  expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+}
+
+describe('ARM faults on a real API server and the Azure emulator', { timeout: 60_000 }, () => {
+  it('a 429 storm with Retry-After on the profile write is waited out: programmed, one accepted write per resource', async () => {
+    hub.emulator.admin.injectFault({ kind: 'status', status: 429, method: 'PUT', pathPattern: `${profilePath('storm')}$`, count: 6, retryAfterSeconds: 1 });
+    await createGateway('storm');
+
+    // 1 + 4 attempts of one reconcile meet a 429 each; the Gateway says so, then the next reconcile gets through.
+    const warning = await whenWarned(hub.client, 'storm', 'AzureWriteFailed', 30_000);
+    expect(warning?.note).toMatch(/^create of profile fgw-shop-storm-[0-9a-f]{12} failed: TooManyRequests \(HTTP 429\): /);
+    await whenProgrammed(hub, 'storm', ['storm']);
+    const profile = await profileOf(hub, 'storm');
+    expect(hub.emulator.admin.requestTotal({ method: 'PUT', status: 429 })).toBe(6);
+    expect(hub.emulator.admin.requestTotal({ method: 'PUT' }) - 6).toBe(await afdResourceCount(hub, profile));
+    expect(hub.emulator.admin.requestTotal({ method: 'DELETE' })).toBe(0);
+    noStackTraces();
+  });
+
+  it('500s on the route write: AzureWriteFailed naming the route and the code while they last, nothing deleted, then programmed', async () => {
+    // 8 reconciles of 5 attempts each: the key's backoff (5 ms doubling) keeps the failure visible for over a second.
+    hub.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'PUT', pathPattern: `${profilePath('flaky')}/afdEndpoints/[^/]+/routes/`, count: 40 });
+    await createGateway('flaky');
+
+    const failing = await eventually(() => programmedOf(hub, 'flaky'), (c) => c?.reason === 'AzureWriteFailed', 30_000);
+    expect(failing).toMatchObject({ status: 'False', reason: 'AzureWriteFailed', observedGeneration: 1 });
+    expect(failing?.message).toMatch(/^create of route rt-flaky-[^ ]+ failed: InternalServerError \(HTTP 500\): An internal error occurred/);
+    expect((await whenWarned(hub.client, 'flaky', 'AzureWriteFailed'))?.note).toContain('InternalServerError (HTTP 500)');
+
+    await whenProgrammed(hub, 'flaky', ['flaky']);
+    expect(hub.emulator.admin.requestTotal({ method: 'PUT', status: 500 })).toBe(40);
+    expect(hub.emulator.admin.requestTotal({ method: 'DELETE' })).toBe(0);
+    // Everything but the route was written once; the route once more than it was refused.
+    expect(hub.emulator.admin.requestTotal({ method: 'PUT' }) - 40).toBe(await afdResourceCount(hub, await profileOf(hub, 'flaky')));
+    noStackTraces();
+  });
+
+  it('a long-running operation that ends Failed is reported with its code and cause, and the next look converges', async () => {
+    hub.emulator.admin.injectFault({
+      kind: 'lro-failure',
+      method: 'PUT',
+      pathPattern: `${profilePath('lro')}/originGroups/[^/]+$`,
+      code: 'OriginGroupInvalid',
+      message: 'The health probe path is not reachable.',
+    });
+    await createGateway('lro');
+
+    const failed = await eventually(() => programmedOf(hub, 'lro'), (c) => c?.reason === 'AzureWriteFailed', 30_000);
+    expect(failed?.status).toBe('False');
+    expect(failed?.message).toMatch(/^create of origin group og-lro-[0-9a-f]{12} failed: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\.$/);
+    const warning = await whenWarned(hub.client, 'lro', 'AzureWriteFailed');
+    expect(warning?.note).toBe(failed?.message);
+    // A terminal failure is an error line with its cause, never a stack trace; the key is looked at again later.
+    expect(hub.logs.lines.some((l) => l.level === 'error' && String(l.cause).includes('OriginGroupInvalid'))).toBe(true);
+    noStackTraces();
+
+    const programmed = await whenProgrammed(hub, 'lro', ['lro']);
+    expect(programmed.status?.addresses?.[0]?.value).toMatch(/\.azurefd\.net$/);
+  });
+
+  it('endpoint deploymentStatus stuck at NotStarted: Programmed from provisioningState, propagation named as informational', async () => {
+    await createGateway('stuck');
+    const gateway = await whenProgrammed(hub, 'stuck', ['stuck']);
+    const programmed = (await programmedOf(hub, 'stuck'))!;
+    expect(programmed.reason).toBe('Programmed');
+    expect(programmed.message).toContain('deploymentStatus NotStarted');
+    expect(programmed.message).toContain('this does not block programming');
+    const profile = await profileOf(hub, 'stuck');
+    const endpoints = [];
+    for await (const endpoint of hub.clients.cdn.afdEndpoints.listByProfile(SCOPE.resourceGroup, profile)) endpoints.push(endpoint);
+    expect(endpoints.map((e) => [e.provisioningState, e.deploymentStatus])).toEqual([['Succeeded', 'NotStarted']]);
+    expect(gateway.status?.addresses?.[0]?.value).toBe(endpoints[0]?.hostName);
+  });
+
+  it('a 403 on DELETE keeps the finalizer with a condition naming identity, scope and role; Orphan then lets the Gateway go', async () => {
+    await createGateway('locked');
+    await whenProgrammed(hub, 'locked', ['locked']);
+    const profile = await profileOf(hub, 'locked');
+    hub.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'DELETE', pathPattern: profilePath('locked'), count: 1_000 });
+    await hub.client.delete(gatewayPath('locked'));
+
+    const blocked = await eventually(() => programmedOf(hub, 'locked'), (c) => c?.reason === 'DeleteFailed', 30_000);
+    expect(blocked?.message).toContain(`deleting profile ${profile} failed: AuthorizationFailed (HTTP 403)`);
+    expect(blocked?.message).toContain(`the test identity lacks access to scope /subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}: assign it the role "CDN Profile Contributor"`);
+    expect(blocked?.message).toContain(`annotate ${DELETION_POLICY}: Orphan`);
+    expect((await whenWarned(hub.client, 'locked', 'DeleteFailed'))?.note).toContain('CDN Profile Contributor');
+    const deleting = await readGateway(hub.client, 'locked');
+    expect(deleting.metadata.deletionTimestamp).toBeDefined();
+    expect(deleting.metadata.finalizers).toContain(GATEWAY_FINALIZER);
+    noStackTraces();
+
+    // The operator gives up on the Azure side: the Gateway goes, the profile stays as it was (every DELETE was refused).
+    await applyObject(hub.client, gatewayPath('locked'), gatewayBody('locked', { [DELETION_POLICY]: 'Orphan' }));
+    expect(await eventually(() => gone(() => readGateway(hub.client, 'locked')), (g) => g, 30_000)).toBe(true);
+    expect(hub.emulator.admin.requestTotal({ method: 'DELETE', status: 403 })).toBeGreaterThanOrEqual(1);
+    expect(hub.emulator.admin.requestTotal({ method: 'DELETE' })).toBe(hub.emulator.admin.requestTotal({ method: 'DELETE', status: 403 }));
+    expect((await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile)).provisioningState).toBe('Succeeded');
+  });
+
+  it('deletion with the Orphan policy leaves the profile untouched and removes the finalizer, with no Azure write', async () => {
+    await createGateway('kept', 'member-2', { [DELETION_POLICY]: 'Orphan' });
+    await whenProgrammed(hub, 'kept', ['kept']);
+    const profile = await profileOf(hub, 'kept');
+    const before = await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile);
+    const writesBefore = armWrites(hub);
+    await hub.client.delete(gatewayPath('kept'));
+    expect(await eventually(() => gone(() => readGateway(hub.client, 'kept')), (g) => g, 30_000)).toBe(true);
+    expect(armWrites(hub)).toBe(writesBefore);
+    expect(await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile)).toEqual(before);
+    expect((await gatewayEvents(hub.client, 'kept')).map((e) => e.reason)).toContain('Orphaned');
+  });
+});
