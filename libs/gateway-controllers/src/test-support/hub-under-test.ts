@@ -1,5 +1,6 @@
 import type { RunningEmulator, start } from '@fleet-gateway/azure-emulator';
-import type { FrontDoorClients, FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import type { Sku } from '@fleet-gateway/annotations';
+import type { ArmRateLimiter, FrontDoorClients, FrontDoorScope, RateLimiterOptions } from '@fleet-gateway/azure-frontdoor';
 import { createPrivateLinkService as createMemberPrivateLinkService, memberNetwork, startHarness, TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import {
   collectionPath,
@@ -16,6 +17,7 @@ import { internalServiceExports, registerFleetHubControllers, type CachedInterna
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { Registry } from 'prom-client';
 import { gatewayClasses, gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from '../gateway-api-resources.js';
+import type { GatewayStores } from '../gateway-inputs.js';
 import type { AzureFrontDoorAccess } from '../gateway-reconciler.js';
 import { registerGatewayClassController } from '../register-gateway-class-controller.js';
 import { registerGatewayController, type GatewayControllers } from '../register-gateway-controller.js';
@@ -30,6 +32,7 @@ export const HUB_IDENTITY = `subscription/${SCOPE.subscriptionId}/cluster/test-h
 export const CLASS_NAME = 'azure-fleet-afd';
 export const MEMBERS = ['member-1', 'member-2'];
 export const APP_NAMESPACE = 'shop';
+export const DEFAULT_SKU: Sku = 'Standard_AzureFrontDoor';
 
 export interface AgentOptions {
   readonly azure?: boolean;
@@ -52,6 +55,8 @@ export interface RunningAgent {
   readonly elector?: LeaderElector;
   readonly registry: Registry;
   readonly gateway: GatewayControllers;
+  /** The caches the Gateway reconciler reads (to resolve a Gateway as the agent does). */
+  readonly stores: GatewayStores;
   stop(): Promise<void>;
 }
 
@@ -60,16 +65,30 @@ export interface HubUnderTest {
   readonly client: KubeClient;
   readonly emulator: RunningEmulator;
   readonly clients: FrontDoorClients;
+  /** The ARM clients' limiter, shared by every agent started here. */
+  readonly limiter: ArmRateLimiter;
   readonly logs: ReturnType<typeof captureLogLines>;
   /** Starts one agent; several may run at once as leader-elected replicas. */
   startAgent(options?: AgentOptions): Promise<RunningAgent>;
   stop(): Promise<void>;
 }
 
-export async function startHubUnderTest(options: { emulator?: Parameters<typeof start>[0] } = {}): Promise<HubUnderTest> {
-  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...MEMBERS.map((m) => `fleet-member-${m}`)] });
+export interface HubUnderTestOptions {
+  readonly emulator?: Parameters<typeof start>[0];
+  /** Member clusters whose `fleet-member-<name>` namespaces exist (default MEMBERS). */
+  readonly members?: readonly string[];
+  /** The ARM clients' limiter buckets (default: one that never waits); benchmarks pass the agent's (`{}`). */
+  readonly limiter?: RateLimiterOptions;
+}
+
+export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
+  const members = options.members ?? MEMBERS;
+  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`)] });
   await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
-  const { emulator, clients } = await startHarness(options.emulator ? { emulator: options.emulator } : {});
+  const { emulator, clients, limiter } = await startHarness({
+    ...(options.emulator ? { emulator: options.emulator } : {}),
+    ...(options.limiter ? { limiter: options.limiter } : {}),
+  });
   await client.create(collectionPath(gatewayClasses), {
     apiVersion: 'gateway.networking.k8s.io/v1',
     kind: 'GatewayClass',
@@ -112,7 +131,7 @@ export async function startHubUnderTest(options: { emulator?: Parameters<typeof 
       gatewayClasses: classes.gatewayClasses,
       serviceImports: fleet.serviceImports,
       internalServiceExports: fleet.internalServiceExports,
-      defaultSku: 'Standard_AzureFrontDoor',
+      defaultSku: DEFAULT_SKU,
       ...(azure ? { azure } : {}),
       ...timing,
       ...(agent.newRequestMessage ? { newRequestMessage: agent.newRequestMessage } : {}),
@@ -123,6 +142,15 @@ export async function startHubUnderTest(options: { emulator?: Parameters<typeof 
       ...(elector ? { elector } : {}),
       registry,
       gateway,
+      stores: {
+        gatewayClasses: classes.gatewayClasses.store,
+        gateways: gateway.gateways.store,
+        httpRoutes: gateway.httpRoutes.store,
+        referenceGrants: gateway.referenceGrants.store,
+        serviceImports: fleet.serviceImports.store,
+        internalServiceExports: fleet.internalServiceExports.store,
+        namespaces: gateway.namespaces.store,
+      },
       stop: async () => {
         running.delete(agentHandle);
         await manager.shutdown('test agent stopped');
@@ -137,6 +165,7 @@ export async function startHubUnderTest(options: { emulator?: Parameters<typeof 
     client,
     emulator,
     clients,
+    limiter,
     logs,
     startAgent,
     stop: async () => {

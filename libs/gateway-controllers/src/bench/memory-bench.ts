@@ -1,0 +1,134 @@
+/**
+ * Resident memory of the hub agent with --enable-afd=false (no Azure access) once its informers hold --gateways
+ * Gateways, --routes HTTPRoutes and --exports InternalServiceExports (with the ServiceImports it makes of them) and
+ * its controllers have written every status and gone idle. Before measuring it asserts, from the agent's /readyz and
+ * /metrics, that the six informers the issue names have listed and synced and that the Gateway controller reports
+ * every Gateway. The agent is its bundle under plain node, in its own process (--bundle names another build).
+ *
+ *   pnpm nx bundle hub-gateway && pnpm tsx libs/gateway-controllers/src/bench/memory-bench.ts [--bundle FILE] [--gateways 1000] [--routes 5000] [--exports 3000]
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { resourceName } from '@fleet-gateway/controller';
+import { internalServiceExports, serviceImports } from '@fleet-gateway/fleet-hub';
+import { gatewayClasses, gateways, httpRoutes, referenceGrants } from '../gateway-api-resources.js';
+import { startHubUnderTest } from '../test-support/hub-under-test.js';
+import { AGENT_BUNDLE, startAgentProcess, type AgentProcess } from './agent-process.js';
+import { applyFleetGateways, applyFleetRoutes, publishFleetExports, type FleetShape } from './bench-fleet.js';
+
+const CLUSTERS = ['member-1', 'member-2', 'member-3'];
+const INFORMERS = [gatewayClasses, gateways, httpRoutes, referenceGrants, serviceImports, internalServiceExports].map(resourceName);
+/** The agent counts as idle once no reconcile ran for this long with every queue empty. */
+const IDLE_MS = 10_000;
+
+const { values } = parseArgs({
+  options: {
+    bundle: { type: 'string', default: AGENT_BUNDLE },
+    gateways: { type: 'string', default: '1000' },
+    routes: { type: 'string', default: '5000' },
+    exports: { type: 'string', default: '3000' },
+  },
+});
+const [gatewayCount, routeCount, exportCount] = [values.gateways, values.routes, values.exports].map(Number) as [number, number, number];
+if (!(gatewayCount > 0 && routeCount % gatewayCount === 0 && exportCount % CLUSTERS.length === 0)) {
+  throw new Error(`--routes must be a multiple of --gateways and --exports of ${CLUSTERS.length}; got ${gatewayCount}, ${routeCount}, ${exportCount}`);
+}
+const fleet: FleetShape = { gateways: gatewayCount, routesPerGateway: routeCount / gatewayCount, services: exportCount / CLUSTERS.length, clusters: CLUSTERS };
+
+/** Prometheus text -> value by `name{labels}`. */
+async function scrape(url: string): Promise<Map<string, number>> {
+  const text = await (await fetch(url)).text();
+  const samples = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    if (match) samples.set(match[1] as string, Number(match[2]));
+  }
+  return samples;
+}
+
+const sumOf = (samples: Map<string, number>, name: string) => [...samples].filter(([k]) => k === name || k.startsWith(`${name}{`)).reduce((s, [, v]) => s + v, 0);
+
+/** VmRSS and VmHWM (peak) of a process, in MiB. */
+function residentMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+
+async function readyz(url: string): Promise<{ ok: boolean; body: string }> {
+  try {
+    const response = await fetch(url);
+    return { ok: response.ok, body: await response.text() };
+  } catch (error) {
+    return { ok: false, body: (error as Error).message };
+  }
+}
+
+/** Starts the agent and waits until /readyz answers 200; returns it and the seconds that took. */
+async function readyAgent(kubeconfigPath: string): Promise<{ agent: AgentProcess; readyS: number }> {
+  const started = performance.now();
+  const agent = await startAgentProcess(kubeconfigPath, values.bundle);
+  let ready = await readyz(agent.readyzUrl);
+  while (!ready.ok) {
+    if (performance.now() - started > 600_000) {
+      await agent.stop();
+      throw new Error(`the agent was not ready within 10 min: ${ready.body}`);
+    }
+    await sleep(200);
+    ready = await readyz(agent.readyzUrl);
+  }
+  return { agent, readyS: (performance.now() - started) / 1000 };
+}
+
+const hub = await startHubUnderTest({ members: CLUSTERS });
+try {
+  const kubeconfigPath = hub.plane.cluster('hub').kubeconfigPath;
+  // What the agent holds with empty caches (the runtime, its modules and connections), for comparison.
+  const empty = await readyAgent(kubeconfigPath);
+  await sleep(IDLE_MS);
+  const baseline = residentMiB(empty.agent.pid);
+  await empty.agent.stop();
+
+  const written = performance.now();
+  await publishFleetExports(hub.client, fleet);
+  await applyFleetRoutes(hub.client, fleet);
+  await applyFleetGateways(hub.client, fleet);
+  const writtenS = (performance.now() - written) / 1000;
+
+  const started = performance.now();
+  const { agent, readyS } = await readyAgent(kubeconfigPath);
+  try {
+    const afterSync = residentMiB(agent.pid);
+
+    // Idle: every queue empty, no reconcile for IDLE_MS, and the Gateway controller reporting every Gateway.
+    let samples = await scrape(agent.metricsUrl);
+    let reconciles = sumOf(samples, 'controller_reconcile_total');
+    let since = performance.now();
+    while (performance.now() - since < IDLE_MS || sumOf(samples, 'workqueue_depth') > 0 || sumOf(samples, 'fleet_gateway_gateways') < fleet.gateways) {
+      if (performance.now() - started > 1_800_000) throw new Error('the agent did not go idle within 30 min');
+      await sleep(500);
+      samples = await scrape(agent.metricsUrl);
+      const now = sumOf(samples, 'controller_reconcile_total');
+      if (now !== reconciles || sumOf(samples, 'workqueue_depth') > 0) [reconciles, since] = [now, performance.now()];
+    }
+    const idleS = (performance.now() - started) / 1000;
+    const unlisted = INFORMERS.filter((r) => !((samples.get(`informer_relists_total{resource="${r}"}`) ?? 0) >= 1));
+    if (unlisted.length > 0) throw new Error(`informers that never listed: ${unlisted.join(', ')}`);
+    const ready = await readyz(agent.readyzUrl);
+    if (!ready.ok) throw new Error(`the agent is no longer ready: ${ready.body}`);
+    const idle = residentMiB(agent.pid);
+
+    console.log(`hub agent, --enable-afd=false, the bundle ${path.relative(process.cwd(), values.bundle)} under node (node ${process.version})`);
+    console.log(`  informers: ${fleet.gateways} Gateways, ${fleet.gateways * fleet.routesPerGateway} HTTPRoutes, ${fleet.services * CLUSTERS.length} InternalServiceExports, ${fleet.services} ServiceImports (made by the agent), 1 GatewayClass, 0 ReferenceGrants; written in ${writtenS.toFixed(1)} s`);
+    console.log(`  ready (/readyz: all informers synced) after ${readyS.toFixed(1)} s; listed: ${INFORMERS.join(', ')}`);
+    console.log(`  idle after ${idleS.toFixed(1)} s (${reconciles} reconciles; every status written; ${sumOf(samples, 'fleet_gateway_gateways')} Gateways reported)`);
+    console.log(`  resident memory: ${afterSync.rss.toFixed(1)} MiB when ready, ${idle.rss.toFixed(1)} MiB idle (target < 300 MiB), peak ${idle.peak.toFixed(1)} MiB`);
+    console.log(`  the same agent idle with empty caches: ${baseline.rss.toFixed(1)} MiB (so the objects and their work cost +${(idle.rss - baseline.rss).toFixed(1)} MiB)`);
+  } finally {
+    await agent.stop();
+  }
+} finally {
+  await hub.stop();
+}
