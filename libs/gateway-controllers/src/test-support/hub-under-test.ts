@@ -13,6 +13,7 @@ import {
   type KubeObject,
 } from '@fleet-gateway/controller';
 import { captureLogLines, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
+import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
 import { internalServiceExports, registerFleetHubControllers, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { Registry } from 'prom-client';
@@ -287,23 +288,13 @@ export interface ExportFixture {
 /** What a member agent publishes: server-side apply of the export's spec under its own field manager. */
 export async function publishExport(client: KubeClient, fixture: ExportFixture): Promise<void> {
   const { cluster, service, namespace = APP_NAMESPACE } = fixture;
+  const upstream = exportOf({ cluster, namespace, service });
   const body = {
-    apiVersion: 'networking.fleet.azure.com/v1alpha1',
-    kind: 'InternalServiceExport',
-    metadata: { name: `${namespace}-${service}`, namespace: `fleet-member-${cluster}` },
+    apiVersion: upstream.apiVersion,
+    kind: upstream.kind,
+    metadata: { name: upstream.metadata.name, namespace: upstream.metadata.namespace },
     spec: {
-      ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }],
-      serviceReference: {
-        clusterId: cluster,
-        kind: 'Service',
-        namespace,
-        name: service,
-        namespacedName: `${namespace}/${service}`,
-        resourceVersion: '1',
-        generation: 1,
-        uid: `uid-${cluster}-${service}`,
-      },
-      type: 'LoadBalancer',
+      ...upstream.spec,
       weight: fixture.weight ?? 1,
       ...(fixture.publicAddress ? { publicAddress: fixture.publicAddress } : {}),
       ...(fixture.privateLink
