@@ -2,6 +2,7 @@
 export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
 export { KubeApiError, isConflict, isGone, isKubeRequestFailure, isNotFound, isStatusCode } from './kube/kube-api-error.js';
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
+export { hasFinalizer, setFinalizer } from './kube/finalizers.js';
 export { applyIsNoop, type ApplyTarget, type ManagedFieldsEntry } from './status/apply-is-noop.js';
 export {
   crdServesField,

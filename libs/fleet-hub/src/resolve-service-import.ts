@@ -1,5 +1,6 @@
 import { RESERVED_PREFIX } from '@fleet-gateway/annotations';
 import type { InternalServiceExport, ServiceImport, ServiceImportStatus } from '@fleet-gateway/api-types';
+import { hasFinalizer, type KubeObject } from '@fleet-gateway/controller';
 import { compareText as compare } from '@fleet-gateway/model';
 import { CLUSTER_SET_IP, INTERNAL_SERVICE_EXPORT_FINALIZER } from './fleet-names.js';
 import { samePorts, type ServicePort } from './service-ports.js';
@@ -69,8 +70,8 @@ export interface ServiceImportResolution<E extends InternalServiceExport = Inter
 export function resolveServiceImport<E extends InternalServiceExport>(inputs: ServiceImportInputs<E>): ServiceImportResolution<E> {
   const exports = [...inputs.exports].sort(olderFirst);
   const live = exports.filter((e) => e.metadata.deletionTimestamp === undefined && e.spec);
-  const needFinalizer = live.filter((e) => !hasFinalizer(e));
-  const releasable = exports.filter((e) => e.metadata.deletionTimestamp !== undefined && hasFinalizer(e));
+  const needFinalizer = live.filter((e) => !hasFinalizer(e as KubeObject, INTERNAL_SERVICE_EXPORT_FINALIZER));
+  const releasable = exports.filter((e) => e.metadata.deletionTimestamp !== undefined && hasFinalizer(e as KubeObject, INTERNAL_SERVICE_EXPORT_FINALIZER));
   const current = inputs.serviceImport;
 
   const listed = current?.status?.clusters?.map((c) => c.cluster) ?? [];
@@ -106,9 +107,6 @@ export function carriesAfdAnnotations(serviceImport: ServiceImport): boolean {
   return Object.keys(serviceImport.metadata.annotations ?? {}).some((key) => key.startsWith(RESERVED_PREFIX));
 }
 
-function hasFinalizer(ise: InternalServiceExport): boolean {
-  return ise.metadata.finalizers?.includes(INTERNAL_SERVICE_EXPORT_FINALIZER) ?? false;
-}
 
 function statusIsEmpty(status: ServiceImportStatus | undefined): boolean {
   return Object.values(status ?? {}).every((value) => value === undefined || value === null);

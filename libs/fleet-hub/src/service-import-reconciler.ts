@@ -7,6 +7,7 @@ import {
   objectPath,
   requeueAfter,
   retry,
+  setFinalizer,
   type CheckResult,
   type EventRecorder,
   type KubeClient,
@@ -71,7 +72,7 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
     try {
       const finalized = new Map<string, CachedInternalServiceExport>();
       for (const ise of resolution.needFinalizer) {
-        const updated = await setFinalizers(client, ise, [...(ise.metadata.finalizers ?? []), INTERNAL_SERVICE_EXPORT_FINALIZER]);
+        const updated = await setFinalizer(client, internalServiceExports, ise, INTERNAL_SERVICE_EXPORT_FINALIZER, true);
         if (!updated) continue;
         written.record(exportStore, objectKey(ise), ise, updated);
         finalized.set(objectKey(ise), updated);
@@ -131,8 +132,7 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
       }
 
       for (const ise of resolution.releasable) {
-        const remaining = (ise.metadata.finalizers ?? []).filter((f) => f !== INTERNAL_SERVICE_EXPORT_FINALIZER);
-        const released = await setFinalizers(client, ise, remaining);
+        const released = await setFinalizer(client, internalServiceExports, ise, INTERNAL_SERVICE_EXPORT_FINALIZER, false);
         if (!released) continue;
         // With no finalizer left the export is gone: its cache entry goes, or shows the release.
         written.record(exportStore, objectKey(ise), ise, released);
@@ -172,21 +172,6 @@ async function writeConflict(
   try {
     const result = await writer.apply(internalServiceExports, ise, { conditions: [conflictCondition(ise, verdict.conflicted)] });
     return result.written ? result.object : undefined;
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-}
-
-/** Replaces the finalizer list under a resourceVersion precondition; undefined when the export is gone. */
-async function setFinalizers(client: KubeClient, ise: CachedInternalServiceExport, finalizers: string[]): Promise<CachedInternalServiceExport | undefined> {
-  const { name, namespace, resourceVersion } = ise.metadata;
-  try {
-    return await client.patch<CachedInternalServiceExport>(
-      objectPath(internalServiceExports, name!, namespace),
-      { metadata: { resourceVersion, finalizers } },
-      'merge',
-    );
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;

@@ -157,7 +157,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     };
     // Resyncs resolve every Gateway again: info when there is a model other than the programmed one, debug otherwise
     // (a Gateway without a model says what changed when its status is written).
-    const changed = result.model !== undefined && programmed.get(owner.key)?.hash !== modelHash(result.model);
+    const resolvedHash = result.model && modelHash(result.model);
+    const changed = resolvedHash !== undefined && programmed.get(owner.key)?.hash !== resolvedHash;
     logger[changed ? 'info' : 'debug']('resolved', resolved);
     await writeRouteStatuses(gateway, owner, result, logger);
 
@@ -175,10 +176,13 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       state = { kind: 'disabled', previous: programmedBefore ? previous : undefined };
       if (programmedBefore) events.record(gateway, 'Warning', 'AzureFrontDoorDisabled', 'Hold', 'Azure Front Door reconciliation is disabled on this hub; this Gateway’s AFD profile is neither changed nor deleted');
     } else {
-      result = await issuePrivateLinkRequests(inputs, result, owner, logger);
-      const model = result.model;
+      const issued = await issuePrivateLinkRequests(inputs, result, owner, logger);
+      const model = issued.model;
       if (!model) throw new Error('the model vanished after issuing request messages; expected issuing to change only connection states');
-      const report = withAccessHints(await programFrontDoor(gateway, model, owner, logger, signal, azure), azure);
+      // Issuing nothing leaves the resolved model, whose hash is known already.
+      const hash = issued === result && resolvedHash !== undefined ? resolvedHash : modelHash(model);
+      result = issued;
+      const report = withAccessHints(await programFrontDoor(gateway, model, hash, owner, logger, signal, azure), azure);
       await publishFrontDoorIds(model, owner, report, logger);
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
@@ -222,12 +226,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   async function programFrontDoor(
     gateway: CachedGateway,
     model: GlobalGateway,
+    hash: string,
     owner: GatewayOwner,
     logger: Logger,
     signal: AbortSignal,
     access: AzureFrontDoorAccess,
   ): Promise<ReconcileReport> {
-    const hash = modelHash(model);
     const last = programmed.get(owner.key);
     if (last && last.uid === owner.uid && last.hash === hash && now().getTime() - last.at < (access.driftCheckMs ?? 30 * 60_000)) {
       logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });
@@ -337,6 +341,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   }
 
   async function finalize(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, signal: AbortSignal): Promise<ReconcileOutcome> {
+    const identity = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: owner.uid, generation: gateway.metadata.generation ?? 0 };
     programmed.delete(owner.key);
     for (const key of issuedMessages.keys()) if (key.startsWith(`${owner.uid}|`)) issuedMessages.delete(key);
     options.metrics?.forget(owner.key);
@@ -358,7 +363,6 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         const message = 'the Gateway is being deleted but Azure Front Door reconciliation is disabled on this hub (--enable-afd=false), so its AFD profile cannot be removed; enable it, or annotate the Gateway networking.fleet.azure.com/afd-deletion-policy: Orphan to delete it and leave the profile';
         return blocked('AzureFrontDoorDisabled', message, done());
       }
-      const identity = { namespace: owner.key.split('/')[0] ?? '', name: gateway.metadata.name ?? '', uid: owner.uid, generation: gateway.metadata.generation ?? 0 };
       const report = await deleteFrontDoor(azure.clients, identity, {
         hubIdentity: azure.hubIdentity,
         scope: azure.scope,
@@ -374,7 +378,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       }
       events.record(gateway, 'Normal', 'Deleted', 'Delete', report.message);
     } else {
-      logger.info('orphaning the AFD profile as the deletion policy asks', { step: 'delete', profile: profileName({ namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: owner.uid, generation: 0 }) });
+      logger.info('orphaning the AFD profile as the deletion policy asks', { step: 'delete', profile: profileName(identity) });
       events.record(gateway, 'Normal', 'Orphaned', 'Delete', 'deletion policy Orphan: the AFD profile was left in Azure, untouched');
     }
     await releaseExports(owner, logger);

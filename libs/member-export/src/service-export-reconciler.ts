@@ -6,6 +6,7 @@ import {
   objectPath,
   requeueAfter,
   retry,
+  setFinalizer,
   type EventRecorder,
   type KubeClient,
   type ObjectStore,
@@ -77,7 +78,7 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
         logger.info('unexported the Service: deleted its InternalServiceExport on the hub', { export: hubExportRef });
       }
       if (current && resolution.finalizer === 'add') {
-        current = await setFinalizers(options.memberClient, current, [...(current.metadata.finalizers ?? []), SERVICE_EXPORT_FINALIZER]);
+        current = (await setFinalizer(options.memberClient, serviceExports, current, SERVICE_EXPORT_FINALIZER, true)) ?? current;
         logger.info('added the ServiceExport cleanup finalizer');
       }
       if (current && resolution.conditions) {
@@ -97,7 +98,7 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
         if (written) logger.info(hubExport ? 'updated the InternalServiceExport on the hub' : 'exported the Service to the hub', { export: hubExportRef, weight: hub.spec.weight });
       }
       if (current && resolution.finalizer === 'remove') {
-        await setFinalizers(options.memberClient, current, (current.metadata.finalizers ?? []).filter((f) => f !== SERVICE_EXPORT_FINALIZER));
+        await setFinalizer(options.memberClient, serviceExports, current, SERVICE_EXPORT_FINALIZER, false);
         logger.info('removed the ServiceExport cleanup finalizer');
       }
     } catch (error) {
@@ -120,11 +121,6 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
     if (!live(serviceExport) || !live(service)) return undefined;
     return options.discovery.observe(service!, { hubExport, hubExportRef, signal });
   }
-}
-
-/** Replaces the finalizer list under a resourceVersion precondition (a stale copy gets 409 and a retry). */
-async function setFinalizers(client: KubeClient, se: CachedServiceExport, finalizers: string[]): Promise<CachedServiceExport> {
-  return patchMetadata(client, se, { finalizers });
 }
 
 async function patchMetadata(client: KubeClient, se: CachedServiceExport, metadata: Record<string, unknown>): Promise<CachedServiceExport> {

@@ -10,6 +10,7 @@ export interface ObjectMeta {
   readonly annotations?: Readonly<Record<string, string>>;
   readonly ownerReferences?: readonly unknown[];
   readonly deletionTimestamp?: string;
+  readonly finalizers?: readonly string[];
   readonly managedFields?: readonly ManagedFieldsEntry[];
 }
 
