@@ -30,6 +30,10 @@ export interface LocalSystemOptions {
   clusters: string[];
   /** Also run both agents' bundles, apply the sample and wait until the edge answers from every member. */
   withAgents?: boolean;
+  /** The emulator's timing: `watchable` (default, for people) or `fast` (end-to-end suites). */
+  timing?: 'watchable' | 'fast';
+  /** Fixes the edge's weighted origin choice. */
+  edgeSeed?: number;
   log?: (line: string) => void;
 }
 
@@ -72,7 +76,11 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
   const members = state.clusters.filter((c) => c.name !== 'hub').flatMap((c) => ['--member', `${c.name}=${c.kubeconfig}`]);
   const logFile = path.join(dir, 'azure-side.log');
   const log = openSync(logFile, 'a');
-  const sample = options.withAgents ? ['--sample-backends'] : [];
+  const sample = [
+    ...(options.withAgents ? ['--sample-backends'] : []),
+    ...(options.timing ? ['--timing', options.timing] : []),
+    ...(options.edgeSeed === undefined ? [] : ['--edge-seed', String(options.edgeSeed)]),
+  ];
   const child = spawn(tsx, [path.join(here, 'azure-side.ts'), '--dir', dir, ...members, ...sample], { detached: true, stdio: ['ignore', log, log] });
   closeSync(log);
   child.unref();
