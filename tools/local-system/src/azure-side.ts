@@ -2,10 +2,10 @@
  * The Azure side of the local system, run as one long-lived process: the Azure emulator and, for each member
  * cluster, the cloud-provider stand-in that gives its LoadBalancer Services a load balancer frontend and a Private
  * Link Service. Writes <dir>/azure.json once everything serves, and stops cleanly on SIGTERM/SIGINT.
- * With --sample-backends, each member's sample Service (shop/web port 80) is served by an echo backend naming the member.
+ * With --echo-backends, every LoadBalancer Service of a member is served by one echo backend naming the member.
  * --timing fast (end-to-end suites) shortens Front Door's deployment and Private Link delays to fractions of a second;
  * --edge-seed N makes the edge's weighted origin choice reproducible.
- *   tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...] [--sample-backends]
+ *   tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...] [--echo-backends]
  *       [--timing watchable|fast] [--edge-seed N]
  */
 import { rm, writeFile } from 'node:fs/promises';
@@ -15,7 +15,6 @@ import { DefaultAzureCredential } from '@azure/identity';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CloudProviderStandIn, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, start } from '@fleet-gateway/azure-emulator';
 import { startEchoBackend, type EchoBackend } from './echo-backend.js';
-import { SAMPLE } from './sample.js';
 import { seededRandom } from './seeded-random.js';
 import { LOCAL_AFD_RESOURCE_GROUP, LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
 
@@ -23,7 +22,7 @@ const { values } = parseArgs({
   options: {
     dir: { type: 'string' },
     member: { type: 'string', multiple: true, default: [] },
-    'sample-backends': { type: 'boolean', default: false },
+    'echo-backends': { type: 'boolean', default: false },
     timing: { type: 'string', default: 'watchable' },
     'edge-seed': { type: 'string' },
   },
@@ -72,9 +71,9 @@ for (const entry of values.member) {
   emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: memberResourceGroup(member) });
   await standIn.start();
   standIns.push(standIn);
-  if (values['sample-backends']) {
+  if (values['echo-backends']) {
     const backend = await startEchoBackend(member);
-    standIn.setBackend(SAMPLE.namespace, SAMPLE.name, 80, backend);
+    standIn.setDefaultBackend(backend);
     backends.push(backend);
   }
 }

@@ -77,7 +77,7 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
   const logFile = path.join(dir, 'azure-side.log');
   const log = openSync(logFile, 'a');
   const sample = [
-    ...(options.withAgents ? ['--sample-backends'] : []),
+    ...(options.withAgents ? ['--echo-backends'] : []),
     ...(options.timing ? ['--timing', options.timing] : []),
     ...(options.edgeSeed === undefined ? [] : ['--edge-seed', String(options.edgeSeed)]),
   ];

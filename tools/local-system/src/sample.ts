@@ -20,7 +20,7 @@ const KINDS: Record<string, ResourceType> = { ...CORE, ...RESOURCES };
 export interface Manifest {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string };
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
 }
 
 /** The manifests of `sample/<file>.yaml`, in order. */
