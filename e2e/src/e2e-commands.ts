@@ -5,7 +5,7 @@ import path from 'node:path';
 import { startLocalSystem, stopLocalSystem } from '@fleet-gateway/local-system';
 import { E2E_DIR, LOCAL_SYSTEM_DIR, readState, removeState, REPO_ROOT, STATE_FILE, writeState } from './e2e-state.js';
 import { readE2eSettings, type E2eSettings } from './settings.js';
-import { E2E_CLUSTERS, E2E_EDGE_SEED } from './system-under-test.js';
+import { E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER } from './system-under-test.js';
 
 type Log = (line: string) => void;
 
@@ -36,7 +36,7 @@ export async function setupE2e(environment: NodeJS.ProcessEnv, log: Log): Promis
   // Recorded first, so that a cleanup after an interrupted set-up knows there is something to remove.
   await writeState({ settings, startedAt: new Date().toISOString(), localSystemDir: LOCAL_SYSTEM_DIR });
   try {
-    await startLocalSystem({ dir: LOCAL_SYSTEM_DIR, clusters: [...E2E_CLUSTERS], withAgents: true, timing: 'fast', edgeSeed: E2E_EDGE_SEED, log });
+    await startLocalSystem({ dir: LOCAL_SYSTEM_DIR, clusters: [...E2E_CLUSTERS], withAgents: true, sample: false, manualApproval: [E2E_MANUAL_MEMBER], timing: 'fast', edgeSeed: E2E_EDGE_SEED, log });
   } catch (error) {
     await removeState();
     throw error;

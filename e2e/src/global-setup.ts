@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startLocalSystem, stopLocalSystem } from '@fleet-gateway/local-system';
 import type { TestProject } from 'vitest/node';
 import { readState } from './e2e-state.js';
-import { E2E_CLUSTERS, E2E_EDGE_SEED, systemInfoOf, type SystemInfo } from './system-under-test.js';
+import { E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER, systemInfoOf, type SystemInfo } from './system-under-test.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,7 +27,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'fleet-gateway-e2e-')), 'local-system');
   const log = (line: string) => process.stderr.write(`[e2e set-up] ${line}\n`);
-  await startLocalSystem({ dir, clusters: [...E2E_CLUSTERS], withAgents: true, timing: 'fast', edgeSeed: E2E_EDGE_SEED, log });
+  await startLocalSystem({ dir, clusters: [...E2E_CLUSTERS], withAgents: true, sample: false, manualApproval: [E2E_MANUAL_MEMBER], timing: 'fast', edgeSeed: E2E_EDGE_SEED, log });
   project.provide('system', await systemInfoOf(dir, true));
   return () => stopLocalSystem(dir);
 }

@@ -8,6 +8,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 export const E2E_CLUSTERS = ['hub', 'member-1', 'member-2'] as const;
 export const E2E_MEMBERS = ['member-1', 'member-2'] as const;
 export type E2eMember = (typeof E2E_MEMBERS)[number];
+/** member-1's agent approves the hub's Private Link connections itself; member-2's leaves them to an operator. */
+export const E2E_AUTO_MEMBER = 'member-1';
+export const E2E_MANUAL_MEMBER = 'member-2';
 /** The edge's weighted origin choice is seeded, so a measured split is the same run after run. */
 export const E2E_EDGE_SEED = 20261201;
 
