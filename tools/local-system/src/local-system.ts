@@ -41,6 +41,14 @@ export interface LocalSystemOptions {
   log?: (line: string) => void;
 }
 
+/** The class the hub chart installs for the agent's controllerName. */
+const GATEWAY_CLASS = {
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'GatewayClass',
+  metadata: { name: 'azure-fleet-afd' },
+  spec: { controllerName: 'networking.fleet.azure.com/afd' },
+};
+
 const clientOf = (kubeconfig: string): KubeClient => {
   const config = new KubeConfig();
   config.loadFromFile(kubeconfig);
@@ -112,9 +120,11 @@ async function withAgents(system: LocalSystem, options: LocalSystemOptions, log:
     ports: await freePorts(2 * system.plane.clusters.length),
     manualApproval: options.manualApproval ?? [],
   });
-  // The agents' leader Leases live in fleet-system, which their charts install into (fleetSystemNamespace).
+  // What the charts install: the agents' namespace (fleetSystemNamespace, where their leader Leases live) in every
+  // cluster, and the hub's GatewayClass.
   const fleetSystem = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fleet-system' } };
   for (const kubeconfig of Object.values(kubeconfigs)) await applyManifests(clientOf(kubeconfig), [fleetSystem]);
+  await applyManifests(clientOf(kubeconfigs['hub']!), [GATEWAY_CLASS]);
   log(`starting ${launches.map((l) => l.name).join(', ')} (bundles under node ${process.version})`);
   const agents = await startAgents(system.dir, launches);
   await waitForAgents(agents, log, 60_000);
