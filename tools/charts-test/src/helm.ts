@@ -22,7 +22,7 @@ export interface Manifest {
   [key: string]: unknown;
 }
 
-/** Runs helm with its cache, config and data homes under .cache/helm/home (never the user's). */
+/** Runs helm with its home, cache, config and data folders under .cache/helm/home (never the user's). */
 export async function helm(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<HelmResult> {
   const binary = await ensureHelm();
   const home = path.join(REPO_ROOT, '.cache/helm/home');
@@ -35,6 +35,8 @@ export async function helm(args: readonly string[], env: NodeJS.ProcessEnv = {})
         maxBuffer: 64 * 1024 * 1024,
         env: {
           PATH: process.env.PATH,
+          // client-go keeps its discovery cache in $HOME/.kube; unset, that would be the repository.
+          HOME: home,
           HELM_CACHE_HOME: `${home}/cache`,
           HELM_CONFIG_HOME: `${home}/config`,
           HELM_DATA_HOME: `${home}/data`,
