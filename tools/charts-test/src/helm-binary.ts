@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { fillCacheDir } from '@fleet-gateway/control-plane';
 
 const run = promisify(execFile);
 
@@ -30,21 +31,15 @@ export async function ensureHelm(log: (line: string) => void = () => {}): Promis
   const dir = path.join(CACHE_DIR, `${HELM_VERSION}-${await moduleHash()}`);
   const helm = path.join(dir, 'helm');
   if (existsSync(helm)) return helm;
-  const staging = `${dir}.building-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
   log(`building helm ${HELM_VERSION} into ${dir} (cold: minutes)`);
   const started = Date.now();
   const ldflags = `-s -w -X helm.sh/helm/v4/internal/version.version=${HELM_VERSION}`;
-  await run('go', ['build', '-trimpath', '-ldflags', ldflags, '-o', `${staging}/`, 'helm.sh/helm/v4/cmd/helm'], {
-    cwd: HELM_GO_MODULE_DIR,
-    env: { ...process.env, CGO_ENABLED: '0' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  await rename(staging, dir).catch(async (error: NodeJS.ErrnoException) => {
-    // Another process finished the same build first; its result is identical.
-    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-    await rm(staging, { recursive: true, force: true });
+  await fillCacheDir(dir, async (staging) => {
+    await run('go', ['build', '-trimpath', '-ldflags', ldflags, '-o', `${staging}/`, 'helm.sh/helm/v4/cmd/helm'], {
+      cwd: HELM_GO_MODULE_DIR,
+      env: { ...process.env, CGO_ENABLED: '0' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
   });
   log(`built helm in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return helm;

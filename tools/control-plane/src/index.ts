@@ -1,5 +1,6 @@
 export { startControlPlane, type ControlPlane, type ControlPlaneOptions, type ControlPlaneState } from './control-plane.js';
 export type { Cluster } from './cluster.js';
+export { fillCacheDir } from './cache-dir.js';
 export { ensureBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCrds, type CrdSelection } from './crd-install.js';
 export { fleetCrds, gatewayApiCrds, gatewayApiModuleDir, FLEET_CRD_DIR, GATEWAY_API_MODULE } from './crds.js';
