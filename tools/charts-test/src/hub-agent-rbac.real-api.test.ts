@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { renderKubeconfig, startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
+import { startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
 import { KubeApiError, KubeClient, type Condition } from '@fleet-gateway/controller';
 import { createNamespace, eventually } from '@fleet-gateway/controller/test-support';
 import { INTERNAL_SERVICE_EXPORT_FINALIZER } from '@fleet-gateway/fleet-hub';
@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentProcess } from '../../../apps/hub-gateway/src/test-support/agent-process.js';
 import { REPO_ROOT } from './helm-binary.js';
 import { chartDir, helmOk } from './helm.js';
+import { serviceAccountKubeconfig } from './service-account-identity.js';
 
 const TSX = createRequire(import.meta.url).resolve('tsx/cli');
 const RELEASE = 'hub-gateway';
@@ -45,17 +46,6 @@ interface Conditioned {
 }
 const condition = (object: Conditioned | undefined, type: string) => object?.status?.conditions?.find((c) => c.type === type);
 
-/** A token for the chart's ServiceAccount (TokenRequest), as the pod's projected token would be. */
-async function serviceAccountToken(namespace: string, name: string): Promise<string> {
-  const request = await admin.create<{ status?: { token?: string } }>(`/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`, {
-    apiVersion: 'authentication.k8s.io/v1',
-    kind: 'TokenRequest',
-    spec: { expirationSeconds: 3600 },
-  });
-  if (!request.status?.token) throw new Error(`no token issued for ${namespace}/${name}`);
-  return request.status.token;
-}
-
 /** Every refusal of the API server surfaces as an error or a 403 in some line (a retried reconcile, a failed watch). */
 const refusals = (run: AgentProcess) => run.lines.filter((l) => l.level === 'error' || /forbidden|\b403\b/i.test(JSON.stringify(l)));
 
@@ -71,9 +61,8 @@ beforeAll(async () => {
   await plane.installCrds('hub', { gatewayApi: 'standard', experimentalGatewayClass: true, fleet: false });
   for (const namespace of ['fleet-system', 'shop', 'fleet-member-member-1']) await createNamespace(admin, namespace);
   await helmOk(['upgrade', '--install', RELEASE, chartDir('hub-gateway'), '--kubeconfig', hub.kubeconfigPath, '--namespace', 'fleet-system']);
-  const token = await serviceAccountToken('fleet-system', RELEASE);
   agentKubeconfig = path.join(dir, 'agent-kubeconfig.yaml');
-  await writeFile(agentKubeconfig, renderKubeconfig({ cluster: 'hub', server: hub.server, caCert: hub.caCert, user: 'hub-gateway', credentials: { token } }), { mode: 0o600 });
+  await writeFile(agentKubeconfig, await serviceAccountKubeconfig(admin, hub, 'fleet-system', RELEASE), { mode: 0o600 });
   const kc = new KubeConfig();
   kc.loadFromFile(agentKubeconfig);
   agentClient = new KubeClient(kc);

@@ -1,4 +1,4 @@
-import { renderKubeconfig, startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
+import { startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
 import { collectionPath, isNotFound, KubeApiError, KubeClient, LeaderElector, objectPath } from '@fleet-gateway/controller';
 import { captureLogLines, createNamespace, eventually, logsFlushed } from '@fleet-gateway/controller/test-support';
 import { ClusterRegion, internalServiceExports, REGION_LABEL, SERVICE_EXPORT_FINALIZER, serviceExports, services, type CachedServiceExport } from '@fleet-gateway/member-export';
@@ -6,6 +6,7 @@ import { startMemberAgent, type MemberAgent } from '@fleet-gateway/member-export
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chartDir, helmOk, VALUES_DIR } from './helm.js';
+import { serviceAccountKubeconfig } from './service-account-identity.js';
 
 const MEMBER = 'member-1';
 const LEASE = 'member-discovery-controller-manager.networking.fleet.azure.com';
@@ -20,20 +21,6 @@ let chartClient: KubeClient;
 let agent: MemberAgent | undefined;
 const logs = captureLogLines();
 
-/** A TokenRequest token of the chart's ServiceAccount, as a kubeconfig: the identity the pod would have. */
-async function chartIdentity(cluster: Cluster, admin: KubeClient): Promise<KubeConfig> {
-  const request = await admin.create<{ status?: { token?: string } }>(`/api/v1/namespaces/fleet-system/serviceaccounts/${SERVICE_ACCOUNT}/token`, {
-    apiVersion: 'authentication.k8s.io/v1',
-    kind: 'TokenRequest',
-    spec: { expirationSeconds: 3600 },
-  });
-  const token = request.status?.token;
-  if (!token) throw new Error('no token issued for the chart ServiceAccount');
-  const kc = new KubeConfig();
-  kc.loadFromString(renderKubeconfig({ cluster: cluster.name, server: cluster.server, caCert: cluster.caCert, user: SERVICE_ACCOUNT, credentials: { token } }));
-  return kc;
-}
-
 beforeAll(async () => {
   plane = await startControlPlane({ clusters: ['hub', MEMBER], controllerManager: false });
   member = plane.cluster(MEMBER);
@@ -46,7 +33,8 @@ beforeAll(async () => {
   }
   await helmOk(['upgrade', '--install', 'hub-gateway', chartDir('hub-gateway'), '--kubeconfig', plane.cluster('hub').kubeconfigPath, '--namespace', 'fleet-system']);
   await helmOk(['upgrade', '--install', 'member-discovery', chartDir('member-discovery'), '--values', `${VALUES_DIR}/member-minimal.yaml`, '--kubeconfig', member.kubeconfigPath, '--namespace', 'fleet-system']);
-  chartKubeConfig = await chartIdentity(member, memberAdmin);
+  chartKubeConfig = new KubeConfig();
+  chartKubeConfig.loadFromString(await serviceAccountKubeconfig(memberAdmin, member, 'fleet-system', SERVICE_ACCOUNT));
   chartClient = new KubeClient(chartKubeConfig);
   await memberAdmin.create(collectionPath({ group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false }), {
     metadata: { name: 'aks-nodepool1-0', labels: { [REGION_LABEL]: 'eastus2' } },
