@@ -3,4 +3,5 @@
 export { startHubPlane, type HubPlane } from './hub-plane.js';
 export { captureLogLines, logsFlushed } from './log-capture.js';
 export { createNamespace, eventually, kubeConfigAs, nextMatching } from './real-api.js';
+export { AgentProcess, bundleAgent, type LogLine } from './agent-process.js';
 export { percentile } from '../bench/percentile.js';
