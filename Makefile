@@ -21,9 +21,12 @@ shell: bootstrap
 test: bootstrap
 	tools/scripts/run-all-tests.sh
 
-# The local system on its embedded default: real control planes (hub + members, all CRDs installed) and the Azure
-# emulator with a cloud-provider stand-in per member. Prints kubeconfigs and endpoints; stop with local-down.
+# The local system on its embedded default: real control planes (hub + members, all CRDs installed), the Azure
+# emulator with a cloud-provider stand-in and an echo backend per member, both agents' bundles (feature gates and
+# auto-approval on) and the sample Gateway; waits until the edge answers from every member, then prints how to reach
+# it. Stop with local-down.
 local-up: bootstrap
+	NX_NO_CLOUD=true pnpm exec nx run-many -t bundle -p hub-gateway,member-discovery --output-style=static
 	pnpm exec tsx tools/local-system/src/cli.ts up --clusters $(CLUSTERS) --dir $(LOCAL_DIR)
 
 local-down:

@@ -8,6 +8,8 @@ export default defineConfig({
     name: 'member-azure',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // The real-API suites start a hub, a member and the emulator and wait on controllers and Private Link timing.
+    testTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '../../test-results/member-azure.json' }]],
   },
 });

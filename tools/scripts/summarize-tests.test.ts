@@ -38,7 +38,13 @@ describe('summarizeTests over real Vitest reports', () => {
       { project: 'a', report: await reportOf('passing') },
       { project: 'b', report: await reportOf('failing-test') },
     ]);
-    expect(summary.lines).toEqual(['a                    1 passed, 0 failed', 'b                    0 passed, 1 failed', 'tests: 1 passed, 1 failed, 1 skipped']);
+    expect(summary.lines).toEqual([
+      'a                    1 passed, 0 failed',
+      'b                    0 passed, 1 failed',
+      // The failed test by file and name, with the first line of its failure, free of colour codes.
+      '                     failed: failing-test.fixture.ts > fails: AssertionError: expected 2 to be 3 // Object.is equality',
+      'tests: 1 passed, 1 failed, 1 skipped',
+    ]);
     expect(summary.ok).toBe(false);
   });
 

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /** What a Vitest JSON report (reporter "json") says, as far as the summary needs it. */
 export interface VitestJsonReport {
   numPassedTests: number;
@@ -5,7 +7,12 @@ export interface VitestJsonReport {
   numPendingTests: number;
   numTodoTests: number;
   success: boolean;
-  testResults: { name: string; status: string; message?: string; assertionResults: { status: string }[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
+  }[];
 }
 
 /** One project's report, or undefined when its test run ended without writing one. */
@@ -20,6 +27,8 @@ export interface TestSummary {
 }
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+// eslint-disable-next-line no-control-regex -- Vitest's failure messages carry terminal colour codes
+const firstLine = (text: string | undefined): string => (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0] ?? '';
 
 /**
  * Files that failed with no failed test to show for it: a failing beforeAll (its tests count as skipped) or a file
@@ -28,7 +37,19 @@ const plural = (count: number, word: string): string => `${count} ${word}${count
 function filesThatDidNotRun(report: VitestJsonReport): { name: string; message: string }[] {
   return report.testResults
     .filter((file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'))
-    .map((file) => ({ name: file.name, message: (file.message ?? '').split('\n')[0] ?? '' }));
+    .map((file) => ({ name: file.name, message: firstLine(file.message) }));
+}
+
+/**
+ * Each failed test's full name and the first line of its failure. CI shows only the tail of a run, where the summary
+ * sits: without these lines a failure far up in the log could not be told from its counts.
+ */
+function failedTests(report: VitestJsonReport): { name: string; message: string }[] {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => ({ name: `${path.basename(file.name)} > ${test.fullName}`, message: firstLine(test.failureMessages?.[0]) })),
+  );
 }
 
 /**
@@ -57,6 +78,7 @@ export function summarizeTests(projects: ProjectReport[]): TestSummary {
     const counts = `${report.numPassedTests} passed, ${report.numFailedTests} failed`;
     lines.push(broken.length === 0 ? `${label} ${counts}` : `${label} ${counts}; ${plural(broken.length, 'test file')} failed to run:`);
     for (const file of broken) lines.push(`${' '.repeat(21)}${file.name}: ${file.message}`);
+    for (const test of failedTests(report)) lines.push(`${' '.repeat(21)}failed: ${test.name}: ${test.message}`);
   }
   const problems = [
     ...(brokenFiles > 0 ? [`${plural(brokenFiles, 'test file')} failed to run`] : []),

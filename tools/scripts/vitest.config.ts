@@ -8,6 +8,9 @@ export default defineConfig({
     name: 'scripts',
     environment: 'node',
     include: ['*.test.ts'],
+    // The summary tests run a nested Vitest and the toolchain tests run shell scripts: seconds each, more on a busy
+    // machine, where Vitest's 5 s default would fail them for no fault of theirs.
+    testTimeout: 30_000,
     reporters: ['default', ['json', { outputFile: '../../test-results/scripts.json' }]],
   },
 });

@@ -18,3 +18,7 @@ export {
   type NotPublished,
   type PublishedPrivateLink,
 } from './private-link-discovery.js';
+
+// The member-export seam: an internal load balancer Service's origin, and what its ServiceExport says of it.
+export * from './private-link-observation.js';
+export { PrivateLinkOriginDiscovery, type PrivateLinkOriginDiscoveryOptions } from './private-link-origin-discovery.js';

@@ -20,6 +20,7 @@ export {
   type OriginCondition,
   type OriginDiscovery,
   type OriginDiscoveryContext,
+  type OriginEvent,
   type OriginFields,
   type OriginObservation,
 } from './origin-observation.js';

@@ -36,6 +36,10 @@ export class LoadBalancerOriginDiscovery implements OriginDiscovery {
     const frontDoorIds = [...new Set((context.hubExport?.status?.frontDoors ?? []).map((f) => f.frontDoorID))].sort();
     return observePublicOrigin({ service, zone: await this.options.zone.zone(context.signal), frontDoorIds, hubExport: context.hubExportRef });
   }
+
+  forget(namespace: string, name: string): void {
+    this.options.privateLink?.forget?.(namespace, name);
+  }
 }
 
 /**

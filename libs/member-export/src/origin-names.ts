@@ -8,6 +8,13 @@ export const ORIGIN_PUBLISHED_CONDITION = 'networking.fleet.azure.com/OriginPubl
 /** A public origin's load balancer only lets Front Door in; `False` is the warning. */
 export const ORIGIN_RESTRICTED_CONDITION = 'networking.fleet.azure.com/OriginRestrictedToFrontDoor';
 
+/** A Private Link origin's Azure data is fresh; `False` while a read fails and the last values stand, marked stale. */
+export const AZURE_DATA_CURRENT_CONDITION = 'networking.fleet.azure.com/AzureDataCurrent';
+/** Every Front Door connection the hub asked for on this export (one request message per Gateway) is approved. */
+export const CONNECTIONS_APPROVED_CONDITION = 'networking.fleet.azure.com/PrivateLinkConnectionsApproved';
+/** Every condition origin discovery may set: kept as they are while the export itself is held (an invalid weight). */
+export const ORIGIN_CONDITION_TYPES = [ORIGIN_PUBLISHED_CONDITION, ORIGIN_RESTRICTED_CONDITION, AZURE_DATA_CURRENT_CONDITION, CONNECTIONS_APPROVED_CONDITION] as const;
+
 /** `OriginPublished` reasons. */
 export const ORIGIN_REASONS = {
   published: 'PublicAddressPublished',

@@ -22,6 +22,8 @@ export interface OriginObservation {
   readonly conditions: readonly OriginCondition[];
   /** Set while what the origin needs is not there yet (no address): the reconcile looks again after this long. */
   readonly recheck?: { readonly afterMs: number; readonly reason: string };
+  /** What discovery did this time that the ServiceExport's events should tell (an approval). */
+  readonly events?: readonly OriginEvent[];
 }
 
 export interface OriginDiscoveryContext {
@@ -39,6 +41,8 @@ export interface OriginDiscoveryContext {
  */
 export interface OriginDiscovery {
   observe(service: CachedService, context: OriginDiscoveryContext): Promise<OriginObservation>;
+  /** Drops what discovery keeps about a Service that is no longer exported. */
+  forget?(namespace: string, name: string): void;
 }
 
 export const NO_ORIGIN: OriginObservation = { fields: {}, conditions: [] };

@@ -222,6 +222,38 @@ describe('resolveServiceExport: the origin', () => {
     expect(resolve({ serviceExport: warned, service: lb, hubExport: hubExportOf(), origin: waiting }).events).toEqual([]);
   });
 
+  it('stale values keep the time they were read; discovery’s events are recorded after the export’s', () => {
+    const internal = serviceOf({ type: 'LoadBalancer', ingress: [{ ip: '10.0.0.7' }] });
+    const privateLink = { internalLoadBalancerIP: '10.0.0.7', privateLinkService: { resourceID: '/pls', location: 'eastus' } };
+    const hubExport = hubExportOf({ origin: privateLink, azureObservedTime: EARLIER });
+    const stale = resolve({ serviceExport: se, service: internal, hubExport, origin: { fields: { ...privateLink, azureDataStale: true }, conditions: [] } });
+    expect(stale.hub.kind === 'apply' && stale.hub.spec).toMatchObject({ azureDataStale: true, azureObservedTime: EARLIER });
+    const approved = { type: 'Normal' as const, reason: 'PrivateLinkConnectionApproved', note: 'approved afd-1' };
+    const fresh = resolve({ serviceExport: se, service: internal, hubExport, origin: { fields: { ...privateLink, privateLinkService: { resourceID: '/pls-2', location: 'eastus' } }, conditions: [], events: [approved] } });
+    expect(fresh.hub.kind === 'apply' && fresh.hub.spec.azureObservedTime).toBe('2030-01-01T00:00:10Z');
+    expect(fresh.hub.kind === 'apply' && 'azureDataStale' in fresh.hub.spec).toBe(false);
+    expect(fresh.events).toEqual([approved]);
+  });
+
+  it('an invalid weight keeps every origin condition as it is, Private Link ones included', () => {
+    const kept = ['networking.fleet.azure.com/AzureDataCurrent', 'networking.fleet.azure.com/PrivateLinkConnectionsApproved'].map((type) => ({
+      type,
+      status: 'False' as const,
+      reason: 'Something',
+      message: 'as it was',
+      observedGeneration: 1,
+      lastTransitionTime: EARLIER,
+    }));
+    const invalid = serviceExportOf({ finalizers, annotations: { ...seen, [WEIGHT_ANNOTATION]: 'heavy' }, conditions: [validTrue, pending, ...kept] });
+    const r = resolve({ serviceExport: invalid, service: lb, hubExport: hubExportOf(), origin: published('20.1.2.3') });
+    expect(conditionsOf(r)).toEqual([
+      'Valid=False/ServiceExportInvalidWeightAnnotation',
+      'Conflict=Unknown/ServicePendingConflictResolution',
+      'networking.fleet.azure.com/AzureDataCurrent=False/Something',
+      'networking.fleet.azure.com/PrivateLinkConnectionsApproved=False/Something',
+    ]);
+  });
+
   it('drops the origin conditions when the Service is unexported', () => {
     const r = resolve({ serviceExport: serviceExportOf({ finalizers, annotations: { [WEIGHT_ANNOTATION]: '0' } }), service: lb, origin: published('20.1.2.3') });
     expect(conditionsOf(r)).toEqual(['Valid=True/ServiceIsValid']);

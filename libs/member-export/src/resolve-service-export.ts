@@ -16,7 +16,7 @@ import {
 } from './member-names.js';
 import type { CachedInternalServiceExport, CachedService, CachedServiceExport } from './member-resources.js';
 import { ORIGIN_FIELD_KEYS, type OriginFields, type OriginObservation } from './origin-observation.js';
-import { ORIGIN_EVENT_REASONS, ORIGIN_PUBLISHED_CONDITION, ORIGIN_RESTRICTED_CONDITION } from './origin-names.js';
+import { ORIGIN_CONDITION_TYPES, ORIGIN_EVENT_REASONS, ORIGIN_RESTRICTED_CONDITION } from './origin-names.js';
 import { isInternalLoadBalancer } from './load-balancer-origin-discovery.js';
 
 /** Everything one reconcile of a ServiceExport key knows, read from the caches (and discovery) beforehand. */
@@ -62,7 +62,6 @@ export interface ServiceExportResolution {
   readonly requeue: { readonly afterMs: number; readonly reason: string } | undefined;
 }
 
-const ORIGIN_CONDITIONS = [ORIGIN_PUBLISHED_CONDITION, ORIGIN_RESTRICTED_CONDITION];
 /** How soon a replaced or deleting export is looked at again (the hub informer's delete event usually comes first). */
 export const HUB_WAIT_MS = 2_000;
 
@@ -121,7 +120,7 @@ export function resolveServiceExport(inputs: ServiceExportInputs): ServiceExport
     // Unexporting would cut the traffic the last valid weight sends: the export stays exactly as it is.
     const condition = valid('False', INVALID_WEIGHT_ANNOTATION, `serviceExport ${ref} has an invalid weight annotation, err = ${weight.error}`);
     const events = changed(condition) ? [warning(EVENT_REASONS.invalidWeight, `ServiceExport ${name} has invalid weight value in the annotation`)] : [];
-    return { ...nothing, conditions: [condition, ...keep([CONFLICT_CONDITION, ...ORIGIN_CONDITIONS])], events };
+    return { ...nothing, conditions: [condition, ...keep([CONFLICT_CONDITION, ...ORIGIN_CONDITION_TYPES])], events };
   }
   if (weight.weight === 0) {
     const condition = valid('True', SERVICE_IS_VALID, `exported service ${ref} with 0 weight`);
@@ -175,7 +174,7 @@ export function resolveServiceExport(inputs: ServiceExportInputs): ServiceExport
     finalizer: finalized ? 'keep' : 'add',
     conditions,
     annotations,
-    events: [...events, ...originEvents(originConditions, existing, origin.fields, hubExport)],
+    events: [...events, ...originEvents(originConditions, existing, origin.fields, hubExport), ...(origin.events ?? [])],
     requeue: origin.recheck,
   };
 }
@@ -219,8 +218,10 @@ function exportSpec(
   const type = service.spec?.type ?? 'ClusterIP';
   const current = inputs.hubExport?.spec;
   const hasOrigin = Object.values(fields).some((value) => value !== undefined);
-  // The observation time moves only when what was observed changed, so a steady state writes nothing.
-  const observedTime = hasOrigin && current?.azureObservedTime && sameFields(fields, current) ? current.azureObservedTime : formatTime(inputs.now);
+  // The observation time moves only when what was observed changed, so a steady state writes nothing; stale values
+  // keep the time they were read.
+  const keepTime = sameFields(fields, current) || (fields.azureDataStale === true && sameFields({ ...fields, azureDataStale: current?.azureDataStale }, current));
+  const observedTime = hasOrigin && current?.azureObservedTime && keepTime ? current.azureObservedTime : formatTime(inputs.now);
   return {
     ports: (service.spec?.ports ?? []).map((p) => ({
       ...(p.name ? { name: p.name } : {}),
@@ -249,8 +250,8 @@ function exportSpec(
   };
 }
 
-function sameFields(fields: OriginFields, current: InternalServiceExportSpec): boolean {
-  return ORIGIN_FIELD_KEYS.every((key) => jsonEqual(fields[key], current[key]));
+function sameFields(fields: OriginFields, current: InternalServiceExportSpec | undefined): boolean {
+  return current !== undefined && ORIGIN_FIELD_KEYS.every((key) => jsonEqual(fields[key], current[key]));
 }
 
 /**

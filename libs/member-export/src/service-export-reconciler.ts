@@ -75,6 +75,7 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
       const { hub } = resolution;
       if (hub.kind === 'delete') {
         await hubWriter.delete(hubName, hub.uid);
+        options.discovery.forget?.(namespace, request.name);
         logger.info('unexported the Service: deleted its InternalServiceExport on the hub', { export: hubExportRef });
       }
       if (current && resolution.finalizer === 'add') {

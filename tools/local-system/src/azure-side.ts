@@ -2,7 +2,8 @@
  * The Azure side of the local system, run as one long-lived process: the Azure emulator and, for each member
  * cluster, the cloud-provider stand-in that gives its LoadBalancer Services a load balancer frontend and a Private
  * Link Service. Writes <dir>/azure.json once everything serves, and stops cleanly on SIGTERM/SIGINT.
- *   tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...]
+ * With --sample-backends, each member's sample Service (shop/web port 80) is served by an echo backend naming the member.
+ *   tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...] [--sample-backends]
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,10 +11,12 @@ import { parseArgs } from 'node:util';
 import { DefaultAzureCredential } from '@azure/identity';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CloudProviderStandIn, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, start } from '@fleet-gateway/azure-emulator';
+import { startEchoBackend, type EchoBackend } from './echo-backend.js';
+import { SAMPLE } from './sample.js';
 import { LOCAL_AFD_RESOURCE_GROUP, LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
 
 const { values } = parseArgs({
-  options: { dir: { type: 'string' }, member: { type: 'string', multiple: true, default: [] } },
+  options: { dir: { type: 'string' }, member: { type: 'string', multiple: true, default: [] }, 'sample-backends': { type: 'boolean', default: false } },
   strict: true,
 });
 if (!values.dir) throw new Error('--dir is required');
@@ -38,6 +41,7 @@ for (const name of OTHER_CREDENTIAL_VARIABLES) delete process.env[name];
 Object.assign(process.env, managedIdentityEnvironment(emulator));
 const credential = new DefaultAzureCredential();
 const standIns: CloudProviderStandIn[] = [];
+const backends: EchoBackend[] = [];
 for (const entry of values.member) {
   const [member, kubeconfig] = entry.split('=');
   if (!member || !kubeconfig) throw new Error(`--member expects NAME=KUBECONFIG, got "${entry}"`);
@@ -52,6 +56,11 @@ for (const entry of values.member) {
   emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: memberResourceGroup(member) });
   await standIn.start();
   standIns.push(standIn);
+  if (values['sample-backends']) {
+    const backend = await startEchoBackend(member);
+    standIn.setBackend(SAMPLE.namespace, SAMPLE.name, 80, backend);
+    backends.push(backend);
+  }
 }
 const info: AzureSideInfo = {
   pid: process.pid,
@@ -68,7 +77,7 @@ const info: AzureSideInfo = {
 await writeFile(path.join(dir, 'azure.json'), JSON.stringify(info, null, 2));
 
 const shutdown = (): void => {
-  void Promise.all([...standIns.map((s) => s.stop()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
+  void Promise.all([...standIns.map((s) => s.stop()), ...backends.map((b) => b.close()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
     process.exit(0),
   );
 };

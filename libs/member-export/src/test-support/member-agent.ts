@@ -1,6 +1,7 @@
 import { createLogger, EventRecorder, KubeClient, Manager } from '@fleet-gateway/controller';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Writable } from 'node:stream';
+import type { OriginDiscovery } from '../origin-observation.js';
 import { registerMemberExportControllers, type MemberExportControllers } from '../register-member-export-controllers.js';
 
 export interface MemberAgent {
@@ -20,6 +21,8 @@ export async function startMemberAgent(options: {
   memberKubeConfig: KubeConfig;
   hubKubeconfigPath: string;
   logStream: Writable;
+  /** The Private Link side, as the app wires it with --enable-private-link-origin-discovery. */
+  privateLinkDiscovery?: OriginDiscovery;
 }): Promise<MemberAgent> {
   const hubKubeConfig = new KubeConfig();
   hubKubeConfig.loadFromFile(options.hubKubeconfigPath);
@@ -38,6 +41,7 @@ export async function startMemberAgent(options: {
     events,
     logger,
     resyncPeriodMs: 500,
+    ...(options.privateLinkDiscovery ? { privateLinkDiscovery: options.privateLinkDiscovery } : {}),
   });
   await manager.start();
   return { manager, controllers, hubClient, stop: async () => void (await manager.shutdown('test over')) };

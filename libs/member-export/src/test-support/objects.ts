@@ -1,4 +1,5 @@
 import type { CachedInternalServiceExport, CachedService, CachedServiceExport } from '../member-resources.js';
+import type { OriginFields } from '../origin-observation.js';
 
 export const NOW = new Date('2030-01-01T00:00:10Z');
 export const EARLIER = '2030-01-01T00:00:05Z';
@@ -70,6 +71,8 @@ export function hubExportOf(overrides: {
   frontDoorIds?: string[];
   publicAddress?: string;
   azureObservedTime?: string;
+  /** Origin fields as discovery published them. */
+  origin?: OriginFields;
 } = {}): CachedInternalServiceExport {
   const namespace = overrides.namespace ?? 'shop';
   const name = overrides.name ?? 'web';
@@ -98,6 +101,7 @@ export function hubExportOf(overrides: {
       },
       ...(overrides.publicAddress ? { publicAddress: overrides.publicAddress } : {}),
       ...(overrides.azureObservedTime ? { azureObservedTime: overrides.azureObservedTime } : {}),
+      ...overrides.origin,
     },
     status: {
       ...(overrides.conflict

@@ -1,0 +1,219 @@
+import { CloudProviderStandIn, FAST_POLLING, planLoadBalancer } from '@fleet-gateway/azure-emulator';
+import { startControlPlane, type ControlPlane } from '@fleet-gateway/control-plane';
+import { collectionPath, KubeClient, objectPath, type Condition } from '@fleet-gateway/controller';
+import { captureLogLines, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
+import {
+  AZURE_DATA_CURRENT_CONDITION,
+  CONNECTIONS_APPROVED_CONDITION,
+  internalServiceExports,
+  ORIGIN_PUBLISHED_CONDITION,
+  serviceExports,
+  services,
+  type CachedInternalServiceExport,
+  type CachedService,
+  type CachedServiceExport,
+} from '@fleet-gateway/member-export';
+import { startMemberAgent, type MemberAgent } from '@fleet-gateway/member-export/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrivateLinkDiscovery } from './private-link-discovery.js';
+import { PRIVATE_LINK_EVENT_REASONS, PRIVATE_LINK_REASONS } from './private-link-observation.js';
+import { PrivateLinkOriginDiscovery } from './private-link-origin-discovery.js';
+import { SERVICE_ANNOTATIONS } from './service-facts.js';
+import { requestFromFrontDoor, startMemberBed, type MemberBed } from './testing/index.js';
+
+// The member agent with Private Link discovery, against a real hub and member kube-apiserver and the Azure emulator
+// (the cloud-provider stand-in builds each Service's load balancer and Private Link Service as AKS does).
+const ns = 'shop';
+const hubNamespace = 'fleet-member-member-1';
+const CUSTOMER_ENDPOINT = (name: string) => `/subscriptions/${'44444444-0000-0000-0000-000000000004'}/resourceGroups/apps/providers/Microsoft.Network/privateEndpoints/${name}`;
+
+let plane: ControlPlane;
+let bed: MemberBed;
+let standIn: CloudProviderStandIn;
+let hub: KubeClient;
+let member: KubeClient;
+let hubKubeconfig: string;
+let agent: MemberAgent | undefined;
+let discovery: PrivateLinkDiscovery;
+const logs = captureLogLines();
+
+beforeAll(async () => {
+  [plane, bed] = await Promise.all([startControlPlane({ clusters: ['hub', 'member-1'], controllerManager: false }), startMemberBed({ emulator: { privateLink: { connectionDelayMs: 1_500 } } })]);
+  for (const cluster of ['hub', 'member-1']) await plane.installCrds(cluster, { gatewayApi: false, fleet: true });
+  hub = new KubeClient(plane.cluster('hub').kubeConfig());
+  member = new KubeClient(plane.cluster('member-1').kubeConfig());
+  await createNamespace(member, ns);
+  hubKubeconfig = await plane.memberHubKubeconfig('member-1');
+  standIn = new CloudProviderStandIn({ kubeConfig: plane.cluster('member-1').kubeConfig(), emulator: bed.emulator, settings: bed.settings });
+  await standIn.start();
+}, 120_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  await standIn?.stop();
+  await Promise.all([plane?.stop(), bed?.emulator.stop()]);
+});
+
+/** (Re)starts the member agent: Private Link discovery with short TTL and backoff, approving or not. */
+async function startAgent(approveConnections: boolean): Promise<void> {
+  await agent?.stop();
+  discovery = new PrivateLinkDiscovery(bed.network, { ttlMs: 1_000, backoff: { initialMs: 300, maxMs: 1_000 } });
+  agent = await startMemberAgent({
+    member: 'member-1',
+    memberKubeConfig: plane.cluster('member-1').kubeConfig(),
+    hubKubeconfigPath: hubKubeconfig,
+    logStream: logs.stream,
+    privateLinkDiscovery: new PrivateLinkOriginDiscovery({ discovery, nodeResourceGroup: bed.settings.resourceGroup, approveConnections }),
+  });
+}
+
+async function exportInternalService(name: string): Promise<CachedService> {
+  const service = await member.create<CachedService>(collectionPath(services, ns), {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, annotations: { [SERVICE_ANNOTATIONS.internal]: 'true', [SERVICE_ANNOTATIONS.plsCreate]: 'true' } },
+    spec: { type: 'LoadBalancer', selector: { app: name }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }] },
+  });
+  await member.create(collectionPath(serviceExports, ns), { apiVersion: 'networking.fleet.azure.com/v1beta1', kind: 'ServiceExport', metadata: { name } });
+  return service;
+}
+
+const readExport = (name: string) => hub.get<CachedInternalServiceExport>(objectPath(internalServiceExports, `${ns}-${name}`, hubNamespace)).catch(() => undefined);
+const readServiceExport = (name: string) => member.get<CachedServiceExport>(objectPath(serviceExports, name, ns));
+const conditionOf = (se: CachedServiceExport | undefined, type: string): Condition | undefined => se?.status?.conditions?.find((c) => c.type === type);
+const plsName = (ise: CachedInternalServiceExport | undefined) => ise?.spec?.privateLinkService?.resourceID.split('/').at(-1) ?? '';
+const connectionsOf = async (name: string) => {
+  const list = [];
+  for await (const c of bed.network.privateLinkServices.listPrivateEndpointConnections(bed.settings.resourceGroup, name)) list.push(c);
+  return list;
+};
+
+/** What the hub's Gateway controller writes when a Gateway starts using the export: its request message. */
+async function issueRequest(name: string, gateway: string, requestMessage: string): Promise<void> {
+  await hub.patch(`${objectPath(internalServiceExports, `${ns}-${name}`, hubNamespace)}/status`, { status: { privateLinkRequests: [{ gateway, requestMessage }] } }, 'merge');
+}
+
+describe('the member agent with Private Link origin discovery', () => {
+  it('publishes an internal load balancer Service’s Private Link Service: id, location, alias and address, read fresh', async () => {
+    await startAgent(false);
+    await exportInternalService('web');
+    const ise = await eventually(() => readExport('web'), (e) => e?.spec?.privateLinkService !== undefined, 30_000);
+    const pls = await bed.network.privateLinkServices.get(bed.settings.resourceGroup, plsName(ise));
+    expect(ise?.spec).toMatchObject({
+      type: 'LoadBalancer',
+      isInternalLoadBalancer: true,
+      privateLinkService: { resourceID: pls.id, location: pls.location, alias: pls.alias },
+      privateEndpointConnections: [],
+    });
+    const service = await member.get<CachedService>(objectPath(services, 'web', ns));
+    expect(ise?.spec?.internalLoadBalancerIP).toBe(service.status?.loadBalancer?.ingress?.[0]?.ip);
+    expect(ise?.spec?.azureDataStale).toBeUndefined();
+    expect(ise?.spec?.azureObservedTime).toMatch(/^\d{4}-/);
+    expect('publicAddress' in (ise?.spec ?? {})).toBe(false);
+    const se = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION) !== undefined);
+    expect(conditionOf(se, ORIGIN_PUBLISHED_CONDITION)).toMatchObject({ status: 'True', reason: PRIVATE_LINK_REASONS.published });
+    expect(conditionOf(se, AZURE_DATA_CURRENT_CONDITION)?.status).toBe('True');
+  });
+
+  it('a Private Link Service that appears late: the reason on the ServiceExport, requeued, then published without a Service event', async () => {
+    const service = await eventually(() => member.get<CachedService>(objectPath(services, 'web', ns)), (s) => s.status?.loadBalancer?.ingress !== undefined);
+    const ise = await readExport('web');
+    const name = plsName(ise);
+    // The Private Link Service goes (as when cloud-provider-azure re-creates it): the origin is unknown, never public.
+    await bed.network.privateLinkServices.delete(bed.settings.resourceGroup, name, FAST_POLLING);
+    const missing = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, ORIGIN_PUBLISHED_CONDITION)?.reason === 'PrivateLinkServiceNotFound', 30_000);
+    expect(conditionOf(missing, ORIGIN_PUBLISHED_CONDITION)?.status).toBe('Unknown');
+    const withdrawn = await eventually(() => readExport('web'), (e) => e?.spec?.privateLinkService === undefined);
+    expect(withdrawn?.spec?.privateLinkService).toBeUndefined();
+    expect(withdrawn?.spec?.publicAddress).toBeUndefined();
+    // It comes back; nothing about the Service changes, so only the requeue can find it.
+    await bed.cloudProvider.ensure(planLoadBalancer({ metadata: { namespace: ns, name: 'web', uid: service.metadata.uid ?? '', annotations: service.metadata.annotations ?? {} }, spec: { type: 'LoadBalancer', ports: [{ port: 80, protocol: 'TCP' }] } }, bed.settings));
+    const back = await eventually(() => readExport('web'), (e) => e?.spec?.privateLinkService !== undefined, 30_000);
+    expect(plsName(back)).toBe(name);
+    expect((await member.get<CachedService>(objectPath(services, 'web', ns))).metadata.resourceVersion).toBe(service.metadata.resourceVersion);
+  });
+
+  it('an Azure read error keeps the published values, marked stale, across an agent restart; fresh again once Azure answers', async () => {
+    const before = await eventually(() => readExport('web'), (e) => e?.spec?.privateLinkService !== undefined && e.spec.azureDataStale === undefined);
+    bed.emulator.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPattern: '/privateLinkServices', code: 'ServiceUnavailable', message: 'try later', count: 100_000 });
+    try {
+      const stale = await eventually(() => readExport('web'), (e) => e?.spec?.azureDataStale === true, 30_000);
+      expect(stale?.spec?.privateLinkService).toEqual(before?.spec?.privateLinkService);
+      expect(stale?.spec?.azureObservedTime).toBe(before?.spec?.azureObservedTime);
+      const se = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION)?.status === 'False');
+      expect(conditionOf(se, AZURE_DATA_CURRENT_CONDITION)?.message).toContain('ServiceUnavailable');
+      // A restarted agent has never read Azure: it still keeps what the hub export carries.
+      await startAgent(false);
+      await eventually(() => logs.lines.filter((l) => l.message === 'reconciled' && l.name === 'web').length, (n) => n > 0);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const kept = await readExport('web');
+      expect(kept?.spec?.privateLinkService).toEqual(before?.spec?.privateLinkService);
+      expect(kept?.spec?.azureDataStale).toBe(true);
+      expect(logs.lines.filter((l) => l.level === 'error')).toEqual([]);
+    } finally {
+      bed.emulator.admin.clearFaults();
+    }
+    const fresh = await eventually(() => readExport('web'), (e) => e?.spec?.azureDataStale === undefined && e?.spec?.privateLinkService !== undefined, 30_000);
+    expect(fresh?.spec?.privateLinkService).toEqual(before?.spec?.privateLinkService);
+    expect(conditionOf(await eventually(() => readServiceExport('web'), (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION)?.status === 'True'), AZURE_DATA_CURRENT_CONDITION)?.status).toBe('True');
+  });
+
+  it('manual mode: the exact approval command, nothing approved; once an operator approves, it reads Approved', async () => {
+    const ise = await readExport('web');
+    const pls = ise!.spec!.privateLinkService!.resourceID;
+    await requestFromFrontDoor(bed, 'fd-manual', pls, 'fleet-manual-1');
+    await issueRequest('web', 'shop/gw', 'fleet-manual-1');
+    const se = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.manualApproval, 30_000);
+    const [frontDoor] = (await connectionsOf(plsName(ise))).filter((c) => c.privateLinkServiceConnectionState?.description === 'fleet-manual-1');
+    expect(frontDoor?.privateLinkServiceConnectionState?.status).toBe('Pending');
+    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toBe(
+      `Gateway shop/gw: connection ${frontDoor?.name} is Pending; approve it with: az network private-endpoint-connection approve --id '${pls}/privateEndpointConnections/${frontDoor?.name}' --description 'fleet-manual-1'`,
+    );
+    const published = await eventually(() => readExport('web'), (e) => (e?.spec?.privateEndpointConnections ?? []).length > 0);
+    expect(published?.spec?.privateEndpointConnections).toEqual([
+      { name: frontDoor?.name, status: 'Pending', description: 'fleet-manual-1', privateEndpointID: frontDoor?.privateEndpoint?.id },
+    ]);
+    // The operator runs the command: the agent's re-reads (with backoff while the hub's connection is Pending) see it.
+    await bed.network.privateLinkServices.updatePrivateEndpointConnection(bed.settings.resourceGroup, plsName(ise), frontDoor!.name!, {
+      name: frontDoor!.name!,
+      privateLinkServiceConnectionState: { status: 'Approved', description: 'fleet-manual-1' },
+    });
+    const approved = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True', 30_000);
+    expect(conditionOf(approved, CONNECTIONS_APPROVED_CONDITION)?.message).toBe(`Gateway shop/gw: connection ${frontDoor?.name} Approved`);
+    expect((await readExport('web'))?.spec?.privateEndpointConnections?.[0]?.status).toBe('Approved');
+  });
+
+  it('auto-approval approves exactly Front Door’s connection carrying the hub’s message; foreign Pending ones, even with the message, are left alone', async () => {
+    await startAgent(true);
+    const service = await exportInternalService('cart');
+    const ise = await eventually(() => readExport('cart'), (e) => e?.spec?.privateLinkService !== undefined, 30_000);
+    const pls = ise!.spec!.privateLinkService!.resourceID;
+    const foreign = bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls, privateEndpointId: CUSTOMER_ENDPOINT('reports'), requestMessage: 'let me in' });
+    const copy = bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls, privateEndpointId: CUSTOMER_ENDPOINT('copycat'), requestMessage: 'fleet-auto-1' });
+    await issueRequest('cart', 'shop/gw', 'fleet-auto-1');
+    await requestFromFrontDoor(bed, 'fd-auto', pls, 'fleet-auto-1');
+    const se = await eventually(() => readServiceExport('cart'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.message.includes('Approved') ?? false, 30_000);
+    const connections = await connectionsOf(plsName(ise));
+    const state = (id: string) => connections.find((c) => c.id === id)?.privateLinkServiceConnectionState;
+    const frontDoor = connections.find((c) => c.privateEndpoint?.id?.includes('/eafd-Prod-'));
+    expect(frontDoor?.privateLinkServiceConnectionState).toMatchObject({ status: 'Approved', description: 'fleet-auto-1' });
+    expect(state(foreign)).toMatchObject({ status: 'Pending', description: 'let me in' });
+    expect(state(copy)).toMatchObject({ status: 'Pending', description: 'fleet-auto-1' });
+    // The copy is reported: someone else holds the hub's message.
+    const condition = conditionOf(se, CONNECTIONS_APPROVED_CONDITION);
+    expect(condition).toMatchObject({ status: 'False', reason: PRIVATE_LINK_REASONS.refused });
+    expect(condition?.message).toContain(`Gateway shop/gw: connection ${frontDoor?.name} Approved`);
+    expect(condition?.message).toContain(`connection ${copy.split('/').at(-1)} carries a hub request message but private endpoint is in resource group apps`);
+    // Only Front Door's connection reaches the hub, Approved; the approval is an Event naming it.
+    const published = await eventually(() => readExport('cart'), (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved');
+    expect(published?.spec?.privateEndpointConnections?.map((c) => [c.name, c.status])).toEqual([[frontDoor?.name, 'Approved']]);
+    const events = await eventually(
+      async () => (await member.get<{ items: { reason?: string; note?: string; regarding?: { uid?: string } }[] }>(`/apis/events.k8s.io/v1/namespaces/${ns}/events`)).items,
+      (items) => items.some((e) => e.reason === PRIVATE_LINK_EVENT_REASONS.approved),
+    );
+    expect(events.filter((e) => e.reason === PRIVATE_LINK_EVENT_REASONS.approved).map((e) => e.note)).toEqual([
+      `Approved private endpoint connection ${frontDoor?.name} on Private Link Service ${plsName(ise)}: it carries a request message the hub issued`,
+    ]);
+    expect(service.metadata.uid).toBe(published?.spec?.serviceReference.uid);
+  });
+});
