@@ -1,11 +1,10 @@
 import type { Writable } from 'node:stream';
 import type { Sku } from '@fleet-gateway/annotations';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
-import { ControllerMetrics, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, replicaIdentity, type Logger } from '@fleet-gateway/controller';
+import { agentManager, createLogger, EventRecorder, KubeClient, type Logger, type Manager } from '@fleet-gateway/controller';
 import { FleetCrdPrerequisite, registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
 import { registerGatewayClassController, registerGatewayController } from '@fleet-gateway/gateway-controllers';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Registry } from 'prom-client';
 import { createAzureAccess } from './azure-access.js';
 import type { HubFlags } from './flags.js';
 
@@ -32,26 +31,11 @@ export interface HubAgent {
 export async function startHubAgent(flags: HubFlags, context: HubAgentContext): Promise<HubAgent> {
   const logger = createLogger({ level: flags.logLevel, ...(context.logStream ? { stream: context.logStream } : {}) });
   const client = new KubeClient(context.kubeConfig);
-  const registry = new Registry();
-  const metrics = new ControllerMetrics(registry);
-  const identity = replicaIdentity();
-  const leaderElector = flags.leaderElect
-    ? new LeaderElector({
-        client,
-        namespace: flags.leaderElectionNamespace,
-        name: LEADER_LEASE,
-        identity,
-        leaseDurationMs: flags.leaseDurationMs,
-        renewDeadlineMs: flags.renewDeadlineMs,
-        retryPeriodMs: flags.retryPeriodMs,
-        metrics,
-        logger,
-      })
-    : undefined;
-  const manager = new Manager({
+  const { manager, registry, metrics, identity } = agentManager({
+    election: flags,
+    leaseClient: client,
+    leaseName: LEADER_LEASE,
     logger,
-    metrics,
-    ...(leaderElector ? { leaderElector } : {}),
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,

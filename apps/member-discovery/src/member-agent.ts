@@ -1,10 +1,9 @@
 import type { Writable } from 'node:stream';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
-import { ControllerMetrics, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, replicaIdentity, type Logger } from '@fleet-gateway/controller';
+import { agentManager, createLogger, EventRecorder, KubeClient, type Logger, type Manager } from '@fleet-gateway/controller';
 import { ServedSchemaPrerequisite } from '@fleet-gateway/fleet-hub';
 import { hubNamespaceOf, registerMemberExportControllers } from '@fleet-gateway/member-export';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Registry } from 'prom-client';
 import { createPrivateLinkOriginDiscovery } from './azure-access.js';
 import type { MemberFlags } from './flags.js';
 
@@ -39,26 +38,11 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
   });
   const memberClient = new KubeClient(context.memberKubeConfig);
   const hubClient = new KubeClient(context.hubKubeConfig);
-  const registry = new Registry();
-  const metrics = new ControllerMetrics(registry);
-  const identity = replicaIdentity();
-  const leaderElector = flags.leaderElect
-    ? new LeaderElector({
-        client: memberClient,
-        namespace: flags.leaderElectionNamespace,
-        name: LEADER_LEASE,
-        identity,
-        leaseDurationMs: flags.leaseDurationMs,
-        renewDeadlineMs: flags.renewDeadlineMs,
-        retryPeriodMs: flags.retryPeriodMs,
-        metrics,
-        logger,
-      })
-    : undefined;
-  const manager = new Manager({
+  const { manager, metrics, identity } = agentManager({
+    election: flags,
+    leaseClient: memberClient,
+    leaseName: LEADER_LEASE,
     logger,
-    metrics,
-    ...(leaderElector ? { leaderElector } : {}),
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,

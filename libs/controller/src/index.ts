@@ -107,4 +107,5 @@ export {
   type ReconcileLogContext,
 } from './observability/logger.js';
 export { Manager, type ManagerOptions, type ShutdownReport } from './lifecycle/manager.js';
+export { agentManager, type AgentLeaderElection, type AgentManagerOptions, type AgentRuntime } from './lifecycle/agent-manager.js';
 export type { ControllerRegistrationOptions } from './lifecycle/registration-options.js';
