@@ -23,13 +23,16 @@ export interface AgentLaunchInputs {
   readonly memberHubKubeconfigs: Readonly<Record<string, string>>;
   /** Free ports for the agents' health and metrics, two per agent (hub first, then the members in order). */
   readonly ports: readonly number[];
+  /** Members whose agent does not approve connections itself (an operator does, with the command it shows). */
+  readonly manualApproval?: readonly string[];
 }
 
 export const agentBundle = (root: string, app: 'hub-gateway' | 'member-discovery'): string => path.join(root, 'dist', 'apps', app, 'main.mjs');
 
 /**
  * Pure: how the local system runs its agents — the hub agent with Front Door on (Premium by default, the sample
- * uses Private Link) and each member's agent with Private Link discovery and auto-approval on, both taking their
+ * uses Private Link) and each member's agent with Private Link discovery and (unless listed in `manualApproval`)
+ * auto-approval on, both taking their
  * Azure tokens from the emulator's managed-identity endpoint and trusting its CA, as a pod with workload identity
  * would. Only the environment listed here reaches them (plus PATH).
  */
@@ -78,7 +81,7 @@ export function agentLaunches(inputs: AgentLaunchInputs): AgentLaunch[] {
         '--hub-kubeconfig',
         hubAccess,
         '--enable-private-link-origin-discovery',
-        '--approve-private-link-connections',
+        ...(inputs.manualApproval?.includes(member) ? [] : ['--approve-private-link-connections']),
         '--node-resource-group',
         memberResourceGroup(member),
         ...common,

@@ -2,8 +2,11 @@
  * The Azure side of the local system, run as one long-lived process: the Azure emulator and, for each member
  * cluster, the cloud-provider stand-in that gives its LoadBalancer Services a load balancer frontend and a Private
  * Link Service. Writes <dir>/azure.json once everything serves, and stops cleanly on SIGTERM/SIGINT.
- * With --sample-backends, each member's sample Service (shop/web port 80) is served by an echo backend naming the member.
- *   tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...] [--sample-backends]
+ * With --echo-backends, every LoadBalancer Service of a member is served by one echo backend naming the member.
+ * --timing fast (end-to-end suites) shortens Front Door's deployment and Private Link delays to fractions of a second;
+ * --edge-seed N makes the edge's weighted origin choice reproducible.
+ *   tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...] [--echo-backends]
+ *       [--timing watchable|fast] [--edge-seed N]
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,23 +15,35 @@ import { DefaultAzureCredential } from '@azure/identity';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CloudProviderStandIn, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, start } from '@fleet-gateway/azure-emulator';
 import { startEchoBackend, type EchoBackend } from './echo-backend.js';
-import { SAMPLE } from './sample.js';
+import { seededRandom } from './seeded-random.js';
 import { LOCAL_AFD_RESOURCE_GROUP, LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
 
 const { values } = parseArgs({
-  options: { dir: { type: 'string' }, member: { type: 'string', multiple: true, default: [] }, 'sample-backends': { type: 'boolean', default: false } },
+  options: {
+    dir: { type: 'string' },
+    member: { type: 'string', multiple: true, default: [] },
+    'echo-backends': { type: 'boolean', default: false },
+    timing: { type: 'string', default: 'watchable' },
+    'edge-seed': { type: 'string' },
+  },
   strict: true,
 });
 if (!values.dir) throw new Error('--dir is required');
 const dir = values.dir;
 
-// deploymentStatus: 'watchable' (10 s NotStarted, 30 s InProgress after provisioning) so a person sees it move.
-// Private Link: the connection shows up 2 s after the origin, traffic flows 10 s after approval (Azure: minutes).
+// watchable: deploymentStatus 10 s NotStarted, 30 s InProgress after provisioning, so a person sees it move; the Private
+// Link connection shows up 2 s after the origin and traffic flows 10 s after approval (Azure: minutes).
+// fast: the same states, each for a fraction of a second.
 // ARM takes only tokens of the emulator's managed-identity endpoint, as Azure takes only Entra ID's.
+if (values.timing !== 'watchable' && values.timing !== 'fast') throw new Error(`--timing has invalid value "${values.timing}"; expected watchable or fast`);
+const fast = values.timing === 'fast';
+const seed = values['edge-seed'] === undefined ? undefined : Number(values['edge-seed']);
+if (seed !== undefined && !Number.isInteger(seed)) throw new Error(`--edge-seed has invalid value "${values['edge-seed']}"; expected an integer`);
 const emulator = await start({
-  lroDelayMs: 500,
-  deployment: 'watchable',
-  privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 },
+  lroDelayMs: fast ? 20 : 500,
+  deployment: fast ? 'fast' : 'watchable',
+  privateLink: fast ? { connectionDelayMs: 300, approvalPropagationMs: 1_000 } : { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 },
+  ...(seed === undefined ? {} : { random: seededRandom(seed) }),
   armAuthentication: 'issued-tokens',
 });
 const caCertificatePath = path.join(dir, 'azure-emulator-ca.pem');
@@ -50,15 +65,16 @@ for (const entry of values.member) {
   const standIn = new CloudProviderStandIn({
     kubeConfig: kc,
     emulator: { armEndpoint: emulator.armEndpoint, caCertificate: emulator.caCertificate, admin: emulator.admin },
-    settings: { subscriptionId: LOCAL_SUBSCRIPTION_ID, resourceGroup: memberResourceGroup(member), clusterName: member },
+    // AKS runs its cloud provider with cluster name "kubernetes": load balancers kubernetes and kubernetes-internal.
+    settings: { subscriptionId: LOCAL_SUBSCRIPTION_ID, resourceGroup: memberResourceGroup(member) },
     credential,
   });
   emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: memberResourceGroup(member) });
   await standIn.start();
   standIns.push(standIn);
-  if (values['sample-backends']) {
+  if (values['echo-backends']) {
     const backend = await startEchoBackend(member);
-    standIn.setBackend(SAMPLE.namespace, SAMPLE.name, 80, backend);
+    standIn.setDefaultBackend(backend);
     backends.push(backend);
   }
 }

@@ -30,6 +30,14 @@ export interface LocalSystemOptions {
   clusters: string[];
   /** Also run both agents' bundles, apply the sample and wait until the edge answers from every member. */
   withAgents?: boolean;
+  /** With agents: apply the sample and wait for it (default true; the end-to-end suites bring their own objects). */
+  sample?: boolean;
+  /** Members whose agent leaves approval to an operator (no --approve-private-link-connections). */
+  manualApproval?: readonly string[];
+  /** The emulator's timing: `watchable` (default, for people) or `fast` (end-to-end suites). */
+  timing?: 'watchable' | 'fast';
+  /** Fixes the edge's weighted origin choice. */
+  edgeSeed?: number;
   log?: (line: string) => void;
 }
 
@@ -72,14 +80,18 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
   const members = state.clusters.filter((c) => c.name !== 'hub').flatMap((c) => ['--member', `${c.name}=${c.kubeconfig}`]);
   const logFile = path.join(dir, 'azure-side.log');
   const log = openSync(logFile, 'a');
-  const sample = options.withAgents ? ['--sample-backends'] : [];
+  const sample = [
+    ...(options.withAgents ? ['--echo-backends'] : []),
+    ...(options.timing ? ['--timing', options.timing] : []),
+    ...(options.edgeSeed === undefined ? [] : ['--edge-seed', String(options.edgeSeed)]),
+  ];
   const child = spawn(tsx, [path.join(here, 'azure-side.ts'), '--dir', dir, ...members, ...sample], { detached: true, stdio: ['ignore', log, log] });
   closeSync(log);
   child.unref();
   try {
     const azure = JSON.parse(await waitForFile(path.join(dir, 'azure.json'), child.pid ?? -1, logFile, 60_000)) as AzureSideInfo;
     const system: LocalSystem = { dir, plane: state, azure, memberHubKubeconfigs };
-    return options.withAgents ? await withAgents(system, options.log ?? (() => {})) : system;
+    return options.withAgents ? await withAgents(system, options, options.log ?? (() => {})) : system;
   } catch (error) {
     await stopAgents(dir);
     if (child.pid !== undefined && isRunning(child.pid)) process.kill(child.pid, 'SIGKILL');
@@ -89,16 +101,24 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
 }
 
 /** Runs both agents, applies the sample (hub: Gateway + HTTPRoute; members: Service + ServiceExport) and waits until it serves. */
-async function withAgents(system: LocalSystem, log: (line: string) => void): Promise<LocalSystem> {
+async function withAgents(system: LocalSystem, options: LocalSystemOptions, log: (line: string) => void): Promise<LocalSystem> {
   const kubeconfigs = Object.fromEntries(system.plane.clusters.map((c) => [c.name, c.kubeconfig]));
   const root = path.resolve(here, '../../..');
-  const launches = agentLaunches({ root, azure: system.azure, kubeconfigs, memberHubKubeconfigs: system.memberHubKubeconfigs, ports: await freePorts(2 * system.plane.clusters.length) });
+  const launches = agentLaunches({
+    root,
+    azure: system.azure,
+    kubeconfigs,
+    memberHubKubeconfigs: system.memberHubKubeconfigs,
+    ports: await freePorts(2 * system.plane.clusters.length),
+    manualApproval: options.manualApproval ?? [],
+  });
   // The agents' leader Leases live in fleet-system, which their charts install into (fleetSystemNamespace).
   const fleetSystem = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fleet-system' } };
   for (const kubeconfig of Object.values(kubeconfigs)) await applyManifests(clientOf(kubeconfig), [fleetSystem]);
   log(`starting ${launches.map((l) => l.name).join(', ')} (bundles under node ${process.version})`);
   const agents = await startAgents(system.dir, launches);
   await waitForAgents(agents, log, 60_000);
+  if (options.sample === false) return { ...system, agents };
   log('applying the sample: Gateway shop/web (Premium) and HTTPRoute on the hub; Service shop/web (internal load balancer + Private Link Service) and its ServiceExport in each member');
   const hub = clientOf(kubeconfigs['hub']!);
   await applyManifests(hub, await sampleManifests('hub'));
