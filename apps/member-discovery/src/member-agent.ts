@@ -60,6 +60,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     metrics,
     ...(flags.region ? { region: flags.region } : {}),
     ...(privateLinkDiscovery ? { privateLinkDiscovery } : {}),
+    prerequisite,
   });
   await manager.start();
   await prerequisite.start();

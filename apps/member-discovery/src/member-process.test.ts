@@ -289,11 +289,17 @@ describe('the member agent process (bundle under node, real hub and member kube-
     expect(message).toMatch(/^the hub's InternalServiceExport \(networking\.fleet\.azure\.com\/v1alpha1\) does not serve spec\.internalLoadBalancerIP, spec\.publicAddress, .*status\.frontDoors \(upstream fleet-networking's schema\): the hub would drop what this member publishes; .*fix: install that chart/);
     expect(notReady.text).toContain(`[-]${FLEET_CRDS_CHECK} failed: ${message}`);
     expect(errorLines(agent.lines)).toEqual([message]);
+    // Nothing is written meanwhile: an export made now waits for the schema (the hub would drop its extension fields).
+    await exportService('held-back');
+    await agent.line((l) => l.message === 'requeued' && l.name === 'held-back' && String(l.reason).includes('lacks the extension fields'));
+    expect(await readHubExport('held-back')).toBeUndefined();
+    expect(await readServiceExport('held-back').then((se) => se.status?.conditions ?? [])).toEqual([]);
 
     await plane.installCrds('hub', { gatewayApi: false, fleet: true });
     // Re-checked every 10 s while it fails.
     expect((await eventually(() => readyz(health), (r) => r.status === 200, 40_000)).status).toBe(200);
     await agent.line((l) => l.message === "the hub's InternalServiceExport serves the Fleet extension fields");
+    expect((await eventually(() => readHubExport('held-back'), (e) => e !== undefined, 30_000))?.spec?.serviceReference.name).toBe('held-back');
     expect(await agent.stop()).toBe(0);
   }, 120_000);
 });

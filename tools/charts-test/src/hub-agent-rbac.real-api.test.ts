@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
 import { KubeApiError, KubeClient, type Condition } from '@fleet-gateway/controller';
-import { createNamespace, eventually } from '@fleet-gateway/controller/test-support';
+import { AgentProcess, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
 import { INTERNAL_SERVICE_EXPORT_FINALIZER } from '@fleet-gateway/fleet-hub';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
 import { managedIdentityEnvironment, start, type RunningEmulator } from '@fleet-gateway/azure-emulator';
@@ -15,8 +15,6 @@ import { applyObject, conditionOf, gatewayBody, gatewayPath, publishExport, read
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The hub agent's own process test support: the bundle under node, its JSON log lines parsed.
-import { AgentProcess } from '../../../apps/hub-gateway/src/test-support/agent-process.js';
 import { REPO_ROOT } from './helm-binary.js';
 import { chartDir, helmOk } from './helm.js';
 import { serviceAccountKubeconfig } from './service-account-identity.js';
