@@ -286,7 +286,7 @@ describe('the member agent process (bundle under node, real hub and member kube-
     const notReady = await eventually(() => readyz(health), (r) => r.text.includes(`[-]${FLEET_CRDS_CHECK} failed: the hub's InternalServiceExport`), 30_000);
     expect(notReady.status).toBe(503);
     const [message] = errorLines(agent.lines);
-    expect(message).toMatch(/^the hub's InternalServiceExport \(networking\.fleet\.azure\.com\/v1alpha1\) does not serve spec\.internalLoadBalancerIP, spec\.publicAddress, .*status\.frontDoors \(upstream fleet-networking's schema\): the hub would drop what this member publishes; .*fix: install that chart/);
+    expect(message).toMatch(/^the hub's InternalServiceExport \(networking\.fleet\.azure\.com\/v1alpha1\) does not serve spec\.internalLoadBalancerIP, spec\.publicAddress, .*status\.frontDoors \(upstream fleet-networking's schema\): the hub would drop what this member publishes; .*fix: install or upgrade the hub chart/);
     expect(notReady.text).toContain(`[-]${FLEET_CRDS_CHECK} failed: ${message}`);
     expect(errorLines(agent.lines)).toEqual([message]);
     // Nothing is written meanwhile: an export made now waits for the schema (the hub would drop its extension fields).

@@ -18,7 +18,7 @@ describe('checkFleetCrds', () => {
     expect(result.message).toBe(
       `CRD ${INTERNAL_SERVICE_EXPORT_CRD} does not serve ${EXTENSION_FIELDS.map((p) => p.join('.')).join(', ')} (upstream fleet-networking's schema); ` +
         'the hub needs the extended Fleet CRDs of charts/fleet-networking-crds; ' +
-        'fix: install that chart (helm upgrade --install fleet-networking-crds charts/fleet-networking-crds)',
+        'fix: install or upgrade the hub chart, which carries them (helm upgrade --install --take-ownership --force-conflicts hub-gateway charts/hub-gateway -n fleet-system)',
     );
     expect(result.message).not.toContain('\n');
   });

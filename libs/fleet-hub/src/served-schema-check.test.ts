@@ -26,7 +26,7 @@ describe('checkServedSchema', () => {
     expect(message).toBe(
       `the hub's InternalServiceExport (networking.fleet.azure.com/v1alpha1) does not serve ${EXTENSION_FIELDS.map((p) => p.join('.')).join(', ')} (upstream fleet-networking's schema): ` +
         'the hub would drop what this member publishes; the hub needs the extended Fleet CRDs of charts/fleet-networking-crds; ' +
-        'fix: install that chart (helm upgrade --install fleet-networking-crds charts/fleet-networking-crds) on the hub',
+        'fix: install or upgrade the hub chart, which carries them (helm upgrade --install --take-ownership --force-conflicts hub-gateway charts/hub-gateway -n fleet-system) on the hub',
     );
     expect(message).not.toContain('\n');
   });
