@@ -3,6 +3,9 @@ import { CdnManagementClient } from '@azure/arm-cdn';
 import { NetworkManagementClient } from '@azure/arm-network';
 import { emulatorIdentityCredential, sdkClientOptions } from '@fleet-gateway/azure-emulator';
 import { OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
+import { RESOURCES } from '@fleet-gateway/api-types';
+import { objectPath, type Condition } from '@fleet-gateway/controller';
+import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { describe, inject } from 'vitest';
 import { systemUnderTest, type SystemUnderTest } from './system-under-test.js';
 
@@ -75,4 +78,35 @@ export async function frontDoorOf(system: SystemUnderTest, namespace: string, na
     return { profile, origins };
   }
   return undefined;
+}
+
+/**
+ * Waits until a Gateway serves: Programmed (which can precede its backends: a route whose ServiceImport is not there
+ * yet has nothing to program) and the edge answering 200 from every one of `members` on `path`. Returns the AFD
+ * endpoint host name; on timeout it throws saying what was last seen.
+ */
+export async function servingGateway(
+  system: SystemUnderTest,
+  namespace: string,
+  name: string,
+  options: { readonly members: readonly string[]; readonly path?: string; readonly timeoutMs?: number },
+): Promise<string> {
+  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
+  const gatewayPath = objectPath(RESOURCES.Gateway, name, namespace);
+  const seen = new Set<string>();
+  let last = 'no status yet';
+  while (Date.now() < deadline) {
+    const gateway = await system.hub.get<{ status?: { conditions?: Condition[]; addresses?: { type?: string; value: string }[] } }>(gatewayPath).catch(() => undefined);
+    const programmed = gateway?.status?.conditions?.find((c) => c.type === 'Programmed');
+    const hostname = gateway?.status?.addresses?.find((a) => a.type === 'Hostname')?.value;
+    last = programmed ? `Programmed=${programmed.status}: ${programmed.message}` : last;
+    if (programmed?.status === 'True' && hostname) {
+      const { status, answer } = await requestThroughEdge(system.azure.edgeUrl, hostname, options.path ?? '/');
+      if (status === 200 && answer) seen.add(answer.cluster);
+      last = `${last}; the edge answered ${status}, served so far by ${[...seen].join(', ') || 'none'}`;
+      if (options.members.every((m) => seen.has(m))) return hostname;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Gateway ${namespace}/${name} did not serve from ${options.members.join(', ')}: ${last}`);
 }

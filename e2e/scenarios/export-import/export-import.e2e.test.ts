@@ -12,6 +12,7 @@ const exportPath = objectPath(RESOURCES.ServiceExport, 'api', 'e2e-export');
 
 scenario('export and import without Front Door', [], (system) => {
   it('a Service exported from both members is imported on the hub with both clusters; unexporting removes a cluster, then the import', async () => {
+    await apply(system.hub, new URL('hub.yaml', import.meta.url));
     for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
     const imported = await until(() => read<ServiceImport>(system.hub, importPath), (si) => (si?.status?.clusters ?? []).length === 2);
     expect(imported?.status?.clusters?.map((c) => c.cluster).sort()).toEqual(['member-1', 'member-2']);

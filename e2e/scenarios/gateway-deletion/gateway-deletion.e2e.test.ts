@@ -2,7 +2,7 @@ import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { expect, it } from 'vitest';
 import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
-import { armClients, scenario } from '../../src/scenario.js';
+import { armClients, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_AUTO_MEMBER } from '../../src/system-under-test.js';
 
 type Gateway = { metadata: { finalizers?: string[] }; status?: { conditions?: Condition[] } };
@@ -14,7 +14,8 @@ scenario('Gateway deletion', ['front-door'], (system) => {
     // The member whose agent approves: the Gateway becomes Programmed without an operator.
     await apply(system.members[E2E_AUTO_MEMBER], new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
-    const programmed = await until(() => read<Gateway>(system.hub, gatewayPath), (g) => conditionOf(g, 'Programmed')?.status === 'True', 150_000);
+    await servingGateway(system, 'e2e-delete', 'gone', { members: [E2E_AUTO_MEMBER] });
+    const programmed = await read<Gateway>(system.hub, gatewayPath);
     expect(conditionOf(programmed, 'Programmed')?.status).toBe('True');
     expect(programmed?.metadata.finalizers).toContain('networking.fleet.azure.com/afd-profile-cleanup');
 

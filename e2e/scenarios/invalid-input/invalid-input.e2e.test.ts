@@ -3,7 +3,7 @@ import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
 import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
-import { armWrites, scenario, settledWrites } from '../../src/scenario.js';
+import { armWrites, scenario, servingGateway, settledWrites } from '../../src/scenario.js';
 
 type Annotated = { metadata: { annotations?: Record<string, string> }; status?: { conditions?: Condition[]; addresses?: { type: string; value: string }[] } };
 type RouteParent = { controllerName: string; conditions?: Condition[] };
@@ -28,10 +28,7 @@ scenario('invalid input', ['front-door'], (system) => {
     await apply(system.members['member-1'], new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('serving.yaml', import.meta.url));
     const gatewayPath = objectPath(RESOURCES.Gateway, 'held', 'e2e-invalid');
-    const gateway = await until(() => read<Annotated>(system.hub, gatewayPath), (g) => conditionOf(g, 'Programmed')?.status === 'True', 150_000);
-    expect(conditionOf(gateway, 'Programmed')?.status).toBe('True');
-    const hostname = gateway?.status?.addresses?.find((a) => a.type === 'Hostname')?.value ?? '';
-    expect((await until(() => requestThroughEdge(system.azure.edgeUrl, hostname), (r) => r.status === 200, 30_000)).status).toBe(200);
+    const hostname = await servingGateway(system, 'e2e-invalid', 'held', { members: ['member-1'] });
     const before = await settledWrites(system);
     await system.hub.patch(objectPath(RESOURCES.ServiceImport, 'held', 'e2e-invalid'), { metadata: { annotations: { 'networking.fleet.azure.com/afd-health-probe-path': 'healthz' } } }, 'merge');
     const route = await until(

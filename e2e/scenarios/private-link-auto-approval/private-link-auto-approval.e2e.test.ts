@@ -1,12 +1,11 @@
 import { RESOURCES } from '@fleet-gateway/api-types';
-import { objectPath, type Condition } from '@fleet-gateway/controller';
+import { objectPath } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
-import { armClients, frontDoorOf, scenario } from '../../src/scenario.js';
+import { apply, read } from '../../src/kube-helpers.js';
+import { armClients, frontDoorOf, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_AUTO_MEMBER } from '../../src/system-under-test.js';
 
-type Gateway = { status?: { conditions?: Condition[]; addresses?: { type: string; value: string }[] } };
 type Export = {
   spec?: { privateLinkService?: { resourceID: string }; internalLoadBalancerIP?: string; publicAddress?: string; privateEndpointConnections?: { name: string; status: string }[] };
   status?: { privateLinkRequests?: { gateway: string; requestMessage: string }[] };
@@ -16,9 +15,7 @@ scenario('Private Link with auto-approval', ['front-door'], (system) => {
   it('is Programmed from what Azure shows, over Private Link only, with exactly the hub’s connection approved by the member agent', async () => {
     await apply(system.members[E2E_AUTO_MEMBER], new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
-    const gateway = await until(() => read<Gateway>(system.hub, objectPath(RESOURCES.Gateway, 'app', 'e2e-pl-auto')), (g) => conditionOf(g, 'Programmed')?.status === 'True', 150_000);
-    expect(conditionOf(gateway, 'Programmed')).toMatchObject({ status: 'True' });
-    const hostname = gateway?.status?.addresses?.find((a) => a.type === 'Hostname')?.value ?? '';
+    const hostname = await servingGateway(system, 'e2e-pl-auto', 'app', { members: [E2E_AUTO_MEMBER] });
     expect(hostname).toMatch(/\.azurefd\.net$/);
 
     const ise = await read<Export>(system.hub, objectPath(RESOURCES.InternalServiceExport, 'e2e-pl-auto-app', `fleet-member-${E2E_AUTO_MEMBER}`));

@@ -3,27 +3,23 @@ import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
 import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
-import { armClients, scenario } from '../../src/scenario.js';
+import { frontDoorOf, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_MEMBERS } from '../../src/system-under-test.js';
 
-type Gateway = { status?: { conditions?: Condition[]; addresses?: { type: string; value: string }[] } };
 type Export = { spec?: { publicAddress?: string; privateLinkService?: unknown }; status?: { frontDoors?: { frontDoorID: string }[] } };
 type ServiceExport = { status?: { conditions?: Condition[] } };
-const gatewayPath = objectPath(RESOURCES.Gateway, 'store', 'e2e-public');
 
 scenario('public origins', ['front-door'], (system) => {
   it('a Standard Gateway reaches both members’ public load balancers, each restricted to Front Door and told the frontDoorId', async () => {
     for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
-    const gateway = await until(() => read<Gateway>(system.hub, gatewayPath), (g) => conditionOf(g, 'Programmed')?.status === 'True', 150_000);
-    expect(conditionOf(gateway, 'Programmed')).toMatchObject({ status: 'True' });
-    const hostname = gateway?.status?.addresses?.find((a) => a.type === 'Hostname')?.value ?? '';
-
-    const { cdn } = armClients(system);
-    const profiles = [];
-    for await (const p of cdn.profiles.listByResourceGroup(system.azure.afdResourceGroup)) profiles.push(p);
-    const ours = profiles.filter((p) => p.sku?.name === 'Standard_AzureFrontDoor');
-    expect(ours).toHaveLength(1);
+    const hostname = await servingGateway(system, 'e2e-public', 'store', { members: E2E_MEMBERS });
+    const frontDoor = await frontDoorOf(system, 'e2e-public', 'store');
+    expect(frontDoor?.profile.sku?.name).toBe('Standard_AzureFrontDoor');
+    const frontDoorId = frontDoor?.profile.frontDoorId;
+    expect(frontDoorId).toMatch(/^[0-9a-f-]{36}$/);
+    // Public origins only: each member's public address, none through Private Link.
+    expect(frontDoor?.origins.map((o) => o.sharedPrivateLinkResource)).toEqual([undefined, undefined]);
     for (const member of E2E_MEMBERS) {
       const ise = await until(
         () => read<Export>(system.hub, objectPath(RESOURCES.InternalServiceExport, 'e2e-public-store', `fleet-member-${member}`)),
@@ -31,7 +27,7 @@ scenario('public origins', ['front-door'], (system) => {
       );
       expect(ise?.spec?.publicAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$|\.cloudapp\.azure\.com$/);
       expect(ise?.spec?.privateLinkService).toBeUndefined();
-      expect(ise?.status?.frontDoors?.map((f) => f.frontDoorID)).toEqual([ours[0]?.frontDoorId]);
+      expect(ise?.status?.frontDoors?.map((f) => f.frontDoorID)).toEqual([frontDoorId]);
       const se = await until(
         () => read<ServiceExport>(system.members[member], objectPath(RESOURCES.ServiceExport, 'store', 'e2e-public')),
         (s) => conditionOf(s, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor') !== undefined,
@@ -45,7 +41,7 @@ scenario('public origins', ['front-door'], (system) => {
       const { status, answer } = await requestThroughEdge(system.azure.edgeUrl, hostname, '/');
       if (status === 200 && answer) {
         seen.add(answer.cluster);
-        expect(answer.frontDoorId).toBe(ours[0]?.frontDoorId);
+        expect(answer.frontDoorId).toBe(frontDoorId);
       }
     }
     expect([...seen].sort()).toEqual(['member-1', 'member-2']);

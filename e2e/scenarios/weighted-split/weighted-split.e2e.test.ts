@@ -1,12 +1,9 @@
-import { RESOURCES } from '@fleet-gateway/api-types';
-import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { applyManifests, requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
-import { armClients, scenario } from '../../src/scenario.js';
+import { apply } from '../../src/kube-helpers.js';
+import { frontDoorOf, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_MEMBERS, type E2eMember } from '../../src/system-under-test.js';
 
-type Gateway = { status?: { conditions?: Condition[]; addresses?: { type: string; value: string }[] } };
 const WEIGHTS: Record<E2eMember, number> = { 'member-1': 1, 'member-2': 3 };
 const REQUESTS = 2_000;
 
@@ -23,30 +20,15 @@ scenario('weighted split between two clusters, measured through the edge', ['fro
       ]);
     }
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
-    const gateway = await until(() => read<Gateway>(system.hub, objectPath(RESOURCES.Gateway, 'split', 'e2e-split')), (g) => conditionOf(g, 'Programmed')?.status === 'True', 150_000);
-    expect(conditionOf(gateway, 'Programmed')?.status).toBe('True');
-    const hostname = gateway?.status?.addresses?.find((a) => a.type === 'Hostname')?.value ?? '';
+    const hostname = await servingGateway(system, 'e2e-split', 'split', { members: E2E_MEMBERS });
 
     // The weights AFD holds are the export weights' proportions.
-    const { cdn } = armClients(system);
-    const weights: Record<string, number> = {};
-    for await (const profile of cdn.profiles.listByResourceGroup(system.azure.afdResourceGroup)) {
-      for await (const group of cdn.afdOriginGroups.listByProfile(system.azure.afdResourceGroup, profile.name ?? '')) {
-        for await (const origin of cdn.afdOrigins.listByOriginGroup(system.azure.afdResourceGroup, profile.name ?? '', group.name ?? '')) {
-          if (group.name?.includes('split')) weights[origin.name ?? ''] = origin.weight ?? 0;
-        }
-      }
-    }
+    const frontDoor = await frontDoorOf(system, 'e2e-split', 'split');
+    const weights = Object.fromEntries((frontDoor?.origins ?? []).map((o) => [o.name ?? '', o.weight ?? 0]));
     const held = Object.values(weights).sort((a, b) => a - b);
     expect(held).toHaveLength(2);
     expect(held[1]! / held[0]!).toBeCloseTo(3, 5);
 
-    // Both members serve before the measurement starts (a change reaches every edge with a delay).
-    const seen = new Set<string>();
-    while (seen.size < 2) {
-      const { answer } = await requestThroughEdge(system.azure.edgeUrl, hostname);
-      if (answer) seen.add(answer.cluster);
-    }
     const counts: Record<string, number> = {};
     for (let i = 0; i < REQUESTS; i++) {
       const { status, answer } = await requestThroughEdge(system.azure.edgeUrl, hostname, `/r/${i}`);

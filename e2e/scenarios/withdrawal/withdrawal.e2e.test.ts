@@ -1,12 +1,11 @@
 import { RESOURCES } from '@fleet-gateway/api-types';
-import { objectPath, type Condition } from '@fleet-gateway/controller';
+import { objectPath } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
-import { edgesPropagated, scenario, settledWrites } from '../../src/scenario.js';
+import { apply, read, until } from '../../src/kube-helpers.js';
+import { edgesPropagated, scenario, servingGateway, settledWrites } from '../../src/scenario.js';
 import { E2E_MEMBERS, type SystemUnderTest } from '../../src/system-under-test.js';
 
-type Gateway = { status?: { conditions?: Condition[]; addresses?: { type: string; value: string }[] } };
 const WINDOW_MS = 30_000;
 const MIN_REQUESTS = 300;
 const exportPath = objectPath(RESOURCES.ServiceExport, 'shop', 'e2e-withdraw');
@@ -34,9 +33,7 @@ scenario('withdrawal, verified over a sustained interval', ['front-door'], (syst
   it('set-up: both members serve /shop and the rest', async () => {
     for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
-    const gateway = await until(() => read<Gateway>(system.hub, objectPath(RESOURCES.Gateway, 'withdraw', 'e2e-withdraw')), (g) => conditionOf(g, 'Programmed')?.status === 'True', 150_000);
-    expect(conditionOf(gateway, 'Programmed')?.status).toBe('True');
-    hostname = gateway?.status?.addresses?.find((a) => a.type === 'Hostname')?.value ?? '';
+    hostname = await servingGateway(system, 'e2e-withdraw', 'withdraw', { members: E2E_MEMBERS, path: '/shop' });
     await propagated(system);
     const seen = new Set((await Promise.all(Array.from({ length: 40 }, () => requestThroughEdge(system.azure.edgeUrl, hostname, '/shop')))).map((r) => r.answer?.cluster));
     expect([...seen].sort()).toEqual(['member-1', 'member-2']);
