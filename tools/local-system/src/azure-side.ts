@@ -1,10 +1,11 @@
 /**
  * The Azure side of the local system, run as one long-lived process: the Azure emulator and, for each member
  * cluster, the cloud-provider stand-in that gives its LoadBalancer Services a load balancer frontend and a Private
- * Link Service. Writes <dir>/azure.json once everything serves, and stops cleanly on SIGTERM/SIGINT.
- *   tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...]
+ * Link Service. Prints each step (its parent relays them as progress), writes <dir>/azure.json once everything
+ * serves, and stops cleanly on SIGTERM/SIGINT.
+ *   node --import tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...]
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DefaultAzureCredential } from '@azure/identity';
@@ -18,16 +19,19 @@ const { values } = parseArgs({
 });
 if (!values.dir) throw new Error('--dir is required');
 const dir = values.dir;
+const step = (line: string): void => console.log(line);
 
 // deploymentStatus: 'watchable' (10 s NotStarted, 30 s InProgress after provisioning) so a person sees it move.
 // Private Link: the connection shows up 2 s after the origin, traffic flows 10 s after approval (Azure: minutes).
 // ARM takes only tokens of the emulator's managed-identity endpoint, as Azure takes only Entra ID's.
+step('starting the Azure emulator…');
 const emulator = await start({
   lroDelayMs: 500,
   deployment: 'watchable',
   privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 },
   armAuthentication: 'issued-tokens',
 });
+step(`Azure emulator serves ARM at ${emulator.armEndpoint}, the edge at ${emulator.edgeUrl}`);
 const caCertificatePath = path.join(dir, 'azure-emulator-ca.pem');
 await writeFile(caCertificatePath, emulator.caCertificate);
 // ARM refuses writes into a resource group that does not exist: create the hub's and each member's node resource group
@@ -50,6 +54,7 @@ for (const entry of values.member) {
     credential,
   });
   emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: memberResourceGroup(member) });
+  step(`starting the cloud-provider stand-in for ${member} (watching its Services)…`);
   await standIn.start();
   standIns.push(standIn);
 }
@@ -65,7 +70,10 @@ const info: AzureSideInfo = {
   afdResourceGroup: LOCAL_AFD_RESOURCE_GROUP,
   members: values.member.map((m) => m.split('=')[0] ?? m),
 };
-await writeFile(path.join(dir, 'azure.json'), JSON.stringify(info, null, 2));
+// Written whole or not at all: the parent takes the file's appearance as "ready" and reads it at once.
+await writeFile(path.join(dir, 'azure.json.tmp'), JSON.stringify(info, null, 2));
+await rename(path.join(dir, 'azure.json.tmp'), path.join(dir, 'azure.json'));
+step('Azure side ready');
 
 const shutdown = (): void => {
   void Promise.all([...standIns.map((s) => s.stop()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>

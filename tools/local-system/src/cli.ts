@@ -1,49 +1,70 @@
 /**
  * The local system on its embedded default (make local-up / local-down).
- *   up   [--clusters hub,member-1,member-2] [--dir .cache/local-system]   start detached, print how to reach it
- *   down [--dir .cache/local-system]                                     stop exactly what `up` started
+ *   up      [--clusters hub,member-1,member-2] [--dir .cache/local-system]   start detached, print how to reach it
+ *   down    [--dir .cache/local-system]                                     stop exactly what `up` started
+ *   backend --cluster member-1 --service shop/web --port 80 --target 127.0.0.1:8080 [--dir ...]
+ *                                          send the edge's traffic for a member Service's address to your backend
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { mapServiceBackend, parseBackendRequest } from './backend.js';
 import { startLocalSystem, stopLocalSystem } from './local-system.js';
+import { progressReporter } from './progress.js';
+import { readRecord } from './state-record.js';
+import { CLI, renderSummary } from './summary.js';
+
+const USAGE = `usage: ${CLI} <up|down|backend> [--dir DIR]
+  up       [--clusters hub,member-1,member-2]
+  backend  --cluster MEMBER --service NAMESPACE/NAME --port SERVICE_PORT --target HOST:PORT`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     clusters: { type: 'string', default: 'hub,member-1,member-2' },
     dir: { type: 'string', default: '.cache/local-system' },
+    cluster: { type: 'string' },
+    service: { type: 'string' },
+    port: { type: 'string' },
+    target: { type: 'string' },
   },
 });
 const dir = path.resolve(values.dir);
 
 async function main(command: string | undefined): Promise<number> {
-  if (command === 'up') {
-    const clusters = values.clusters.split(',').map((c) => c.trim()).filter(Boolean);
-    if (!clusters.includes('hub')) {
-      console.error(`--clusters must include "hub", got "${values.clusters}"`);
-      return 2;
+  switch (command) {
+    case 'up': {
+      const clusters = values.clusters.split(',').map((c) => c.trim()).filter(Boolean);
+      if (!clusters.includes('hub')) {
+        console.error(`--clusters must include "hub", got "${values.clusters}"`);
+        return 2;
+      }
+      const started = Date.now();
+      const progress = progressReporter((line) => console.error(line));
+      try {
+        const record = await startLocalSystem({ dir, clusters, log: (line) => progress.log(line) });
+        progress.log(`the local system is up in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        console.log(renderSummary(dir, record).join('\n'));
+      } finally {
+        progress.stop();
+      }
+      return 0;
     }
-    const system = await startLocalSystem({ dir, clusters, log: (line) => console.error(line) });
-    console.log(
-      JSON.stringify(
-        {
-          kubeconfigs: Object.fromEntries(system.plane.clusters.map((c) => [c.name, c.kubeconfig])),
-          azure: system.azure,
-          stop: `make local-down (or: pnpm exec tsx tools/local-system/src/cli.ts down --dir ${dir})`,
-        },
-        null,
-        2,
-      ),
-    );
-    return 0;
+    case 'down': {
+      console.error((await stopLocalSystem(dir)) ? `stopped the local system in ${dir} and removed the folder` : `no local system in ${dir}; nothing to stop`);
+      return 0;
+    }
+    case 'backend': {
+      const request = parseBackendRequest(values);
+      const record = await readRecord(dir);
+      if (record?.status !== 'running') throw new Error(`no running local system is recorded in ${dir}; start one with make local-up`);
+      const mapped = await mapServiceBackend(record, request);
+      console.error(`the edge now sends traffic for ${mapped.address}:${mapped.port} (${request.namespace}/${request.name} in ${request.cluster}) to ${mapped.target.host}:${mapped.target.port}`);
+      return 0;
+    }
+    default:
+      console.error(USAGE);
+      return 2;
   }
-  if (command === 'down') {
-    await stopLocalSystem(dir);
-    console.error(`stopped the local system in ${dir}`);
-    return 0;
-  }
-  console.error('usage: local-system <up|down> [--clusters hub,member-1,member-2] [--dir DIR]');
-  return 2;
 }
 
 process.exitCode = await main(positionals[0]).catch((error: unknown) => {
