@@ -150,7 +150,7 @@ describe('control plane lifecycle', () => {
     expect(await planeProcessesIn(dir)).toEqual([]);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('kills its processes and removes its folder when its owner gets %s', async (signal) => {
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('kills its processes and removes its folder when its owner gets %s', async (signal) => {
     const { child, state } = await startOwner();
     const exited = exitOf(child);
     child.kill(signal);

@@ -72,15 +72,16 @@ function waitUntilDead(pids: readonly (number | undefined)[], timeoutMs: number)
 }
 
 /**
- * Children must not outlive the harness: on a normal exit they are killed synchronously, on SIGINT/SIGTERM before
- * the signal's default action runs, and in a forked worker (a test runner's) as soon as its parent goes away: a
- * runner killed by a signal leaves its workers running, and nothing would ever stop their children.
+ * Children must not outlive the harness: on a normal exit they are killed synchronously, on SIGINT, SIGTERM or
+ * SIGHUP (Ctrl-C, a stop, a closed terminal) before the signal's default action runs, and in a forked worker (a test
+ * runner's) as soon as its parent goes away: a runner killed by a signal leaves its workers running, and nothing
+ * would ever stop their children.
  */
 function installExitHooks(): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
   process.once('exit', killAll);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       killAll();
       process.kill(process.pid, signal);
