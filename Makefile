@@ -6,7 +6,7 @@ export PATH := $(CURDIR)/.cache/node/$(NODE_VERSION)/bin:$(CURDIR)/.cache/pnpm/$
 LOCAL_DIR ?= $(CURDIR)/.cache/local-system
 CLUSTERS ?= hub,member-1,member-2
 
-.PHONY: bootstrap shell test local-up local-down clean
+.PHONY: bootstrap shell test local-up local-down clean e2e-setup e2e-tests e2e-cleanup e2e
 
 bootstrap:
 	tools/bootstrap.sh
@@ -21,13 +21,33 @@ shell: bootstrap
 test: bootstrap
 	tools/scripts/run-all-tests.sh
 
-# The local system on its embedded default: real control planes (hub + members, all CRDs installed) and the Azure
-# emulator with a cloud-provider stand-in per member. Prints kubeconfigs and endpoints; stop with local-down.
+# The local system on its embedded default: real control planes (hub + members, all CRDs installed), the Azure
+# emulator with a cloud-provider stand-in and an echo backend per member, both agents' bundles (feature gates and
+# auto-approval on) and the sample Gateway; waits until the edge answers from every member, then prints how to reach
+# it. Stop with local-down.
 local-up: bootstrap
+	NX_NO_CLOUD=true pnpm exec nx run-many -t bundle -p hub-gateway,member-discovery --output-style=static
 	pnpm exec tsx tools/local-system/src/cli.ts up --clusters $(CLUSTERS) --dir $(LOCAL_DIR)
 
 local-down:
 	pnpm exec tsx tools/local-system/src/cli.ts down --dir $(LOCAL_DIR)
 
-clean: local-down
+# End-to-end suites (e2e/README.md). Settings come from the environment once, at set-up: E2E_MODE=local|azure (default
+# local), ENABLE_AZURE_FRONT_DOOR=true for the Front Door scenarios, upstream's AZURE_* in Azure mode; e2e-setup records
+# them and the system it started in .cache/e2e/state.json, which e2e-tests and e2e-cleanup read.
+e2e-setup: bootstrap
+	NX_NO_CLOUD=true pnpm exec nx run-many -t bundle -p hub-gateway,member-discovery --output-style=static
+	pnpm exec tsx e2e/src/cli.ts setup
+
+e2e-tests: bootstrap
+	pnpm exec tsx e2e/src/cli.ts tests
+
+e2e-cleanup: bootstrap
+	pnpm exec tsx e2e/src/cli.ts cleanup
+
+# All three; the cleanup always runs, and the exit status is the first failure's.
+e2e:
+	@status=0; $(MAKE) e2e-setup && $(MAKE) e2e-tests || status=$$?; $(MAKE) e2e-cleanup || true; exit $$status
+
+clean: local-down e2e-cleanup
 	rm -rf .cache test-results .nx node_modules/.vite

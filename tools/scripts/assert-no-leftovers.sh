@@ -7,29 +7,33 @@
 #   - tsx itself: a wrapper (node_modules/.../tsx/dist/cli.mjs) or anything run with tsx's loader,
 #   - folders: control-plane and local-system test folders in $TMPDIR whose owner (the pid in the name,
 #     fleet-gateway-cp-<pid>-*, fleet-gateway-local-<pid>-*) is gone, and a local-system folder
-#     (${LOCAL_DIR:-.cache/local-system}) that does not hold a running system.
-# A local system started on purpose with `make local-up` is not a leftover: the processes its state.json records
-# (and their process groups) are left out, and so is its folder, while the record says "running".
+#     (${LOCAL_DIR:-.cache/local-system}, .cache/e2e/local-system) that does not hold a running system.
+# A local system started on purpose (`make local-up`, `make e2e-setup`) is not a leftover: the processes its
+# state.json records (and their process groups) are left out, and so is its folder, while the record says "running".
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 tmp="${TMPDIR:-/tmp}"
 tmp="${tmp%/}"
 bin_dir="${KUBEBUILDER_ASSETS:-$root/.cache/control-plane/}"
-local_dir="${LOCAL_DIR:-$root/.cache/local-system}"
+local_dirs=("${LOCAL_DIR:-$root/.cache/local-system}" "$root/.cache/e2e/local-system")
 failed=0
 
-# The pids and process groups a running local system records, one number a line.
+# The pids and process groups each running local system records, one number a line.
 exempt=""
-local_running=0
-if [ -f "$local_dir/state.json" ]; then
-  exempt="$(node -e '
+running_dirs=" "
+for local_dir in "${local_dirs[@]}"; do
+  [ -f "$local_dir/state.json" ] || continue
+  recorded="$(node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     if (r.status !== "running") process.exit(0);
     const plane = r.plane ? [r.plane.etcd.pid, ...r.plane.clusters.flatMap((c) => c.pids)] : [];
     console.log([...plane, ...(r.processes ?? []).flatMap((p) => [p.pid, p.pgid])].join("\n"));
   ' "$local_dir/state.json" 2>/dev/null || true)"
-  [ -n "$exempt" ] && local_running=1
-fi
+  if [ -n "$recorded" ]; then
+    exempt+="$recorded"$'\n'
+    running_dirs+="$local_dir "
+  fi
+done
 is_exempt() { [ -n "$exempt" ] && grep -qx -- "$1" <<<"$exempt"; }
 
 # This script and the shells and tools that run it are never leftovers.
@@ -80,10 +84,12 @@ for dir in "$tmp"/fleet-gateway-cp-* "$tmp"/fleet-gateway-local-*; do
     failed=1
   fi
 done
-if [ -e "$local_dir" ] && [ "$local_running" = 0 ]; then
-  echo "local-system folder left behind without a running system: $local_dir (make local-down removes it)" >&2
-  failed=1
-fi
+for local_dir in "${local_dirs[@]}"; do
+  if [ -e "$local_dir" ] && [[ "$running_dirs" != *" $local_dir "* ]]; then
+    echo "local-system folder left behind without a running system: $local_dir (make local-down or make e2e-cleanup removes it)" >&2
+    failed=1
+  fi
+done
 
 [ "$failed" = 0 ] && echo "no process or folder left behind (control planes, Azure side, emulator, agents, tsx, local-system folders)"
 exit "$failed"

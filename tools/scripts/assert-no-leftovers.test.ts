@@ -103,6 +103,7 @@ describe('assert-no-leftovers.sh', () => {
     await new Promise((resolve) => dead.once('exit', resolve));
     for (const kind of ['cp', 'local']) await mkdir(path.join(tmp, `fleet-gateway-${kind}-${dead.pid}-x`));
     await mkdir(path.join(root, '.cache/local-system/plane/etcd'), { recursive: true });
+    await mkdir(path.join(root, '.cache/e2e/local-system'), { recursive: true });
     const result = await check();
     await rm(path.join(tmp, `fleet-gateway-cp-${dead.pid}-x`), { recursive: true });
     await rm(path.join(tmp, `fleet-gateway-local-${dead.pid}-x`), { recursive: true });
@@ -110,6 +111,7 @@ describe('assert-no-leftovers.sh', () => {
     expect(result.output).toContain(`folder left behind by process ${dead.pid}: ${tmp}/fleet-gateway-cp-${dead.pid}-x`);
     expect(result.output).toContain(`folder left behind by process ${dead.pid}: ${tmp}/fleet-gateway-local-${dead.pid}-x`);
     expect(result.output).toContain(`local-system folder left behind without a running system: ${root}/.cache/local-system`);
+    expect(result.output).toContain(`local-system folder left behind without a running system: ${root}/.cache/e2e/local-system`);
   });
 
   it('leaves out a local system started on purpose: the processes its record names and their groups', async () => {

@@ -15,10 +15,11 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { projects: { type: 'string' } } });
 const dir = path.resolve(positionals[0] ?? 'test-results');
 
-/** Every project with tests: a folder two levels down (apps/x, libs/x, tools/x, e2e/x) with a vitest.config.ts. */
+/** Every project with tests: e2e itself or a folder two levels down (apps/x, libs/x, tools/x) with a vitest.config.ts. */
 async function projectsWithTests(): Promise<string[]> {
   const names: string[] = [];
-  for (const area of ['apps', 'libs', 'tools', 'e2e']) {
+  if ((await readdir(path.join(repoRoot, 'e2e')).catch(() => [] as string[])).includes('vitest.config.ts')) names.push('e2e');
+  for (const area of ['apps', 'libs', 'tools']) {
     for (const entry of await readdir(path.join(repoRoot, area), { withFileTypes: true }).catch(() => [])) {
       if (!entry.isDirectory()) continue;
       const projectDir = path.join(repoRoot, area, entry.name);

@@ -121,13 +121,13 @@ export function startProcess(
   command: string,
   args: string[],
   logFile: string,
-  options: { detached?: boolean } = {},
+  options: { detached?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): ManagedProcess {
   const detached = options.detached === true;
   installExitHooks();
   const log = openSync(logFile, 'a');
   const [file, argv] = !detached && parentDeathSignal ? [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
-  const child = spawn(file, argv, { stdio: ['ignore', log, log], detached });
+  const child = spawn(file, argv, { stdio: ['ignore', log, log], detached, ...(options.env ? { env: options.env } : {}) });
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
   live.add(child);

@@ -13,6 +13,8 @@ const TSX_LOADER = pathToFileURL(path.resolve(here, '../../../node_modules/tsx/d
 export interface AzureSideStart {
   dir: string;
   members: { name: string; kubeconfig: string }[];
+  /** azure-side.ts's other flags (--echo-backends, --timing, --edge-seed). */
+  flags?: string[];
   timeoutMs: number;
   log: (line: string) => void;
 }
@@ -50,7 +52,7 @@ export async function startAzureSide(options: AzureSideStart): Promise<{ process
   const started = startManagedProcess({
     name: 'azure-side',
     command: process.execPath,
-    args: ['--import', TSX_LOADER, AZURE_SIDE_SCRIPT, '--dir', dir, ...members],
+    args: ['--import', TSX_LOADER, AZURE_SIDE_SCRIPT, '--dir', dir, ...members, ...(options.flags ?? [])],
     logFile,
     marker: AZURE_SIDE_SCRIPT,
   });

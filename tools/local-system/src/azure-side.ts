@@ -3,7 +3,11 @@
  * cluster, the cloud-provider stand-in that gives its LoadBalancer Services a load balancer frontend and a Private
  * Link Service. Prints each step (its parent relays them as progress), writes <dir>/azure.json once everything
  * serves, and stops cleanly on SIGTERM/SIGINT.
- *   node --import tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...]
+ * With --echo-backends, every LoadBalancer Service of a member is served by one echo backend naming the member.
+ * --timing fast (end-to-end suites) shortens Front Door's deployment and Private Link delays to fractions of a second;
+ * --edge-seed N makes the edge's weighted origin choice reproducible.
+ *   node --import tsx tools/local-system/src/azure-side.ts --dir DIR --member member-1=KUBECONFIG [--member ...] [--echo-backends]
+ *       [--timing watchable|fast] [--edge-seed N]
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,24 +15,38 @@ import { parseArgs } from 'node:util';
 import { DefaultAzureCredential } from '@azure/identity';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CloudProviderStandIn, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, start } from '@fleet-gateway/azure-emulator';
+import { startEchoBackend, type EchoBackend } from './echo-backend.js';
+import { seededRandom } from './seeded-random.js';
 import { LOCAL_AFD_RESOURCE_GROUP, LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
 
 const { values } = parseArgs({
-  options: { dir: { type: 'string' }, member: { type: 'string', multiple: true, default: [] } },
+  options: {
+    dir: { type: 'string' },
+    member: { type: 'string', multiple: true, default: [] },
+    'echo-backends': { type: 'boolean', default: false },
+    timing: { type: 'string', default: 'watchable' },
+    'edge-seed': { type: 'string' },
+  },
   strict: true,
 });
 if (!values.dir) throw new Error('--dir is required');
 const dir = values.dir;
 const step = (line: string): void => console.log(line);
 
-// deploymentStatus: 'watchable' (10 s NotStarted, 30 s InProgress after provisioning) so a person sees it move.
-// Private Link: the connection shows up 2 s after the origin, traffic flows 10 s after approval (Azure: minutes).
+// watchable: deploymentStatus 10 s NotStarted, 30 s InProgress after provisioning, so a person sees it move; the Private
+// Link connection shows up 2 s after the origin and traffic flows 10 s after approval (Azure: minutes).
+// fast: the same states, each for a fraction of a second.
 // ARM takes only tokens of the emulator's managed-identity endpoint, as Azure takes only Entra ID's.
+if (values.timing !== 'watchable' && values.timing !== 'fast') throw new Error(`--timing has invalid value "${values.timing}"; expected watchable or fast`);
+const fast = values.timing === 'fast';
+const seed = values['edge-seed'] === undefined ? undefined : Number(values['edge-seed']);
+if (seed !== undefined && !Number.isInteger(seed)) throw new Error(`--edge-seed has invalid value "${values['edge-seed']}"; expected an integer`);
 step('starting the Azure emulator…');
 const emulator = await start({
-  lroDelayMs: 500,
-  deployment: 'watchable',
-  privateLink: { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 },
+  lroDelayMs: fast ? 20 : 500,
+  deployment: fast ? 'fast' : 'watchable',
+  privateLink: fast ? { connectionDelayMs: 300, approvalPropagationMs: 1_000 } : { connectionDelayMs: 2_000, approvalPropagationMs: 10_000 },
+  ...(seed === undefined ? {} : { random: seededRandom(seed) }),
   armAuthentication: 'issued-tokens',
 });
 step(`Azure emulator serves ARM at ${emulator.armEndpoint}, the edge at ${emulator.edgeUrl}`);
@@ -42,6 +60,7 @@ for (const name of OTHER_CREDENTIAL_VARIABLES) delete process.env[name];
 Object.assign(process.env, managedIdentityEnvironment(emulator));
 const credential = new DefaultAzureCredential();
 const standIns: CloudProviderStandIn[] = [];
+const backends: EchoBackend[] = [];
 for (const entry of values.member) {
   const [member, kubeconfig] = entry.split('=');
   if (!member || !kubeconfig) throw new Error(`--member expects NAME=KUBECONFIG, got "${entry}"`);
@@ -57,6 +76,11 @@ for (const entry of values.member) {
   step(`starting the cloud-provider stand-in for ${member} (watching its Services)…`);
   await standIn.start();
   standIns.push(standIn);
+  if (values['echo-backends']) {
+    const backend = await startEchoBackend(member);
+    standIn.setDefaultBackend(backend);
+    backends.push(backend);
+  }
 }
 const info: AzureSideInfo = {
   pid: process.pid,
@@ -76,7 +100,7 @@ await rename(path.join(dir, 'azure.json.tmp'), path.join(dir, 'azure.json'));
 step('Azure side ready');
 
 const shutdown = (): void => {
-  void Promise.all([...standIns.map((s) => s.stop()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
+  void Promise.all([...standIns.map((s) => s.stop()), ...backends.map((b) => b.close()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
     process.exit(0),
   );
 };

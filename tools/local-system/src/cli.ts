@@ -1,20 +1,23 @@
 /**
  * The local system on its embedded default (make local-up / local-down).
- *   up      [--clusters hub,member-1,member-2] [--dir .cache/local-system]   start detached, print how to reach it
- *   down    [--dir .cache/local-system]                                     stop exactly what `up` started
+ *   up      [--clusters hub,member-1,member-2] [--dir .cache/local-system] [--without-agents]
+ *           start detached: control planes, the Azure side and (unless --without-agents) both agents and the sample;
+ *           wait until the sample serves from every member; progress and the lines to copy on stderr, JSON on stdout
+ *   down    [--dir .cache/local-system]   stop exactly what `up` started
  *   backend --cluster member-1 --service shop/web --port 80 --target 127.0.0.1:8080 [--dir ...]
- *                                          send the edge's traffic for a member Service's address to your backend
+ *           send the edge's traffic for a member Service's address to your backend
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mapServiceBackend, parseBackendRequest } from './backend.js';
 import { startLocalSystem, stopLocalSystem } from './local-system.js';
 import { progressReporter } from './progress.js';
 import { readRecord } from './state-record.js';
-import { CLI, renderSummary } from './summary.js';
+import { CLI, summaryLines } from './summary.js';
 
 const USAGE = `usage: ${CLI} <up|down|backend> [--dir DIR]
-  up       [--clusters hub,member-1,member-2]
+  up       [--clusters hub,member-1,member-2] [--without-agents]
   backend  --cluster MEMBER --service NAMESPACE/NAME --port SERVICE_PORT --target HOST:PORT`;
 
 const { values, positionals } = parseArgs({
@@ -22,6 +25,7 @@ const { values, positionals } = parseArgs({
   options: {
     clusters: { type: 'string', default: 'hub,member-1,member-2' },
     dir: { type: 'string', default: '.cache/local-system' },
+    'without-agents': { type: 'boolean', default: false },
     cluster: { type: 'string' },
     service: { type: 'string' },
     port: { type: 'string' },
@@ -41,16 +45,31 @@ async function main(command: string | undefined): Promise<number> {
       const started = Date.now();
       const progress = progressReporter((line) => console.error(line));
       try {
-        const record = await startLocalSystem({ dir, clusters, log: (line) => progress.log(line) });
+        const system = await startLocalSystem({ dir, clusters, withAgents: !values['without-agents'], log: (line) => progress.log(line) });
         progress.log(`the local system is up in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-        console.log(renderSummary(dir, record).join('\n'));
+        console.log(
+          JSON.stringify(
+            {
+              kubeconfigs: Object.fromEntries(system.plane.clusters.map((c) => [c.name, c.kubeconfig])),
+              azure: system.azure,
+              ...(system.agents ? { agents: system.agents } : {}),
+              ...(system.endpointHostname ? { endpointHostname: system.endpointHostname } : {}),
+              stop: `make local-down (or: ${CLI} down --dir ${dir})`,
+            },
+            null,
+            2,
+          ),
+        );
+        for (const line of summaryLines(system, dir)) console.error(line);
       } finally {
         progress.stop();
       }
       return 0;
     }
     case 'down': {
-      console.error((await stopLocalSystem(dir)) ? `stopped the local system in ${dir} and removed the folder` : `no local system in ${dir}; nothing to stop`);
+      const there = existsSync(dir);
+      await stopLocalSystem(dir);
+      console.error(there ? `stopped the local system in ${dir} and removed the folder` : `no local system in ${dir}; nothing to stop`);
       return 0;
     }
     case 'backend': {

@@ -54,7 +54,7 @@ describe('the local system (make local-up / local-down)', () => {
     const foreign = path.join(parent, 'foreign');
     await mkdir(path.join(foreign, 'plane/etcd/data/member'), { recursive: true });
     await writeFile(path.join(foreign, 'plane/etcd/data/member/db'), 'objects of an earlier run');
-    const failure = await run(tsx, [cli, 'up', '--clusters', 'hub', '--dir', foreign], { cwd: repoRoot }).then(
+    const failure = await run(tsx, [cli, 'up', '--clusters', 'hub', '--dir', foreign, '--without-agents'], { cwd: repoRoot }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );
@@ -68,7 +68,7 @@ describe('the local system (make local-up / local-down)', () => {
 
   it('an up interrupted by Ctrl-C leaves nothing, and the next up starts on new data', async () => {
     // As Ctrl-C does, SIGINT goes to the whole foreground process group: the tsx wrapper and the CLI under it.
-    const starter = spawn(tsx, [cli, 'up', '--clusters', 'hub,member-1', '--dir', dir], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const starter = spawn(tsx, [cli, 'up', '--clusters', 'hub,member-1', '--dir', dir, '--without-agents'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let progress = '';
     starter.stderr?.on('data', (chunk: Buffer) => (progress += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => starter.once('exit', (code) => resolve(code)));
@@ -101,7 +101,7 @@ describe('the local system (make local-up / local-down)', () => {
     await writeFile(path.join(dir, 'state.json'), JSON.stringify(remains));
 
     const beforeUp = Date.now();
-    const up = await run(tsx, [cli, 'up', '--clusters', 'hub,member-1', '--dir', dir], { cwd: repoRoot });
+    const up = await run(tsx, [cli, 'up', '--clusters', 'hub,member-1', '--dir', dir, '--without-agents'], { cwd: repoRoot });
     output = up;
     expect(up.stderr).toContain(`removing the remains of an earlier local system in ${dir} (started 2026-01-01T00:00:00.000Z by process ${dead.pid}, its start was interrupted); nothing of it is reused`);
     const etcdData = await stat(path.join(dir, 'plane/etcd/data'));
@@ -130,7 +130,10 @@ describe('the local system (make local-up / local-down)', () => {
     for (const phase of phases) expect(progress).toContain(phase);
     expect(progress.map((line) => phases.indexOf(line)).filter((i) => i >= 0)).toEqual(phases.map((_, i) => i));
     expect(progress).toContainEqual(expect.stringMatching(/^the local system is up in \d+ s$/));
-    const summary = output.stdout.trimEnd().split('\n');
+    // The lines to copy end what it prints on stderr; stdout has the same as JSON.
+    const summary = output.stderr.trimEnd().split('\n');
+    const printed = JSON.parse(output.stdout) as { kubeconfigs: Record<string, string> };
+    expect(printed.kubeconfigs).toEqual({ hub: record.plane?.clusters[0]?.kubeconfig, 'member-1': record.plane?.clusters[1]?.kubeconfig });
     const [hub, member] = record.plane?.clusters ?? [];
     expect(summary).toContainEqual(expect.stringMatching(new RegExp(`^  export KUBECONFIG=${hub?.kubeconfig} +# hub \\(${hub?.server}\\)$`)));
     expect(summary).toContainEqual(expect.stringMatching(new RegExp(`^  export KUBECONFIG=${member?.kubeconfig} +# member-1 `)));

@@ -1,17 +1,53 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isRunning, removeOnExit, startControlPlane, stopDetached, type ControlPlane } from '@fleet-gateway/control-plane';
+import { fileURLToPath } from 'node:url';
+import { isRunning, removeOnExit, startControlPlane, stopDetached, type ControlPlane, type ControlPlaneState } from '@fleet-gateway/control-plane';
+import { KubeClient } from '@fleet-gateway/controller';
+import { KubeConfig } from '@kubernetes/client-node';
+import { agentLaunches } from './agent-launches.js';
+import { freePorts, startAgents, waitForAgents, type RunningAgent } from './agents.js';
+import type { AzureSideInfo } from './azure-side-info.js';
 import { startAzureSide } from './azure-side-process.js';
 import { stopManagedProcesses, type StartedProcess } from './managed-process.js';
+import { applyManifests, sampleManifests, waitForEveryMember, waitForProgrammed } from './sample.js';
 import { judgeFolder, readRecord, writeRecord, type LocalSystemRecord } from './state-record.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export interface LocalSystem {
+  dir: string;
+  plane: ControlPlaneState;
+  azure: AzureSideInfo;
+  /** Each member's kubeconfig for the hub, allowed only in its fleet-member-<member> namespace. */
+  memberHubKubeconfigs: Record<string, string>;
+  /** With `withAgents`: the agent processes, and the sample Gateway's AFD endpoint host name once it serves. */
+  agents?: RunningAgent[];
+  endpointHostname?: string;
+}
 
 export interface LocalSystemOptions {
   dir: string;
   clusters: string[];
+  /** Also run both agents' bundles, apply the sample and wait until the edge answers from every member. */
+  withAgents?: boolean;
+  /** With agents: apply the sample and wait for it (default true; the end-to-end suites bring their own objects). */
+  sample?: boolean;
+  /** Members whose agent leaves approval to an operator (no --approve-private-link-connections). */
+  manualApproval?: readonly string[];
+  /** The emulator's timing: `watchable` (default, for people) or `fast` (end-to-end suites). */
+  timing?: 'watchable' | 'fast';
+  /** Fixes the edge's weighted origin choice. */
+  edgeSeed?: number;
   log?: (line: string) => void;
   azureStartTimeoutMs?: number;
 }
+
+const clientOf = (kubeconfig: string): KubeClient => {
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfig);
+  return new KubeClient(config);
+};
 
 const describeRecord = (record: LocalSystemRecord): string => `started ${record.startedAt} by process ${record.owner}`;
 
@@ -45,12 +81,13 @@ async function prepareFolder(dir: string, log: (line: string) => void): Promise<
 }
 
 /**
- * Starts the local system detached: real control planes (hub + members, CRDs installed) and the Azure side
- * (emulator + cloud-provider stand-ins for the members), each recorded in <dir>/state.json. Until everything serves,
- * everything dies with this process and the folder goes with it (a failure, SIGINT or SIGTERM leaves nothing);
- * then all of it is handed over at once, and `stopLocalSystem(dir)` ends exactly what this started.
+ * Starts the local system detached: real control planes (hub + members, CRDs installed), the Azure side (emulator +
+ * cloud-provider stand-ins for the members) and, with `withAgents`, both agents and the sample, each recorded in
+ * <dir>/state.json. Until everything serves, everything dies with this process and the folder goes with it (a
+ * failure, SIGINT, SIGTERM or SIGHUP leaves nothing); then all of it is handed over at once, and
+ * `stopLocalSystem(dir)` ends exactly what this started.
  */
-export async function startLocalSystem(options: LocalSystemOptions): Promise<LocalSystemRecord> {
+export async function startLocalSystem(options: LocalSystemOptions): Promise<LocalSystem> {
   const { dir, clusters } = options;
   const log = options.log ?? (() => {});
   await prepareFolder(dir, log);
@@ -58,7 +95,12 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
   const forgetFolder = removeOnExit(dir);
   const record: LocalSystemRecord = { status: 'starting', owner: process.pid, startedAt: new Date().toISOString(), clusters, processes: [] };
   let plane: ControlPlane | undefined;
-  let azureSide: StartedProcess | undefined;
+  const processes: StartedProcess[] = [];
+  const recordProcesses = async (): Promise<void> => {
+    record.processes = processes.map((p) => p.record);
+    await writeRecord(dir, record);
+  };
+  let system: LocalSystem;
   try {
     await writeRecord(dir, record);
     plane = await startControlPlane({
@@ -71,35 +113,81 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
     });
     record.plane = plane.state();
     await writeRecord(dir, record);
+    const memberHubKubeconfigs: Record<string, string> = {};
+    for (const cluster of record.plane.clusters.filter((c) => c.name !== 'hub')) memberHubKubeconfigs[cluster.name] = await plane.memberHubKubeconfig(cluster.name);
     const members = record.plane.clusters.filter((c) => c.name !== 'hub').map((c) => ({ name: c.name, kubeconfig: c.kubeconfig }));
-    const azure = await startAzureSide({ dir, members, timeoutMs: options.azureStartTimeoutMs ?? 60_000, log });
-    azureSide = azure.process;
-    record.processes.push(azure.process.record);
+    const flags = [
+      ...(options.withAgents ? ['--echo-backends'] : []),
+      ...(options.timing ? ['--timing', options.timing] : []),
+      ...(options.edgeSeed === undefined ? [] : ['--edge-seed', String(options.edgeSeed)]),
+    ];
+    const azure = await startAzureSide({ dir, members, flags, timeoutMs: options.azureStartTimeoutMs ?? 60_000, log });
+    processes.push(azure.process);
     record.azure = azure.info;
+    await recordProcesses();
+    system = { dir, plane: record.plane, azure: azure.info, memberHubKubeconfigs };
+    if (options.withAgents) system = await withAgents(system, options, processes, recordProcesses, log);
     record.status = 'running';
-    await writeRecord(dir, record);
+    await recordProcesses();
   } catch (error) {
-    await azureSide?.stop();
+    await stopManagedProcesses(processes.map((p) => p.record), 2_000);
     await plane?.stop();
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     forgetFolder();
     throw error;
   }
   plane.release();
-  azureSide.release();
+  for (const started of processes) started.release();
   forgetFolder();
-  return record;
+  return system;
 }
 
-/** Stops exactly what the record in dir names, then removes dir. Returns false when there was nothing to stop. */
-export async function stopLocalSystem(dir: string): Promise<boolean> {
+/** Runs both agents, applies the sample (hub: Gateway + HTTPRoute; members: Service + ServiceExport) and waits until it serves. */
+async function withAgents(
+  system: LocalSystem,
+  options: LocalSystemOptions,
+  processes: StartedProcess[],
+  recordProcesses: () => Promise<void>,
+  log: (line: string) => void,
+): Promise<LocalSystem> {
+  const kubeconfigs = Object.fromEntries(system.plane.clusters.map((c) => [c.name, c.kubeconfig]));
+  const root = path.resolve(here, '../../..');
+  const launches = agentLaunches({
+    root,
+    azure: system.azure,
+    kubeconfigs,
+    memberHubKubeconfigs: system.memberHubKubeconfigs,
+    ports: await freePorts(2 * system.plane.clusters.length),
+    manualApproval: options.manualApproval ?? [],
+  });
+  // The agents' leader Leases live in fleet-system, which their charts install into (fleetSystemNamespace).
+  const fleetSystem = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fleet-system' } };
+  for (const kubeconfig of Object.values(kubeconfigs)) await applyManifests(clientOf(kubeconfig), [fleetSystem]);
+  log(`starting ${launches.map((l) => l.name).join(', ')} (bundles under node ${process.version})`);
+  const agents = await startAgents(system.dir, launches, processes);
+  await recordProcesses();
+  await waitForAgents(agents, log, 60_000);
+  if (options.sample === false) return { ...system, agents };
+  log('applying the sample: Gateway shop/web (Premium) and HTTPRoute on the hub; Service shop/web (internal load balancer + Private Link Service) and its ServiceExport in each member');
+  const hub = clientOf(kubeconfigs['hub']!);
+  await applyManifests(hub, await sampleManifests('hub'));
+  const members = system.azure.members;
+  for (const member of members) await applyManifests(clientOf(kubeconfigs[member]!), await sampleManifests('member'));
+  const endpointHostname = await waitForProgrammed(hub, log, 300_000);
+  log(`Gateway shop/web is Programmed at ${endpointHostname}; waiting for the edge to answer from ${members.join(', ')}`);
+  await waitForEveryMember(system.azure.edgeUrl, endpointHostname, members, log, 180_000);
+  return { ...system, agents, endpointHostname };
+}
+
+/** Stops exactly what the record in dir names, then removes dir; without dir it does nothing. */
+export async function stopLocalSystem(dir: string): Promise<void> {
   const record = await readRecord(dir);
   if (record === undefined) {
     const entries = await readdir(dir).catch(() => undefined);
-    if (entries === undefined) return false;
+    if (entries === undefined) return;
     if (entries.length === 0) {
       await rm(dir, { recursive: true, force: true });
-      return false;
+      return;
     }
     throw new Error(`${dir} has no record of a local system (state.json), so nothing there is known to be local-up's; not touching it. Remove it yourself (rm -rf ${dir}) if it is an old local system's folder`);
   }
@@ -107,5 +195,4 @@ export async function stopLocalSystem(dir: string): Promise<boolean> {
     throw new Error(`local-up (process ${record.owner}) is still starting in ${dir}; interrupt it (Ctrl-C), which stops everything it started`);
   }
   await stopRecorded(dir, record);
-  return true;
 }

@@ -24,8 +24,16 @@ export interface StartedProcess {
  * Starts a process in its own process group, its output appended to logFile. Until released it dies with this
  * process (exit, SIGINT, SIGTERM: the whole group is killed), so an interrupted start leaves none running.
  */
-export function startManagedProcess(spec: { name: string; command: string; args: string[]; logFile: string; marker: string }): StartedProcess {
-  const child = startProcess(spec.name, spec.command, spec.args, spec.logFile, { detached: true });
+export function startManagedProcess(spec: {
+  name: string;
+  command: string;
+  args: string[];
+  logFile: string;
+  marker: string;
+  /** Its whole environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}): StartedProcess {
+  const child = startProcess(spec.name, spec.command, spec.args, spec.logFile, { detached: true, ...(spec.env ? { env: spec.env } : {}) });
   const record: ManagedProcessRecord = { name: spec.name, pid: child.pid, pgid: child.pid, logFile: spec.logFile, marker: spec.marker };
   return {
     record,

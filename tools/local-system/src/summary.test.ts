@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AzureSideInfo } from './azure-side-info.js';
-import type { LocalSystemRecord } from './state-record.js';
-import { renderSummary } from './summary.js';
+import type { LocalSystem } from './local-system.js';
+import { summaryLines } from './summary.js';
 
 const azure: AzureSideInfo = {
   pid: 30,
@@ -15,22 +15,19 @@ const azure: AzureSideInfo = {
   afdResourceGroup: 'rg-fleet-afd',
   members: ['member-1', 'member-2'],
 };
-const record: LocalSystemRecord = {
-  status: 'running',
-  owner: 10,
-  startedAt: '2026-12-01T12:00:00.000Z',
-  clusters: ['hub', 'member-1', 'member-2'],
+const system: LocalSystem = {
+  dir: '/d',
+  memberHubKubeconfigs: {},
   plane: {
     workDir: '/d/plane',
     etcd: { endpoint: 'http://127.0.0.1:1', pid: 20 },
     clusters: ['hub', 'member-1', 'member-2'].map((name, i) => ({ name, server: `https://127.0.0.1:${5000 + i}`, kubeconfig: `/d/plane/${name}/kubeconfig`, pids: [21 + i] })),
   },
-  processes: [{ name: 'azure-side', pid: 30, pgid: 30, logFile: '/d/azure-side.log', marker: 'azure-side.ts' }],
   azure,
 };
 
 describe('renderSummary', () => {
-  const lines = renderSummary('/d', record);
+  const lines = summaryLines(system, '/d');
 
   it('gives one KUBECONFIG line per cluster, aligned, naming the cluster and its server', () => {
     expect(lines.filter((l) => l.includes('export KUBECONFIG='))).toEqual([
@@ -52,11 +49,17 @@ describe('renderSummary', () => {
     expect(lines.at(-1)).toBe(
       '  pnpm exec tsx tools/local-system/src/cli.ts backend --dir /d --cluster member-1 --service <namespace>/<name> --port <service port> --target 127.0.0.1:8080',
     );
-    expect(lines).toContain('The local system is running (state and logs in /d). Stop it with: make local-down');
+    expect(lines).toContain('The local system is up (state and logs in /d). Stop everything with: make local-down');
+  });
+
+  it('shows the sample through the edge when it serves', () => {
+    const serving = summaryLines({ ...system, endpointHostname: 'fd-web.z01.azurefd.net' }, '/d');
+    expect(serving).toContain("  curl -s -H 'Host: fd-web.z01.azurefd.net' http://127.0.0.1:4002/");
+    expect(lines.join('\n')).not.toContain('curl');
   });
 
   it('leaves out the backend command when there is no member cluster', () => {
-    const hubOnly = renderSummary('/d', { ...record, plane: { ...record.plane!, clusters: record.plane!.clusters.slice(0, 1) }, azure: { ...azure, members: [] } });
+    const hubOnly = summaryLines({ ...system, plane: { ...system.plane, clusters: system.plane.clusters.slice(0, 1) }, azure: { ...azure, members: [] } }, '/d');
     expect(hubOnly.join('\n')).not.toContain(' backend ');
     expect(hubOnly.join('\n')).not.toContain('node resource groups');
   });

@@ -4,3 +4,4 @@ export { startHubPlane, type HubPlane } from './hub-plane.js';
 export { captureLogLines, logsFlushed } from './log-capture.js';
 export { createNamespace, eventually, kubeConfigAs, nextMatching } from './real-api.js';
 export { percentile } from '../bench/percentile.js';
+export { residentMiB } from '../bench/resident-memory.js';

@@ -7,11 +7,11 @@
  *
  *   pnpm nx bundle hub-gateway && pnpm tsx libs/gateway-controllers/src/bench/memory-bench.ts [--bundle FILE] [--gateways 1000] [--routes 5000] [--exports 3000]
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { resourceName } from '@fleet-gateway/controller';
+import { residentMiB } from '@fleet-gateway/controller/test-support';
 import { internalServiceExports, serviceImports } from '@fleet-gateway/fleet-hub';
 import { gatewayClasses, gateways, httpRoutes, referenceGrants } from '../gateway-api-resources.js';
 import { startHubUnderTest } from '../test-support/hub-under-test.js';
@@ -49,13 +49,6 @@ async function scrape(url: string): Promise<Map<string, number>> {
 }
 
 const sumOf = (samples: Map<string, number>, name: string) => [...samples].filter(([k]) => k === name || k.startsWith(`${name}{`)).reduce((s, [, v]) => s + v, 0);
-
-/** VmRSS and VmHWM (peak) of a process, in MiB. */
-function residentMiB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
-}
 
 async function readyz(url: string): Promise<{ ok: boolean; body: string }> {
   try {

@@ -40,6 +40,7 @@ export class CloudProviderStandIn {
   private readonly settings: CloudSettings;
   private readonly applied = new Map<string, Applied>();
   private readonly backends = new Map<string, Target>();
+  private defaultBackend: Target | undefined;
   private readonly queues = new Map<string, Promise<void>>();
   private readonly failures = new Map<string, string>();
   private azureWrites: Promise<void> = Promise.resolve();
@@ -64,6 +65,12 @@ export class CloudProviderStandIn {
     });
     this.informer = informer;
     await informer.start();
+  }
+
+  /** Sends traffic for every LoadBalancer Service's addresses, on each of its ports, to one local backend unless `setBackend` named another. */
+  setDefaultBackend(target: Target): void {
+    this.defaultBackend = target;
+    for (const [key, applied] of this.applied) this.mapAddresses(key, applied);
   }
 
   /** Sends traffic for the Service's address on `port` to a local backend. */
@@ -179,7 +186,7 @@ export class CloudProviderStandIn {
 
   private mapAddresses(key: string, applied: Applied): void {
     for (const port of applied.plan.ports) {
-      const target = this.backends.get(`${key}:${port.port}`);
+      const target = this.backends.get(`${key}:${port.port}`) ?? this.defaultBackend;
       if (target === undefined) continue;
       this.options.emulator.admin.mapAddress(applied.address.ip, port.port, target);
       if (applied.address.fqdn !== undefined) this.options.emulator.admin.mapAddress(applied.address.fqdn, port.port, target);

@@ -1,0 +1,33 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startLocalSystem, stopLocalSystem } from '@fleet-gateway/local-system';
+import type { TestProject } from 'vitest/node';
+import { readState } from './e2e-state.js';
+import { E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER, systemInfoOf, type SystemInfo } from './system-under-test.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    system: SystemInfo;
+  }
+}
+
+/**
+ * The system the scenarios run against: the one `make e2e-setup` recorded (E2E_STATE_FILE, set by `make e2e-tests`),
+ * or — under `make test` — a local system of its own, started with every agent and the fast timing, and stopped
+ * after the last scenario. Under `make test` the Front Door scenarios always run (CI must cover them).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const stateFile = process.env['E2E_STATE_FILE'];
+  if (stateFile) {
+    const state = await readState(stateFile);
+    if (!state?.localSystemDir) throw new Error(`${stateFile} records no local system; run make e2e-setup`);
+    project.provide('system', await systemInfoOf(state.localSystemDir, state.settings.frontDoor));
+    return async () => {};
+  }
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'fleet-gateway-e2e-')), 'local-system');
+  const log = (line: string) => process.stderr.write(`[e2e set-up] ${line}\n`);
+  await startLocalSystem({ dir, clusters: [...E2E_CLUSTERS], withAgents: true, sample: false, manualApproval: [E2E_MANUAL_MEMBER], timing: 'fast', edgeSeed: E2E_EDGE_SEED, log });
+  project.provide('system', await systemInfoOf(dir, true));
+  return () => stopLocalSystem(dir);
+}

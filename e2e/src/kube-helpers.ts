@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { applyManifests, type Manifest } from '@fleet-gateway/local-system';
+import { isNotFound, type Condition, type KubeClient } from '@fleet-gateway/controller';
+import { parseAllDocuments } from 'yaml';
+
+/** The manifests of a scenario's YAML file (a path relative to the scenario's folder, via import.meta.url). */
+export async function manifestsOf(file: URL): Promise<Manifest[]> {
+  return parseAllDocuments(await readFile(file, 'utf8')).map((doc) => doc.toJS() as Manifest);
+}
+
+export async function apply(client: KubeClient, file: URL): Promise<void> {
+  await applyManifests(client, await manifestsOf(file));
+}
+
+/** GET that answers undefined for 404. */
+export async function read<T>(client: KubeClient, path: string): Promise<T | undefined> {
+  return client.get<T>(path).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+}
+
+/** Polls until `done` holds or the time is up, then returns the last value: callers assert on it. */
+export async function until<T>(readValue: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await readValue();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export const conditionOf = (object: { status?: { conditions?: Condition[] } } | undefined, type: string): Condition | undefined =>
+  object?.status?.conditions?.find((c) => c.type === type);

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { CdnManagementClient } from '@azure/arm-cdn';
+import { NetworkManagementClient } from '@azure/arm-network';
+import { emulatorIdentityCredential, sdkClientOptions } from '@fleet-gateway/azure-emulator';
+import { OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
+import { describe, inject } from 'vitest';
+import { systemUnderTest, type SystemUnderTest } from './system-under-test.js';
+
+/** What a scenario needs beyond the export/import core. */
+export type Feature = 'front-door';
+
+const FEATURE_SWITCHES: Record<Feature, { readonly enabled: (system: SystemUnderTest) => boolean; readonly how: string }> = {
+  'front-door': { enabled: (system) => system.frontDoor, how: 'ENABLE_AZURE_FRONT_DOOR=true' },
+};
+
+/**
+ * A scenario: a describe block that declares the features it needs. Without one of them it is skipped in the open —
+ * its title says which setting adds it, and the summary counts it as skipped.
+ */
+export function scenario(name: string, needs: readonly Feature[], body: (system: SystemUnderTest) => void): void {
+  const system = systemUnderTest(inject('system'));
+  const missing = needs.filter((feature) => !FEATURE_SWITCHES[feature].enabled(system));
+  const title = missing.length === 0 ? name : `${name} (not run: needs ${missing.map((f) => FEATURE_SWITCHES[f].how).join(', ')})`;
+  describe.skipIf(missing.length > 0)(title, () => body(system));
+}
+
+/** ARM clients of the system's emulator, with a token of its managed-identity endpoint (as an operator's az would have). */
+export function armClients(system: SystemUnderTest): { cdn: CdnManagementClient; network: NetworkManagementClient } {
+  const credential = emulatorIdentityCredential(system.azure);
+  const options = sdkClientOptions({ armEndpoint: system.azure.armEndpoint, caCertificate: readFileSync(system.azure.caCertificatePath, 'utf8') });
+  return {
+    cdn: new CdnManagementClient(credential, system.azure.subscriptionId, options),
+    network: new NetworkManagementClient(credential, system.azure.subscriptionId, options),
+  };
+}
+
+/** The emulator's ARM request counters (admin API), e.g. to prove an invalid edit wrote nothing. */
+export async function armWrites(system: SystemUnderTest): Promise<number> {
+  const entries = (await (await fetch(`${system.azure.adminUrl}/counters`)).json()) as { method: string; count: number }[];
+  return entries.filter((e) => e.method !== 'GET').reduce((sum, e) => sum + e.count, 0);
+}
+
+/** Waits until the emulator has seen no ARM write for `quietMs` (earlier work settled), and returns the count. */
+export async function settledWrites(system: SystemUnderTest, quietMs = 3_000): Promise<number> {
+  let count = await armWrites(system);
+  for (let since = Date.now(); Date.now() - since < quietMs; ) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await armWrites(system);
+    if (now !== count) [count, since] = [now, Date.now()];
+  }
+  return count;
+}
+
+/** Waits until every simulated edge serves the emulator's latest routing table (a change has propagated). */
+export async function edgesPropagated(system: SystemUnderTest, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = (await (await fetch(`${system.azure.adminUrl}/edge`)).json()) as { latestVersion: number; edges: { version: number }[] };
+    if (status.edges.every((edge) => edge.version === status.latestVersion)) return;
+    if (Date.now() > deadline) throw new Error(`the edges did not reach routing version ${status.latestVersion} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The AFD profile the hub made for a Gateway (found by its ownership tags) with every origin in it. */
+export async function frontDoorOf(system: SystemUnderTest, namespace: string, name: string) {
+  const { cdn } = armClients(system);
+  const group = system.azure.afdResourceGroup;
+  for await (const profile of cdn.profiles.listByResourceGroup(group)) {
+    if (profile.tags?.[OWNERSHIP_TAGS.gatewayNamespace] !== namespace || profile.tags?.[OWNERSHIP_TAGS.gatewayName] !== name) continue;
+    const origins = [];
+    for await (const originGroup of cdn.afdOriginGroups.listByProfile(group, profile.name ?? '')) {
+      for await (const origin of cdn.afdOrigins.listByOriginGroup(group, profile.name ?? '', originGroup.name ?? '')) origins.push({ originGroup: originGroup.name ?? '', ...origin });
+    }
+    return { profile, origins };
+  }
+  return undefined;
+}
