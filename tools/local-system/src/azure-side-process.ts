@@ -64,8 +64,9 @@ export async function startAzureSide(options: AzureSideStart): Promise<{ process
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      const ready = existsSync(infoFile);
       await follow();
-      if (existsSync(infoFile)) return { process: started, info: JSON.parse(await readFile(infoFile, 'utf8')) as AzureSideInfo };
+      if (ready) return { process: started, info: JSON.parse(await readFile(infoFile, 'utf8')) as AzureSideInfo };
       if (exited) throw new Error(`the Azure side exited during start-up; see ${logFile}`);
       if (Date.now() > deadline) throw new Error(`the Azure side did not come up within ${Math.round(timeoutMs / 1000)} s; see ${logFile}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -94,10 +94,11 @@ const info: AzureSideInfo = {
   afdResourceGroup: LOCAL_AFD_RESOURCE_GROUP,
   members: values.member.map((m) => m.split('=')[0] ?? m),
 };
-// Written whole or not at all: the parent takes the file's appearance as "ready" and reads it at once.
+// Said before azure.json appears, so that the parent, which stops reading the log then, relays it. The file is
+// written whole or not at all: the parent takes its appearance as "ready" and reads it at once.
+step('Azure side ready');
 await writeFile(path.join(dir, 'azure.json.tmp'), JSON.stringify(info, null, 2));
 await rename(path.join(dir, 'azure.json.tmp'), path.join(dir, 'azure.json'));
-step('Azure side ready');
 
 const shutdown = (): void => {
   void Promise.all([...standIns.map((s) => s.stop()), ...backends.map((b) => b.close()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
