@@ -39,6 +39,11 @@ export class CachedRead<T> {
     return this.snapshot();
   }
 
+  /** Like `get`, but also reads again when the value is older than `maxAgeMs` (the caller knows Azure has moved on). */
+  getFresherThan(maxAgeMs: number, ttlMs: number, backoff: BackoffSettings): Promise<Snapshot<T>> {
+    return this.get(ttlMs, backoff, this.readAt === undefined || this.now() - this.readAt >= maxAgeMs);
+  }
+
   /** Replaces the value with one the caller got from Azure otherwise (e.g. a write's answer). */
   set(value: T): void {
     this.value = value;

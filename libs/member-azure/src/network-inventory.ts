@@ -40,14 +40,19 @@ export class NetworkInventory {
     this.now = options.now ?? Date.now;
   }
 
-  loadBalancers(resourceGroup: string): Promise<Snapshot<LoadBalancerView[]>> {
+  /**
+   * The resource group's load balancers, read at most once per TTL — or sooner when `maxAgeMs` is given and the list
+   * is older (the caller has seen the cloud provider move on: a Service has an address the list does not hold).
+   */
+  loadBalancers(resourceGroup: string, maxAgeMs?: number): Promise<Snapshot<LoadBalancerView[]>> {
     const read = entry(this.loadBalancerLists, resourceGroup, this.now, () => collect(this.client.loadBalancers.list(resourceGroup, this.counted()), loadBalancerView));
-    return read.get(this.ttlMs, this.backoff);
+    return maxAgeMs === undefined ? read.get(this.ttlMs, this.backoff) : read.getFresherThan(maxAgeMs, this.ttlMs, this.backoff);
   }
 
-  privateLinkServices(resourceGroup: string): Promise<Snapshot<PrivateLinkServiceView[]>> {
+  /** The resource group's Private Link Services, as `loadBalancers`. */
+  privateLinkServices(resourceGroup: string, maxAgeMs?: number): Promise<Snapshot<PrivateLinkServiceView[]>> {
     const read = entry(this.serviceLists, resourceGroup, this.now, () => collect(this.client.privateLinkServices.list(resourceGroup, this.counted()), privateLinkServiceView));
-    return read.get(this.ttlMs, this.backoff);
+    return maxAgeMs === undefined ? read.get(this.ttlMs, this.backoff) : read.getFresherThan(maxAgeMs, this.ttlMs, this.backoff);
   }
 
   /** A service's connections read now (the caller decides when: `connectionReadDue`), unless a failed read backs off. */

@@ -61,17 +61,35 @@ describe('discovery against the emulator (cloud-provider-azure naming, unmodifie
     expect(result.privateLinkService.id).toMatch(/\/resourceGroups\/rg-shop\/providers\/Microsoft\.Network\/privateLinkServices\/shop-api$/);
   });
 
-  it('a Private Link Service that appears late is "not yet" (with when to look again), then found once the lists are read again', async () => {
+  it('a Private Link Service that appears late is "not yet", and the lists that lack it are read again before the TTL: the address proves it is coming', async () => {
     const withoutPls = await provisionService(bed, { name: 'late', uid: uid(3), privateLink: false });
     const subject = discovery();
     const facts = { ...withoutPls, annotations: { ...withoutPls.annotations, [SERVICE_ANNOTATIONS.plsCreate]: 'true' } };
+    bed.emulator.admin.resetCounters();
     const first = await subject.discover({ service: facts });
-    expect(first).toMatchObject({ state: 'unknown', reason: 'PrivateLinkServiceNotFound', requeueAfterMs: TTL });
+    // The lists were just read: they are used, and looked at again after the first backoff step.
+    expect(first).toMatchObject({ state: 'unknown', reason: 'PrivateLinkServiceNotFound', requeueAfterMs: 1_000 });
+    expect([reads('Microsoft.Network/loadBalancers'), reads('Microsoft.Network/privateLinkServices')]).toEqual([1, 1]);
     await provisionService(bed, { name: 'late', uid: uid(3) });
-    now += TTL / 2;
-    expect(await subject.discover({ service: facts })).toMatchObject({ state: 'unknown', reason: 'PrivateLinkServiceNotFound', requeueAfterMs: TTL / 2 });
-    now += TTL / 2;
+    bed.emulator.admin.resetCounters();
+    now += 1_000;
     expect(published(await subject.discover({ service: facts })).privateLinkService.name).toBe(defaultPlsName(uid(3)));
+    expect([reads('Microsoft.Network/loadBalancers'), reads('Microsoft.Network/privateLinkServices')]).toEqual([1, 1]);
+  });
+
+  it('early re-reads for a Private Link Service that never comes back off, doubling to the cap, and stay shared by a resource group', async () => {
+    const withoutPls = await provisionService(bed, { name: 'never', uid: uid(4), privateLink: false });
+    const other = await provisionService(bed, { name: 'other', uid: uid(5), privateLink: false });
+    const subject = discovery();
+    const asking = (service: typeof withoutPls) => ({ ...service, annotations: { ...service.annotations, [SERVICE_ANNOTATIONS.plsCreate]: 'true' } });
+    bed.emulator.admin.resetCounters();
+    // 40 reconciles of each, 500 ms apart: the lists are read at 0, 1, 3, 7 and 15 s, never once per reconcile.
+    for (let step = 0; step < 40; step++) {
+      for (const service of [withoutPls, other]) expect(await subject.discover({ service: asking(service) })).toMatchObject({ state: 'unknown', reason: 'PrivateLinkServiceNotFound' });
+      now += 500;
+    }
+    expect(reads('Microsoft.Network/privateLinkServices')).toBe(5);
+    expect(reads('Microsoft.Network/loadBalancers')).toBe(5);
   });
 
   it('lists load balancers and Private Link Services once per resource group per TTL, however many Services ask', async () => {

@@ -9,6 +9,9 @@ import { NetworkInventory, type InventoryOptions } from './network-inventory.js'
 import { planApprovals, type RefusedApproval } from './plan-approvals.js';
 import { isUnknown, privateLinkTargetOf, unknown, type ServiceFacts, type Unknown } from './service-facts.js';
 
+/** What is missing from lists read before the cloud provider finished: a fresher list can find it. */
+const BEHIND: ReadonlySet<string> = new Set(['LoadBalancerNotFound', 'FrontendNotFound', 'PrivateLinkServiceNotFound']);
+
 export interface DiscoverRequest {
   readonly service: ServiceFacts;
   /** The request messages the hub issued for this export (InternalServiceExport status); none before the hub asks. */
@@ -55,6 +58,8 @@ export interface ApprovalResult {
 export class PrivateLinkDiscovery {
   readonly inventory: NetworkInventory;
   private readonly watches = new Map<string, ConnectionWatch>();
+  /** Per Service: its lists' early re-reads because they lacked what its address proves exists, and when the next is due. */
+  private readonly behind = new Map<string, { readonly attempts: number; readonly nextAt: number }>();
   private readonly now: () => number;
 
   constructor(
@@ -69,18 +74,34 @@ export class PrivateLinkDiscovery {
     const target = privateLinkTargetOf(request.service);
     if (isUnknown(target)) return target;
     const groups = [target.loadBalancerResourceGroup, target.privateLinkServiceResourceGroup];
-    const [loadBalancers, services] = await Promise.all([
-      this.inventory.loadBalancers(target.loadBalancerResourceGroup),
-      this.inventory.privateLinkServices(target.privateLinkServiceResourceGroup),
-    ]);
-    const stale = loadBalancers.stale ?? services.stale;
-    const requeueAfterMs = this.inventory.nextListAt(groups) - this.now();
-    if (loadBalancers.value === undefined || services.value === undefined) {
-      const failure = stale?.failure;
-      const read = unknown('AzureReadFailed', `could not read Microsoft.Network in ${groups.join(', ')}: ${failure ? `${failure.code}: ${failure.cause}` : 'no answer'}`);
-      return { ...read, ...(stale ? { stale } : {}), requeueAfterMs };
+    const read = (maxAgeMs?: number) =>
+      Promise.all([this.inventory.loadBalancers(target.loadBalancerResourceGroup, maxAgeMs), this.inventory.privateLinkServices(target.privateLinkServiceResourceGroup, maxAgeMs)]);
+    let [loadBalancers, services] = await read();
+    let outcome = loadBalancers.value && services.value ? discoverPrivateLink(target, loadBalancers.value, services.value) : undefined;
+    // The Service has its address, so the cloud provider has made its frontend (and, first, its Private Link Service):
+    // lists that lack them are behind. They are read again sooner than the TTL, at a doubling interval per Service;
+    // Services of one resource group share each early read (a list younger than the first interval is reused).
+    let behindMs: number | undefined;
+    if (outcome?.state === 'unknown' && BEHIND.has(outcome.reason)) {
+      const early = this.behind.get(target.serviceKey) ?? { attempts: 0, nextAt: 0 };
+      const now = this.now();
+      if (now >= early.nextAt) {
+        [loadBalancers, services] = await read(this.inventory.backoff.initialMs);
+        outcome = loadBalancers.value && services.value ? discoverPrivateLink(target, loadBalancers.value, services.value) : outcome;
+        const attempts = early.attempts + 1;
+        this.behind.set(target.serviceKey, { attempts, nextAt: now + Math.min(this.inventory.ttlMs, this.inventory.backoff.maxMs, this.inventory.backoff.initialMs * 2 ** (attempts - 1)) });
+      }
+      behindMs = Math.max(0, (this.behind.get(target.serviceKey)?.nextAt ?? now) - now);
     }
-    const outcome = discoverPrivateLink(target, loadBalancers.value, services.value);
+    if (outcome?.state !== 'unknown') this.behind.delete(target.serviceKey);
+    const stale = loadBalancers.stale ?? services.stale;
+    const listedAgain = this.inventory.nextListAt(groups) - this.now();
+    const requeueAfterMs = behindMs === undefined || outcome?.state !== 'unknown' ? listedAgain : Math.min(listedAgain, behindMs);
+    if (outcome === undefined) {
+      const failure = stale?.failure;
+      const failed = unknown('AzureReadFailed', `could not read Microsoft.Network in ${groups.join(', ')}: ${failure ? `${failure.code}: ${failure.cause}` : 'no answer'}`);
+      return { ...failed, ...(stale ? { stale } : {}), requeueAfterMs };
+    }
     if (outcome.state === 'unknown') return { ...outcome, ...(stale ? { stale } : {}), requeueAfterMs };
     const result = await this.withConnections(target.serviceKey, outcome.privateLinkService, { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) }, request.requestMessages ?? [], stale);
     // Stale values are missing information: look again when the failed list is retried.
@@ -120,6 +141,7 @@ export class PrivateLinkDiscovery {
   /** Forgets an export's watch (the Service was unexported or deleted). */
   forget(namespace: string, name: string): void {
     this.watches.delete(`${namespace}/${name}`);
+    this.behind.delete(`${namespace}/${name}`);
   }
 
   private async withConnections(

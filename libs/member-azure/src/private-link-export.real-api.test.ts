@@ -180,7 +180,9 @@ describe('the member agent with Private Link origin discovery', () => {
     });
     const approved = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True', 30_000);
     expect(conditionOf(approved, CONNECTIONS_APPROVED_CONDITION)?.message).toBe(`Gateway shop/gw: connection ${frontDoor?.name} Approved`);
-    expect((await readExport('web'))?.spec?.privateEndpointConnections?.[0]?.status).toBe('Approved');
+    // The ServiceExport's status is written before the hub export in each reconcile.
+    const onHub = await eventually(() => readExport('web'), (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved');
+    expect(onHub?.spec?.privateEndpointConnections?.[0]?.status).toBe('Approved');
   });
 
   it('auto-approval approves exactly Front Door’s connection carrying the hub’s message; foreign Pending ones, even with the message, are left alone', async () => {

@@ -69,7 +69,8 @@ for (const entry of values.member) {
   const standIn = new CloudProviderStandIn({
     kubeConfig: kc,
     emulator: { armEndpoint: emulator.armEndpoint, caCertificate: emulator.caCertificate, admin: emulator.admin },
-    settings: { subscriptionId: LOCAL_SUBSCRIPTION_ID, resourceGroup: memberResourceGroup(member), clusterName: member },
+    // AKS runs its cloud provider with cluster name "kubernetes": load balancers kubernetes and kubernetes-internal.
+    settings: { subscriptionId: LOCAL_SUBSCRIPTION_ID, resourceGroup: memberResourceGroup(member) },
     credential,
   });
   emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: memberResourceGroup(member) });

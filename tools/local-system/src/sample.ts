@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESOURCES } from '@fleet-gateway/api-types';
+import { edgeRequest } from '@fleet-gateway/azure-emulator';
 import { objectPath, type Condition, type KubeClient, type ResourceType } from '@fleet-gateway/controller';
 import { parseAllDocuments } from 'yaml';
 import type { EchoAnswer } from './echo-backend.js';
@@ -76,12 +77,11 @@ export async function waitForProgrammed(hub: KubeClient, progress: (line: string
 
 /** A request through the edge to the Gateway's endpoint, as `curl -H 'Host: <hostname>' <edgeUrl>/` sends it. */
 export async function requestThroughEdge(edgeUrl: string, hostname: string, requestPath = '/'): Promise<{ status: number; answer?: EchoAnswer }> {
-  const response = await fetch(new URL(requestPath, edgeUrl), { headers: { host: hostname } });
-  const text = await response.text();
+  const { status, body } = await edgeRequest(edgeUrl, hostname, requestPath);
   try {
-    return { status: response.status, answer: JSON.parse(text) as EchoAnswer };
+    return { status, answer: JSON.parse(body) as EchoAnswer };
   } catch {
-    return { status: response.status };
+    return { status };
   }
 }
 

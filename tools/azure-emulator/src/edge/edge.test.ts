@@ -234,6 +234,28 @@ describe('Private Link gating', () => {
     expect(await atEachEdge()).toEqual([503, 503, 503]);
   });
 
+  it('serves once the approval has propagated by the emulator’s clock, also when timers run ahead of it and nothing else changes', async () => {
+    // A clock at 90 % of real time: the propagation timer fires while the clock still says 450 of 500 ms.
+    const origin = Date.now();
+    const slow = await startTestBed({ privateLink: { approvalPropagationMs: 500 }, clock: () => origin + (Date.now() - origin) * 0.9 });
+    try {
+      await createProfile(slow, 'fd');
+      const { host } = await privateLinkRoute(slow, backends.c);
+      const connection = (await slow.network.privateLinkServices.get(RG, 'pls-app')).privateEndpointConnections?.[0]?.name as string;
+      await slow.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-app', connection, { privateLinkServiceConnectionState: { status: 'Approved' } });
+      const approvedAt = Date.now();
+      let status = 0;
+      while (status !== 200 && Date.now() - approvedAt < 5_000) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await slow.emulator.admin.whenPropagated();
+        status = (await edgeRequest(slow.emulator.edgeUrl, host, '/')).status;
+      }
+      expect(status).toBe(200);
+    } finally {
+      await slow.emulator.stop();
+    }
+  });
+
   it('after approval the edge serves only once the approval has propagated (approvalPropagationMs)', async () => {
     const timed = await startTestBed({ privateLink: { approvalPropagationMs: 500 } });
     try {

@@ -154,9 +154,16 @@ export class PrivateLinkConnections {
       return;
     }
     if (typeof connection.internal.approvedAtMs === 'number') return;
-    connection.internal.approvedAtMs = this.now();
-    // The edge re-reads what it serves on a change: tell it when the approval has propagated.
-    this.later(this.timing.approvalPropagationMs, () => this.store.changed());
+    const approvedAt = this.now();
+    connection.internal.approvedAtMs = approvedAt;
+    // The edge re-reads what it serves on a change: tell it when the approval has propagated — by the emulator's
+    // clock, which a timer can run ahead of by a millisecond (the edge would then still see it unpropagated, for good).
+    const propagated = (): void => {
+      const remaining = approvedAt + this.timing.approvalPropagationMs - this.now();
+      if (remaining > 0) this.later(remaining, propagated);
+      else this.store.changed();
+    };
+    this.later(this.timing.approvalPropagationMs, propagated);
   }
 
   stop(): void {
