@@ -26,13 +26,16 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: num
   return check();
 }
 
-/** Control-plane processes (not the CLI that starts them) whose command line names dir. */
+/**
+ * Control-plane processes whose command line names dir: not the CLI that starts them, nor the folder's janitor shell
+ * (it outlives its owner by design, until the folder is gone, which the tests check on their own).
+ */
 async function planeProcessesIn(dir: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(dir) && !cmdline.includes('cli.ts')) pids.push(Number(entry));
+    if (cmdline.includes(dir) && !cmdline.includes('cli.ts') && !cmdline.includes('while kill -0')) pids.push(Number(entry));
   }
   return pids;
 }

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { DefaultAzureCredential } from '@azure/identity';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CloudProviderStandIn, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, start } from '@fleet-gateway/azure-emulator';
+import { startBackendServer } from './backend-server.js';
 import { startEchoBackend, type EchoBackend } from './echo-backend.js';
 import { seededRandom } from './seeded-random.js';
 import { LOCAL_AFD_RESOURCE_GROUP, LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
@@ -59,7 +60,7 @@ emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name
 for (const name of OTHER_CREDENTIAL_VARIABLES) delete process.env[name];
 Object.assign(process.env, managedIdentityEnvironment(emulator));
 const credential = new DefaultAzureCredential();
-const standIns: CloudProviderStandIn[] = [];
+const standIns = new Map<string, CloudProviderStandIn>();
 const backends: EchoBackend[] = [];
 for (const entry of values.member) {
   const [member, kubeconfig] = entry.split('=');
@@ -76,19 +77,26 @@ for (const entry of values.member) {
   emulator.admin.createResourceGroup({ subscriptionId: LOCAL_SUBSCRIPTION_ID, name: memberResourceGroup(member) });
   step(`starting the cloud-provider stand-in for ${member} (watching its Services)…`);
   await standIn.start();
-  standIns.push(standIn);
+  standIns.set(member, standIn);
   if (values['echo-backends']) {
     const backend = await startEchoBackend(member);
     standIn.setDefaultBackend(backend);
     backends.push(backend);
   }
 }
+const backendServer = await startBackendServer(({ member, namespace, name, port, target }) => {
+  const standIn = standIns.get(member);
+  if (standIn === undefined) return `no member "${member}" here; the members are ${[...standIns.keys()].join(', ') || 'none'}`;
+  standIn.setBackend(namespace, name, port, target);
+  return undefined;
+});
 const info: AzureSideInfo = {
   pid: process.pid,
   armEndpoint: emulator.armEndpoint,
   caCertificatePath,
   edgeUrl: emulator.edgeUrl,
   adminUrl: emulator.admin.url,
+  backendsUrl: backendServer.url,
   identityEndpoint: emulator.identityEndpoint,
   identityHeader: emulator.identityHeader,
   subscriptionId: LOCAL_SUBSCRIPTION_ID,
@@ -102,7 +110,7 @@ await writeFile(path.join(dir, 'azure.json.tmp'), JSON.stringify(info, null, 2))
 await rename(path.join(dir, 'azure.json.tmp'), path.join(dir, 'azure.json'));
 
 const shutdown = (): void => {
-  void Promise.all([...standIns.map((s) => s.stop()), ...backends.map((b) => b.close()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
+  void Promise.all([...[...standIns.values()].map((s) => s.stop()), backendServer.close(), ...backends.map((b) => b.close()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
     process.exit(0),
   );
 };

@@ -26,23 +26,21 @@ export function parseBackendRequest(flags: { cluster?: string; service?: string;
   return { cluster, namespace, name, port: servicePort, target: { host, port: targetPort } };
 }
 
-/** The address the edge dials for this Service's port; pure. */
-export function serviceAddress(service: V1Service, request: BackendRequest): string {
+/** The address the edge dials for this Service's port, once the stand-in gave it one; pure. */
+export function serviceAddress(service: V1Service, request: BackendRequest): string | undefined {
   const id = `Service ${request.namespace}/${request.name} in ${request.cluster}`;
   if (service.spec?.type !== 'LoadBalancer') throw new Error(`${id} is of type ${service.spec?.type ?? 'ClusterIP'}; only a LoadBalancer Service gets an address the edge can reach`);
   const ports = (service.spec.ports ?? []).map((p) => p.port);
   if (!ports.includes(request.port)) throw new Error(`${id} has no port ${request.port} (its ports: ${ports.join(', ') || 'none'})`);
-  const ip = service.status?.loadBalancer?.ingress?.[0]?.ip;
-  if (!ip) throw new Error(`${id} has no load balancer address yet; the cloud-provider stand-in gives it one seconds after it is created — try again`);
-  return ip;
+  return service.status?.loadBalancer?.ingress?.[0]?.ip || undefined;
 }
 
 /**
  * Points the edge's traffic for a member Service's load balancer address and port at a local backend, through the
- * emulator's admin API (PUT /edge/addresses), the same mapping the stand-in's setBackend makes. It maps the address
- * the Service has now: a re-created Service with a new address needs the command again.
+ * member's cloud-provider stand-in (the Azure side's PUT /backends, its setBackend): the mapping holds across the
+ * Service's reconciles and follows its address. Returns the address it has now, if any.
  */
-export async function mapServiceBackend(record: LocalSystemRecord, request: BackendRequest): Promise<{ address: string; port: number; target: BackendRequest['target'] }> {
+export async function mapServiceBackend(record: LocalSystemRecord, request: BackendRequest): Promise<{ address: string | undefined }> {
   const members = record.azure?.members ?? [];
   const cluster = record.plane?.clusters.find((c) => c.name === request.cluster);
   if (cluster === undefined || !members.includes(request.cluster)) {
@@ -58,8 +56,8 @@ export async function mapServiceBackend(record: LocalSystemRecord, request: Back
       throw error;
     });
   const address = serviceAddress(service, request);
-  const body = { address, port: request.port, target: request.target };
-  const response = await fetch(`${record.azure?.adminUrl}/edge/addresses`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`the emulator's admin API answered ${response.status}: ${await response.text()}`);
-  return body;
+  const body = { member: request.cluster, namespace: request.namespace, name: request.name, port: request.port, target: request.target };
+  const response = await fetch(`${record.azure?.backendsUrl}/backends`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`the Azure side refused the mapping (${response.status}): ${await response.text()}`);
+  return { address };
 }

@@ -76,8 +76,14 @@ async function main(command: string | undefined): Promise<number> {
       const request = parseBackendRequest(values);
       const record = await readRecord(dir);
       if (record?.status !== 'running') throw new Error(`no running local system is recorded in ${dir}; start one with make local-up`);
-      const mapped = await mapServiceBackend(record, request);
-      console.error(`the edge now sends traffic for ${mapped.address}:${mapped.port} (${request.namespace}/${request.name} in ${request.cluster}) to ${mapped.target.host}:${mapped.target.port}`);
+      const { address } = await mapServiceBackend(record, request);
+      const service = `${request.namespace}/${request.name} in ${request.cluster}`;
+      const target = `${request.target.host}:${request.target.port}`;
+      console.error(
+        address === undefined
+          ? `${service} has no load balancer address yet; the edge sends its port ${request.port} to ${target} as soon as the stand-in gives it one`
+          : `the edge now sends traffic for ${address}:${request.port} (${service}) to ${target}`,
+      );
       return 0;
     }
     default:

@@ -198,8 +198,14 @@ describe('the local system (make local-up / local-down)', () => {
     // The backend command points the edge's traffic for that address and port at a local backend.
     const mapped = await run(tsx, [cli, 'backend', '--dir', dir, '--cluster', 'member-1', '--service', 'shop/web', '--port', '80', '--target', '127.0.0.1:8080'], { cwd: repoRoot });
     expect(mapped.stderr).toContain(`the edge now sends traffic for ${ip}:80 (shop/web in member-1) to 127.0.0.1:8080`);
-    const state = (await (await fetch(`${azure.adminUrl}/state`)).json()) as { edges: { addresses: { address: string; target: unknown }[] } };
-    expect(state.edges.addresses).toContainEqual({ address: `${ip}:80`, target: { host: '127.0.0.1', port: 8080 } });
+    const edgeAddresses = async () => ((await (await fetch(`${azure.adminUrl}/state`)).json()) as { edges: { addresses: { address: string; target: unknown }[] } }).edges.addresses;
+    expect(await edgeAddresses()).toContainEqual({ address: `${ip}:80`, target: { host: '127.0.0.1', port: 8080 } });
+    // Mapped through the stand-in, a backend also holds for a Service that gets its address only later.
+    await core.createNamespacedService({ namespace: 'shop', body: { metadata: { name: 'api' }, spec: { type: 'LoadBalancer', ports: [{ port: 8443 }], selector: { app: 'api' } } } });
+    await run(tsx, [cli, 'backend', '--dir', dir, '--cluster', 'member-1', '--service', 'shop/api', '--port', '8443', '--target', '127.0.0.1:9443'], { cwd: repoRoot });
+    const api = await eventually<V1Service>(() => core.readNamespacedService({ name: 'api', namespace: 'shop' }), (s) => (s.status?.loadBalancer?.ingress?.length ?? 0) > 0);
+    const apiAddress = `${api.status?.loadBalancer?.ingress?.[0]?.ip}:8443`;
+    expect(await eventually(edgeAddresses, (entries) => entries.some((e) => e.address === apiAddress), 10_000)).toContainEqual({ address: apiAddress, target: { host: '127.0.0.1', port: 9443 } });
 
     const groups = record.processes.map((p) => p.pgid);
     const down = await run(tsx, [cli, 'down', '--dir', dir], { cwd: repoRoot });

@@ -9,6 +9,7 @@ const azure: AzureSideInfo = {
   caCertificatePath: '/d/azure-emulator-ca.pem',
   edgeUrl: 'http://127.0.0.1:4002',
   adminUrl: 'http://127.0.0.1:4003',
+  backendsUrl: 'http://127.0.0.1:4005',
   identityEndpoint: 'http://127.0.0.1:4004/msi/token',
   identityHeader: 'SECRET',
   subscriptionId: 'sub',
