@@ -1,14 +1,14 @@
-import { readFileSync } from 'node:fs';
 import {
+  azureAgentOptions,
   checkDnsLabel,
   checkResourceGroup,
   checkSubscriptionId,
   commonAgentOptions,
   parseAgentArgs,
-  readCloudConfig,
+  readArmRateLimitShare,
+  readCloudConfigFile,
   readCommonAgentFlags,
   renderFlagHelp,
-  type CloudConfig,
   type CommonAgentFlags,
   type FlagSpecs,
   type FlagsResult,
@@ -37,9 +37,7 @@ const HUB_FLAGS = {
   'afd-resource-group': { type: 'string', valueName: 'NAME', description: 'resource group of the AFD profiles (required with --enable-afd)' },
   'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor', valueName: 'SKU', description: `profile SKU when a Gateway names none, one of ${KNOWN_AFD_SKUS.join(', ')}` },
   'hub-name': { type: 'string', valueName: 'NAME', description: "this hub cluster's name, a DNS label; with the subscription it identifies the hub in ownership tags (required with --enable-afd)" },
-  'cloud-config': { type: 'string', valueName: 'FILE', description: 'AKS cloud config (azure.json): subscription, tenant and cloud; explicit flags override it' },
-  'azure-tenant-id': { type: 'string', valueName: 'GUID', description: 'the Microsoft Entra tenant (overrides --cloud-config)' },
-  'arm-rate-limit-share': { type: 'string', default: '0.5', valueName: 'FRACTION', description: "share of ARM's per-subscription read and write buckets this hub may use, in (0, 1]" },
+  ...azureAgentOptions({ name: 'hub', cloudConfigReads: 'subscription, tenant and cloud' }),
   ...commonAgentOptions({ metrics: ':8082', health: ':8083' }),
   help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },
 } as const satisfies FlagSpecs;
@@ -49,28 +47,6 @@ export const HUB_USAGE = renderFlagHelp(
   HUB_FLAGS,
 );
 
-/** Reads the cloud config the flag names, if any; a file that cannot be read is an error naming it. */
-function cloudConfigOf(file: string | undefined, errors: string[]): CloudConfig {
-  if (file === undefined) return {};
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    errors.push(`--cloud-config "${file}" cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a readable AKS azure.json`);
-    return {};
-  }
-  const read = readCloudConfig(file, text);
-  if (!read.ok) errors.push(...read.errors);
-  return read.ok ? read.config : {};
-}
-
-function readShare(value: string, errors: string[]): number {
-  const share = Number(value);
-  if (value.trim() !== '' && share > 0 && share <= 1) return share;
-  errors.push(`--arm-rate-limit-share has invalid value "${value}"; expected a fraction in (0, 1] such as 0.5`);
-  return 0.5;
-}
-
 /** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
 export function parseHubFlags(argv: string[]): HubFlagsResult {
   const parsed = parseAgentArgs(argv, HUB_FLAGS);
@@ -78,7 +54,7 @@ export function parseHubFlags(argv: string[]): HubFlagsResult {
   const { values } = parsed;
   if (values.help) return { ok: true, help: true };
   const errors: string[] = [];
-  const cloud = cloudConfigOf(values['cloud-config'], errors);
+  const cloud = readCloudConfigFile(values['cloud-config'], errors);
   // An explicit flag overrides the cloud config; the common checks then see the value in effect.
   const subscription = values['azure-subscription-id'] ?? cloud.subscriptionId;
   const armEndpoint = values['arm-endpoint'] ?? cloud.armEndpoint;
@@ -106,7 +82,7 @@ export function parseHubFlags(argv: string[]): HubFlagsResult {
   }
   const tenantError = checkSubscriptionId('azure-tenant-id', values['azure-tenant-id']);
   if (tenantError) errors.push(tenantError);
-  const armRateLimitShare = readShare(values['arm-rate-limit-share'], errors);
+  const armRateLimitShare = readArmRateLimitShare(values['arm-rate-limit-share'], errors);
   const common = readCommonAgentFlags({ ...values, 'azure-subscription-id': subscription, 'arm-endpoint': armEndpoint }, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {

@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Writable } from 'node:stream';
 import type { Sku } from '@fleet-gateway/annotations';
-import { parseBindAddress } from '@fleet-gateway/agent-flags';
-import { ControllerMetrics, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, type Logger } from '@fleet-gateway/controller';
+import { checkedBindAddress } from '@fleet-gateway/agent-flags';
+import { agentManager, createLogger, EventRecorder, KubeClient, type Logger, type Manager } from '@fleet-gateway/controller';
 import { FleetCrdPrerequisite, registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
 import { registerGatewayClassController, registerGatewayController } from '@fleet-gateway/gateway-controllers';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Registry } from 'prom-client';
 import { createAzureAccess } from './azure-access.js';
 import type { HubFlags } from './flags.js';
 
@@ -30,44 +27,17 @@ export interface HubAgent {
   readonly logger: Logger;
 }
 
-/** This replica in the Lease and in Events: the host (the pod name in Kubernetes) and a random suffix. */
-function replicaIdentity(): string {
-  return `${hostname()}_${randomBytes(4).toString('hex')}`;
-}
-
-function bindAddress(flag: string, value: string) {
-  const address = parseBindAddress(value);
-  // parseHubFlags checked it; this keeps the types honest.
-  if (!address) throw new Error(`--${flag} has invalid value "${value}"`);
-  return address;
-}
-
 /** Wires the hub agent's parts onto one Manager and starts it; without --enable-afd no Azure client is created. */
 export async function startHubAgent(flags: HubFlags, context: HubAgentContext): Promise<HubAgent> {
   const logger = createLogger({ level: flags.logLevel, ...(context.logStream ? { stream: context.logStream } : {}) });
   const client = new KubeClient(context.kubeConfig);
-  const registry = new Registry();
-  const metrics = new ControllerMetrics(registry);
-  const identity = replicaIdentity();
-  const leaderElector = flags.leaderElect
-    ? new LeaderElector({
-        client,
-        namespace: flags.leaderElectionNamespace,
-        name: LEADER_LEASE,
-        identity,
-        leaseDurationMs: flags.leaseDurationMs,
-        renewDeadlineMs: flags.renewDeadlineMs,
-        retryPeriodMs: flags.retryPeriodMs,
-        metrics,
-        logger,
-      })
-    : undefined;
-  const manager = new Manager({
+  const { manager, registry, metrics, identity } = agentManager({
+    election: flags,
+    leaseClient: client,
+    leaseName: LEADER_LEASE,
     logger,
-    metrics,
-    ...(leaderElector ? { leaderElector } : {}),
-    health: bindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
-    metricsAddress: bindAddress('metrics-bind-address', flags.metricsBindAddress),
+    health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
+    metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,
   });
   const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));

@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { CdnManagementClient } from '@azure/arm-cdn';
 import { OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
 import type { PrivateEndpointConnection } from '@azure/arm-network';
 import { emulatorIdentityCredential, managedIdentityEnvironment, start, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { customResourceDefinitions, objectPath, type Condition, type CustomResourceDefinition, type KubeClient } from '@fleet-gateway/controller';
-import { eventually, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
+import { AgentProcess, bundleAgent, eventually, startHubPlane, type HubPlane, type LogLine } from '@fleet-gateway/controller/test-support';
 import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD } from '@fleet-gateway/fleet-hub';
 import { withoutExtensionFields } from '@fleet-gateway/fleet-hub/test-support';
 import { AFD_DISABLED_MESSAGE, GATEWAY_FINALIZER } from '@fleet-gateway/gateway-controllers';
@@ -29,10 +25,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HUB_USAGE, parseHubFlags } from './flags.js';
 import { LEADER_LEASE } from './hub-agent.js';
-import { AgentProcess, type LogLine } from './test-support/agent-process.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const TSX = createRequire(import.meta.url).resolve('tsx/cli');
 const SUBSCRIPTION = '00000000-0000-4000-8000-0000000000a1';
 const LEASE_PATH = `/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/${LEADER_LEASE}`;
 const GATEWAY_PATH = '/apis/gateway.networking.k8s.io/v1/namespaces/shop/gateways/web';
@@ -48,9 +41,8 @@ const agents: AgentProcess[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'hub-gateway-process-'));
-  bundle = path.join(dir, 'main.mjs');
   // The agent runs as it ships: the esbuild bundle under plain node.
-  await promisify(execFile)(process.execPath, [TSX, path.join(root, 'tools/scripts/bundle-agent.ts'), 'hub-gateway', bundle], { cwd: root });
+  bundle = await bundleAgent('hub-gateway', path.join(dir, 'main.mjs'));
   ({ plane, hub, client } = await startHubPlane({ namespaces: ['fleet-system', 'shop', 'fleet-member-member-1', 'fleet-member-member-2'] }));
   await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
   emulator = await start({ armAuthentication: 'issued-tokens', lroDelayMs: 0, throttling: false });

@@ -1,56 +1,126 @@
-import { checkDnsLabel, commonAgentOptions, parseAgentArgs, readCommonAgentFlags, renderFlagHelp, type CommonAgentFlags, type FlagSpecs, type FlagsResult } from '@fleet-gateway/agent-flags';
+import {
+  azureAgentOptions,
+  checkDnsLabel,
+  checkRegion,
+  checkResourceGroup,
+  checkSubscriptionId,
+  commonAgentOptions,
+  parseAgentArgs,
+  readArmRateLimitShare,
+  readCloudConfigFile,
+  readCommonAgentFlags,
+  readHubConnection,
+  renderFlagHelp,
+  type CommonAgentFlags,
+  type FlagSpecs,
+  type FlagsResult,
+  type HubConnection,
+} from '@fleet-gateway/agent-flags';
 
-/** The member agent's configuration, from its command line. */
+/** The member agent's configuration, from its command line, the upstream member agent's environment and the cloud config. */
 export interface MemberFlags extends CommonAgentFlags {
   memberClusterName: string;
-  /** Kubeconfig of the hub, scoped to fleet-member-<member>. */
-  hubKubeconfig: string;
+  /** How the hub is reached, with credentials scoped to fleet-member-<member>. */
+  hub: HubConnection;
   /** Feature gate: discover the internal load balancer and Private Link Service behind exported Services. */
   enablePrivateLinkOriginDiscovery: boolean;
   /** Approve the pending Private Link connections whose request message the hub issued (needs discovery). */
   approvePrivateLinkConnections: boolean;
+  /** The cluster's node resource group (MC_…), where its load balancers and Private Link Services are. */
+  nodeResourceGroup?: string;
+  azureTenantId?: string;
+  /** The cluster's Azure region; unknown, it is read from a node's region label. */
+  region?: string;
+  /** The share of ARM's per-subscription request buckets this member agent may use, in (0, 1]. */
+  armRateLimitShare: number;
 }
 
 export type MemberFlagsResult = FlagsResult<MemberFlags>;
 
 const MEMBER_FLAGS = {
-  'member-cluster-name': { type: 'string', valueName: 'NAME', description: 'the Fleet member name, a DNS label (required)' },
-  'hub-kubeconfig': { type: 'string', valueName: 'FILE', description: 'kubeconfig of the hub, scoped to fleet-member-<member> (required)' },
+  'member-cluster-name': { type: 'string', valueName: 'NAME', description: 'the Fleet member name, a DNS label (required; else MEMBER_CLUSTER_NAME)' },
+  'hub-kubeconfig': {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'kubeconfig of the hub, scoped to fleet-member-<member> (else HUB_SERVER_URL, CONFIG_PATH and HUB_CERTIFICATE_AUTHORITY)',
+  },
   'enable-private-link-origin-discovery': { type: 'boolean', default: false, description: 'feature gate: discover the internal load balancer and Private Link Service behind exported Services' },
   'approve-private-link-connections': { type: 'boolean', default: false, description: 'approve the pending Private Link connections whose request message the hub issued (needs discovery)' },
+  'node-resource-group': { type: 'string', valueName: 'NAME', description: "the cluster's node resource group (MC_...) (overrides --cloud-config)" },
+  region: { type: 'string', valueName: 'REGION', description: "the cluster's Azure region (overrides --cloud-config; default: the nodes' topology.kubernetes.io/region)" },
+  ...azureAgentOptions({ name: 'member agent', cloudConfigReads: 'subscription, tenant, cloud, node resource group and location' }),
   ...commonAgentOptions({ metrics: ':8090', health: ':8091' }),
   help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },
 } as const satisfies FlagSpecs;
 
 export const MEMBER_USAGE = renderFlagHelp(
-  'Usage: member-discovery [flags]\n\nThe Fleet member agent: exports Services to the hub with their load balancer and Private Link Service.',
+  'Usage: member-discovery [flags]\n\nThe Fleet member agent: exports Services to the hub with their load balancer and Private Link Service.\n' +
+    "Without --hub-kubeconfig it reaches the hub as fleet-networking's member agent does: HUB_SERVER_URL, the token file\n" +
+    'CONFIG_PATH (re-read as it rotates) and HUB_CERTIFICATE_AUTHORITY (the base64 PEM of the hub CA).',
   MEMBER_FLAGS,
 );
 
-/** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
-export function parseMemberFlags(argv: string[]): MemberFlagsResult {
+const DISCOVERY_ON = 'when Private Link origin discovery is enabled (--enable-private-link-origin-discovery)';
+
+/**
+ * Reads the flags, then what they leave open from the environment (flags win); every problem is reported, each
+ * naming the flag or variable, the value and what is expected.
+ */
+export function parseMemberFlags(argv: string[], environment: NodeJS.ProcessEnv = {}): MemberFlagsResult {
   const parsed = parseAgentArgs(argv, MEMBER_FLAGS);
   if (!parsed.ok) return parsed;
   const { values } = parsed;
   if (values.help) return { ok: true, help: true };
   const errors: string[] = [];
-  const member = values['member-cluster-name'];
-  const hubKubeconfig = values['hub-kubeconfig'];
-  if (!member) errors.push('--member-cluster-name is required (the Fleet member name, a DNS label)');
-  const memberError = checkDnsLabel('member-cluster-name', member || undefined, 'member-1');
-  if (memberError) errors.push(memberError);
-  if (!hubKubeconfig) errors.push('--hub-kubeconfig is required (a kubeconfig for the hub, scoped to fleet-member-<member>)');
+  const member = readMemberName(values['member-cluster-name'], environment['MEMBER_CLUSTER_NAME'], errors);
+  const hub = readHubConnection(values['hub-kubeconfig'], environment, errors);
+  const cloud = readCloudConfigFile(values['cloud-config'], errors);
+  const subscription = values['azure-subscription-id'] ?? cloud.subscriptionId;
+  const armEndpoint = values['arm-endpoint'] ?? cloud.armEndpoint;
+  const tenant = values['azure-tenant-id'] ?? cloud.tenantId;
+  const nodeResourceGroup = values['node-resource-group'] ?? cloud.resourceGroup;
+  const region = values.region ?? cloud.location;
   const discovery = values['enable-private-link-origin-discovery'];
   const approve = values['approve-private-link-connections'];
   if (approve && !discovery) errors.push('--approve-private-link-connections needs --enable-private-link-origin-discovery');
-  if (discovery && !values['azure-subscription-id']) {
-    errors.push('--azure-subscription-id must be configured when Private Link origin discovery is enabled (--enable-private-link-origin-discovery)');
+  if (discovery && !subscription) errors.push(`--azure-subscription-id (or subscriptionId of --cloud-config) must be configured ${DISCOVERY_ON}`);
+  if (discovery && !nodeResourceGroup) errors.push(`--node-resource-group (or resourceGroup of --cloud-config) must be configured ${DISCOVERY_ON}`);
+  for (const problem of [
+    checkResourceGroup('node-resource-group', values['node-resource-group']),
+    checkRegion('region', values.region),
+    checkSubscriptionId('azure-tenant-id', values['azure-tenant-id']),
+  ]) {
+    if (problem) errors.push(problem);
   }
-  const common = readCommonAgentFlags(values, errors);
-  if (errors.length > 0 || !member || !hubKubeconfig) return { ok: false, errors };
+  const armRateLimitShare = readArmRateLimitShare(values['arm-rate-limit-share'], errors);
+  const common = readCommonAgentFlags({ ...values, 'azure-subscription-id': subscription, 'arm-endpoint': armEndpoint }, errors);
+  if (errors.length > 0 || !member || !hub) return { ok: false, errors };
   return {
     ok: true,
     help: false,
-    value: { ...common, memberClusterName: member, hubKubeconfig, enablePrivateLinkOriginDiscovery: discovery, approvePrivateLinkConnections: approve },
+    value: {
+      ...common,
+      memberClusterName: member,
+      hub,
+      enablePrivateLinkOriginDiscovery: discovery,
+      approvePrivateLinkConnections: approve,
+      armRateLimitShare,
+      ...(nodeResourceGroup !== undefined ? { nodeResourceGroup } : {}),
+      ...(tenant !== undefined ? { azureTenantId: tenant } : {}),
+      ...(region !== undefined ? { region } : {}),
+    },
   };
+}
+
+/** `--member-cluster-name`, else upstream's MEMBER_CLUSTER_NAME; an error names whichever gave the value. */
+function readMemberName(flag: string | undefined, environment: string | undefined, errors: string[]): string | undefined {
+  const name = flag || environment || undefined;
+  if (!name) {
+    errors.push('--member-cluster-name (or MEMBER_CLUSTER_NAME) is required: the Fleet member name, a DNS label');
+    return undefined;
+  }
+  const problem = checkDnsLabel('member-cluster-name', name, 'member-1');
+  if (!problem) return name;
+  errors.push(flag ? problem : problem.replace('--member-cluster-name', 'MEMBER_CLUSTER_NAME'));
+  return undefined;
 }

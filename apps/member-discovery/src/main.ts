@@ -1,15 +1,33 @@
-import { flagsOrExit } from '@fleet-gateway/agent-flags';
+import { flagsOrExit, type HubConnection } from '@fleet-gateway/agent-flags';
+import { tokenFileKubeConfig } from '@fleet-gateway/controller';
+import { KubeConfig } from '@kubernetes/client-node';
 import { MEMBER_USAGE, parseMemberFlags } from './flags.js';
+import { startMemberAgent } from './member-agent.js';
 
-/**
- * The member agent's process. Its controllers (ServiceExport, load balancer and Private Link Service discovery,
- * connection approval) are issue 13 and not built yet: until they are, a valid configuration is refused with one
- * line saying so, rather than a process that looks healthy and does nothing.
- */
-function main(): void {
-  const flags = flagsOrExit(parseMemberFlags(process.argv.slice(2)), MEMBER_USAGE);
-  process.stderr.write(`member-discovery: the member agent's controllers are not built yet (issue 13); member ${flags.memberClusterName} is not served\n`);
-  process.exit(1);
+/** The hub's kubeconfig: the file the flag names, or upstream's environment with its rotating token file. */
+function hubKubeConfigOf(hub: HubConnection): KubeConfig {
+  if (hub.kind === 'token-file') return tokenFileKubeConfig({ name: 'hub', server: hub.server, tokenFile: hub.tokenFile, ...(hub.caPem ? { caPem: hub.caPem } : {}) });
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(hub.file);
+  return kubeConfig;
 }
 
-main();
+/** The member agent's process: flags, then the agent, then a clean stop on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const flags = flagsOrExit(parseMemberFlags(process.argv.slice(2), process.env), MEMBER_USAGE);
+  // In a pod: the service account; elsewhere: $KUBECONFIG or ~/.kube/config.
+  const memberKubeConfig = new KubeConfig();
+  memberKubeConfig.loadFromDefault();
+  const agent = await startMemberAgent(flags, { memberKubeConfig, hubKubeConfig: hubKubeConfigOf(flags.hub), onLeadershipLost: () => process.exit(1) });
+  const stop = (signal: NodeJS.Signals): void => {
+    void agent.stop(signal).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  // Start-up failures (an unreadable hub kubeconfig, a port in use) are one line, not a stack trace.
+  process.stderr.write(`member-discovery: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

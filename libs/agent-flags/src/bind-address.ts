@@ -13,3 +13,10 @@ export function parseBindAddress(value: string): BindAddress | undefined {
   if (match === null || port > 65535) return undefined;
   return { host: match[1] || '0.0.0.0', port };
 }
+
+/** The address of a flag that the agent's parser already checked; a bad value here is a programming error. */
+export function checkedBindAddress(flag: string, value: string): BindAddress {
+  const address = parseBindAddress(value);
+  if (!address) throw new Error(`--${flag} has invalid value "${value}"`);
+  return address;
+}

@@ -5,6 +5,8 @@ import { parseBindAddress } from './bind-address.js';
 // Azure resource group names: 1-90 letters, digits, _ - . ( ), not ending in '.'.
 const RESOURCE_GROUP = /^[-\w.()]{0,89}[-\w()]$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+// Azure region names as ARM spells them in `location`: lower-case letters and digits, e.g. eastus2.
+const REGION = /^[a-z][a-z0-9]*$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function checkSubscriptionId(flag: string, value: string | undefined): string | undefined {
@@ -30,4 +32,9 @@ export function checkResourceGroup(flag: string, value: string | undefined): str
 export function checkDnsLabel(flag: string, value: string | undefined, example: string): string | undefined {
   if (value === undefined || DNS_LABEL.test(value)) return undefined;
   return `--${flag} has invalid value "${value}"; expected a DNS label such as ${example}`;
+}
+
+export function checkRegion(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined || REGION.test(value)) return undefined;
+  return `--${flag} has invalid value "${value}"; expected an Azure region name such as eastus2`;
 }

@@ -9,11 +9,25 @@ describe('readCloudConfig', () => {
   it('reads subscription, tenant and the cloud as its ARM endpoint, case-insensitively as cloud-provider-azure does', () => {
     expect(readCloudConfig('/etc/kubernetes/azure.json', aks({ cloud: 'AzurePublicCloud', subscriptionId: SUB, tenantId: TENANT }))).toEqual({
       ok: true,
-      config: { subscriptionId: SUB, tenantId: TENANT, armEndpoint: 'https://management.azure.com' },
+      config: { subscriptionId: SUB, tenantId: TENANT, armEndpoint: 'https://management.azure.com', resourceGroup: 'rg' },
     });
-    expect(readCloudConfig('f', aks({ cloud: 'azurechinacloud' }))).toEqual({ ok: true, config: { armEndpoint: 'https://management.chinacloudapi.cn' } });
+    expect(readCloudConfig('f', aks({ cloud: 'azurechinacloud' }))).toEqual({ ok: true, config: { armEndpoint: 'https://management.chinacloudapi.cn', resourceGroup: 'rg' } });
     expect(readCloudConfig('f', aks({ cloud: 'AzureUSGovernmentCloud' }))).toMatchObject({ config: { armEndpoint: 'https://management.usgovcloudapi.net' } });
-    expect(readCloudConfig('f', aks({}))).toEqual({ ok: true, config: {} });
+    expect(readCloudConfig('f', aks({ resourceGroup: '' }))).toEqual({ ok: true, config: {} });
+  });
+
+  it('reads the node resource group and the location the member agent needs', () => {
+    expect(readCloudConfig('f', aks({ resourceGroup: 'MC_fleet_member-1_eastus2', location: 'eastus2' }))).toEqual({
+      ok: true,
+      config: { resourceGroup: 'MC_fleet_member-1_eastus2', location: 'eastus2' },
+    });
+    expect(readCloudConfig('/etc/azure.json', aks({ resourceGroup: 'rg.', location: 'East US' }))).toEqual({
+      ok: false,
+      errors: [
+        '--cloud-config "/etc/azure.json": field resourceGroup has invalid value "rg."; expected an Azure resource group name',
+        '--cloud-config "/etc/azure.json": field location has invalid value "East US"; expected an Azure region name such as eastus2',
+      ],
+    });
   });
 
   it('names the file and the field, and never echoes a secret', () => {

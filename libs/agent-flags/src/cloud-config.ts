@@ -1,4 +1,4 @@
-import { checkSubscriptionId } from './checks.js';
+import { checkRegion, checkResourceGroup, checkSubscriptionId } from './checks.js';
 
 /** What the agents take from an AKS cloud config (`/etc/kubernetes/azure.json`, upstream's `--cloud-config`). */
 export interface CloudConfig {
@@ -6,6 +6,10 @@ export interface CloudConfig {
   readonly tenantId?: string;
   /** The Resource Manager endpoint of the file's `cloud`. */
   readonly armEndpoint?: string;
+  /** The cluster's node resource group (`MC_…`), where the cloud provider puts its load balancers and PLSs. */
+  readonly resourceGroup?: string;
+  /** The cluster's region, e.g. `eastus2`. */
+  readonly location?: string;
 }
 
 // cloud-provider-azure's cloud names (matched case-insensitively, as its EnvironmentFromName does) and their ARM endpoints.
@@ -43,8 +47,16 @@ export function readCloudConfig(file: string, text: string): { ok: true; config:
   const subscriptionId = stringField('subscriptionId');
   const tenantId = stringField('tenantId');
   const cloud = stringField('cloud');
+  const resourceGroup = stringField('resourceGroup');
+  const location = stringField('location');
   for (const [key, value] of [['subscriptionId', subscriptionId], ['tenantId', tenantId]] as const) {
     if (checkSubscriptionId(key, value) !== undefined) errors.push(`--cloud-config "${file}": field ${key} has invalid value "${value}"; expected a GUID`);
+  }
+  if (checkResourceGroup('resourceGroup', resourceGroup) !== undefined) {
+    errors.push(`--cloud-config "${file}": field resourceGroup has invalid value "${resourceGroup}"; expected an Azure resource group name`);
+  }
+  if (checkRegion('location', location) !== undefined) {
+    errors.push(`--cloud-config "${file}": field location has invalid value "${location}"; expected an Azure region name such as eastus2`);
   }
   const armEndpoint = cloud === undefined ? undefined : ARM_ENDPOINTS[cloud.toLowerCase()];
   if (cloud !== undefined && armEndpoint === undefined) {
@@ -57,6 +69,8 @@ export function readCloudConfig(file: string, text: string): { ok: true; config:
       ...(subscriptionId === undefined ? {} : { subscriptionId }),
       ...(tenantId === undefined ? {} : { tenantId }),
       ...(armEndpoint === undefined ? {} : { armEndpoint }),
+      ...(resourceGroup === undefined ? {} : { resourceGroup }),
+      ...(location === undefined ? {} : { location }),
     },
   };
 }

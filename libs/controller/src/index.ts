@@ -1,5 +1,6 @@
 // Kubernetes access
 export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
+export { tokenFileKubeConfig, type TokenFileKubeConfigOptions } from './kube/token-file-kube-config.js';
 export { KubeApiError, isConflict, isGone, isKubeRequestFailure, isNotFound, isStatusCode } from './kube/kube-api-error.js';
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';
 export { hasFinalizer, setFinalizer } from './kube/finalizers.js';
@@ -7,7 +8,9 @@ export { applyIsNoop, type ApplyTarget, type ManagedFieldsEntry } from './status
 export {
   crdServesField,
   customResourceDefinitions,
+  schemaDeclaresField,
   type CustomResourceDefinition,
+  type SchemaNode,
 } from './kube/custom-resource-definition.js';
 export { apiVersionOf, collectionPath, objectPath, resourceName, type ResourceType } from './kube/resource-type.js';
 export { formatTime } from './util/micro-time.js';
@@ -56,6 +59,7 @@ export { WorkQueue, type WorkQueueObserver, type WorkQueueOptions } from './queu
 // Leader election
 export { LeaderElector, type LeaderEvent } from './leader/leader-elector.js';
 export type { LeaderElectionOptions } from './leader/leader-election-options.js';
+export { replicaIdentity } from './leader/replica-identity.js';
 
 // Status
 export {
@@ -103,4 +107,5 @@ export {
   type ReconcileLogContext,
 } from './observability/logger.js';
 export { Manager, type ManagerOptions, type ShutdownReport } from './lifecycle/manager.js';
+export { agentManager, type AgentLeaderElection, type AgentManagerOptions, type AgentRuntime } from './lifecycle/agent-manager.js';
 export type { ControllerRegistrationOptions } from './lifecycle/registration-options.js';

@@ -17,8 +17,13 @@ export const EXTENSION_FIELDS: readonly (readonly string[])[] = [
   ['status', 'frontDoors'],
 ];
 
-const NEEDED = 'the hub needs the extended Fleet CRDs of charts/fleet-networking-crds';
-const FIX = 'fix: install that chart (helm upgrade --install fleet-networking-crds charts/fleet-networking-crds)';
+export const EXTENDED_CRDS_NEEDED = 'the hub needs the extended Fleet CRDs of charts/fleet-networking-crds';
+export const EXTENDED_CRDS_FIX = 'fix: install that chart (helm upgrade --install fleet-networking-crds charts/fleet-networking-crds)';
+
+/** The extension fields (dotted) a schema lacks, given how to ask it whether it declares one. */
+export function missingExtensionFields(declares: (path: readonly string[]) => boolean): string[] {
+  return EXTENSION_FIELDS.filter((path) => !declares(path)).map((path) => path.join('.'));
+}
 
 /**
  * Whether the installed InternalServiceExport CRD serves the extension fields the hub and member agents exchange.
@@ -26,13 +31,13 @@ const FIX = 'fix: install that chart (helm upgrade --install fleet-networking-cr
  * The message is one line: what is installed, what is needed, how to fix it.
  */
 export function checkFleetCrds(crd: CustomResourceDefinition | undefined): CheckResult {
-  if (!crd) return { ok: false, message: `CRD ${INTERNAL_SERVICE_EXPORT_CRD} is not installed; ${NEEDED}; ${FIX}` };
-  const missing = EXTENSION_FIELDS.filter((path) => !crdServesField(crd, 'v1alpha1', path)).map((path) => path.join('.'));
+  if (!crd) return { ok: false, message: `CRD ${INTERNAL_SERVICE_EXPORT_CRD} is not installed; ${EXTENDED_CRDS_NEEDED}; ${EXTENDED_CRDS_FIX}` };
+  const missing = missingExtensionFields((path) => crdServesField(crd, 'v1alpha1', path));
   if (missing.length === 0) return { ok: true };
   const installer = crd.metadata.labels?.[UPSTREAM_CRD_INSTALLER_LABEL] === 'true';
   const installed = installer
     ? `CRD ${INTERNAL_SERVICE_EXPORT_CRD} is upstream fleet-networking's, installed by its net-crd-installer (label ${UPSTREAM_CRD_INSTALLER_LABEL}=true), without ${missing.join(', ')}`
     : `CRD ${INTERNAL_SERVICE_EXPORT_CRD} does not serve ${missing.join(', ')} (upstream fleet-networking's schema)`;
-  const fix = installer ? `${FIX}, after turning off fleet-networking's net-crd-installer, which replaces it` : FIX;
-  return { ok: false, message: `${installed}; ${NEEDED}; ${fix}` };
+  const fix = installer ? `${EXTENDED_CRDS_FIX}, after turning off fleet-networking's net-crd-installer, which replaces it` : EXTENDED_CRDS_FIX;
+  return { ok: false, message: `${installed}; ${EXTENDED_CRDS_NEEDED}; ${fix}` };
 }

@@ -2,6 +2,7 @@ import {
   Controller,
   Informer,
   StatusWriter,
+  type CheckResult,
   type ControllerRegistrationOptions,
   type KubeClient,
 } from '@fleet-gateway/controller';
@@ -38,6 +39,8 @@ export interface MemberExportControllerOptions extends ControllerRegistrationOpt
   readonly dnsZoneSuffix?: string;
   /** Origin discovery for internal load balancer Services (Private Link); without it they publish no origin. */
   readonly privateLinkDiscovery?: OriginDiscovery;
+  /** The hub schema check (ServedSchemaPrerequisite): while it fails, reconciles write nothing and come back later. */
+  readonly prerequisite?: { check(): CheckResult };
 }
 
 export interface MemberExportControllers {
@@ -92,6 +95,7 @@ export function registerMemberExportControllers(options: MemberExportControllerO
         statusWriter,
         events: options.events,
         discovery,
+        ...(options.prerequisite ? { prerequisite: options.prerequisite } : {}),
       }),
     }),
   );

@@ -14,6 +14,7 @@ import {
   type ReconcileOutcome,
   type ReconcileRequest,
   type StatusWriter,
+  type CheckResult,
 } from '@fleet-gateway/controller';
 import type { HubExportWriter } from './hub-export-writer.js';
 import { internalServiceExportName, SERVICE_EXPORT_FINALIZER } from './member-names.js';
@@ -39,8 +40,13 @@ export interface ServiceExportReconcilerOptions {
   readonly statusWriter: StatusWriter;
   readonly events: EventRecorder;
   readonly discovery: OriginDiscovery;
+  /** While it fails (the hub's InternalServiceExport lacks the extension fields), nothing is written. */
+  readonly prerequisite?: { check(): CheckResult };
   readonly now?: () => Date;
 }
+
+/** How soon a key held back by the prerequisite is tried again. */
+const PREREQUISITE_RETRY_MS = 5_000;
 
 /** How soon a key whose write met a newer object than the cached one is looked at again (its event usually comes first). */
 const CACHE_BEHIND_RETRY_MS = 500;
@@ -55,6 +61,9 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
   const now = options.now ?? (() => new Date());
 
   return async (request: ReconcileRequest, { logger, signal }: ReconcileContext): Promise<ReconcileOutcome> => {
+    if (options.prerequisite && !options.prerequisite.check().ok) {
+      return requeueAfter(PREREQUISITE_RETRY_MS, "the hub's InternalServiceExport lacks the extension fields");
+    }
     const namespace = request.namespace ?? '';
     const serviceExport = options.serviceExportStore.getByName(request.name, namespace);
     const service = options.serviceStore.getByName(request.name, namespace);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { fillCacheDir } from './cache-dir.js';
 
 const run = promisify(execFile);
 
@@ -54,9 +55,6 @@ function binariesIn(dir: string): ControlPlaneBinaries {
 }
 
 async function buildInto(dir: string, log: (line: string) => void): Promise<void> {
-  const staging = `${dir}.building-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
   const ldflags = [
     '-s -w',
     `-X k8s.io/component-base/version.gitVersion=${KUBERNETES_VERSION}`,
@@ -65,15 +63,12 @@ async function buildInto(dir: string, log: (line: string) => void): Promise<void
   ].join(' ');
   log(`building kube-apiserver, etcd and kube-controller-manager ${KUBERNETES_VERSION} into ${dir} (cold: several minutes)`);
   const started = Date.now();
-  await run('go', ['build', '-trimpath', '-ldflags', ldflags, '-o', `${staging}/`, './cmd/...'], {
-    cwd: goModuleDir,
-    env: { ...process.env, CGO_ENABLED: '0' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  await rename(staging, dir).catch(async (error: NodeJS.ErrnoException) => {
-    // Another process finished the same build first; its result is identical.
-    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-    await rm(staging, { recursive: true, force: true });
+  await fillCacheDir(dir, async (staging) => {
+    await run('go', ['build', '-trimpath', '-ldflags', ldflags, '-o', `${staging}/`, './cmd/...'], {
+      cwd: goModuleDir,
+      env: { ...process.env, CGO_ENABLED: '0' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
   });
   log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

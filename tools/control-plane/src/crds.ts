@@ -11,7 +11,7 @@ export const GATEWAY_API_MODULE = 'sigs.k8s.io/gateway-api@v1.2.1';
 export type GatewayApiChannel = 'standard' | 'experimental';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const FLEET_CRD_DIR = path.join(repoRoot, 'charts/fleet-networking-crds/crds');
+export const FLEET_CRD_DIR = path.join(repoRoot, 'charts/fleet-networking-crds/files');
 
 export interface CustomResourceDefinitionManifest {
   apiVersion: 'apiextensions.k8s.io/v1';

@@ -43,6 +43,14 @@ export interface LocalSystemOptions {
   azureStartTimeoutMs?: number;
 }
 
+/** The class the hub chart installs for the agent's controllerName. */
+const GATEWAY_CLASS = {
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'GatewayClass',
+  metadata: { name: 'azure-fleet-afd' },
+  spec: { controllerName: 'networking.fleet.azure.com/afd' },
+};
+
 const clientOf = (kubeconfig: string): KubeClient => {
   const config = new KubeConfig();
   config.loadFromFile(kubeconfig);
@@ -160,9 +168,11 @@ async function withAgents(
     ports: await freePorts(2 * system.plane.clusters.length),
     manualApproval: options.manualApproval ?? [],
   });
-  // The agents' leader Leases live in fleet-system, which their charts install into (fleetSystemNamespace).
+  // What the charts install: the agents' namespace (fleetSystemNamespace, where their leader Leases live) in every
+  // cluster, and the hub's GatewayClass.
   const fleetSystem = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fleet-system' } };
   for (const kubeconfig of Object.values(kubeconfigs)) await applyManifests(clientOf(kubeconfig), [fleetSystem]);
+  await applyManifests(clientOf(kubeconfigs['hub']!), [GATEWAY_CLASS]);
   log(`starting ${launches.map((l) => l.name).join(', ')} (bundles under node ${process.version})`);
   const agents = await startAgents(system.dir, launches, processes);
   await recordProcesses();

@@ -9,7 +9,8 @@ export const customResourceDefinitions: ResourceType = {
   namespaced: false,
 };
 
-interface SchemaNode {
+/** An OpenAPI v3 schema as far as field lookups need it (a CRD's openAPIV3Schema, a component of /openapi/v3). */
+export interface SchemaNode {
   readonly properties?: Readonly<Record<string, SchemaNode>>;
   readonly items?: SchemaNode;
 }
@@ -33,7 +34,12 @@ export interface CustomResourceDefinition extends KubeObject {
  */
 export function crdServesField(crd: CustomResourceDefinition | undefined, version: string, path: readonly string[]): boolean {
   const served = crd?.spec.versions.find((v) => v.name === version && v.served);
-  let node: SchemaNode | undefined = served?.schema?.openAPIV3Schema;
+  return schemaDeclaresField(served?.schema?.openAPIV3Schema, path);
+}
+
+/** Whether the schema declares the field at `path` (property names from its root; list items are stepped through). */
+export function schemaDeclaresField(schema: SchemaNode | undefined, path: readonly string[]): boolean {
+  let node = schema;
   for (const name of path) {
     while (node?.items) node = node.items;
     node = node?.properties?.[name];

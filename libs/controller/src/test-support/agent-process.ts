@@ -1,10 +1,23 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
+
+/** Bundles apps/<app> as it ships (tools/scripts/bundle-agent.ts: one ESM file for plain node) to `outfile`. */
+export async function bundleAgent(app: string, outfile: string): Promise<string> {
+  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+  await promisify(execFile)(process.execPath, [tsx, path.join(root, 'tools/scripts/bundle-agent.ts'), app, outfile], { cwd: root });
+  return outfile;
+}
 
 /** One JSON log line of the agent (winston's JSON format). */
 export type LogLine = Record<string, unknown> & { level?: string; message?: string };
 
 /**
- * Test support: an agent process (the bundle under plain node), its stdout kept as text and parsed as JSON log
+ * Test support: an agent process (an agent bundle under plain node), its stdout kept as text and parsed as JSON log
  * lines, its stderr kept as text, and its exit. `stop()` sends SIGTERM and resolves with the exit code.
  */
 export class AgentProcess {

@@ -1,0 +1,31 @@
+import { DefaultAzureCredential } from '@azure/identity';
+import { ArmRateLimiter, armBucketsShare } from '@fleet-gateway/azure-frontdoor';
+import type { Logger } from '@fleet-gateway/controller';
+import { createMemberNetworkClient, PrivateLinkDiscovery, PrivateLinkOriginDiscovery } from '@fleet-gateway/member-azure';
+import type { OriginDiscovery } from '@fleet-gateway/member-export';
+import type { MemberFlags } from './flags.js';
+
+/**
+ * The member's only way into Azure, built when --enable-private-link-origin-discovery is on: DefaultAzureCredential
+ * (workload identity in AKS; the emulator's managed-identity endpoint locally), one rate limiter for the process
+ * sized to the flag's share of ARM's buckets, the Microsoft.Network client, and the Private Link origin discovery of
+ * the node resource group's load balancers and Private Link Services.
+ */
+export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Logger): OriginDiscovery {
+  // parseMemberFlags refuses discovery without these; the check keeps the types honest.
+  const { azureSubscriptionId: subscriptionId, nodeResourceGroup } = flags;
+  if (!subscriptionId || !nodeResourceGroup) throw new Error('--enable-private-link-origin-discovery needs --azure-subscription-id and --node-resource-group');
+  const credential = new DefaultAzureCredential(flags.azureTenantId ? { tenantId: flags.azureTenantId } : {});
+  const client = createMemberNetworkClient({
+    credential,
+    subscriptionId,
+    ...(flags.armEndpoint ? { endpoint: flags.armEndpoint } : {}),
+    rateLimiter: new ArmRateLimiter(armBucketsShare(flags.armRateLimitShare)),
+  });
+  return new PrivateLinkOriginDiscovery({
+    discovery: new PrivateLinkDiscovery(client),
+    nodeResourceGroup,
+    approveConnections: flags.approvePrivateLinkConnections,
+    logger,
+  });
+}

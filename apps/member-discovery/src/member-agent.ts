@@ -1,0 +1,85 @@
+import type { Writable } from 'node:stream';
+import { checkedBindAddress } from '@fleet-gateway/agent-flags';
+import { agentManager, createLogger, EventRecorder, KubeClient, type Logger, type Manager } from '@fleet-gateway/controller';
+import { ServedSchemaPrerequisite } from '@fleet-gateway/fleet-hub';
+import { hubNamespaceOf, registerMemberExportControllers } from '@fleet-gateway/member-export';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { createPrivateLinkOriginDiscovery } from './azure-access.js';
+import type { MemberFlags } from './flags.js';
+
+/** The member agent's leader Lease, on the member cluster (upstream's naming: `<agent>-controller-manager.<group>`). */
+export const LEADER_LEASE = 'member-discovery-controller-manager.networking.fleet.azure.com';
+export const REPORTING_CONTROLLER = 'networking.fleet.azure.com/member-discovery';
+
+export interface MemberAgentContext {
+  /** The member cluster (in a pod: its service account). */
+  readonly memberKubeConfig: KubeConfig;
+  /** The hub, with credentials that may touch only fleet-member-<member>. */
+  readonly hubKubeConfig: KubeConfig;
+  /** Where the JSON log goes (default: the console). */
+  readonly logStream?: Writable;
+  /** Called when leadership is lost and work has stopped: the process must exit. */
+  readonly onLeadershipLost: () => void;
+}
+
+export interface MemberAgent {
+  readonly manager: Manager;
+  readonly logger: Logger;
+  /** Stops taking work, releases the Lease and stops the hub schema re-checks. */
+  stop(reason: string): Promise<void>;
+}
+
+/** Wires the member agent's parts onto one Manager and starts it; without discovery no Azure client is created. */
+export async function startMemberAgent(flags: MemberFlags, context: MemberAgentContext): Promise<MemberAgent> {
+  const logger = createLogger({
+    level: flags.logLevel,
+    fields: { member: flags.memberClusterName },
+    ...(context.logStream ? { stream: context.logStream } : {}),
+  });
+  const memberClient = new KubeClient(context.memberKubeConfig);
+  const hubClient = new KubeClient(context.hubKubeConfig);
+  const { manager, metrics, identity } = agentManager({
+    election: flags,
+    leaseClient: memberClient,
+    leaseName: LEADER_LEASE,
+    logger,
+    health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
+    metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
+    onLeadershipLost: context.onLeadershipLost,
+  });
+  const events = manager.addEventRecorder(new EventRecorder({ client: memberClient, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
+  const prerequisite = new ServedSchemaPrerequisite({ manager, hubClient, logger });
+  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger) : undefined;
+  registerMemberExportControllers({
+    manager,
+    memberClient,
+    hubClient,
+    memberCluster: flags.memberClusterName,
+    events,
+    logger,
+    metrics,
+    ...(flags.region ? { region: flags.region } : {}),
+    ...(privateLinkDiscovery ? { privateLinkDiscovery } : {}),
+    prerequisite,
+  });
+  await manager.start();
+  await prerequisite.start();
+  logger.info('member-discovery started', {
+    identity,
+    hub: { server: context.hubKubeConfig.getCurrentCluster()?.server, namespace: hubNamespaceOf(flags.memberClusterName) },
+    leaderElection: flags.leaderElect ? `${flags.leaderElectionNamespace}/${LEADER_LEASE}` : 'off',
+    privateLinkOriginDiscovery: privateLinkDiscovery
+      ? { subscriptionId: flags.azureSubscriptionId, nodeResourceGroup: flags.nodeResourceGroup, approveConnections: flags.approvePrivateLinkConnections }
+      : 'disabled',
+    health: manager.healthUrl,
+    metrics: manager.metricsUrl,
+  });
+  return {
+    manager,
+    logger,
+    stop: async (reason) => {
+      prerequisite.stop();
+      await manager.shutdown(reason);
+    },
+  };
+}

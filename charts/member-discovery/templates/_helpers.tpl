@@ -1,0 +1,52 @@
+{{- define "member-discovery.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "member-discovery.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "member-discovery.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "member-discovery.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "member-discovery.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "member-discovery.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: fleet-gateway
+{{- end }}
+
+{{- define "member-discovery.serviceAccountName" -}}
+{{- default (include "member-discovery.fullname" .) .Values.serviceAccount.name }}
+{{- end }}
+
+{{- define "member-discovery.leaderElectionNamespace" -}}
+{{- default .Values.fleetSystemNamespace .Values.leaderElection.namespace }}
+{{- end }}
+
+{{- /* The hub connection: a kubeconfig Secret, or upstream's environment with a token Secret; never neither. */ -}}
+{{- define "member-discovery.hubMode" -}}
+{{- $hub := .Values.hub }}
+{{- if $hub.kubeconfigSecret.name }}
+{{- if or $hub.serverURL $hub.tokenSecret.name }}
+{{- fail "hub: set either hub.kubeconfigSecret.name or hub.serverURL with hub.tokenSecret.name, not both" }}
+{{- end }}
+{{- print "kubeconfig" }}
+{{- else if and $hub.serverURL $hub.certificateAuthority $hub.tokenSecret.name }}
+{{- print "environment" }}
+{{- else }}
+{{- fail "hub: set hub.kubeconfigSecret.name (a Secret with a hub kubeconfig), or hub.serverURL, hub.certificateAuthority and hub.tokenSecret.name (upstream's HUB_SERVER_URL, HUB_CERTIFICATE_AUTHORITY, CONFIG_PATH)" }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,69 @@
+import { Registry } from 'prom-client';
+import type { KubeClient } from '../kube/kube-client.js';
+import { LeaderElector } from '../leader/leader-elector.js';
+import { replicaIdentity } from '../leader/replica-identity.js';
+import { ControllerMetrics } from '../observability/controller-metrics.js';
+import type { Logger } from '../observability/logger.js';
+import { Manager } from './manager.js';
+
+/** An agent's leader election settings, as its flags give them. */
+export interface AgentLeaderElection {
+  readonly leaderElect: boolean;
+  readonly leaderElectionNamespace: string;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+}
+
+export interface AgentManagerOptions {
+  readonly election: AgentLeaderElection;
+  /** The cluster the Lease lives in. */
+  readonly leaseClient: KubeClient;
+  readonly leaseName: string;
+  readonly logger: Logger;
+  readonly health: { readonly host: string; readonly port: number };
+  readonly metricsAddress: { readonly host: string; readonly port: number };
+  readonly onLeadershipLost: () => void;
+}
+
+export interface AgentRuntime {
+  readonly manager: Manager;
+  /** The process's one registry: the controller metrics and whatever else the agent reports (ARM). */
+  readonly registry: Registry;
+  readonly metrics: ControllerMetrics;
+  /** This replica in the Lease and in Events. */
+  readonly identity: string;
+}
+
+/**
+ * An agent process's Manager, with one metrics registry and this replica's identity: probes and /metrics on their
+ * own addresses and, when on, the leader Lease.
+ */
+export function agentManager(options: AgentManagerOptions): AgentRuntime {
+  const { election, logger } = options;
+  const registry = new Registry();
+  const metrics = new ControllerMetrics(registry);
+  const identity = replicaIdentity();
+  const leaderElector = election.leaderElect
+    ? new LeaderElector({
+        client: options.leaseClient,
+        namespace: election.leaderElectionNamespace,
+        name: options.leaseName,
+        identity,
+        leaseDurationMs: election.leaseDurationMs,
+        renewDeadlineMs: election.renewDeadlineMs,
+        retryPeriodMs: election.retryPeriodMs,
+        metrics,
+        logger,
+      })
+    : undefined;
+  const manager = new Manager({
+    logger,
+    metrics,
+    ...(leaderElector ? { leaderElector } : {}),
+    health: options.health,
+    metricsAddress: options.metricsAddress,
+    onLeadershipLost: options.onLeadershipLost,
+  });
+  return { manager, registry, metrics, identity };
+}

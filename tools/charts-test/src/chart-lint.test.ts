@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ensureHadolint } from './hadolint-binary.js';
+import { HELM_GO_MODULE_DIR, HELM_VERSION, REPO_ROOT } from './helm-binary.js';
+import { CHARTS, chartDir, helm, VALUES_DIR } from './helm.js';
+
+const run = promisify(execFile);
+
+describe('helm', () => {
+  it(`is ${HELM_VERSION}, the version go/go.mod requires`, async () => {
+    const goMod = await readFile(path.join(HELM_GO_MODULE_DIR, 'go.mod'), 'utf8');
+    expect(goMod).toMatch(new RegExp(`^\\s*helm\\.sh/helm/v4 ${HELM_VERSION.replace(/\./g, '\\.')}\\b`, 'm'));
+    const version = await helm(['version', '--template', '{{ .Version }}']);
+    expect(version.stdout).toBe(HELM_VERSION);
+  });
+});
+
+describe('helm lint --strict', () => {
+  const valuesOf: Record<(typeof CHARTS)[number], string[][]> = {
+    'hub-gateway': [[], ['hub-everything.yaml']],
+    'member-discovery': [['member-minimal.yaml'], ['member-everything.yaml']],
+  };
+  for (const chart of CHARTS) {
+    for (const values of valuesOf[chart]) {
+      it(`${chart} with ${values.join(', ') || 'its defaults'} has no finding`, async () => {
+        const result = await helm(['lint', '--strict', chartDir(chart), ...values.flatMap((v) => ['--values', path.join(VALUES_DIR, v)])]);
+        expect(result.stdout + result.stderr).toContain('1 chart(s) linted, 0 chart(s) failed');
+        expect(result.stdout).not.toMatch(/\[(WARNING|ERROR)\]/);
+        expect(result.code).toBe(0);
+      });
+    }
+  }
+
+  it('finds a chart that breaks its own schema (the lint is not blind)', async () => {
+    const result = await helm(['lint', '--strict', chartDir('hub-gateway'), '--set', 'logLevel=loud']);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toMatch(/logLevel/);
+  });
+});
+
+describe('hadolint', () => {
+  for (const app of ['hub-gateway', 'member-discovery']) {
+    it(`finds nothing in apps/${app}/Dockerfile`, async () => {
+      const hadolint = await ensureHadolint();
+      const { stdout } = await run(hadolint, ['--no-color', '--failure-threshold', 'info', path.join(REPO_ROOT, `apps/${app}/Dockerfile`)]);
+      expect(stdout).toBe('');
+    });
+
+    it(`apps/${app}/Dockerfile runs the bundle as a non-root user on Node ${'26'} pinned to tools/toolchain.env`, async () => {
+      const dockerfile = await readFile(path.join(REPO_ROOT, `apps/${app}/Dockerfile`), 'utf8');
+      const toolchain = await readFile(path.join(REPO_ROOT, 'tools/toolchain.env'), 'utf8');
+      const node = /^NODE_VERSION=(.+)$/m.exec(toolchain)?.[1];
+      const pnpm = /^PNPM_VERSION=(.+)$/m.exec(toolchain)?.[1];
+      expect(dockerfile).toContain(`ARG NODE_VERSION=${node}`);
+      expect(dockerfile).toContain(`pnpm@${pnpm}`);
+      expect(dockerfile).toContain(`nx bundle ${app}`);
+      expect(dockerfile).toContain(`/src/dist/apps/${app}/main.mjs`);
+      expect(dockerfile).toMatch(/^USER [1-9][0-9]*:[1-9][0-9]*$/m);
+      expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/main\.mjs"\]$/m);
+    });
+  }
+
+  it('finds an unpinned install (the linter is not blind)', async () => {
+    const hadolint = await ensureHadolint();
+    const bad = 'FROM node:26\nRUN npm install --global pnpm\n';
+    const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const child = execFile(hadolint, ['--no-color', '-'], (error, stdout) => resolve({ code: error ? 1 : 0, stdout }));
+      child.stdin?.end(bad);
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('DL3016');
+  });
+});

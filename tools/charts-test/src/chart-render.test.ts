@@ -1,0 +1,231 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fleetCrds } from '@fleet-gateway/control-plane';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './helm-binary.js';
+import { helm, parseManifests, renderText, templateArgs, type ChartName, type Manifest } from './helm.js';
+import { containerOf, grants, ofKind, only, podTemplateOf, rulesOf } from './manifests.js';
+
+const GOLDEN_DIR = path.join(REPO_ROOT, 'tools/charts-test/golden');
+const WRITE_ACTIONS = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+
+/** Each rendering with its golden file; UPDATE_GOLDEN=1 rewrites them. */
+const RENDERINGS: { chart: ChartName; name: string; values: string[] }[] = [
+  { chart: 'hub-gateway', name: 'default', values: [] },
+  { chart: 'hub-gateway', name: 'everything', values: ['hub-everything.yaml'] },
+  { chart: 'member-discovery', name: 'default', values: ['member-minimal.yaml'] },
+  { chart: 'member-discovery', name: 'everything', values: ['member-everything.yaml'] },
+];
+
+const rendered = new Map<string, Promise<string>>();
+function rendering(chart: ChartName, values: string[]): Promise<string> {
+  const key = `${chart}:${values.join(',')}`;
+  if (!rendered.has(key)) rendered.set(key, renderText(chart, values));
+  return rendered.get(key)!;
+}
+const manifestsOf = async (chart: ChartName, values: string[]): Promise<Manifest[]> => parseManifests(await rendering(chart, values));
+
+describe('golden helm template output', () => {
+  for (const { chart, name, values } of RENDERINGS) {
+    it(`${chart} with ${name} values equals golden/${chart}.${name}.yaml`, async () => {
+      const text = await rendering(chart, values);
+      const file = path.join(GOLDEN_DIR, `${chart}.${name}.yaml`);
+      if (process.env.UPDATE_GOLDEN === '1') await writeFile(file, text);
+      expect(text).toBe(await readFile(file, 'utf8'));
+    });
+  }
+});
+
+describe('every rendering', () => {
+  for (const { chart, name, values } of RENDERINGS) {
+    describe(`${chart} (${name})`, () => {
+      it('runs its Deployment non-root, read-only, without privilege escalation or capabilities, seccomp RuntimeDefault', async () => {
+        const deployment = only(await manifestsOf(chart, values), 'Deployment');
+        const pod = podTemplateOf(deployment);
+        expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+        expect(containerOf(deployment).securityContext).toEqual({
+          runAsNonRoot: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+          seccompProfile: { type: 'RuntimeDefault' },
+        });
+      });
+
+      it('probes /healthz and /readyz on the health port the agent is told to serve, and serves metrics where it says', async () => {
+        const container = containerOf(only(await manifestsOf(chart, values), 'Deployment'));
+        const health = container.ports?.find((p) => p.name === 'health')?.containerPort;
+        const metrics = container.ports?.find((p) => p.name === 'metrics')?.containerPort;
+        expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'health' });
+        expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'health' });
+        expect(container.args).toContain(`--health-probe-bind-address=:${health}`);
+        expect(container.args).toContain(`--metrics-bind-address=:${metrics}`);
+        expect(container.resources).toHaveProperty('requests');
+      });
+
+      it('grants no wildcard in any RBAC rule, and every rule names its groups, resources and verbs', async () => {
+        const roles = [...ofKind(await manifestsOf(chart, values), 'ClusterRole'), ...ofKind(await manifestsOf(chart, values), 'Role')];
+        expect(roles.length).toBeGreaterThanOrEqual(2);
+        for (const rule of roles.flatMap(rulesOf)) {
+          expect(rule.resources.length).toBeGreaterThan(0);
+          expect(rule.verbs.length).toBeGreaterThan(0);
+          for (const value of [...rule.apiGroups, ...rule.resources, ...rule.verbs, ...(rule.resourceNames ?? [])]) expect(value).not.toContain('*');
+        }
+      });
+
+      it('binds its roles to the ServiceAccount the Deployment runs as, in fleetSystemNamespace', async () => {
+        const manifests = await manifestsOf(chart, values);
+        const account = only(manifests, 'ServiceAccount');
+        const deployment = only(manifests, 'Deployment');
+        expect(podTemplateOf(deployment).spec.serviceAccountName).toBe(account.metadata.name);
+        expect(deployment.metadata.namespace).toBe(account.metadata.namespace);
+        for (const binding of [...ofKind(manifests, 'ClusterRoleBinding'), ...ofKind(manifests, 'RoleBinding')]) {
+          expect(binding['subjects']).toEqual([{ kind: 'ServiceAccount', name: account.metadata.name, namespace: account.metadata.namespace }]);
+        }
+      });
+
+      it('installs its Fleet CRDs as templates kept on uninstall', async () => {
+        const crds = ofKind(await manifestsOf(chart, values), 'CustomResourceDefinition');
+        const expected = chart === 'hub-gateway'
+          ? ['internalserviceexports.networking.fleet.azure.com', 'serviceimports.networking.fleet.azure.com']
+          : ['serviceexports.networking.fleet.azure.com'];
+        expect(crds.map((c) => c.metadata.name).sort()).toEqual(expected);
+        for (const crd of crds) expect(crd.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
+      });
+
+      it('renders each CRD exactly as charts/fleet-networking-crds/files has it, plus the keep annotation', async () => {
+        const sources = await fleetCrds();
+        for (const crd of ofKind(await manifestsOf(chart, values), 'CustomResourceDefinition')) {
+          const source = sources.find((s) => s.metadata.name === crd.metadata.name);
+          const { annotations, ...metadata } = crd.metadata;
+          expect(annotations).toEqual({ 'helm.sh/resource-policy': 'keep' });
+          expect({ ...crd, metadata }).toEqual(source);
+        }
+      });
+    });
+  }
+});
+
+describe('the Lease and leader election', () => {
+  it('the hub Role covers exactly the Lease the hub agent elects on, in the namespace its flag names', async () => {
+    for (const values of [[], ['hub-everything.yaml']]) {
+      const manifests = await manifestsOf('hub-gateway', values);
+      const role = only(manifests, 'Role');
+      const args = containerOf(only(manifests, 'Deployment')).args ?? [];
+      expect(args).toContain(`--leader-election-namespace=${role.metadata.namespace}`);
+      expect(rulesOf(role).find((r) => r.verbs.includes('update'))?.resourceNames).toEqual([
+        'hub-gateway-controller-manager.networking.fleet.azure.com',
+      ]);
+    }
+  });
+
+  it('with leader election off: --leader-elect=false and no Lease Role', async () => {
+    const manifests = parseManifests(await renderText('hub-gateway', [], ['leaderElection.enabled=false']));
+    expect(ofKind(manifests, 'Role')).toEqual([]);
+    expect(containerOf(only(manifests, 'Deployment')).args).toContain('--leader-elect=false');
+  });
+});
+
+describe('feature gates', () => {
+  it('the hub passes no --enable-afd (nor any AFD flag) by default, and --enable-afd with its settings when enabled', async () => {
+    const off = containerOf(only(await manifestsOf('hub-gateway', []), 'Deployment')).args ?? [];
+    expect(off.filter((a) => /^--(enable-afd|afd-|hub-name|default-afd-sku)/.test(a))).toEqual([]);
+    const on = containerOf(only(await manifestsOf('hub-gateway', ['hub-everything.yaml']), 'Deployment')).args ?? [];
+    expect(on).toEqual(expect.arrayContaining(['--enable-afd', '--afd-resource-group=rg-frontdoor', '--hub-name=hub-eastus2', '--default-afd-sku=Premium_AzureFrontDoor']));
+  });
+
+  it('the member passes neither Private Link gate by default, and both when enabled', async () => {
+    const gates = ['--enable-private-link-origin-discovery', '--approve-private-link-connections'];
+    const off = containerOf(only(await manifestsOf('member-discovery', ['member-minimal.yaml']), 'Deployment')).args ?? [];
+    for (const gate of gates) expect(off.some((a) => a.startsWith(gate))).toBe(false);
+    const on = containerOf(only(await manifestsOf('member-discovery', ['member-everything.yaml']), 'Deployment')).args ?? [];
+    expect(on).toEqual(expect.arrayContaining(gates));
+  });
+});
+
+describe('workload identity', () => {
+  it('annotates the ServiceAccount with the client id and labels the pod only when enabled', async () => {
+    for (const [chart, everything, minimal] of [
+      ['hub-gateway', 'hub-everything.yaml', []],
+      ['member-discovery', 'member-everything.yaml', ['member-minimal.yaml']],
+    ] as const) {
+      const on = await manifestsOf(chart, [everything]);
+      expect(only(on, 'ServiceAccount').metadata.annotations?.['azure.workload.identity/client-id']).toBe('00000000-0000-4000-8000-0000000000c3');
+      expect(podTemplateOf(only(on, 'Deployment')).metadata.labels?.['azure.workload.identity/use']).toBe('true');
+      const off = await manifestsOf(chart, [...minimal]);
+      expect(only(off, 'ServiceAccount').metadata.annotations?.['azure.workload.identity/client-id']).toBeUndefined();
+      expect(podTemplateOf(only(off, 'Deployment')).metadata.labels?.['azure.workload.identity/use']).toBeUndefined();
+    }
+  });
+});
+
+describe('the member chart', () => {
+  it('grants only reads on Services and Nodes, and nothing on the hub', async () => {
+    const manifests = await manifestsOf('member-discovery', ['member-everything.yaml']);
+    const rules = rulesOf(only(manifests, 'ClusterRole'));
+    for (const resource of ['services', 'nodes']) {
+      for (const verb of ['get', 'list', 'watch']) expect(grants(rules, '', resource, verb)).toBe(true);
+      for (const verb of WRITE_ACTIONS) expect(grants(rules, '', resource, verb)).toBe(false);
+    }
+    for (const resource of ['internalserviceexports', 'serviceimports']) {
+      expect(rules.some((r) => r.resources.some((res) => res.startsWith(resource)))).toBe(false);
+    }
+  });
+
+  it('with a kubeconfig Secret: mounts it read-only and passes --hub-kubeconfig, without upstream environment', async () => {
+    const container = containerOf(only(await manifestsOf('member-discovery', ['member-minimal.yaml']), 'Deployment'));
+    expect(container.args).toContain('--hub-kubeconfig=/etc/fleet-gateway/hub/kubeconfig');
+    expect(container.env).toBeUndefined();
+  });
+
+  it("with upstream's environment: HUB_SERVER_URL, HUB_CERTIFICATE_AUTHORITY, CONFIG_PATH (the mounted token) and MEMBER_CLUSTER_NAME", async () => {
+    const container = containerOf(only(await manifestsOf('member-discovery', ['member-everything.yaml']), 'Deployment'));
+    expect(container.env).toEqual([
+      { name: 'HUB_SERVER_URL', value: 'https://hub.example.com:443' },
+      { name: 'HUB_CERTIFICATE_AUTHORITY', value: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==' },
+      { name: 'CONFIG_PATH', value: '/etc/fleet-gateway/hub-token/token' },
+      { name: 'MEMBER_CLUSTER_NAME', value: 'member-1' },
+    ]);
+    expect(container.args?.some((a) => a.startsWith('--hub-kubeconfig'))).toBe(false);
+  });
+
+  it('refuses to render without a hub connection, naming the values to set', async () => {
+    const result = await helm(templateArgs('member-discovery', [], ['memberClusterName=member-1']));
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('hub: set hub.kubeconfigSecret.name');
+  });
+});
+
+describe('the hub chart', () => {
+  it('grants writes only where the agent writes: no update of any object, no delete but of ServiceImports', async () => {
+    const rules = rulesOf(only(await manifestsOf('hub-gateway', []), 'ClusterRole'));
+    expect(rules.some((r) => r.verbs.includes('update'))).toBe(false);
+    const deletable = rules.filter((r) => r.verbs.includes('delete')).flatMap((r) => r.resources);
+    expect(deletable).toEqual(['serviceimports']);
+    expect(grants(rules, 'networking.fleet.azure.com', 'serviceimports', 'create')).toBe(true);
+    for (const verb of WRITE_ACTIONS) expect(grants(rules, 'apiextensions.k8s.io', 'customresourcedefinitions', verb)).toBe(false);
+  });
+});
+
+describe('values.schema.json', () => {
+  const cases: { chart: ChartName; base: string[]; set: string; field: RegExp }[] = [
+    { chart: 'hub-gateway', base: [], set: 'enableAfdd=true', field: /enableAfdd/ },
+    { chart: 'hub-gateway', base: [], set: 'replicaCount=many', field: /replicaCount/ },
+    { chart: 'hub-gateway', base: [], set: 'afd.defaultSku=Classic', field: /defaultSku/ },
+    { chart: 'hub-gateway', base: [], set: 'ports.health=70000', field: /health/ },
+    { chart: 'hub-gateway', base: [], set: 'enableAfd=true', field: /resourceGroup|hubName/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'hub.kubeconfig=x', field: /kubeconfig/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'enablePrivateLinkOriginDiscovery=yes', field: /enablePrivateLinkOriginDiscovery/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'memberClusterName=Member_1', field: /memberClusterName/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'approvePrivateLinkConnections=true', field: /enablePrivateLinkOriginDiscovery/ },
+  ];
+  for (const { chart, base, set, field } of cases) {
+    it(`${chart} refuses --set ${set}, naming the field`, async () => {
+      const result = await helm(templateArgs(chart, base, [set]));
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(/values don't meet the specifications of the schema|schema/i);
+      expect(result.stderr).toMatch(field);
+      expect(result.stdout).toBe('');
+    });
+  }
+});
