@@ -1,4 +1,5 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureBinaries } from './binaries.js';
 import { Cluster } from './cluster.js';
@@ -21,6 +22,11 @@ export interface ControlPlaneOptions {
   workDir?: string;
   /** Leave the processes running when this process exits (for the local system and `make e2e-setup`), once all started. */
   detached?: boolean;
+  /**
+   * A detached plane stays tied to this process after start-up too, until `release()`: for a caller that starts more
+   * (the local system) and hands everything over at once, so that an interruption in between still stops the plane.
+   */
+  holdUntilReleased?: boolean;
   startTimeoutMs?: number;
   log?: (line: string) => void;
 }
@@ -41,6 +47,8 @@ export interface ControlPlane {
   memberHubKubeconfig(member: string, hub?: string): Promise<string>;
   /** Compacts etcd at its current revision so that older watches and lists get 410 Gone. */
   compactEtcd(): Promise<number>;
+  /** Hands a detached plane held by `holdUntilReleased` over to its state file: it now outlives this process. */
+  release(): void;
   /** Every process id the plane started that runs now. */
   pids(): number[];
   state(): ControlPlaneState;
@@ -60,9 +68,15 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   }
   const binaries = await ensureBinaries(log);
   const ownsWorkDir = options.workDir === undefined;
+  // A plane never starts on another's files: etcd would serve the earlier plane's objects as if they were new.
+  if (options.workDir !== undefined && existsSync(options.workDir) && (await readdir(options.workDir)).length > 0) {
+    throw new Error(`refusing to start a control plane in ${options.workDir}: it already holds files (an earlier plane's etcd data would be reused); stop that plane or remove the folder`);
+  }
+  const createdWorkDir = options.workDir === undefined || !existsSync(options.workDir);
   const workDir = options.workDir ?? (await createWorkDir());
   await mkdir(workDir, { recursive: true });
-  const releaseWorkDir = ownsWorkDir ? removeOnExit(workDir) : () => false;
+  // Until it is handed over, a folder this plane created goes with it: an interrupted start leaves none behind.
+  const releaseWorkDir = ownsWorkDir || (detached && createdWorkDir) ? removeOnExit(workDir) : () => false;
   const timeoutMs = options.startTimeoutMs ?? 90_000;
   const clusters: Cluster[] = [];
   let etcd: EtcdServer | undefined;
@@ -85,6 +99,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   // Until start-up completes every process dies with this one, detached or not: a failed or interrupted start
   // leaves nothing behind, and a detached plane is handed over to its state file only once it is whole.
   try {
+    log('starting etcd…');
     etcd = await startEtcd(binaries.etcd, path.join(workDir, 'etcd'), timeoutMs, detached);
     for (const name of names) {
       clusters.push(
@@ -102,21 +117,29 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     }
     // API servers start one after another: on two cores a parallel start is no faster and far noisier.
     for (const cluster of clusters) {
+      log(`starting kube-apiserver for ${cluster.name}, waiting until it serves…`);
       await cluster.startApiServer();
       await cluster.startControllerManager();
       log(`${cluster.name}: ${cluster.server} (kubeconfig ${cluster.kubeconfigPath})`);
     }
-    for (const [name, selection] of Object.entries(options.crds ?? {})) await installCrds(byName(name).kubeConfig(), selection);
+    for (const [name, selection] of Object.entries(options.crds ?? {})) {
+      log(`installing CRDs in ${name}, waiting until they are served…`);
+      await installCrds(byName(name).kubeConfig(), selection);
+    }
     await writeFile(path.join(workDir, 'state.json'), JSON.stringify(state(), null, 2));
   } catch (error) {
     await stopAll();
+    if (createdWorkDir) await rm(workDir, { recursive: true, force: true, maxRetries: 5 });
     throw error;
   }
   const etcdServer = etcd;
-  if (detached) {
+  const release = (): void => {
+    if (!detached) throw new Error('only a detached control plane can be released to outlive this process');
     etcdServer.process.release();
     for (const cluster of clusters) cluster.release();
-  }
+    releaseWorkDir();
+  };
+  if (detached && options.holdUntilReleased !== true) release();
   const plane: ControlPlane = {
     workDir,
     etcd: etcdServer,
@@ -131,6 +154,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       return file;
     },
     compactEtcd: () => etcdServer.compact(),
+    release,
     pids: () => [etcdServer.process.pid, ...clusters.flatMap((c) => c.pids)],
     state,
     stop: stopAll,

@@ -7,4 +7,4 @@ export { fleetCrds, gatewayApiCrds, gatewayApiModuleDir, FLEET_CRD_DIR, GATEWAY_
 export { renderKubeconfig } from './kubeconfig.js';
 export { createMemberHubCredentials, memberNamespace, MEMBER_AGENT_HUB_RULES } from './member-credentials.js';
 export { stopDetached } from './detached.js';
-export { isRunning, stopRecordedProcesses } from './processes.js';
+export { commandLineIncludes, isRunning, removeOnExit, startProcess, stopRecordedProcesses, type ManagedProcess } from './processes.js';

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,13 +26,16 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: num
   return check();
 }
 
-/** Control-plane processes (not the CLI that starts them) whose command line names dir. */
+/**
+ * Control-plane processes whose command line names dir: not the CLI that starts them, nor the folder's janitor shell
+ * (it outlives its owner by design, until the folder is gone, which the tests check on their own).
+ */
 async function planeProcessesIn(dir: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(dir) && !cmdline.includes('cli.ts')) pids.push(Number(entry));
+    if (cmdline.includes(dir) && !cmdline.includes('cli.ts') && !cmdline.includes('while kill -0')) pids.push(Number(entry));
   }
   return pids;
 }
@@ -132,10 +135,25 @@ describe('control plane lifecycle', () => {
     starter.kill('SIGINT');
     await exited;
     expect(await waitUntil(async () => (await planeProcessesIn(dir)).length === 0, 10_000)).toBe(true);
-    expect(await gone(path.join(dir, 'state.json'))).toBe(true);
+    // The folder it created goes too: its etcd data must not be there for the next start to serve.
+    expect(await waitUntil(() => gone(dir), 5_000)).toBe(true);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('kills its processes and removes its folder when its owner gets %s', async (signal) => {
+  it('refuses to start in a folder that already holds files, and keeps them', async () => {
+    const dir = path.join(await temporaryDir('fleet-gateway-occupied-'), 'plane');
+    await mkdir(path.join(dir, 'etcd/data/member'), { recursive: true });
+    await writeFile(path.join(dir, 'etcd/data/member/earlier'), 'an earlier plane');
+    const failure = await run(tsx, [cli, 'start', '--clusters', 'hub', '--dir', dir], { cwd: repoRoot }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain(`refusing to start a control plane in ${dir}: it already holds files (an earlier plane's etcd data would be reused)`);
+    expect(await readFile(path.join(dir, 'etcd/data/member/earlier'), 'utf8')).toBe('an earlier plane');
+    expect(await planeProcessesIn(dir)).toEqual([]);
+  });
+
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('kills its processes and removes its folder when its owner gets %s', async (signal) => {
     const { child, state } = await startOwner();
     const exited = exitOf(child);
     child.kill(signal);

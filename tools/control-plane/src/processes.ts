@@ -13,8 +13,9 @@ export interface ManagedProcess {
 }
 
 const live = new Set<ChildProcess>();
+/** Detached children lead their own process group: what they start goes with them. */
+const groupLeaders = new WeakSet<ChildProcess>();
 const temporaryDirs = new Set<string>();
-const janitors = new Set<ChildProcess>();
 let hooksInstalled = false;
 
 // util-linux's setpriv (essential on Debian) makes the kernel SIGKILL a child when its parent dies, so that even a
@@ -22,17 +23,35 @@ let hooksInstalled = false;
 const SETPRIV = '/usr/bin/setpriv';
 const parentDeathSignal = existsSync(SETPRIV);
 
+function killGroupOrChild(child: ChildProcess): void {
+  if (child.pid === undefined || !groupLeaders.has(child)) {
+    child.kill('SIGKILL');
+    return;
+  }
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
+}
+
 function killAll(): void {
-  for (const child of live) child.kill('SIGKILL');
+  for (const child of live) killGroupOrChild(child);
   // Removing a folder while a SIGKILLed etcd still writes into it fails and retries; a test runner that SIGTERMs its
   // worker SIGKILLs it 500 ms later (Vitest 5), which would cut the removal short. So first wait, bounded, until
   // each child is really dead.
   waitUntilDead([...live].map((child) => child.pid), 2_000);
   live.clear();
-  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  for (const dir of temporaryDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    } catch {
+      // Its janitor removes it once this process is gone.
+    }
+  }
   temporaryDirs.clear();
-  for (const janitor of janitors) janitor.kill('SIGKILL');
-  janitors.clear();
+  // The janitors stay: each removes its folder again once this process is gone (a file system call still in flight
+  // here can recreate part of it) and then exits by itself.
 }
 
 /** Dead: gone, or a zombie (its files closed; Node reaps it only when the event loop runs again). */
@@ -53,15 +72,16 @@ function waitUntilDead(pids: readonly (number | undefined)[], timeoutMs: number)
 }
 
 /**
- * Children must not outlive the harness: on a normal exit they are killed synchronously, on SIGINT/SIGTERM before
- * the signal's default action runs, and in a forked worker (a test runner's) as soon as its parent goes away: a
- * runner killed by a signal leaves its workers running, and nothing would ever stop their children.
+ * Children must not outlive the harness: on a normal exit they are killed synchronously, on SIGINT, SIGTERM or
+ * SIGHUP (Ctrl-C, a stop, a closed terminal) before the signal's default action runs, and in a forked worker (a test
+ * runner's) as soon as its parent goes away: a runner killed by a signal leaves its workers running, and nothing
+ * would ever stop their children.
  */
 function installExitHooks(): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
   process.once('exit', killAll);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       killAll();
       process.kill(process.pid, signal);
@@ -76,17 +96,16 @@ const JANITOR_SCRIPT = 'while kill -0 "$0" 2>/dev/null; do sleep 0.2; done; for 
 /**
  * A folder that goes when this process goes, unless released first (after a normal stop removed it). The exit hooks
  * remove it; for an owner that dies without running them (SIGKILLed — as Vitest 5's watchdog does to the workers of
- * a killed runner), a small detached janitor shell removes it once the owner is gone. The janitor is not a
- * parent-death child (it must outlive the owner), so it is ended explicitly on release and on a normal exit.
+ * a killed runner), and for whatever a call still in flight recreated, a small detached janitor shell removes it once
+ * the owner is gone. The janitor is not a parent-death child (it must outlive the owner): it is ended on release,
+ * and otherwise exits by itself once the folder is gone.
  */
 export function removeOnExit(dir: string): () => void {
   installExitHooks();
   temporaryDirs.add(dir);
   const janitor = spawn('/bin/sh', ['-c', JANITOR_SCRIPT, String(process.pid), dir], { detached: true, stdio: 'ignore' });
   janitor.unref();
-  janitors.add(janitor);
   return () => {
-    janitors.delete(janitor);
     janitor.kill('SIGKILL');
     return temporaryDirs.delete(dir);
   };
@@ -102,16 +121,17 @@ export function startProcess(
   command: string,
   args: string[],
   logFile: string,
-  options: { detached?: boolean } = {},
+  options: { detached?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): ManagedProcess {
   const detached = options.detached === true;
   installExitHooks();
   const log = openSync(logFile, 'a');
   const [file, argv] = !detached && parentDeathSignal ? [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
-  const child = spawn(file, argv, { stdio: ['ignore', log, log], detached });
+  const child = spawn(file, argv, { stdio: ['ignore', log, log], detached, ...(options.env ? { env: options.env } : {}) });
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
   live.add(child);
+  if (detached) groupLeaders.add(child);
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => {
       live.delete(child);
@@ -150,7 +170,7 @@ export function isRunning(pid: number): boolean {
 }
 
 /** Guards against pid reuse: only a process whose command line contains marker is the one we recorded. */
-function commandLineIncludes(pid: number, marker: string): boolean {
+export function commandLineIncludes(pid: number, marker: string): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
   } catch {

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import path from 'node:path';
-import { isRunning, stopRecordedProcesses } from '@fleet-gateway/control-plane';
 import type { AgentLaunch } from './agent-launches.js';
+import { isLive, startManagedProcess, type StartedProcess } from './managed-process.js';
 
 /** What `<dir>/agents.json` records of each agent process the local system started. */
 export interface RunningAgent {
@@ -19,25 +18,25 @@ export interface RunningAgent {
 const agentsFile = (dir: string) => path.join(dir, 'agents.json');
 
 /**
- * Starts each agent's bundle under this Node, detached, its JSON log in `<dir>/<name>.log`, and records the pids
- * before waiting for anything, so that a stop finds every one of them. Only PATH and the launch's environment reach
- * the agent, as in a pod.
+ * Starts each agent's bundle under this Node as a managed process (its own process group, its JSON log in
+ * `<dir>/<name>.log`; it dies with this process until released), and records each in `<dir>/agents.json` for the
+ * end-to-end suites. Only PATH and the launch's environment reach the agent, as in a pod.
  */
-export async function startAgents(dir: string, launches: readonly AgentLaunch[]): Promise<RunningAgent[]> {
+export async function startAgents(dir: string, launches: readonly AgentLaunch[], started: StartedProcess[]): Promise<RunningAgent[]> {
   const running: RunningAgent[] = [];
   for (const launch of launches) {
     if (!existsSync(launch.bundle)) throw new Error(`${launch.bundle} does not exist; build it with: pnpm nx run-many -t bundle -p hub-gateway,member-discovery`);
     const logFile = path.join(dir, `${launch.name}.log`);
-    const log = openSync(logFile, 'a');
-    const child = spawn(process.execPath, [launch.bundle, ...launch.args], {
-      detached: true,
-      stdio: ['ignore', log, log],
+    const agent = startManagedProcess({
+      name: launch.name,
+      command: process.execPath,
+      args: [launch.bundle, ...launch.args],
+      logFile,
+      marker: launch.bundle,
       env: { PATH: process.env.PATH ?? '', ...launch.env },
     });
-    closeSync(log);
-    child.unref();
-    if (child.pid === undefined) throw new Error(`${launch.name} did not start; see ${logFile}`);
-    running.push({ name: launch.name, pid: child.pid, bundle: launch.bundle, healthUrl: launch.healthUrl, metricsUrl: launch.metricsUrl, logFile });
+    started.push(agent);
+    running.push({ name: launch.name, pid: agent.record.pid, bundle: launch.bundle, healthUrl: launch.healthUrl, metricsUrl: launch.metricsUrl, logFile });
     await writeFile(agentsFile(dir), JSON.stringify(running, null, 2));
   }
   return running;
@@ -50,7 +49,7 @@ export async function waitForAgents(agents: readonly RunningAgent[], progress: (
   let lastReport = 0;
   while (pending.size > 0) {
     for (const agent of agents.filter((a) => pending.has(a.name))) {
-      if (!isRunning(agent.pid)) throw new Error(`${agent.name} exited during start-up; see ${agent.logFile}:\n${readFileSync(agent.logFile, 'utf8').slice(-2000)}`);
+      if (!isLive(agent.pid)) throw new Error(`${agent.name} exited during start-up; see ${agent.logFile}:\n${readFileSync(agent.logFile, 'utf8').slice(-2000)}`);
       const healthy = await fetch(`${agent.healthUrl}/healthz`).then((r) => r.ok).catch(() => false);
       if (healthy) {
         pending.delete(agent.name);
@@ -65,13 +64,6 @@ export async function waitForAgents(agents: readonly RunningAgent[], progress: (
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/** Stops the recorded agents (each only if its pid still runs its bundle): SIGTERM, then SIGKILL after 10 s. */
-export async function stopAgents(dir: string): Promise<void> {
-  if (!existsSync(agentsFile(dir))) return;
-  const agents = JSON.parse(await readFile(agentsFile(dir), 'utf8')) as RunningAgent[];
-  for (const agent of agents) await stopRecordedProcesses([agent.pid], agent.bundle, 10_000);
 }
 
 /** `count` ports free on 127.0.0.1 now (each bound and released together, so they are distinct). */

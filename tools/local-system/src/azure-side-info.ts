@@ -5,6 +5,8 @@ export interface AzureSideInfo {
   caCertificatePath: string;
   edgeUrl: string;
   adminUrl: string;
+  /** The Azure side's own endpoint for the `backend` command (src/backend-server.ts). */
+  backendsUrl: string;
   /**
    * The emulator's managed-identity endpoint (App Service protocol): run an agent with IDENTITY_ENDPOINT and
    * IDENTITY_HEADER set to these and its DefaultAzureCredential takes its tokens from the emulator.

@@ -1,18 +1,19 @@
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isRunning, startControlPlane, stopDetached, stopRecordedProcesses, type ControlPlaneState } from '@fleet-gateway/control-plane';
+import { isRunning, removeOnExit, startControlPlane, stopDetached, type ControlPlane, type ControlPlaneState } from '@fleet-gateway/control-plane';
 import { KubeClient } from '@fleet-gateway/controller';
 import { KubeConfig } from '@kubernetes/client-node';
 import { agentLaunches } from './agent-launches.js';
-import { freePorts, startAgents, stopAgents, waitForAgents, type RunningAgent } from './agents.js';
+import { freePorts, startAgents, waitForAgents, type RunningAgent } from './agents.js';
 import type { AzureSideInfo } from './azure-side-info.js';
+import { startAzureSide } from './azure-side-process.js';
+import { stopManagedProcesses, type StartedProcess } from './managed-process.js';
 import { applyManifests, sampleManifests, waitForEveryMember, waitForProgrammed } from './sample.js';
+import { judgeFolder, readRecord, writeRecord, type LocalSystemRecord } from './state-record.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const tsx = path.resolve(here, '../../../node_modules/.bin/tsx');
 
 export interface LocalSystem {
   dir: string;
@@ -39,6 +40,7 @@ export interface LocalSystemOptions {
   /** Fixes the edge's weighted origin choice. */
   edgeSeed?: number;
   log?: (line: string) => void;
+  azureStartTimeoutMs?: number;
 }
 
 /** The class the hub chart installs for the agent's controllerName. */
@@ -55,61 +57,107 @@ const clientOf = (kubeconfig: string): KubeClient => {
   return new KubeClient(config);
 };
 
-async function waitForFile(file: string, pid: number, logFile: string, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (existsSync(file)) return readFile(file, 'utf8');
-    if (!isRunning(pid)) throw new Error(`the Azure side exited during start-up; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
+const describeRecord = (record: LocalSystemRecord): string => `started ${record.startedAt} by process ${record.owner}`;
+
+/** Stops whatever a record names (its managed processes with their groups, then the control plane) and removes dir. */
+async function stopRecorded(dir: string, record: LocalSystemRecord): Promise<void> {
+  await stopManagedProcesses(record.processes);
+  const planeDir = path.join(dir, 'plane');
+  if (existsSync(path.join(planeDir, 'state.json'))) await stopDetached(planeDir);
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+}
+
+/** Makes sure dir holds nothing of an earlier run, or refuses (see judgeFolder). */
+async function prepareFolder(dir: string, log: (line: string) => void): Promise<void> {
+  const entries = await readdir(dir).catch(() => undefined);
+  const verdict = judgeFolder(entries, await readRecord(dir), isRunning);
+  switch (verdict.kind) {
+    case 'fresh':
+      return;
+    case 'running':
+      throw new Error(`a local system is already running in ${dir} (${describeRecord(verdict.record)}); stop it first with make local-down`);
+    case 'starting':
+      throw new Error(`another local-up (process ${verdict.record.owner}) is still starting a local system in ${dir}; interrupt it (Ctrl-C) or wait for it`);
+    case 'unrecorded':
+      throw new Error(
+        `${dir} holds files (${verdict.entries.slice(0, 5).join(', ')}) but no completed record of a local system (state.json); local-up never reuses data it did not record as its own (objects of an earlier run would reappear). Remove the folder (rm -rf ${dir}) or choose another --dir`,
+      );
+    case 'remains':
+      log(`removing the remains of an earlier local system in ${dir} (${describeRecord(verdict.record)}, ${verdict.record.status === 'running' ? 'its processes are gone' : 'its start was interrupted'}); nothing of it is reused`);
+      await stopRecorded(dir, verdict.record);
   }
-  throw new Error(`the Azure side did not come up within ${timeoutMs} ms; see ${logFile}`);
 }
 
 /**
- * Starts the local system detached: real control planes (hub + members, CRDs installed) and the Azure side
- * (emulator + cloud-provider stand-ins for the members). `stopLocalSystem(dir)` ends exactly what this started.
+ * Starts the local system detached: real control planes (hub + members, CRDs installed), the Azure side (emulator +
+ * cloud-provider stand-ins for the members) and, with `withAgents`, both agents and the sample, each recorded in
+ * <dir>/state.json. Until everything serves, everything dies with this process and the folder goes with it (a
+ * failure, SIGINT, SIGTERM or SIGHUP leaves nothing); then all of it is handed over at once, and
+ * `stopLocalSystem(dir)` ends exactly what this started.
  */
 export async function startLocalSystem(options: LocalSystemOptions): Promise<LocalSystem> {
   const { dir, clusters } = options;
-  if (existsSync(path.join(dir, 'plane', 'state.json'))) {
-    throw new Error(`a local system is already recorded in ${dir}; stop it first`);
-  }
+  const log = options.log ?? (() => {});
+  await prepareFolder(dir, log);
   await mkdir(dir, { recursive: true });
-  const plane = await startControlPlane({
-    clusters,
-    workDir: path.join(dir, 'plane'),
-    detached: true,
-    crds: Object.fromEntries(clusters.map((c) => [c, {}])),
-    ...(options.log ? { log: options.log } : {}),
-  });
-  const state = plane.state();
-  const memberHubKubeconfigs: Record<string, string> = {};
-  for (const cluster of state.clusters.filter((c) => c.name !== 'hub')) memberHubKubeconfigs[cluster.name] = await plane.memberHubKubeconfig(cluster.name);
-  const members = state.clusters.filter((c) => c.name !== 'hub').flatMap((c) => ['--member', `${c.name}=${c.kubeconfig}`]);
-  const logFile = path.join(dir, 'azure-side.log');
-  const log = openSync(logFile, 'a');
-  const sample = [
-    ...(options.withAgents ? ['--echo-backends'] : []),
-    ...(options.timing ? ['--timing', options.timing] : []),
-    ...(options.edgeSeed === undefined ? [] : ['--edge-seed', String(options.edgeSeed)]),
-  ];
-  const child = spawn(tsx, [path.join(here, 'azure-side.ts'), '--dir', dir, ...members, ...sample], { detached: true, stdio: ['ignore', log, log] });
-  closeSync(log);
-  child.unref();
+  const forgetFolder = removeOnExit(dir);
+  const record: LocalSystemRecord = { status: 'starting', owner: process.pid, startedAt: new Date().toISOString(), clusters, processes: [] };
+  let plane: ControlPlane | undefined;
+  const processes: StartedProcess[] = [];
+  const recordProcesses = async (): Promise<void> => {
+    record.processes = processes.map((p) => p.record);
+    await writeRecord(dir, record);
+  };
+  let system: LocalSystem;
   try {
-    const azure = JSON.parse(await waitForFile(path.join(dir, 'azure.json'), child.pid ?? -1, logFile, 60_000)) as AzureSideInfo;
-    const system: LocalSystem = { dir, plane: state, azure, memberHubKubeconfigs };
-    return options.withAgents ? await withAgents(system, options, options.log ?? (() => {})) : system;
+    await writeRecord(dir, record);
+    plane = await startControlPlane({
+      clusters,
+      workDir: path.join(dir, 'plane'),
+      detached: true,
+      holdUntilReleased: true,
+      crds: Object.fromEntries(clusters.map((c) => [c, {}])),
+      log,
+    });
+    record.plane = plane.state();
+    await writeRecord(dir, record);
+    const memberHubKubeconfigs: Record<string, string> = {};
+    for (const cluster of record.plane.clusters.filter((c) => c.name !== 'hub')) memberHubKubeconfigs[cluster.name] = await plane.memberHubKubeconfig(cluster.name);
+    const members = record.plane.clusters.filter((c) => c.name !== 'hub').map((c) => ({ name: c.name, kubeconfig: c.kubeconfig }));
+    const flags = [
+      ...(options.withAgents ? ['--echo-backends'] : []),
+      ...(options.timing ? ['--timing', options.timing] : []),
+      ...(options.edgeSeed === undefined ? [] : ['--edge-seed', String(options.edgeSeed)]),
+    ];
+    const azure = await startAzureSide({ dir, members, flags, timeoutMs: options.azureStartTimeoutMs ?? 60_000, log });
+    processes.push(azure.process);
+    record.azure = azure.info;
+    await recordProcesses();
+    system = { dir, plane: record.plane, azure: azure.info, memberHubKubeconfigs };
+    if (options.withAgents) system = await withAgents(system, options, processes, recordProcesses, log);
+    record.status = 'running';
+    await recordProcesses();
   } catch (error) {
-    await stopAgents(dir);
-    if (child.pid !== undefined && isRunning(child.pid)) process.kill(child.pid, 'SIGKILL');
-    await stopDetached(path.join(dir, 'plane'));
+    await stopManagedProcesses(processes.map((p) => p.record), 2_000);
+    await plane?.stop();
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+    forgetFolder();
     throw error;
   }
+  plane.release();
+  for (const started of processes) started.release();
+  forgetFolder();
+  return system;
 }
 
 /** Runs both agents, applies the sample (hub: Gateway + HTTPRoute; members: Service + ServiceExport) and waits until it serves. */
-async function withAgents(system: LocalSystem, options: LocalSystemOptions, log: (line: string) => void): Promise<LocalSystem> {
+async function withAgents(
+  system: LocalSystem,
+  options: LocalSystemOptions,
+  processes: StartedProcess[],
+  recordProcesses: () => Promise<void>,
+  log: (line: string) => void,
+): Promise<LocalSystem> {
   const kubeconfigs = Object.fromEntries(system.plane.clusters.map((c) => [c.name, c.kubeconfig]));
   const root = path.resolve(here, '../../..');
   const launches = agentLaunches({
@@ -126,7 +174,8 @@ async function withAgents(system: LocalSystem, options: LocalSystemOptions, log:
   for (const kubeconfig of Object.values(kubeconfigs)) await applyManifests(clientOf(kubeconfig), [fleetSystem]);
   await applyManifests(clientOf(kubeconfigs['hub']!), [GATEWAY_CLASS]);
   log(`starting ${launches.map((l) => l.name).join(', ')} (bundles under node ${process.version})`);
-  const agents = await startAgents(system.dir, launches);
+  const agents = await startAgents(system.dir, launches, processes);
+  await recordProcesses();
   await waitForAgents(agents, log, 60_000);
   if (options.sample === false) return { ...system, agents };
   log('applying the sample: Gateway shop/web (Premium) and HTTPRoute on the hub; Service shop/web (internal load balancer + Private Link Service) and its ServiceExport in each member');
@@ -140,14 +189,20 @@ async function withAgents(system: LocalSystem, options: LocalSystemOptions, log:
   return { ...system, agents, endpointHostname };
 }
 
-/** Stops the agents, the Azure side (each only if its pid still runs what was recorded) and the control planes, then removes dir. */
+/** Stops exactly what the record in dir names, then removes dir; without dir it does nothing. */
 export async function stopLocalSystem(dir: string): Promise<void> {
-  await stopAgents(dir);
-  const azureFile = path.join(dir, 'azure.json');
-  if (existsSync(azureFile)) {
-    const { pid } = JSON.parse(await readFile(azureFile, 'utf8')) as AzureSideInfo;
-    await stopRecordedProcesses([pid], 'azure-side.ts', 10_000);
+  const record = await readRecord(dir);
+  if (record === undefined) {
+    const entries = await readdir(dir).catch(() => undefined);
+    if (entries === undefined) return;
+    if (entries.length === 0) {
+      await rm(dir, { recursive: true, force: true });
+      return;
+    }
+    throw new Error(`${dir} has no record of a local system (state.json), so nothing there is known to be local-up's; not touching it. Remove it yourself (rm -rf ${dir}) if it is an old local system's folder`);
   }
-  if (existsSync(path.join(dir, 'plane', 'state.json'))) await stopDetached(path.join(dir, 'plane'));
-  await rm(dir, { recursive: true, force: true });
+  if (record.status === 'starting' && isRunning(record.owner)) {
+    throw new Error(`local-up (process ${record.owner}) is still starting in ${dir}; interrupt it (Ctrl-C), which stops everything it started`);
+  }
+  await stopRecorded(dir, record);
 }
