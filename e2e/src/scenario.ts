@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { CdnManagementClient } from '@azure/arm-cdn';
 import { NetworkManagementClient } from '@azure/arm-network';
 import { emulatorIdentityCredential, sdkClientOptions } from '@fleet-gateway/azure-emulator';
-import { OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
+import { OWNERSHIP_TAGS, SINK_HOST_SUFFIX } from '@fleet-gateway/azure-frontdoor';
 import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
@@ -65,7 +65,7 @@ export async function edgesPropagated(system: SystemUnderTest, timeoutMs = 30_00
   }
 }
 
-/** The AFD profile the hub made for a Gateway (found by its ownership tags) with every origin in it. */
+/** The AFD profile the hub made for a Gateway (found by its ownership tags) with every backend origin in it. */
 export async function frontDoorOf(system: SystemUnderTest, namespace: string, name: string) {
   const { cdn } = armClients(system);
   const group = system.azure.afdResourceGroup;
@@ -73,7 +73,10 @@ export async function frontDoorOf(system: SystemUnderTest, namespace: string, na
     if (profile.tags?.[OWNERSHIP_TAGS.gatewayNamespace] !== namespace || profile.tags?.[OWNERSHIP_TAGS.gatewayName] !== name) continue;
     const origins = [];
     for await (const originGroup of cdn.afdOriginGroups.listByProfile(group, profile.name ?? '')) {
-      for await (const origin of cdn.afdOrigins.listByOriginGroup(group, profile.name ?? '', originGroup.name ?? '')) origins.push({ originGroup: originGroup.name ?? '', ...origin });
+      for await (const origin of cdn.afdOrigins.listByOriginGroup(group, profile.name ?? '', originGroup.name ?? '')) {
+        // The withdrawal sink (an origin that cannot resolve, for rules whose backends are gone) is not a backend.
+        if (!origin.hostName?.endsWith(SINK_HOST_SUFFIX)) origins.push({ originGroup: originGroup.name ?? '', ...origin });
+      }
     }
     return { profile, origins };
   }
@@ -104,7 +107,11 @@ export async function servingGateway(
       const { status, answer } = await requestThroughEdge(system.azure.edgeUrl, hostname, options.path ?? '/');
       if (status === 200 && answer) seen.add(answer.cluster);
       last = `${last}; the edge answered ${status}, served so far by ${[...seen].join(', ') || 'none'}`;
-      if (options.members.every((m) => seen.has(m))) return hostname;
+      if (options.members.every((m) => seen.has(m))) {
+        // One edge serving is not all of them: each takes a change with its own delay.
+        await edgesPropagated(system);
+        return hostname;
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -4,6 +4,7 @@ export * from './afd-names.js';
 export * from './afd-refs.js';
 export * from './capacity.js';
 export * from './ownership.js';
+export { SINK_HOST_SUFFIX } from './sink.js';
 export { allRefs, planFrontDoor } from './plan-front-door.js';
 export * from './plan-types.js';
 export * from './route-patterns.js';
