@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     const standIn = new CloudProviderStandIn({
       kubeConfig: plane.cluster('member-1').kubeConfig(),
       emulator,
-      settings: { subscriptionId: SUBSCRIPTION, resourceGroup: NODE_RG, clusterName: 'member-1' },
+      // AKS's cloud provider runs with cluster name "kubernetes": its internal load balancer is kubernetes-internal.
+      settings: { subscriptionId: SUBSCRIPTION, resourceGroup: NODE_RG },
       credential: emulatorIdentityCredential(emulator),
     });
     await standIn.start();
@@ -89,6 +90,8 @@ async function main(): Promise<void> {
       await member.create(collectionPath(serviceExports, NAMESPACE), { apiVersion: 'networking.fleet.azure.com/v1beta1', kind: 'ServiceExport', metadata: { name: `svc-${i}` } });
     }
     console.log(`${SERVICES} LoadBalancer Services (${PRIVATE_LINK} with a Private Link Service) and their ServiceExports ready in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    // The cloud provider's work is done: stopped, so that every Azure read the emulator counts from here is the agent's.
+    await standIn.stop();
 
     // The agent, with only what a pod would have: its kubeconfig, the hub's scoped one, the managed identity.
     const caFile = path.join(dir, 'emulator-ca.pem');
@@ -146,7 +149,6 @@ async function main(): Promise<void> {
       `  the next ${(TTL_MS + 5_000) / 1000} s (one TTL of ${TTL_MS / 1000} s; target one list per resource group per TTL): ${steady.loadBalancers} load balancer lists, ${steady.privateLinkServices} Private Link Service lists, ${steady.connections} connection reads, ${steady.throttled} throttled`,
     );
     console.log(`  member agent resident memory: ${atPublish.rss.toFixed(1)} MiB when all were published, ${idle.rss.toFixed(1)} MiB a TTL later, peak ${idle.peak.toFixed(1)} MiB (target < 150 MiB)`);
-    await standIn.stop();
   } finally {
     await stopAgent();
     await emulator.stop();
