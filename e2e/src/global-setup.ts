@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startLocalSystem, stopLocalSystem } from '@fleet-gateway/local-system';
@@ -29,5 +29,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const log = (line: string) => process.stderr.write(`[e2e set-up] ${line}\n`);
   await startLocalSystem({ dir, clusters: [...E2E_CLUSTERS], withAgents: true, sample: false, manualApproval: [E2E_MANUAL_MEMBER], timing: 'fast', edgeSeed: E2E_EDGE_SEED, log });
   project.provide('system', await systemInfoOf(dir, true));
-  return () => stopLocalSystem(dir);
+  return async () => {
+    await stopLocalSystem(dir);
+    await rm(path.dirname(dir), { recursive: true, force: true });
+  };
 }
