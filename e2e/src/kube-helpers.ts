@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { applyManifests, type Manifest } from '@fleet-gateway/local-system';
 import { isNotFound, type Condition, type KubeClient } from '@fleet-gateway/controller';
+import { eventually } from '@fleet-gateway/controller/test-support';
 import { parseAllDocuments } from 'yaml';
 
 /** The manifests of a scenario's YAML file (a path relative to the scenario's folder, via import.meta.url). */
@@ -20,15 +21,8 @@ export async function read<T>(client: KubeClient, path: string): Promise<T | und
   });
 }
 
-/** Polls until `done` holds or the time is up, then returns the last value: callers assert on it. */
-export async function until<T>(readValue: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await readValue();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** controller test support's `eventually` with the end-to-end suites' longer default wait (a whole system converging). */
+export const until = <T>(readValue: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> => eventually(readValue, done, timeoutMs);
 
 export const conditionOf = (object: { status?: { conditions?: Condition[] } } | undefined, type: string): Condition | undefined =>
   object?.status?.conditions?.find((c) => c.type === type);
