@@ -125,13 +125,19 @@ describe('WAF policy association', () => {
     const missing = await reconcile(h(), buildGateway({ ...fixture, wafPolicyId: wafId('nothere') }));
     expect(writesCounted(h().emulator)).toBe(0);
     expect(missing.reason).toBe('WafPolicyNotFound');
-    expect(missing.message).toBe(`WAF policy ${wafId('nothere')} does not exist; nothing was changed`);
+    expect(missing.message).toBe(
+      `annotation "networking.fleet.azure.com/afd-waf-policy-id" names WAF policy "${wafId('nothere')}", which does not exist; ` +
+        'expected the id of an existing Front Door WAF policy (the hub associates a policy, it never creates one); nothing was changed',
+    );
 
     const premium = h().emulator.admin.createWafPolicy({ subscriptionId: TEST_SCOPE.subscriptionId, resourceGroup: 'waf', name: 'premiumPolicy', sku: 'Premium_AzureFrontDoor' });
     const mismatch = await reconcile(h(), buildGateway({ ...fixture, wafPolicyId: premium }));
     expect(writesCounted(h().emulator)).toBe(0);
     expect(mismatch.reason).toBe('WafPolicySkuMismatch');
-    expect(mismatch.message).toContain('has SKU Premium_AzureFrontDoor; the Gateway\'s profile is Standard_AzureFrontDoor');
+    expect(mismatch.message).toBe(
+      `annotation "networking.fleet.azure.com/afd-waf-policy-id" names WAF policy "${premium}", which has SKU Premium_AzureFrontDoor; ` +
+        "expected a policy of the profile's SKU Standard_AzureFrontDoor (AFD only associates a WAF policy of the same SKU); nothing was changed",
+    );
   });
 });
 

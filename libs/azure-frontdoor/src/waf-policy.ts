@@ -1,3 +1,4 @@
+import { gatewayContract } from '@fleet-gateway/annotations';
 import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
 import type { FrontDoorClients } from './arm-clients.js';
 import type { ArmRequestCount } from './request-count.js';
@@ -7,6 +8,9 @@ export type WafCheck =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: 'WafPolicyNotFound' | 'WafPolicySkuMismatch'; readonly message: string }
   | { readonly ok: false; readonly reason: 'WafPolicyUnreadable'; readonly message: string; readonly failure: ArmFailure };
+
+/** The Gateway annotation that names the policy: a refusal names it, the value and what it expects. */
+const WAF_ANNOTATION = gatewayContract.keys.wafPolicy.key;
 
 /** `/subscriptions/<s>/resourceGroups/<rg>/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/<name>` */
 function parts(id: string): { subscriptionId: string; resourceGroup: string; name: string } {
@@ -33,13 +37,19 @@ export async function checkWafPolicy(
       return {
         ok: false,
         reason: 'WafPolicySkuMismatch',
-        message: `WAF policy ${name} has SKU ${policySku ?? 'none'}; the Gateway's profile is ${sku} and AFD only associates a policy of the same SKU`,
+        message: `annotation "${WAF_ANNOTATION}" names WAF policy "${wafPolicyId}", which has SKU ${policySku ?? 'none'}; expected a policy of the profile's SKU ${sku} (AFD only associates a WAF policy of the same SKU)`,
       };
     }
     return { ok: true };
   } catch (error) {
     const failure = classifyArmError(error);
-    if (failure.status === 404) return { ok: false, reason: 'WafPolicyNotFound', message: `WAF policy ${wafPolicyId} does not exist` };
+    if (failure.status === 404) {
+      return {
+        ok: false,
+        reason: 'WafPolicyNotFound',
+        message: `annotation "${WAF_ANNOTATION}" names WAF policy "${wafPolicyId}", which does not exist; expected the id of an existing Front Door WAF policy (the hub associates a policy, it never creates one)`,
+      };
+    }
     return { ok: false, reason: 'WafPolicyUnreadable', message: `WAF policy ${name} could not be read: ${describeFailure(failure)}`, failure };
   }
 }

@@ -66,7 +66,7 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
 
     const failed = await eventually(() => programmedOf(hub, 'broken'), (c) => c?.status !== 'Unknown', SLOW_READ_MS + 20_000);
     expect(failed).toMatchObject({ status: 'False', reason: 'WafPolicyNotFound', observedGeneration: 1 });
-    expect(failed?.message).toContain(`WAF policy ${MISSING_POLICY} does not exist`);
+    expect(failed?.message).toContain(`annotation "networking.fleet.azure.com/afd-waf-policy-id" names WAF policy "${MISSING_POLICY}", which does not exist`);
     expect(conditionOf(await readGateway(hub.client, 'broken'), 'Accepted')?.status).toBe('True');
     expect((await whenWarned(hub.client, 'broken', 'WafPolicyNotFound'))?.note).toContain('nosuchpolicy');
     // Nothing was created for it (the policy is checked before any write), and no finalizer was needed.
