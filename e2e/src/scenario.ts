@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CdnManagementClient } from '@azure/arm-cdn';
+import { FrontDoorManagementClient } from '@azure/arm-frontdoor';
 import { NetworkManagementClient } from '@azure/arm-network';
 import { emulatorIdentityCredential, sdkClientOptions } from '@fleet-gateway/azure-emulator';
 import { OWNERSHIP_TAGS, SINK_HOST_SUFFIX } from '@fleet-gateway/azure-frontdoor';
@@ -28,12 +29,14 @@ export function scenario(name: string, needs: readonly Feature[], body: (system:
 }
 
 /** ARM clients of the system's emulator, with a token of its managed-identity endpoint (as an operator's az would have). */
-export function armClients(system: SystemUnderTest): { cdn: CdnManagementClient; network: NetworkManagementClient } {
+export function armClients(system: SystemUnderTest): { cdn: CdnManagementClient; network: NetworkManagementClient; frontDoor: FrontDoorManagementClient } {
   const credential = emulatorIdentityCredential(system.azure);
   const options = sdkClientOptions({ armEndpoint: system.azure.armEndpoint, caCertificate: readFileSync(system.azure.caCertificatePath, 'utf8') });
   return {
     cdn: new CdnManagementClient(credential, system.azure.subscriptionId, options),
     network: new NetworkManagementClient(credential, system.azure.subscriptionId, options),
+    // WAF policies (Microsoft.Network/frontdoorWebApplicationFirewallPolicies) are read with Front Door's own SDK.
+    frontDoor: new FrontDoorManagementClient(credential, system.azure.subscriptionId, options),
   };
 }
 
@@ -63,6 +66,38 @@ export async function edgesPropagated(system: SystemUnderTest, timeoutMs = 30_00
     if (Date.now() > deadline) throw new Error(`the edges did not reach routing version ${status.latestVersion} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** After a change: the hub wrote what it had to, and every edge serves it. */
+export async function changePropagated(system: SystemUnderTest): Promise<void> {
+  await settledWrites(system);
+  await edgesPropagated(system);
+}
+
+/** One request through the edge: the path asked, the status, and the member that answered (none: no backend did). */
+export interface EdgeAnswer {
+  readonly path: string;
+  readonly status: number;
+  readonly cluster?: string;
+}
+
+/**
+ * Requests through the edge, one at a time, to each of `paths` in turn: at least `during.requests` of them and, when
+ * `during.ms` is given, for at least that long (a sustained window: no edge and no moment after a change escapes).
+ */
+export async function answersThroughEdge(
+  system: SystemUnderTest,
+  hostname: string,
+  paths: readonly string[],
+  during: { readonly requests: number; readonly ms?: number },
+): Promise<EdgeAnswer[]> {
+  const answers: EdgeAnswer[] = [];
+  for (const started = Date.now(); Date.now() - started < (during.ms ?? 0) || answers.length < during.requests; ) {
+    const path = paths[answers.length % paths.length] ?? '/';
+    const { status, answer } = await requestThroughEdge(system.azure.edgeUrl, hostname, path);
+    answers.push({ path, status, ...(answer ? { cluster: answer.cluster } : {}) });
+  }
+  return answers;
 }
 
 /** The AFD profile the hub made for a Gateway (found by its ownership tags) with every backend origin in it. */
