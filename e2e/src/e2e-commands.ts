@@ -64,9 +64,9 @@ export async function runE2eTests(log: Log): Promise<number> {
   return code;
 }
 
-/** Copies every log of the local system and the emulator's state dump into .cache/e2e/logs-<time>/. */
-export async function collectLogs(localSystemDir: string): Promise<string> {
-  const target = path.join(E2E_DIR, `logs-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+/** Copies every log of the local system and the emulator's state dump into `parent`/logs-<time>/ (default .cache/e2e/). */
+export async function collectLogs(localSystemDir: string, parent = E2E_DIR): Promise<string> {
+  const target = path.join(parent, `logs-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await mkdir(target, { recursive: true });
   for (const file of (await readdir(localSystemDir).catch(() => [] as string[])).filter((f) => f.endsWith('.log'))) {
     await copyFile(path.join(localSystemDir, file), path.join(target, file));
