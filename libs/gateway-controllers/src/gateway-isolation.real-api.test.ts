@@ -89,6 +89,10 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     expect(wafReads()).toBe(readsAfterFailure);
     expect((await programmedOf(hub, 'broken'))?.reason).toBe('WafPolicyNotFound');
     expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+    // A Gateway's own configuration refused is an expected condition: a warning naming the reason, never an error.
+    const brokenLines = hub.logs.lines.filter((l) => l.name === 'broken');
+    expect(brokenLines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(brokenLines.some((l) => l.level === 'warn' && l.reason === 'WafPolicyNotFound')).toBe(true);
   });
 
   it('a hostname conflict clears when the older Gateway’s listener moves to another hostname', async () => {

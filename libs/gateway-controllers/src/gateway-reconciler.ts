@@ -282,7 +282,13 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         return retry(new Error(cause));
       case 'terminal':
         events.record(gateway, 'Warning', report.reason, 'Program', cause);
-        logger.error('Azure refused the Gateway’s configuration; trying again later', { reason: report.reason, cause });
+        // A refusal of the Gateway's own configuration is an expected condition (its status says what to change);
+        // only Azure's refusal of a read or write is a failure of ours.
+        if (report.reason === 'AzureReadFailed' || report.reason === 'AzureWriteFailed') {
+          logger.error('Azure refused the Gateway’s configuration; trying again later', { reason: report.reason, cause });
+        } else {
+          logger.warn('the Gateway’s configuration cannot be programmed; looking again later', { reason: report.reason, cause });
+        }
         return requeueAfter(access.terminalRecheckMs ?? 5 * 60_000, cause);
     }
   }
