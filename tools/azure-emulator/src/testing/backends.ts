@@ -41,7 +41,7 @@ export async function startBackend(name: string, tls?: { key: string; cert: stri
       return;
     }
     backend.requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...servername });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ backend: name }));
+    res.writeHead(200, { 'content-type': 'application/json', 'x-backend': name }).end(JSON.stringify({ backend: name }));
   };
   const server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -62,15 +62,24 @@ export interface EdgeResponse {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 32 });
 
+export interface EdgeRequestOptions {
+  edge?: number;
+  https?: boolean;
+  method?: string;
+  headers?: Record<string, string>;
+}
+
 /** One request to the emulated edge with a given Host, optionally pinned to one simulated edge. */
-export function edgeRequest(edgeUrl: string, host: string, path: string, options: { edge?: number; https?: boolean } = {}): Promise<EdgeResponse> {
+export function edgeRequest(edgeUrl: string, host: string, path: string, options: EdgeRequestOptions = {}): Promise<EdgeResponse> {
   const url = new URL(path, edgeUrl);
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       {
         agent,
+        method: options.method ?? 'GET',
         headers: {
+          ...options.headers,
           host,
           ...(options.edge === undefined ? {} : { 'x-emulator-edge': String(options.edge) }),
           ...(options.https ? { 'x-emulator-protocol': 'https' } : {}),
