@@ -10,7 +10,7 @@ export interface Backend {
   /** What the health probe path answers; change it to make the backend (un)healthy. */
   probeStatus: number;
   requests: Array<{ method: string; path: string; headers: IncomingHttpHeaders; servername?: string }>;
-  /** The health probes it received (requests to /healthz); `servername` is the SNI of an HTTPS backend. */
+  /** The health probes it received (the prober's requests to /healthz); `servername` is the SNI of an HTTPS backend. */
   probes: Array<{ method: string; host: string | undefined; userAgent: string | undefined; servername?: string }>;
   close(): Promise<void>;
 }
@@ -35,7 +35,8 @@ export async function startBackend(name: string, tls?: { key: string; cert: stri
   const listener: RequestListener = (req, res) => {
     const sni = (req.socket as Partial<TLSSocket>).servername;
     const servername = typeof sni === 'string' ? { servername: sni } : {};
-    if (req.url === '/healthz') {
+    // A probe is what the edge's prober sends (its User-Agent, as AFD's); a request rewritten to /healthz is traffic.
+    if (req.url === '/healthz' && req.headers['user-agent'] === 'Edge Health Probe') {
       backend.probes.push({ method: req.method ?? 'GET', host: req.headers.host, userAgent: req.headers['user-agent'], ...servername });
       res.writeHead(backend.probeStatus).end();
       return;
