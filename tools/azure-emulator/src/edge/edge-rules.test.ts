@@ -29,10 +29,8 @@ interface RuleSpec {
   stop?: boolean;
 }
 
-/** An endpoint whose route (to og-a unless said) runs one rule set holding `rules` in the order given. */
-async function endpointWithRules(name: string, rules: RuleSpec[], route: Partial<Route> = {}): Promise<string> {
-  const host = await createEndpoint(bed, 'fd', name);
-  const ruleSet = `rs${name.replace(/[^a-z0-9]/gi, '')}`;
+/** A rule set holding `rules` in the order given. */
+async function createRuleSet(ruleSet: string, rules: RuleSpec[]): Promise<{ id: string }> {
   await bed.cdn.ruleSets.create(RG, 'fd', ruleSet);
   for (const [i, rule] of rules.entries()) {
     await bed.cdn.rules.beginCreateAndWait(
@@ -44,7 +42,14 @@ async function endpointWithRules(name: string, rules: RuleSpec[], route: Partial
       FAST_POLLING,
     );
   }
-  await createRoute(bed, 'fd', name, 'default', 'og-a', { ruleSets: [{ id: cdnId('profiles', 'fd', 'ruleSets', ruleSet) }], ...route });
+  return { id: cdnId('profiles', 'fd', 'ruleSets', ruleSet) };
+}
+
+/** An endpoint whose route (to og-a) runs one rule set holding `rules`, or the rule sets given. */
+async function endpointWithRules(name: string, rules: RuleSpec[] | Array<{ id: string }>, route: Partial<Route> = {}): Promise<string> {
+  const host = await createEndpoint(bed, 'fd', name);
+  const ruleSets = rules.every((r) => 'id' in r) ? (rules as Array<{ id: string }>) : [await createRuleSet(`rs${name.replace(/[^a-z0-9]/gi, '')}`, rules as RuleSpec[])];
+  await createRoute(bed, 'fd', name, 'default', 'og-a', { ruleSets, ...route });
   await bed.emulator.admin.whenPropagated();
   return host;
 }
@@ -168,6 +173,20 @@ describe('rule conditions route requests to the overriding origin group', () => 
       if (origin !== 'member-1') await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(origin).toBe('member-1');
+  });
+});
+
+describe('rule sets of a route', () => {
+  it('run in the order the route lists them, and Stop in one ends the evaluation of the next (A62)', async () => {
+    const mark = (value: string): RuleSpec => ({ actions: [headerAction('ModifyResponseHeader', 'Append', 'x-order', value)] });
+    const first = await createRuleSet('rsfirst', [mark('first')]);
+    const second = await createRuleSet('rssecond', [mark('second')]);
+    const stopping = await createRuleSet('rsstopping', [{ actions: [toGroup('og-b')], stop: true }]);
+    const listed = await endpointWithRules('listed', [second, first]);
+    expect((await edgeRequest(bed.emulator.edgeUrl, listed, '/')).headers['x-order']).toBe('secondfirst');
+    const stopped = await endpointWithRules('stopped', [stopping, second]);
+    const response = await edgeRequest(bed.emulator.edgeUrl, stopped, '/');
+    expect([response.headers['x-emulator-origin'], response.headers['x-order']]).toEqual(['b', undefined]);
   });
 });
 
