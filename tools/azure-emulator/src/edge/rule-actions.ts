@@ -19,7 +19,7 @@ export type RuleActionEntry =
   | { kind: 'rewrite'; sourcePattern: string; destination: string; preserveUnmatchedPath: boolean }
   | { kind: 'requestHeader' | 'responseHeader'; edit: HeaderEdit };
 
-export const REDIRECT_STATUS: Readonly<Record<string, number>> = { Moved: 301, Found: 302, TemporaryRedirect: 307, PermanentRedirect: 308 };
+const REDIRECT_STATUS: Readonly<Record<string, number>> = { Moved: 301, Found: 302, TemporaryRedirect: 307, PermanentRedirect: 308 };
 
 interface ActionBody {
   name?: unknown;

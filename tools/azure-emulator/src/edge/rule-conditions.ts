@@ -100,9 +100,6 @@ const EXTRACTORS: Readonly<Record<string, { read: Extractor; matchValue?: (value
   RequestScheme: { read: (request) => request.scheme.toUpperCase() },
 };
 
-/** The condition types the edge evaluates; a rule with any other one never matches (see the ledger). */
-export const EVALUATED_CONDITIONS: readonly string[] = Object.keys(EXTRACTORS);
-
 export interface ConditionBody {
   name?: unknown;
   parameters?: {
@@ -114,7 +111,7 @@ export interface ConditionBody {
   };
 }
 
-/** Compiles one ARM condition; the schema has already checked its shape. */
+/** Compiles one ARM condition (the schema has already checked its shape); a type the edge does not read never matches. */
 export function compileCondition(condition: ConditionBody): ConditionPredicate {
   const extractor = EXTRACTORS[String(condition.name)];
   if (extractor === undefined) return () => false;
