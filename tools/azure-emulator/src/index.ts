@@ -16,5 +16,6 @@ export { RawArmClient, type RawResponse } from './raw-arm-client.js';
 export { CloudProviderStandIn, LOAD_BALANCER_FINALIZER, type CloudProviderOptions } from './cloud-provider/cloud-provider.js';
 export { ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS, TAGS as CLOUD_PROVIDER_TAGS, planLoadBalancer, type CloudSettings, type LoadBalancerPlan } from './cloud-provider/service-annotations.js';
 export { AzureLoadBalancerWriter, type ServiceAddress } from './cloud-provider/azure-load-balancer.js';
-// A request to the emulated edge with the Host of an AFD endpoint (fetch cannot set Host), optionally pinned to one edge.
-export { edgeRequest, type EdgeResponse } from './testing/backends.js';
+// Test support (src/testing/): a request to the emulated edge with the Host of an AFD endpoint (fetch cannot set Host),
+// optionally pinned to one edge; a local HTTP backend that records what reached it.
+export { edgeRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from './testing/backends.js';

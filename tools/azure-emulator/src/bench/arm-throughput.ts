@@ -5,13 +5,10 @@
  *
  *   pnpm tsx tools/azure-emulator/src/bench/arm-throughput.ts [--requests 5000] [--concurrency 32] [--in-process]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { start } from '../emulator.js';
-import { RawArmClient, type RawResponse } from '../raw-arm-client.js';
+import { RawArmClient } from '../raw-arm-client.js';
+import { expectStatus, startEmulatorProcess } from './emulator-process.js';
 
 const SUB = '00000000-0000-0000-0000-0000000bench';
 const PROFILE = `/subscriptions/${SUB}/resourceGroups/bench/providers/Microsoft.Cdn/profiles/bench`;
@@ -86,38 +83,13 @@ async function run(
   return result;
 }
 
-async function expectStatus(response: Promise<RawResponse>, status: number): Promise<void> {
-  const answer = await response;
-  if (answer.status !== status) throw new Error(`setup request answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-}
-
 async function inProcess(): Promise<Target> {
   const emulator = await start({ throttling: false, lroDelayMs: 0 });
   return { armEndpoint: emulator.armEndpoint, caCertificate: emulator.caCertificate, stop: () => emulator.stop() };
 }
 
-async function childProcess(): Promise<Target> {
-  const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  const child: ChildProcess = spawn(process.execPath, [tsx, cli, '--no-throttling', '--lro-delay-ms', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('\n')) resolve(output.split('\n')[0] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
-  });
-  const printed = JSON.parse(line) as { armEndpoint: string; caCertificatePath: string };
-  return {
-    armEndpoint: printed.armEndpoint,
-    caCertificate: await readFile(printed.caCertificatePath, 'utf8'),
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+function childProcess(): Promise<Target> {
+  return startEmulatorProcess(['--no-throttling', '--lro-delay-ms', '0']);
 }
 
 main().catch((error: Error) => {

@@ -1,3 +1,4 @@
+import type { Rule } from '@azure/arm-cdn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, createOrigin, createOriginGroup, createProfile, createRoute } from '../testing/afd-fixtures.js';
 import { restErrorOf } from '../testing/errors.js';
@@ -146,19 +147,26 @@ describe('AFD rule sets and rules', () => {
     expect((await restErrorOf(bed.cdn.ruleSets.get(RG, 'fd', 'rules1'))).statusCode).toBe(404);
   });
 
+  /** The error a rule PUT into a new rule set answers. */
+  async function refusedRule(ruleSet: string, rule: Rule) {
+    await bed.cdn.ruleSets.create(RG, 'fd', ruleSet);
+    return restErrorOf(bed.cdn.rules.beginCreateAndWait(RG, 'fd', ruleSet, 'refused', rule, FAST_POLLING));
+  }
+
   it('validates a rule action against its discriminated subtype', async () => {
-    await bed.cdn.ruleSets.create(RG, 'fd', 'rules2');
-    const error = await restErrorOf(
-      bed.cdn.rules.beginCreateAndWait(
-        RG,
-        'fd',
-        'rules2',
-        'redirect',
-        { order: 1, actions: [{ name: 'UrlRedirect', parameters: { typeName: 'DeliveryRuleUrlRedirectActionParameters', redirectType: 'Sideways' as never } }] },
-        FAST_POLLING,
-      ),
-    );
+    const error = await refusedRule('rules2', { order: 1, actions: [{ name: 'UrlRedirect', parameters: { typeName: 'DeliveryRuleUrlRedirectActionParameters', redirectType: 'Sideways' as never } }] });
     expect(error.message).toContain("'properties.actions[0].parameters.redirectType' must be one of");
+  });
+
+  it('refuses a RegEx match value that is not a regular expression, naming the field and the value (A65)', async () => {
+    const error = await refusedRule('rules3', {
+      order: 1,
+      conditions: [{ name: 'QueryString', parameters: { typeName: 'DeliveryRuleQueryStringConditionParameters', operator: 'RegEx', matchValues: ['(unclosed'] } }],
+      actions: [{ name: 'ModifyResponseHeader', parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Delete', headerName: 'server' } }],
+    });
+    expect(error.statusCode).toBe(400);
+    expect(error.message).toContain("'properties.conditions[0].parameters.matchValues'");
+    expect(error.message).toContain('(unclosed');
   });
 });
 

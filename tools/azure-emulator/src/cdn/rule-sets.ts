@@ -1,6 +1,7 @@
 import { badRequest } from '../arm/errors.js';
 import type { ResourceRecord } from '../arm/store.js';
 import type { EmulatorContext } from '../emulator-context.js';
+import { conditionProblem, type ConditionBody } from '../edge/rule-conditions.js';
 import { overrideReferencesOf, requireUsableGroup } from './origin-group-usage.js';
 import { AFD, afdChildKind, enforceProfileLimit, limitFor, profileKeyOf, profileOf, referenceKey, refuseDeleteWhileReferenced } from './afd-common.js';
 
@@ -27,6 +28,10 @@ export const ruleKind = afdChildKind({
   definition: 'Rule',
   updateDefinition: 'RuleUpdateParameters',
   check(request, context) {
+    ((request.body.properties.conditions as ConditionBody[] | undefined) ?? []).forEach((condition, i) => {
+      const problem = conditionProblem(condition);
+      if (problem !== undefined) throw badRequest(`'properties.conditions[${i}].parameters.matchValues' is invalid: ${problem}.`);
+    });
     for (const { group, field } of overrideReferencesOf(request.body.properties)) requireUsableGroup(group, field, request, context);
     enforceProfileLimit(request, context, AFD.rule, context.limits.afd.rulesPerRuleSet, 'rules per rule set', request.parent?.key);
     if (request.existing !== undefined) return;

@@ -8,7 +8,9 @@ import type { HealthProber } from './health-prober.js';
 import { selectOrigin } from './origin-selection.js';
 import { enforceOriginCertificateName, originTlsOptions, type OriginTlsTarget } from './origin-tls.js';
 import { matchRoute } from './path-match.js';
-import type { HostEntry, OriginEntry, RouteEntry } from './routing-table.js';
+import { applyHeaderEdits, type ForwardingProtocol, type HeaderEdit } from './rule-actions.js';
+import { evaluateRules, type RuleDecision } from './rules-engine.js';
+import type { HostEntry, OriginEntry } from './routing-table.js';
 
 export interface EdgeDependencies {
   fleet: EdgeFleet;
@@ -54,7 +56,21 @@ function serve(request: IncomingMessage, response: ServerResponse, dependencies:
   const match = matchRoute(entry.routes, protocol, url.pathname);
   if (match === undefined) return fail('not-found');
   if (match.redirectToHttps) return respond(307, { location: `https://${host}${url.pathname}${url.search}` });
-  const group = edge.table.originGroups.get(match.route.originGroupKey);
+  const { route } = match;
+  const decision: RuleDecision | undefined =
+    route.rules.length === 0
+      ? undefined
+      : evaluateRules(
+          route.rules,
+          { method: request.method ?? 'GET', scheme: protocol, host, path: url.pathname, query: url.search.slice(1), headers: request.headers },
+          match.prefixLength,
+        );
+  if (decision?.redirect !== undefined) {
+    const headers: OutgoingHttpHeaders = { location: decision.redirect.location };
+    applyHeaderEdits(headers, decision.responseHeaders);
+    return respond(decision.redirect.status, headers);
+  }
+  const group = edge.table.originGroups.get(decision?.originGroupKey ?? route.originGroupKey);
   const selection =
     group === undefined
       ? { reason: 'no-enabled-origin' as const }
@@ -64,14 +80,38 @@ function serve(request: IncomingMessage, response: ServerResponse, dependencies:
           random: dependencies.random,
         });
   if (selection.origin === undefined) return fail('no-origin');
-  forward({ request, response, entry, route: match.route, origin: selection.origin, protocol, host, url, azureRef, edgeIndex: edge.index }, dependencies, fail);
+  forward(
+    {
+      request,
+      response,
+      entry,
+      originPath: route.originPath,
+      forwardingProtocol: decision?.forwardingProtocol ?? route.forwardingProtocol,
+      path: decision?.path ?? url.pathname,
+      requestHeaders: decision?.requestHeaders ?? [],
+      responseHeaders: decision?.responseHeaders ?? [],
+      origin: selection.origin,
+      protocol,
+      host,
+      url,
+      azureRef,
+      edgeIndex: edge.index,
+    },
+    dependencies,
+    fail,
+  );
 }
 
 interface Forwarding {
   request: IncomingMessage;
   response: ServerResponse;
   entry: HostEntry;
-  route: RouteEntry;
+  originPath: string;
+  forwardingProtocol: ForwardingProtocol;
+  /** The request path after the rules' rewrites. */
+  path: string;
+  requestHeaders: readonly HeaderEdit[];
+  responseHeaders: readonly HeaderEdit[];
   origin: OriginEntry;
   protocol: 'Http' | 'Https';
   host: string;
@@ -81,8 +121,8 @@ interface Forwarding {
 }
 
 function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: EdgeErrorKind) => void): void {
-  const { request, response, route, origin } = job;
-  const https = route.forwardingProtocol === 'HttpsOnly' || (route.forwardingProtocol === 'MatchRequest' && job.protocol === 'Https');
+  const { request, response, origin } = job;
+  const https = job.forwardingProtocol === 'HttpsOnly' || (job.forwardingProtocol === 'MatchRequest' && job.protocol === 'Https');
   const target = dependencies.addresses.resolve(origin.hostName, https ? origin.httpsPort : origin.httpPort);
   if (neverResolves(target.host)) {
     fail('origin-unreachable');
@@ -90,6 +130,8 @@ function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: E
   }
   const headers: OutgoingHttpHeaders = { ...request.headers };
   for (const name of HOP_BY_HOP) delete headers[name];
+  // The rules edit what the client sent; the edge's own forwarding headers are set after them (A63).
+  applyHeaderEdits(headers, job.requestHeaders);
   const clientIp = request.socket.remoteAddress ?? '';
   const originHost = origin.hostHeader ?? job.host;
   const tls: OriginTlsTarget = { expectedName: originHost, enforceCertificateNameCheck: origin.enforceCertificateNameCheck };
@@ -109,7 +151,7 @@ function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: E
       host: target.host,
       port: target.port,
       method: request.method,
-      path: `${route.originPath}${job.url.pathname}${job.url.search}`,
+      path: `${job.originPath}${job.path}${job.url.search}`,
       headers,
       ...(https ? originTlsOptions(tls) : {}),
       timeout: job.entry.originResponseTimeoutSeconds * 1000,
@@ -117,6 +159,7 @@ function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: E
     (upstreamResponse) => {
       const responseHeaders: OutgoingHttpHeaders = { ...upstreamResponse.headers };
       for (const name of ['connection', 'keep-alive', 'transfer-encoding']) delete responseHeaders[name];
+      applyHeaderEdits(responseHeaders, job.responseHeaders);
       response.writeHead(upstreamResponse.statusCode ?? 502, {
         ...responseHeaders,
         'x-azure-ref': job.azureRef,

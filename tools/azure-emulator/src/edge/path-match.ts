@@ -1,6 +1,11 @@
 import type { RouteEntry } from './routing-table.js';
 
-export type RouteMatch = { route: RouteEntry; redirectToHttps: false } | { route: RouteEntry; redirectToHttps: true };
+export interface RouteMatch {
+  route: RouteEntry;
+  redirectToHttps: boolean;
+  /** How much of the path the matched pattern fixes: `/shop/*` fixes `/shop`; `/*` and exact patterns fix nothing. */
+  prefixLength: number;
+}
 
 /**
  * AFD's route matching once the host is known (https://learn.microsoft.com/azure/frontdoor/front-door-route-matching):
@@ -12,29 +17,30 @@ export function matchRoute(routes: readonly RouteEntry[], protocol: 'Http' | 'Ht
     routes.filter((route) => route.protocols.includes(protocol)),
     path,
   );
-  if (direct !== undefined) return { route: direct, redirectToHttps: protocol === 'Http' && direct.httpsRedirect && direct.protocols.includes('Https') };
+  if (direct !== undefined) return { ...direct, redirectToHttps: protocol === 'Http' && direct.route.httpsRedirect && direct.route.protocols.includes('Https') };
   if (protocol === 'Http') {
     const redirect = bestPathMatch(
       routes.filter((route) => route.httpsRedirect && route.protocols.includes('Https')),
       path,
     );
-    if (redirect !== undefined) return { route: redirect, redirectToHttps: true };
+    if (redirect !== undefined) return { ...redirect, redirectToHttps: true };
   }
   return undefined;
 }
 
-function bestPathMatch(routes: readonly RouteEntry[], path: string): RouteEntry | undefined {
+function bestPathMatch(routes: readonly RouteEntry[], path: string): { route: RouteEntry; prefixLength: number } | undefined {
   const lowerPath = path.toLowerCase();
   let best: { route: RouteEntry; length: number } | undefined;
   for (const route of routes) {
     for (const pattern of route.patterns.map((p) => p.toLowerCase())) {
       if (!pattern.endsWith('*')) {
-        if (pattern === lowerPath) return route;
+        if (pattern === lowerPath) return { route, prefixLength: 0 };
         continue;
       }
       const prefix = pattern.slice(0, -1);
       if (lowerPath.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = { route, length: prefix.length };
     }
   }
-  return best?.route;
+  // The wildcard's prefix ends in `/`, which belongs to what follows it.
+  return best === undefined ? undefined : { route: best.route, prefixLength: best.length - 1 };
 }

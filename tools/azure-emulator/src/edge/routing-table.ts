@@ -2,6 +2,7 @@ import { AFD, propertiesOf } from '../cdn/afd-common.js';
 import { DEFAULT_PATTERNS, DEFAULT_PROTOCOLS } from '../cdn/route-rules.js';
 import type { ResourceRecord } from '../arm/store.js';
 import { parentKeyOf, resourceKey } from '../arm/resource-id.js';
+import { compileRuleSet, type CompiledRule, type RuleBody } from './rules-engine.js';
 
 /** What one simulated edge serves: a pure function of the provisioned ARM state. */
 export interface RoutingTable {
@@ -27,6 +28,8 @@ export interface RouteEntry {
   originPath: string;
   forwardingProtocol: 'HttpOnly' | 'HttpsOnly' | 'MatchRequest';
   httpsRedirect: boolean;
+  /** The rules of the route's rule sets, in evaluation order. */
+  rules: CompiledRule[];
 }
 
 export interface ProbeSettings {
@@ -94,6 +97,13 @@ export function compileRoutingTable(inputs: RoutingInputs): RoutingTable {
       .filter((domain) => domain.internal.validationState === 'Approved')
       .map((domain) => [domain.key, String(propertiesOf(domain, true).hostName).toLowerCase()]),
   );
+  const rulesByRuleSet = new Map<string, Array<{ name: string; properties: RuleBody }>>();
+  for (const rule of of(AFD.rule)) {
+    const list = rulesByRuleSet.get(parentKeyOf(rule.key)) ?? [];
+    list.push({ name: rule.name, properties: propertiesOf(rule, true) as RuleBody });
+    rulesByRuleSet.set(parentKeyOf(rule.key), list);
+  }
+  const compiledRuleSets = new Map([...rulesByRuleSet].map(([key, rules]) => [key, compileRuleSet(rules)]));
   const hosts = new Map<string, HostEntry>();
   const hostEntry = (host: string, endpoint: ResourceRecord): HostEntry => {
     let entry = hosts.get(host);
@@ -116,7 +126,9 @@ export function compileRoutingTable(inputs: RoutingInputs): RoutingTable {
     const endpoint = endpoints.get(parentKeyOf(route.key));
     const properties = propertiesOf(route, true);
     if (endpoint === undefined || properties.enabledState === 'Disabled') continue;
-    const entry = routeEntry(route.name, properties);
+    const ruleSets = (properties.ruleSets as Array<{ id?: string }> | undefined) ?? [];
+    const rules = ruleSets.flatMap((ruleSet) => compiledRuleSets.get(resourceKey(String(ruleSet.id))) ?? []);
+    const entry = routeEntry(route.name, properties, rules);
     if (properties.linkToDefaultDomain === 'Enabled') hostEntry(String(endpoint.internal.hostName).toLowerCase(), endpoint).routes.push(entry);
     for (const domain of (properties.customDomains as Array<{ id?: string }> | undefined) ?? []) {
       const host = validatedDomains.get(resourceKey(String(domain.id)));
@@ -126,7 +138,7 @@ export function compileRoutingTable(inputs: RoutingInputs): RoutingTable {
   return { version: inputs.version, hosts, originGroups };
 }
 
-function routeEntry(name: string, properties: Record<string, unknown>): RouteEntry {
+function routeEntry(name: string, properties: Record<string, unknown>, rules: CompiledRule[]): RouteEntry {
   return {
     name,
     protocols: (properties.supportedProtocols as string[] | undefined) ?? DEFAULT_PROTOCOLS,
@@ -135,6 +147,7 @@ function routeEntry(name: string, properties: Record<string, unknown>): RouteEnt
     originPath: typeof properties.originPath === 'string' ? properties.originPath.replace(/\/+$/, '') : '',
     forwardingProtocol: (properties.forwardingProtocol as RouteEntry['forwardingProtocol'] | undefined) ?? 'MatchRequest',
     httpsRedirect: properties.httpsRedirect === 'Enabled',
+    rules,
   };
 }
 

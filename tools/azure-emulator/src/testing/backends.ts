@@ -10,7 +10,7 @@ export interface Backend {
   /** What the health probe path answers; change it to make the backend (un)healthy. */
   probeStatus: number;
   requests: Array<{ method: string; path: string; headers: IncomingHttpHeaders; servername?: string }>;
-  /** The health probes it received (requests to /healthz); `servername` is the SNI of an HTTPS backend. */
+  /** The health probes it received (the prober's requests to /healthz); `servername` is the SNI of an HTTPS backend. */
   probes: Array<{ method: string; host: string | undefined; userAgent: string | undefined; servername?: string }>;
   close(): Promise<void>;
 }
@@ -35,13 +35,14 @@ export async function startBackend(name: string, tls?: { key: string; cert: stri
   const listener: RequestListener = (req, res) => {
     const sni = (req.socket as Partial<TLSSocket>).servername;
     const servername = typeof sni === 'string' ? { servername: sni } : {};
-    if (req.url === '/healthz') {
+    // A probe is what the edge's prober sends (its User-Agent, as AFD's); a request rewritten to /healthz is traffic.
+    if (req.url === '/healthz' && req.headers['user-agent'] === 'Edge Health Probe') {
       backend.probes.push({ method: req.method ?? 'GET', host: req.headers.host, userAgent: req.headers['user-agent'], ...servername });
       res.writeHead(backend.probeStatus).end();
       return;
     }
     backend.requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...servername });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ backend: name }));
+    res.writeHead(200, { 'content-type': 'application/json', 'x-backend': name }).end(JSON.stringify({ backend: name }));
   };
   const server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -62,15 +63,24 @@ export interface EdgeResponse {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 32 });
 
+export interface EdgeRequestOptions {
+  edge?: number;
+  https?: boolean;
+  method?: string;
+  headers?: Record<string, string>;
+}
+
 /** One request to the emulated edge with a given Host, optionally pinned to one simulated edge. */
-export function edgeRequest(edgeUrl: string, host: string, path: string, options: { edge?: number; https?: boolean } = {}): Promise<EdgeResponse> {
+export function edgeRequest(edgeUrl: string, host: string, path: string, options: EdgeRequestOptions = {}): Promise<EdgeResponse> {
   const url = new URL(path, edgeUrl);
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       {
         agent,
+        method: options.method ?? 'GET',
         headers: {
+          ...options.headers,
           host,
           ...(options.edge === undefined ? {} : { 'x-emulator-edge': String(options.edge) }),
           ...(options.https ? { 'x-emulator-protocol': 'https' } : {}),
