@@ -83,8 +83,8 @@ const listenerTlsKeys = {
   }),
   minimumTlsVersion: defineKey({
     key: `${RESERVED_PREFIX}minimum-tls-version`,
-    summary: "Lowest TLS version the listener's domain accepts (AFD's minimumTlsVersion).",
-    parser: oneOf([KnownMinimumTlsVersion.Tls12, KnownMinimumTlsVersion.Tls10]),
+    summary: "Lowest TLS version the listener's domain accepts (AFD's minimumTlsVersion). Front Door has refused TLS 1.0/1.1 minimums since March 2025.",
+    parser: oneOf([KnownMinimumTlsVersion.Tls12]),
     defaultValue: KnownMinimumTlsVersion.Tls12,
     defaultText: KnownMinimumTlsVersion.Tls12,
     example: KnownMinimumTlsVersion.Tls12,

@@ -39,8 +39,8 @@ const samples: Record<string, { valid: string[]; invalid: string[] }> = {
     invalid: ['', 'Managed', 'ManagedCertificate', 'keyvault'],
   },
   'networking.fleet.azure.com/afd-minimum-tls-version': {
-    valid: ['TLS12', 'TLS10'],
-    invalid: ['', 'TLS1.2', 'tls12', 'TLS13', 'TLS11'],
+    valid: ['TLS12'],
+    invalid: ['', 'TLS1.2', 'tls12', 'TLS13', 'TLS11', 'TLS10'],
   },
   'networking.fleet.azure.com/afd-origin-connectivity': {
     valid: ['auto', 'public', 'private-link'],

@@ -41,7 +41,6 @@ export type CertificateSource = (typeof KnownCertificateSource)[keyof typeof Kno
 
 export const KnownMinimumTlsVersion = {
   Tls12: 'TLS12',
-  Tls10: 'TLS10',
 } as const;
 export type MinimumTlsVersion = (typeof KnownMinimumTlsVersion)[keyof typeof KnownMinimumTlsVersion];
 

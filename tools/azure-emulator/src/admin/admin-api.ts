@@ -28,6 +28,9 @@ export interface StateDump {
 }
 
 /** The part of the admin API that concerns ARM state; the edge adds its own controls (see EdgeAdmin). */
+/** afdx.json DomainValidationState. */
+const DOMAIN_VALIDATION_STATES = ['Unknown', 'Submitting', 'Pending', 'Rejected', 'TimedOut', 'PendingRevalidation', 'Approved', 'RefreshingValidationToken', 'InternalError'];
+
 export class ArmAdmin {
   constructor(
     private readonly context: EmulatorContext,
@@ -72,9 +75,17 @@ export class ArmAdmin {
 
   /** Marks a custom domain's DNS TXT validation as done: its domainValidationState becomes Approved. */
   validateCustomDomain(id: string): void {
+    this.setCustomDomainValidationState(id, 'Approved');
+  }
+
+  /** Puts a custom domain in any of the spec's domainValidationStates (what DNS and the CA would decide on Azure). */
+  setCustomDomainValidationState(id: string, state: string): void {
     const record = this.context.store.get(resourceKey(id));
     if (record?.kindKey !== AFD.customDomain) throw new ArmError(404, 'ResourceNotFound', `Custom domain '${id}' was not found.`);
-    record.internal.validationState = 'Approved';
+    if (!DOMAIN_VALIDATION_STATES.includes(state)) {
+      throw new ArmError(400, 'BadRequest', `'state' must be one of ${DOMAIN_VALIDATION_STATES.join(', ')}; got ${JSON.stringify(state)}.`);
+    }
+    record.internal.validationState = state;
     this.context.store.changed();
   }
 

@@ -25,6 +25,7 @@ const ADMIN_ROUTES: Record<string, Handler> = {
     body: { id: admin.createResourceGroup({ subscriptionId: requireString(body, 'subscriptionId'), name: requireString(body, 'name'), ...(typeof body.location === 'string' ? { location: body.location } : {}) }) },
   }),
   'POST /custom-domains/validate': (body, admin) => ok(admin.validateCustomDomain(requireString(body, 'id'))),
+  'POST /custom-domains/validation-state': (body, admin) => ok(admin.setCustomDomainValidationState(requireString(body, 'id'), requireString(body, 'state'))),
   'POST /private-endpoint-connections': (body, admin) => ({
     status: 201,
     body: {

@@ -1,10 +1,10 @@
 import { ArmError, badRequest } from './errors.js';
 import type { ArmResponse } from './http.js';
-import { typeName } from './kind.js';
+import { typeName, type ResourceKind } from './kind.js';
 import { handleOperationRequest } from './operation-handler.js';
 import { handleResourceGroupRequest, parseResourceGroupPath } from './resource-groups.js';
-import { handleCollectionRequest, handleResourceRequest, removeResourceGroupContents } from './resource-handler.js';
-import { isCollection, kindKeyOf, parseArmPath } from './resource-id.js';
+import { handleActionRequest, handleCollectionRequest, handleResourceRequest, removeResourceGroupContents } from './resource-handler.js';
+import { isCollection, kindKeyOf, parseArmPath, type ArmPath } from './resource-id.js';
 import type { EmulatorContext } from '../emulator-context.js';
 
 export interface IncomingArmRequest {
@@ -30,6 +30,10 @@ export function routeArmRequest(request: IncomingArmRequest, context: EmulatorCo
     return handleOperationRequest(request.method, second, path.names[1] as string, request.url, context);
   }
   const apiVersion = requireApiVersion(request.url);
+  const actionOf = resourceAction(request.method, path, context);
+  if (actionOf !== undefined) {
+    return handleActionRequest({ method: request.method, path: actionOf.path, url: request.url, baseUrl: request.baseUrl, body: request.body }, actionOf.action, actionOf.kind, context);
+  }
   const kind = context.kinds.find(kindKeyOf(path.provider, path.types));
   if (kind === undefined) {
     throw new ArmError(
@@ -47,6 +51,15 @@ export function routeArmRequest(request: IncomingArmRequest, context: EmulatorCo
   const armRequest = { method: request.method, path, url: request.url, baseUrl: request.baseUrl, body: request.body };
   if (isCollection(path)) return handleCollectionRequest(armRequest, kind, context);
   return handleResourceRequest(armRequest, kind, context);
+}
+
+/** POST `.../{type}/{name}/{action}` where the resource's kind declares the action: the resource path and the action. */
+function resourceAction(method: string, path: ArmPath, context: EmulatorContext): { path: ArmPath; action: string; kind: ResourceKind } | undefined {
+  if (method !== 'POST' || !isCollection(path) || path.names.length === 0) return undefined;
+  const action = path.types[path.types.length - 1] as string;
+  const resourcePath = { ...path, types: path.types.slice(0, -1) };
+  const kind = context.kinds.find(kindKeyOf(resourcePath.provider, resourcePath.types));
+  return kind?.actions?.[action.toLowerCase()] === undefined ? undefined : { path: resourcePath, action, kind };
 }
 
 function requireApiVersion(url: URL): string {

@@ -55,6 +55,16 @@ export interface ResourceKind {
   onProvisioned?(record: ResourceRecord, context: EmulatorContext): void;
   /** The resource is gone (deleted directly or with its parent). */
   onRemoved?(record: ResourceRecord, context: EmulatorContext): void;
+  /**
+   * Long-running POST actions on the resource (`.../{name}/{action}`), by lower-cased action name: `start` runs when
+   * the POST is accepted, `complete` when its operation succeeds.
+   */
+  actions?: Readonly<Record<string, ResourceAction>>;
+}
+
+export interface ResourceAction {
+  start(record: ResourceRecord, context: EmulatorContext): void;
+  complete(record: ResourceRecord, context: EmulatorContext): void;
 }
 
 export function typeName(kind: ResourceKind): string {

@@ -41,6 +41,24 @@ export function handleResourceRequest(request: ArmRequest, kind: ResourceKind, c
   }
 }
 
+/** A POST action (e.g. AFDCustomDomains_RefreshValidationToken): 202 with operation headers, like ARM's. */
+export function handleActionRequest(request: ArmRequest, name: string, kind: ResourceKind, context: EmulatorContext): ArmResponse {
+  requireResourceGroup(request.path, context);
+  const action = kind.actions?.[name.toLowerCase()];
+  if (action === undefined || request.method !== 'POST') throw methodNotAllowed(kind, request.method);
+  const record = context.store.get(resourceKey(formatArmPath(request.path)));
+  if (record === undefined) throw resourceNotFound(typeName(kind), request.path.names[request.path.names.length - 1] as string, request.path.resourceGroup ?? '');
+  const running = record.operationId === undefined ? undefined : context.operations.get(record.operationId);
+  if (running?.status === 'InProgress') throw busy(record);
+  action.start(record, context);
+  context.store.changed();
+  const operation = startOperation('POST', record, kind, context, request, (outcome) => {
+    if (outcome === 'Succeeded') action.complete(record, context);
+    context.store.changed();
+  });
+  return { status: 202, headers: operationHeaders(operation, request.baseUrl, context) };
+}
+
 export function handleCollectionRequest(request: ArmRequest, kind: ResourceKind, context: EmulatorContext): ArmResponse {
   if (request.method !== 'GET') throw methodNotAllowed(kind, request.method);
   requireResourceGroup(request.path, context);

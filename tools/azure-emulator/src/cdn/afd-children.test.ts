@@ -183,8 +183,8 @@ describe('AFD custom domains and secrets', () => {
     expect(domain.validationProperties?.validationToken).toMatch(/^[0-9a-f]{32}$/);
     bed.emulator.admin.validateCustomDomain(cdnId('profiles', 'fd', 'customDomains', 'shop'));
     expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'shop')).domainValidationState).toBe('Approved');
-    const updated = await bed.cdn.afdCustomDomains.beginUpdateAndWait(RG, 'fd', 'shop', { tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS10' } }, FAST_POLLING);
-    expect(updated.tlsSettings?.minimumTlsVersion).toBe('TLS10');
+    const updated = await bed.cdn.afdCustomDomains.beginUpdateAndWait(RG, 'fd', 'shop', { tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS12' } }, FAST_POLLING);
+    expect(updated.tlsSettings?.minimumTlsVersion).toBe('TLS12');
     expect((await collect(bed.cdn.afdCustomDomains.listByProfile(RG, 'fd'))).map((d) => d.hostName)).toContain('shop.contoso.example');
     await bed.cdn.afdCustomDomains.beginDeleteAndWait(RG, 'fd', 'shop', FAST_POLLING);
   });

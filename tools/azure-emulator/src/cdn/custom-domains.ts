@@ -1,13 +1,37 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict } from '../arm/errors.js';
 import { responseIdOf } from '../arm/kind.js';
+import type { WriteRequest } from '../arm/kind.js';
+import type { ResourceRecord } from '../arm/store.js';
+import type { EmulatorContext } from '../emulator-context.js';
 import { AFD, afdChildKind, enforceProfileLimit, profileKeyOf, refuseDeleteWhileReferenced, requireReference } from './afd-common.js';
 
 const VALIDITY_MS = 7 * 24 * 3600 * 1000;
+/** The longest host name an AFD-managed certificate can be issued for (a certificate's common name, A71). */
+const MANAGED_CERTIFICATE_MAX_HOST = 64;
+
+/** A fresh DNS TXT challenge valid for 7 days, which is what a domain shows once Azure has submitted it (A72). */
+function issueValidationToken(record: ResourceRecord, context: EmulatorContext): void {
+  record.internal.validationState = 'Pending';
+  record.internal.validationToken = randomBytes(16).toString('hex');
+  record.internal.validationExpires = new Date(context.now() + VALIDITY_MS).toISOString();
+}
+
+function checkTlsSettings(request: WriteRequest, hostName: string): void {
+  const tlsSettings = request.body.properties.tlsSettings as { certificateType?: string; minimumTlsVersion?: string } | undefined;
+  // Front Door has refused TLS 1.0/1.1 minimums since 1 March 2025 (A70).
+  if (tlsSettings?.minimumTlsVersion === 'TLS10') {
+    throw badRequest("'properties.tlsSettings.minimumTlsVersion' 'TLS10' is no longer supported: TLS 1.0 and 1.1 minimum versions are disallowed on Azure Front Door; use 'TLS12'.");
+  }
+  if ((tlsSettings?.certificateType ?? 'ManagedCertificate') === 'ManagedCertificate' && hostName.length > MANAGED_CERTIFICATE_MAX_HOST) {
+    throw badRequest(`Host name '${hostName}' is ${hostName.length} characters long; an AFD managed certificate supports at most ${MANAGED_CERTIFICATE_MAX_HOST}. Use 'CustomerCertificate'.`);
+  }
+}
 
 /**
- * Microsoft.Cdn/profiles/customDomains. DNS validation never happens on its own here: the domain stays Pending
- * until the admin API marks it validated (Approved), the way a DNS TXT record would on Azure.
+ * Microsoft.Cdn/profiles/customDomains. A domain is `Submitting` with an empty token while its PUT runs, then
+ * `Pending` with a DNS TXT token. DNS validation never happens on its own here: the admin API sets the state
+ * (`Approved`, or any other of the spec's states), the way a DNS TXT record and DigiCert would on Azure.
  */
 export const customDomainKind = afdChildKind({
   types: ['profiles', 'customDomains'],
@@ -26,12 +50,24 @@ export const customDomainKind = afdChildKind({
     if (duplicate !== undefined) throw conflict(`Host name '${hostName}' is already used by custom domain '${duplicate.name}'.`);
     const secret = (request.body.properties.tlsSettings as { secret?: unknown } | undefined)?.secret;
     if (secret !== undefined) requireReference(secret, 'properties.tlsSettings.secret', AFD.secret, request, context);
+    checkTlsSettings(request, hostName);
   },
-  prepare(record, _request, context) {
+  prepare(record) {
     if (record.internal.validationState !== undefined) return;
-    record.internal.validationState = 'Pending';
-    record.internal.validationToken = randomBytes(16).toString('hex');
-    record.internal.validationExpires = new Date(context.now() + VALIDITY_MS).toISOString();
+    record.internal.validationState = 'Submitting';
+    record.internal.validationToken = '';
+  },
+  onProvisioned(record, context) {
+    if (record.internal.validationState === 'Submitting') issueValidationToken(record, context);
+  },
+  actions: {
+    // AFDCustomDomains_RefreshValidationToken: a new token (and expiry) for a domain not validated yet.
+    refreshvalidationtoken: {
+      start(record) {
+        record.internal.validationState = 'RefreshingValidationToken';
+      },
+      complete: issueValidationToken,
+    },
   },
   checkDelete(record, context) {
     refuseDeleteWhileReferenced(record, context, AFD.route, (properties) => (properties.customDomains as unknown[] | undefined) ?? []);
@@ -47,7 +83,10 @@ export const customDomainKind = afdChildKind({
     return {
       ...managedSecret,
       domainValidationState: record.internal.validationState,
-      validationProperties: { validationToken: record.internal.validationToken, expirationDate: record.internal.validationExpires },
+      validationProperties: {
+        validationToken: record.internal.validationToken,
+        ...(record.internal.validationExpires === undefined ? {} : { expirationDate: record.internal.validationExpires }),
+      },
     };
   },
 });

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProfile } from '../testing/afd-fixtures.js';
+import { restErrorOf } from '../testing/errors.js';
+import { FAST_POLLING, RESOURCE_GROUP, cdnId, startTestBed, type TestBed } from '../testing/sdk.js';
+
+const RG = RESOURCE_GROUP;
+const MANAGED = { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS12' } as const;
+let bed: TestBed;
+// Operations run until the test ends them, so the states a domain passes through can be read.
+beforeAll(async () => {
+  bed = await startTestBed({ lroDelayMs: 600_000 });
+  const profile = bed.cdn.profiles.beginCreate(RG, 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, FAST_POLLING);
+  await waitFor(() => bed.emulator.admin.finishOperations() > 0);
+  await (await profile).pollUntilDone();
+});
+afterAll(() => bed.emulator.stop());
+
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+async function createDomain(name: string, hostName: string): Promise<void> {
+  const poller = await bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', name, { hostName, tlsSettings: MANAGED }, FAST_POLLING);
+  bed.emulator.admin.finishOperations();
+  await poller.pollUntilDone();
+}
+
+describe('AFD custom domain validation', () => {
+  it('is Submitting with an empty token while its PUT runs, then Pending with a token that expires in 7 days', async () => {
+    const poller = await bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'www', { hostName: 'www.contoso.example', tlsSettings: MANAGED }, FAST_POLLING);
+    const submitting = await bed.cdn.afdCustomDomains.get(RG, 'fd', 'www');
+    expect([submitting.domainValidationState, submitting.validationProperties?.validationToken]).toEqual(['Submitting', '']);
+    bed.emulator.admin.finishOperations();
+    const pending = await poller.pollUntilDone();
+    expect(pending.domainValidationState).toBe('Pending');
+    expect(pending.validationProperties?.validationToken).toMatch(/^[0-9a-f]{32}$/);
+    const expires = Date.parse(String(pending.validationProperties?.expirationDate));
+    expect(expires - Date.now()).toBeGreaterThan(7 * 24 * 3600 * 1000 - 60_000);
+  });
+
+  it('refreshValidationToken: RefreshingValidationToken while it runs, then Pending with a new token and expiry', async () => {
+    await createDomain('refresh', 'refresh.contoso.example');
+    const before = await bed.cdn.afdCustomDomains.get(RG, 'fd', 'refresh');
+    const poller = await bed.cdn.afdCustomDomains.beginRefreshValidationToken(RG, 'fd', 'refresh', FAST_POLLING);
+    expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'refresh')).domainValidationState).toBe('RefreshingValidationToken');
+    bed.emulator.admin.finishOperations();
+    await poller.pollUntilDone();
+    const after = await bed.cdn.afdCustomDomains.get(RG, 'fd', 'refresh');
+    expect(after.domainValidationState).toBe('Pending');
+    expect(after.validationProperties?.validationToken).toMatch(/^[0-9a-f]{32}$/);
+    expect(after.validationProperties?.validationToken).not.toBe(before.validationProperties?.validationToken);
+  });
+
+  it('the admin API sets every state of the spec and refuses one the spec does not have', async () => {
+    await createDomain('states', 'states.contoso.example');
+    const id = cdnId('profiles', 'fd', 'customDomains', 'states');
+    for (const state of ['Rejected', 'TimedOut', 'PendingRevalidation', 'InternalError', 'Unknown', 'Approved']) {
+      bed.emulator.admin.setCustomDomainValidationState(id, state);
+      expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'states')).domainValidationState).toBe(state);
+    }
+    expect(() => bed.emulator.admin.setCustomDomainValidationState(id, 'Validated')).toThrow(/'state' must be one of Unknown, Submitting/);
+  });
+
+  it('refuses a TLS 1.0 minimum on create and on update, naming the field and the allowed value', async () => {
+    const created = await restErrorOf(
+      bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'old', { hostName: 'old.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS10' } }, FAST_POLLING),
+    );
+    expect([created.statusCode, created.code]).toEqual([400, 'BadRequest']);
+    expect(created.message).toContain("'properties.tlsSettings.minimumTlsVersion' 'TLS10' is no longer supported");
+    await createDomain('kept', 'kept.contoso.example');
+    const updated = await restErrorOf(bed.cdn.afdCustomDomains.beginUpdate(RG, 'fd', 'kept', { tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS10' } }, FAST_POLLING));
+    expect([updated.statusCode, updated.message]).toEqual([400, expect.stringContaining("use 'TLS12'")]);
+    expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'kept')).tlsSettings?.minimumTlsVersion).toBe('TLS12');
+  });
+
+  it('a managed certificate takes host names up to 64 characters; a wildcard domain may have one', async () => {
+    const long = `${'a'.repeat(50)}.contoso.example`;
+    const error = await restErrorOf(bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'long', { hostName: long, tlsSettings: MANAGED }, FAST_POLLING));
+    expect([error.statusCode, error.message]).toEqual([400, `Host name '${long}' is 66 characters long; an AFD managed certificate supports at most 64. Use 'CustomerCertificate'.`]);
+    await createDomain('wild', '*.apps.contoso.example');
+    expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'wild')).domainValidationState).toBe('Pending');
+  });
+});
