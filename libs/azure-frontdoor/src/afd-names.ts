@@ -29,6 +29,7 @@ export const NAME_RULES: Readonly<Record<AfdKind, NameRule>> = {
   profile: hyphenated(63),
   // Endpoint names become the first label of <name>-<hash>.z01.azurefd.net: at most 46.
   endpoint: hyphenated(46),
+  customDomain: hyphenated(90),
   originGroup: hyphenated(90),
   origin: hyphenated(90),
   route: hyphenated(90),
@@ -81,6 +82,11 @@ export function endpointName(gateway: GatewayIdentity): string {
 
 export function securityPolicyName(gateway: GatewayIdentity): string {
   return hyphenatedName('securityPolicy', 'waf', gateway.name, `waf/${gatewayIdentity(gateway)}`);
+}
+
+/** A custom domain: one per distinct hostname of the Gateway (a wildcard's `*` drops out of the readable part). */
+export function customDomainName(hostname: string): string {
+  return hyphenatedName('customDomain', 'cd', hostname, `custom-domain/${hostname.toLowerCase()}`);
 }
 
 /** An origin group: named by the backends it balances; `identity` adds a variant when one backend set needs two groups. */

@@ -1,5 +1,5 @@
-/** The AFD resource kinds this provider manages (custom domains and secrets come with a later issue). */
-export type AfdKind = 'profile' | 'endpoint' | 'originGroup' | 'origin' | 'route' | 'ruleSet' | 'rule' | 'securityPolicy';
+/** The AFD resource kinds this provider manages (a managed certificate's secret is AFD's own, never written by us). */
+export type AfdKind = 'profile' | 'endpoint' | 'customDomain' | 'originGroup' | 'origin' | 'route' | 'ruleSet' | 'rule' | 'securityPolicy';
 
 /** Where the Gateway's profile lives: the controller-wide subscription and resource group. */
 export interface FrontDoorScope {
@@ -14,6 +14,7 @@ export interface FrontDoorScope {
 export type AfdRef =
   | { readonly kind: 'profile'; readonly profile: string }
   | { readonly kind: 'endpoint'; readonly profile: string; readonly endpoint: string }
+  | { readonly kind: 'customDomain'; readonly profile: string; readonly customDomain: string }
   | { readonly kind: 'originGroup'; readonly profile: string; readonly originGroup: string }
   | { readonly kind: 'origin'; readonly profile: string; readonly originGroup: string; readonly origin: string }
   | { readonly kind: 'route'; readonly profile: string; readonly endpoint: string; readonly route: string }
@@ -28,6 +29,8 @@ export function refName(ref: AfdRef): string {
       return ref.profile;
     case 'endpoint':
       return ref.endpoint;
+    case 'customDomain':
+      return ref.customDomain;
     case 'originGroup':
       return ref.originGroup;
     case 'origin':
@@ -54,6 +57,7 @@ export function describeRef(ref: AfdRef): string {
 export const KIND_LABELS: Readonly<Record<AfdKind, string>> = {
   profile: 'profile',
   endpoint: 'endpoint',
+  customDomain: 'custom domain',
   originGroup: 'origin group',
   origin: 'origin',
   route: 'route',
@@ -87,6 +91,8 @@ export function armId(scope: FrontDoorScope, ref: AfdRef): string {
       return base;
     case 'endpoint':
       return `${base}/afdEndpoints/${ref.endpoint}`;
+    case 'customDomain':
+      return `${base}/customDomains/${ref.customDomain}`;
     case 'originGroup':
       return `${base}/originGroups/${ref.originGroup}`;
     case 'origin':

@@ -1,4 +1,5 @@
 import type {
+  AFDDomain,
   AFDEndpoint,
   AFDOrigin,
   AFDOriginGroup,
@@ -39,6 +40,8 @@ async function put(cdn: CdnManagementClient, rg: string, op: Operation, lro: obj
       return cdn.profiles.beginCreateAndWait(rg, ref.profile, op.body as Profile, lro);
     case 'endpoint':
       return cdn.afdEndpoints.beginCreateAndWait(rg, ref.profile, ref.endpoint, op.body as AFDEndpoint, lro);
+    case 'customDomain':
+      return cdn.afdCustomDomains.beginCreateAndWait(rg, ref.profile, ref.customDomain, op.body as AFDDomain, lro);
     case 'originGroup':
       return cdn.afdOriginGroups.beginCreateAndWait(rg, ref.profile, ref.originGroup, op.body as AFDOriginGroup, lro);
     case 'origin':
@@ -61,6 +64,8 @@ async function remove(cdn: CdnManagementClient, rg: string, op: Operation, lro: 
       return cdn.profiles.beginDeleteAndWait(rg, ref.profile, lro);
     case 'endpoint':
       return cdn.afdEndpoints.beginDeleteAndWait(rg, ref.profile, ref.endpoint, lro);
+    case 'customDomain':
+      return cdn.afdCustomDomains.beginDeleteAndWait(rg, ref.profile, ref.customDomain, lro);
     case 'originGroup':
       return cdn.afdOriginGroups.beginDeleteAndWait(rg, ref.profile, ref.originGroup, lro);
     case 'origin':

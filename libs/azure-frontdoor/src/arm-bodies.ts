@@ -1,4 +1,5 @@
 import type {
+  AFDDomain,
   AFDEndpoint,
   AFDOrigin,
   AFDOriginGroup,
@@ -12,6 +13,7 @@ import type {
 import { armId, type FrontDoorScope } from './afd-refs.js';
 import { queryParamPattern } from './rule-translation.js';
 import type {
+  CustomDomainSpec,
   EndpointSpec,
   OriginGroupSpec,
   ProfileSpec,
@@ -34,6 +36,10 @@ export function profileBody(spec: ProfileSpec): Profile {
 
 export function endpointBody(spec: EndpointSpec): AFDEndpoint {
   return { location: AFD_LOCATION, tags: { ...spec.tags }, enabledState: 'Enabled' };
+}
+
+export function customDomainBody(spec: CustomDomainSpec): AFDDomain {
+  return { hostName: spec.hostName, tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: spec.minimumTlsVersion } };
 }
 
 export function originGroupBody(spec: OriginGroupSpec): AFDOriginGroup {
@@ -74,11 +80,11 @@ export function routeBody(spec: RouteSpec, scope: FrontDoorScope): Route {
   return {
     originGroup: { id: armId(scope, { kind: 'originGroup', profile, originGroup: spec.originGroup }) },
     ruleSets: spec.ruleSets.map((ruleSet) => ({ id: armId(scope, { kind: 'ruleSet', profile, ruleSet }) })),
-    customDomains: [],
+    customDomains: spec.customDomains.map((customDomain) => ({ id: armId(scope, { kind: 'customDomain', profile, customDomain }) })),
     patternsToMatch: [...spec.patterns],
     supportedProtocols: [...spec.supportedProtocols],
     forwardingProtocol: spec.forwardingProtocol,
-    linkToDefaultDomain: 'Enabled',
+    linkToDefaultDomain: spec.customDomains.length === 0 ? 'Enabled' : 'Disabled',
     httpsRedirect: 'Disabled',
     enabledState: 'Enabled',
   };
@@ -183,7 +189,15 @@ export function securityPolicyBody(spec: SecurityPolicySpec, scope: FrontDoorSco
     parameters: {
       type: 'WebApplicationFirewall',
       wafPolicy: { id: spec.wafPolicyId },
-      associations: [{ domains: spec.endpoints.map((endpoint) => ({ id: armId(scope, { kind: 'endpoint', profile, endpoint }) })), patternsToMatch: ['/*'] }],
+      associations: [
+        {
+          domains: [
+            ...spec.endpoints.map((endpoint) => ({ id: armId(scope, { kind: 'endpoint', profile, endpoint }) })),
+            ...spec.customDomains.map((customDomain) => ({ id: armId(scope, { kind: 'customDomain', profile, customDomain }) })),
+          ],
+          patternsToMatch: ['/*'],
+        },
+      ],
     },
   };
 }

@@ -53,7 +53,7 @@ function measureResources(items: readonly Counted[]): Measured {
     ruleSets: { value: count('ruleSet') },
     rulesPerRuleSet: { value: perRuleSet.count, ...(perRuleSet.key ? { within: `rule set ${perRuleSet.key}` } : {}) },
     securityPolicies: { value: count('securityPolicy') },
-    customDomains: { value: 0 },
+    customDomains: { value: count('customDomain') },
     compositeRouteMetric: { value: items.reduce((sum, i) => sum + (i.routeMetric ?? 0), 0) },
   };
 }
@@ -62,6 +62,7 @@ function measureResources(items: readonly Counted[]): Measured {
 export function measureGraph(graph: FrontDoorGraph): Measured {
   return measureResources([
     { ref: graph.endpoint.ref },
+    ...graph.customDomains.map((s) => ({ ref: s.ref })),
     ...graph.originGroups.map((s) => ({ ref: s.ref })),
     ...graph.origins.map((s) => ({ ref: s.ref })),
     ...graph.ruleSets.map((s) => ({ ref: s.ref })),

@@ -1,4 +1,4 @@
-import type { AFDEndpoint, AFDOrigin, AFDOriginGroup, Profile, Route, Rule, SecurityPolicy } from '@azure/arm-cdn';
+import type { AFDDomain, AFDEndpoint, AFDOrigin, AFDOriginGroup, Profile, Route, Rule, SecurityPolicy } from '@azure/arm-cdn';
 import { nameFromId } from './afd-refs.js';
 import { canonicalJson, compareText } from './canonical.js';
 
@@ -40,6 +40,15 @@ export function comparableProfile(p: Profile): Comparable {
 
 export function comparableEndpoint(e: AFDEndpoint): Comparable {
   return { enabledState: e.enabledState ?? null, tags: managedTags(e.tags) };
+}
+
+/** The validation state and token are AFD's: they never count as differences. */
+export function comparableCustomDomain(d: AFDDomain): Comparable {
+  return {
+    hostName: d.hostName?.toLowerCase() ?? null,
+    certificateType: d.tlsSettings?.certificateType ?? null,
+    minimumTlsVersion: d.tlsSettings?.minimumTlsVersion ?? null,
+  };
 }
 
 export function comparableOriginGroup(g: AFDOriginGroup): Comparable {

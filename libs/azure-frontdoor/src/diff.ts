@@ -1,6 +1,7 @@
-import type { AfdRef, FrontDoorScope } from './afd-refs.js';
-import { endpointBody, originGroupBody, profileBody, routeBody, ruleBody, securityPolicyBody } from './arm-bodies.js';
+import { nameFromId, type AfdRef, type FrontDoorScope } from './afd-refs.js';
+import { customDomainBody, endpointBody, originGroupBody, profileBody, routeBody, ruleBody, securityPolicyBody } from './arm-bodies.js';
 import {
+  comparableCustomDomain,
   comparableEndpoint,
   comparableOriginGroup,
   comparableProfile,
@@ -77,6 +78,29 @@ function diffRuleSets(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedG
   }
 }
 
+/**
+ * Custom domains converge to the plan; one no longer planned is deleted (after the routes and the security policy
+ * that name it let go), unless a route kept as last programmed still serves it.
+ */
+function diffCustomDomains(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, claims: RouteClaims): void {
+  const profile = graph.profile.ref.profile;
+  b.convergeAll(graph.customDomains, observed.customDomains, () => '', customDomainBody, comparableCustomDomain);
+  const desired = new Set(graph.customDomains.map((d) => lower(d.ref.customDomain)));
+  const keptBy = new Map<string, string>();
+  for (const route of observed.routes) {
+    const frozen = claims.frozen.get(lower(route.name));
+    if (!frozen) continue;
+    for (const domain of route.arm.customDomains ?? []) keptBy.set(lower(nameFromId(domain.id) ?? ''), `kept: route ${route.name} serves it, ${frozen.cause}`);
+  }
+  for (const d of observed.customDomains) {
+    if (desired.has(lower(d.name))) continue;
+    const ref: AfdRef = { kind: 'customDomain', profile, customDomain: d.name };
+    const kept = keptBy.get(lower(d.name));
+    if (kept) b.keep(ref, kept);
+    else b.remove(ref, `custom domain ${d.name} (${d.arm.hostName ?? '?'}) is not planned: no route of the Gateway serves that hostname any more`);
+  }
+}
+
 function diffRoutes(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, scope: FrontDoorScope, claims: RouteClaims): void {
   const { profile } = graph.profile.ref;
   const endpoint = graph.endpoint.ref.endpoint;
@@ -124,6 +148,7 @@ export function diffFrontDoor(desired: FrontDoorGraph, observed: ObservedGraph, 
   for (const e of observed.endpoints) {
     if (lower(e.name) !== endpointKey) b.remove({ kind: 'endpoint', profile, endpoint: e.name }, `endpoint ${e.name} is not planned`);
   }
+  diffCustomDomains(b, graph, observed, claims);
   diffGroups(b, graph, observed, new Map([...heldGroups, ...frozen.groups]));
   diffRuleSets(b, graph, observed, scope, frozen.ruleSets);
   diffRoutes(b, graph, observed, scope, claims);

@@ -6,9 +6,9 @@ import { buildGateway, largeGateway } from './testing/gateway-builder.js';
 import { HUB_IDENTITY, readsCounted, reconcile, TEST_SCOPE, useHarness, type Harness } from './testing/emulator-harness.js';
 
 /** The README's formula: the profile, then every list (at least one page each, `pageSize` items a page). */
-function readsFormula(pageSize: number, sizes: { endpoints: number; routesPerEndpoint: number[]; originsPerGroup: number[]; rulesPerRuleSet: number[]; securityPolicies: number }): number {
+function readsFormula(pageSize: number, sizes: { endpoints: number; customDomains: number; routesPerEndpoint: number[]; originsPerGroup: number[]; rulesPerRuleSet: number[]; securityPolicies: number }): number {
   const pages = (items: number) => Math.max(1, Math.ceil(items / pageSize));
-  const profileLists = [sizes.endpoints, sizes.originsPerGroup.length, sizes.rulesPerRuleSet.length, sizes.securityPolicies];
+  const profileLists = [sizes.endpoints, sizes.customDomains, sizes.originsPerGroup.length, sizes.rulesPerRuleSet.length, sizes.securityPolicies];
   const childLists = [...sizes.routesPerEndpoint, ...sizes.originsPerGroup, ...sizes.rulesPerRuleSet];
   return 1 + [...profileLists, ...childLists].reduce((sum, n) => sum + pages(n), 0);
 }
@@ -16,7 +16,7 @@ function readsFormula(pageSize: number, sizes: { endpoints: number; routesPerEnd
 const model = largeGateway(3, 3);
 const owner = { hubIdentity: HUB_IDENTITY, gateway: model.gateway };
 const observe = (h: Harness) => observeFrontDoor(h.clients.cdn, TEST_SCOPE, profileName(model.gateway), owner);
-const sizes = { endpoints: 1, routesPerEndpoint: [3], originsPerGroup: [3, 3, 3], rulesPerRuleSet: [], securityPolicies: 0 };
+const sizes = { endpoints: 1, customDomains: 0, routesPerEndpoint: [3], originsPerGroup: [3, 3, 3], rulesPerRuleSet: [], securityPolicies: 0 };
 
 describe('observe reads the graph with the fewest reads, and counts them', () => {
   describe('one page per list (ARM pages hold 100 items)', () => {
@@ -28,11 +28,11 @@ describe('observe reads the graph with the fewest reads, and counts them', () =>
       expect(readsCounted(h().emulator)).toBe(1);
     });
 
-    it('5 + E + G + S reads for E owned endpoints, G origin groups, S rule sets; the reconcile report counts them', async () => {
+    it('6 + E + G + S reads for E owned endpoints, G origin groups, S rule sets; the reconcile report counts them', async () => {
       await reconcile(h(), model);
       h().emulator.admin.resetCounters();
       const observed = await observe(h());
-      expect(observed.reads).toBe(5 + 1 + 3 + 0);
+      expect(observed.reads).toBe(6 + 1 + 3 + 0);
       expect(observed.reads).toBe(readsFormula(100, sizes));
       expect(readsCounted(h().emulator)).toBe(observed.reads);
 
@@ -53,7 +53,7 @@ describe('observe reads the graph with the fewest reads, and counts them', () =>
       h().emulator.admin.resetCounters();
       const steady = await reconcile(h(), withWaf);
       const graph = planFrontDoor(withWaf, { hubIdentity: HUB_IDENTITY }).graph;
-      expect(steady.reads).toBe(5 + 1 + graph.originGroups.length + graph.ruleSets.length + 1);
+      expect(steady.reads).toBe(6 + 1 + graph.originGroups.length + graph.ruleSets.length + 1);
       expect(readsCounted(h().emulator)).toBe(steady.reads);
     });
   });
@@ -66,8 +66,8 @@ describe('observe reads the graph with the fewest reads, and counts them', () =>
       h().emulator.admin.resetCounters();
       const observed = await observe(h());
       expect(observed.reads).toBe(readsFormula(2, sizes));
-      expect(observed.reads).toBe(14);
-      expect(readsCounted(h().emulator)).toBe(14);
+      expect(observed.reads).toBe(15);
+      expect(readsCounted(h().emulator)).toBe(15);
       expect(observed.origins).toHaveLength(9);
       expect(observed.routes).toHaveLength(3);
     });

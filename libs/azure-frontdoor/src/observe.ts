@@ -1,4 +1,4 @@
-import type { AFDEndpoint, AFDOrigin, AFDOriginGroup, CdnManagementClient, Profile, Route, Rule, RuleSet, SecurityPolicy } from '@azure/arm-cdn';
+import type { AFDDomain, AFDEndpoint, AFDOrigin, AFDOriginGroup, CdnManagementClient, Profile, Route, Rule, RuleSet, SecurityPolicy } from '@azure/arm-cdn';
 import type { FrontDoorScope } from './afd-refs.js';
 import { isNotFound } from './arm-errors.js';
 import { checkOwnership, type Owner } from './ownership.js';
@@ -19,6 +19,7 @@ export interface ObservedGraph {
   readonly profile?: Profile;
   readonly endpoints: readonly Observed<AFDEndpoint>[];
   readonly foreignEndpoints: readonly string[];
+  readonly customDomains: readonly Observed<AFDDomain>[];
   readonly originGroups: readonly Observed<AFDOriginGroup>[];
   readonly origins: readonly Observed<AFDOrigin>[];
   readonly ruleSets: readonly Observed<RuleSet>[];
@@ -32,6 +33,7 @@ export interface ObservedGraph {
 export const EMPTY_GRAPH: ObservedGraph = {
   endpoints: [],
   foreignEndpoints: [],
+  customDomains: [],
   originGroups: [],
   origins: [],
   ruleSets: [],
@@ -92,10 +94,10 @@ function named<T extends { name?: string }>(items: readonly T[], parent?: string
 
 /**
  * Reads the graph under the profile with the fewest calls ARM allows (ARM has no list of a profile's routes, origins
- * or rules): the profile, one list per child kind of the profile (endpoints, origin groups, rule sets, security
- * policies), then one list per owned endpoint (routes), per origin group (origins) and per rule set (rules).
- * Reads = 1 when the profile is absent, else 5 + E + G + S when no list exceeds a page (E owned endpoints, G origin
- * groups, S rule sets); in general 1 + Σ over the 4 + E + G + S lists of max(1, ⌈items / page size⌉), ARM's page
+ * or rules): the profile, one list per child kind of the profile (endpoints, custom domains, origin groups, rule sets,
+ * security policies), then one list per owned endpoint (routes), per origin group (origins) and per rule set (rules).
+ * Reads = 1 when the profile is absent, else 6 + E + G + S when no list exceeds a page (E owned endpoints, G origin
+ * groups, S rule sets); in general 1 + Σ over the 5 + E + G + S lists of max(1, ⌈items / page size⌉), ARM's page
  * size being 100. Any failure throws: nothing is written on a partial picture.
  */
 export async function observeFrontDoor(
@@ -116,8 +118,9 @@ export async function observeFrontDoor(
     if (isNotFound(error)) return { ...EMPTY_GRAPH, reads: count.reads };
     throw error;
   }
-  const [endpoints, originGroups, ruleSets, securityPolicies] = await settleAll([
+  const [endpoints, customDomains, originGroups, ruleSets, securityPolicies] = await settleAll([
     collect(cdn.afdEndpoints.listByProfile(rg, profileName, call)),
+    collect(cdn.afdCustomDomains.listByProfile(rg, profileName, call)),
     collect(cdn.afdOriginGroups.listByProfile(rg, profileName, call)),
     collect(cdn.ruleSets.listByProfile(rg, profileName, call)),
     collect(cdn.securityPolicies.listByProfile(rg, profileName, call)),
@@ -140,6 +143,7 @@ export async function observeFrontDoor(
     profile,
     endpoints: named(owned),
     foreignEndpoints,
+    customDomains: named(customDomains),
     originGroups: named(originGroups),
     origins: of<AFDOrigin>('origins'),
     ruleSets: named(ruleSets),

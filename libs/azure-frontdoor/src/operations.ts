@@ -25,6 +25,7 @@ export interface Operation {
 const CREATE_LEVEL: Readonly<Record<AfdKind, number>> = {
   profile: 0,
   endpoint: 1,
+  customDomain: 1,
   originGroup: 1,
   ruleSet: 1,
   origin: 2,
@@ -40,6 +41,7 @@ const DELETE_LEVEL: Readonly<Record<AfdKind, number>> = {
   securityPolicy: 7,
   route: 8,
   rule: 9,
+  customDomain: 10,
   origin: 10,
   ruleSet: 10,
   originGroup: 11,
@@ -52,7 +54,8 @@ const DELETE_LEVEL: Readonly<Record<AfdKind, number>> = {
  * enabled origin, and the last enabled origin of a group in use can be neither disabled nor deleted): parents before
  * children on create and update (profile, then endpoint, groups and rule sets, then origins that end enabled, then
  * origins that end disabled, then rules, then routes, then the security policy), so a route or override only ever
- * switches to a group whose origins exist (make-before-break); deletes after every create, routes and rules before
+ * switches to a group whose origins exist (make-before-break) and a custom domain exists before a route serves it;
+ * deletes after every create, the security policy and routes before the custom domains they name, routes and rules before
  * origins, children before parents, so a group's origins go only once nothing points at it.
  */
 export function levelOf(op: Pick<Operation, 'action' | 'ref' | 'wave' | 'body'>): number {

@@ -167,17 +167,6 @@ describe('planFrontDoor', () => {
     });
   });
 
-  it('routes with hostnames are reported as needing custom domains, with nothing planned for them', () => {
-    const model = buildGateway({ backends: [web], routes: [{ name: 'named', hostnames: ['store.example.com'], rules: [{ backends: [{ name: 'web' }] }] }] });
-    const plan = planFrontDoor(model, options);
-    expect(plan.problems.map((p) => p.code)).toEqual(['NeedsCustomDomain']);
-    expect(plan.problems[0]?.message).toContain('host store.example.com needs an AFD custom domain');
-    expect(plan.graph.routes).toEqual([]);
-    expect(plan.graph.originGroups).toEqual([]);
-    // Nothing of the default domain depends on it, so nothing there is held.
-    expect(plan.graph.held).toEqual([]);
-  });
-
   it('header, method and query matches become a rule set: conditions, an origin group override, then stop', () => {
     const model = buildGateway({
       backends: [web, api],

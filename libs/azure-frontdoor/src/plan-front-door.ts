@@ -4,17 +4,29 @@ import { refKey, refName, type AfdRef } from './afd-refs.js';
 import { checkCapacity } from './capacity.js';
 import { ownershipTags } from './ownership.js';
 import { planOriginGroups } from './plan-origin-groups.js';
-import { planRoutes } from './plan-routes.js';
+import { customDomainOf, planRoutes } from './plan-routes.js';
 import { planSink } from './sink.js';
 import { compareText } from './canonical.js';
 import type { FrontDoorPlan, PlanOptions, PlanProblem } from './plan-types.js';
 import { findRoutePatternConflicts, patternProblem } from './route-patterns.js';
-import type { FrontDoorGraph } from './spec-types.js';
+import type { CustomDomainSpec, FrontDoorGraph } from './spec-types.js';
+
+/** One custom domain per distinct hostname the Gateway serves, with an AFD-managed certificate. */
+function planCustomDomains(model: GlobalGateway, profile: string): CustomDomainSpec[] {
+  const domains = new Map<string, CustomDomainSpec>();
+  for (const host of model.routing) {
+    const customDomain = customDomainOf(host.hostname);
+    if (customDomain === undefined || domains.has(customDomain)) continue;
+    domains.set(customDomain, { ref: { kind: 'customDomain', profile, customDomain }, hostName: host.hostname, minimumTlsVersion: 'TLS12', provenance: [model.source] });
+  }
+  return [...domains.values()].sort((a, b) => compareText(a.ref.customDomain, b.ref.customDomain));
+}
 
 export function allRefs(graph: FrontDoorGraph): AfdRef[] {
   return [
     graph.profile.ref,
     graph.endpoint.ref,
+    ...graph.customDomains.map((s) => s.ref),
     ...graph.originGroups.map((s) => s.ref),
     ...graph.origins.map((s) => s.ref),
     ...graph.ruleSets.map((s) => s.ref),
@@ -52,8 +64,8 @@ function checkNames(graph: FrontDoorGraph): PlanProblem[] {
 }
 
 /**
- * The desired AFD graph of one Gateway (pure): one profile and one endpoint, origin groups and origins, routes and
- * rule sets for the default domain, a security policy when a WAF policy is attached; plus what could not be planned
+ * The desired AFD graph of one Gateway (pure): one profile and one endpoint, a custom domain per hostname, origin
+ * groups and origins, routes and rule sets per domain, a security policy over every domain when a WAF policy is attached; plus what could not be planned
  * and the capacity preflight.
  */
 export function planFrontDoor(model: GlobalGateway, options: PlanOptions): FrontDoorPlan {
@@ -64,10 +76,12 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
   const sink = planSink(profile, endpoint, [model.source]);
   const groups = planOriginGroups(model, profile, sink.group.ref.originGroup);
   const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule });
+  const customDomains = planCustomDomains(model, profile);
   // A group no planned route reaches (its rules were all reported) is not created; nor is the sink when no rule needs it.
   const graph = withoutUnusedGroups({
     profile: { ref: { kind: 'profile', profile }, sku: config.sku, tags, originResponseTimeoutSeconds: config.originResponseTimeoutSeconds, provenance: [model.source] },
     endpoint: { ref: { kind: 'endpoint', profile, endpoint }, tags, provenance: [model.source] },
+    customDomains,
     originGroups: [...groups.groups, sink.group].sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup)),
     origins: [...groups.origins, sink.origin].sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup) || compareText(a.ref.origin, b.ref.origin)),
     ruleSets: routes.ruleSets,
@@ -79,6 +93,7 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
             ref: { kind: 'securityPolicy', profile, securityPolicy: securityPolicyName(gateway) },
             wafPolicyId: config.wafPolicy.id,
             endpoints: [endpoint],
+            customDomains: customDomains.map((d) => d.ref.customDomain),
             provenance: [model.source],
           },
         }

@@ -6,7 +6,7 @@ import {
   type RoutingCandidate,
   type SourceRef,
 } from '@fleet-gateway/model';
-import { routeName, ruleSetName } from './afd-names.js';
+import { customDomainName, routeName, ruleSetName } from './afd-names.js';
 import { ruleSource } from './model-lookup.js';
 import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import { planRuleSet } from './plan-rule-set.js';
@@ -91,43 +91,41 @@ function decidePath(context: RouteContext, path: PathKey, candidates: readonly R
 }
 
 interface RouteDraft {
+  /** The custom domain the route serves; undefined: the endpoint's default domain. */
+  readonly customDomain: string | undefined;
   readonly sequence: Sequence;
   readonly patterns: Map<string, Set<EndpointProtocol>>;
 }
 
+/** The AFD custom domain a host is served on; `*` (no hostname) is the endpoint's own default domain. */
+export function customDomainOf(hostname: string): string | undefined {
+  return hostname === ANY_HOSTNAME ? undefined : customDomainName(hostname);
+}
+
 /**
- * AFD routes for the endpoint's default domain: the path keys that share one decision (same candidates in the same
- * order) and the same protocols become one route; the decision's conditional candidates become a rule set. Hosts
- * other than `*` need AFD custom domains, which are not programmed yet: their rules are reported, nothing planned.
+ * AFD routes, per domain: the endpoint's default domain for `*`, one custom domain per other hostname (whose routing
+ * already holds the candidates it inherits from `*`). The path keys of one domain that share one decision (same
+ * candidates in the same order) and the same protocols become one route; the decision's conditional candidates
+ * become a rule set, shared by every domain that decides the same way.
  */
 export function planRoutes(context: RouteContext): RoutePlan {
   const sink = new ProblemSink();
   const drafts = new Map<string, RouteDraft>();
   const held: HeldPattern[] = [];
   for (const host of context.model.routing) {
-    if (host.hostname !== ANY_HOSTNAME) {
-      // Only the routes that ask for the host: a host inherits the candidates of `*`, whose routes did not ask for it.
-      const askedBy = new Set(context.model.routes.filter((r) => r.hostnames.includes(host.hostname)).map((r) => `${r.namespace}/${r.name}`));
-      for (const c of host.paths.flatMap((p) => p.candidates).filter((c) => askedBy.has(c.route))) {
-        sink.add(
-          'NeedsCustomDomain',
-          ruleSource(context.model, c),
-          `host ${host.hostname} needs an AFD custom domain, which this version does not program yet; only routes without hostnames are served (on the endpoint's own hostname)`,
-        );
-      }
-      continue;
-    }
+    const customDomain = customDomainOf(host.hostname);
     for (const path of host.paths) {
       const decision = decidePath(context, path.path, path.candidates, sink);
       const pattern = patternFor(path.path);
       if ('held' in decision) {
-        held.push({ pattern, protocol: PROTOCOLS[host.protocol], cause: decision.held, provenance: decision.sources });
+        held.push({ ...(customDomain ? { customDomain } : {}), pattern, protocol: PROTOCOLS[host.protocol], cause: decision.held, provenance: decision.sources });
         continue;
       }
       const { sequence } = decision;
-      const draft = drafts.get(sequence.signature) ?? { sequence, patterns: new Map() };
+      const key = `${customDomain ?? ''}|${sequence.signature}`;
+      const draft = drafts.get(key) ?? { customDomain, sequence, patterns: new Map() };
       draft.patterns.set(pattern, (draft.patterns.get(pattern) ?? new Set()).add(PROTOCOLS[host.protocol]));
-      drafts.set(sequence.signature, draft);
+      drafts.set(key, draft);
     }
   }
   const routes: RouteSpec[] = [];
@@ -149,8 +147,11 @@ export function planRoutes(context: RouteContext): RoutePlan {
     const provenance = draft.sequence.candidates.map((c) => ruleSource(context.model, c));
     for (const [protocols, patterns] of byProtocols) {
       const readable = `${fallback.route.split('/')[1] ?? ''}-${fallback.rule}`;
+      // The default domain's routes keep the names they had before custom domains existed.
+      const identity = `${draft.customDomain === undefined ? '' : `${draft.customDomain}|`}${draft.sequence.signature}|${protocols}`;
       routes.push({
-        ref: { kind: 'route', profile: context.profile, endpoint: context.endpoint, route: routeName(readable, `${draft.sequence.signature}|${protocols}`) },
+        ref: { kind: 'route', profile: context.profile, endpoint: context.endpoint, route: routeName(readable, identity) },
+        customDomains: draft.customDomain === undefined ? [] : [draft.customDomain],
         originGroup: group.name,
         patterns: patterns.sort(compareText),
         supportedProtocols: protocols.split(',') as EndpointProtocol[],
@@ -165,7 +166,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
     routes: routes.sort((a, b) => compareText(a.ref.route, b.ref.route)),
     ruleSets: [...ruleSets.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet)),
     rules: [...rules.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet) || a.order - b.order),
-    held: held.sort((a, b) => compareText(a.pattern, b.pattern) || compareText(a.protocol, b.protocol)),
+    held: held.sort((a, b) => compareText(a.customDomain ?? '', b.customDomain ?? '') || compareText(a.pattern, b.pattern) || compareText(a.protocol, b.protocol)),
     problems: sink.list(),
   };
 }

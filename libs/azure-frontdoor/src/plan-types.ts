@@ -11,7 +11,6 @@ export type PlanProblemCode =
   | 'InvalidBackendConfiguration'
   | 'MixedOriginConnectivity'
   | 'OriginGroupSettingsDiffer'
-  | 'NeedsCustomDomain'
   | 'NoUnconditionalFallback'
   | 'TooManyRuleConditions'
   | 'DuplicateRoutePattern'

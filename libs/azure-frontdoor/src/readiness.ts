@@ -33,7 +33,7 @@ function observedStates(observed: ObservedGraph, profile: string): Map<string, A
 }
 
 function specsByKey(graph: FrontDoorGraph): Map<string, AnySpec> {
-  const specs: AnySpec[] = [graph.profile, graph.endpoint, ...graph.originGroups, ...graph.origins, ...graph.ruleSets, ...graph.rules, ...graph.routes];
+  const specs: AnySpec[] = [graph.profile, graph.endpoint, ...graph.customDomains, ...graph.originGroups, ...graph.origins, ...graph.ruleSets, ...graph.rules, ...graph.routes];
   if (graph.securityPolicy) specs.push(graph.securityPolicy);
   return new Map(specs.map((s) => [refKey(s.ref), s]));
 }

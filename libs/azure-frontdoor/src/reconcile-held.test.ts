@@ -58,7 +58,7 @@ describe('a rule that becomes unprogrammable keeps its last programmed routing (
     expect(broken.problems).toEqual([expect.objectContaining({ code, source: { kind: 'HTTPRoute', namespace: 'store', name: 'shop', section: 'rule/0' } })]);
     expect(kept(broken)).toEqual(['origin', 'origin', 'originGroup', 'route']);
     const route = broken.resources.find((r) => r.kind === 'route' && r.action === 'kept');
-    expect(route?.cause).toContain('kept as last programmed: it serves /shop over Http, held while store/shop rule/0: ');
+    expect(route?.cause).toContain("kept as last programmed: it serves /shop over Http on the endpoint's default domain, held while store/shop rule/0: ");
     expect(route?.cause).toContain(words);
     expect(broken.resources.find((r) => r.kind === 'origin' && r.action === 'kept')?.cause).toMatch(/^kept as last programmed: held route rt-shop-0-[0-9a-f]{12} uses it$/);
 
@@ -101,7 +101,7 @@ describe('a rule that becomes unprogrammable keeps its last programmed routing (
     expect(snapshot(h())).toBe(before);
     const waiting = report.resources.find((r) => r.action === 'not-programmed');
     expect(waiting).toMatchObject({ kind: 'route', name: expect.stringMatching(/^rt-exact-0-/) });
-    expect(waiting?.cause).toMatch(/^\/shop over Http is held by route rt-shop-0-[0-9a-f]{12}, kept as last programmed/);
+    expect(waiting?.cause).toMatch(/^\/shop over Http on the endpoint's default domain is held by route rt-shop-0-[0-9a-f]{12}, kept as last programmed/);
     expect(report.reason).toBe('Pending');
   });
 

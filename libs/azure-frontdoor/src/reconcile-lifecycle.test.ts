@@ -17,7 +17,7 @@ const base: GatewayFixture = {
 const h = useHarness();
 
 describe('reconcile against the emulator: lifecycle', () => {
-  it('cold create makes exactly one write per planned resource; a second reconcile reads 5 + E + G + S lists and writes nothing', async () => {
+  it('cold create makes exactly one write per planned resource; a second reconcile reads 6 + E + G + S lists and writes nothing', async () => {
     const model = buildGateway(base);
     const planned = allRefs(planFrontDoor(model, { hubIdentity: HUB_IDENTITY }).graph);
     const first = await reconcile(h(), model);
@@ -34,7 +34,7 @@ describe('reconcile against the emulator: lifecycle', () => {
     expect(second.writes).toBe(0);
     expect(second.resources.every((r) => r.action === 'unchanged')).toBe(true);
     const graph = planFrontDoor(model, { hubIdentity: HUB_IDENTITY }).graph;
-    expect(readsCounted(h().emulator)).toBe(5 + 1 + graph.originGroups.length + graph.ruleSets.length);
+    expect(readsCounted(h().emulator)).toBe(6 + 1 + graph.originGroups.length + graph.ruleSets.length);
   });
 
   it('changing one weight makes exactly one write', async () => {

@@ -72,7 +72,7 @@ export interface ReconcileReport {
   readonly usage: readonly CapacityUsage[];
   /**
    * ARM reads this reconcile issued and ARM answered: the observation (1 when the profile is absent, else
-   * 5 + E + G + S list pages, see `observeFrontDoor`), the WAF policy read, and long-running-operation polls.
+   * 6 + E + G + S list pages, see `observeFrontDoor`), the WAF policy read, and long-running-operation polls.
    * A request the retry policy repeated counts once.
    */
   readonly reads: number;

@@ -7,6 +7,7 @@ import type { HeldPattern, RouteSpec } from './spec-types.js';
 function desired(name: string, patterns: string[]): RouteSpec {
   return {
     ref: { kind: 'route', profile: 'p', endpoint: 'e', route: name },
+    customDomains: [],
     originGroup: 'og',
     patterns,
     supportedProtocols: ['Http'],
@@ -18,7 +19,7 @@ function desired(name: string, patterns: string[]): RouteSpec {
 }
 
 function observed(name: string, patterns: string[]): Observed<Route> {
-  return { name, parent: 'e', arm: { name, patternsToMatch: patterns, supportedProtocols: ['Http'] } };
+  return { name, parent: 'e', arm: { name, patternsToMatch: patterns, supportedProtocols: ['Http'], linkToDefaultDomain: 'Enabled' } };
 }
 
 const held = (pattern: string): HeldPattern => ({ pattern, protocol: 'Http', cause: 'store/shop rule/1: its backends mix public and Private Link origins', provenance: [] });
@@ -31,9 +32,9 @@ describe('route claims (pure)', () => {
       [observed('rt-old', ['/shop', '/shop/*']), observed('rt-other', ['/other'])],
     );
     expect([...claims.frozen.values()]).toEqual([
-      { name: 'rt-old', cause: 'kept as last programmed: it serves /shop/* over Http, held while store/shop rule/1: its backends mix public and Private Link origins' },
+      { name: 'rt-old', cause: "kept as last programmed: it serves /shop/* over Http on the endpoint's default domain, held while store/shop rule/1: its backends mix public and Private Link origins" },
     ]);
-    expect(claims.blocked.map((b) => [b.route.ref.route, b.cause])).toEqual([['rt-new', expect.stringMatching(/^\/shop over Http is held by route rt-old, kept as last programmed/)]]);
+    expect(claims.blocked.map((b) => [b.route.ref.route, b.cause])).toEqual([['rt-new', expect.stringMatching(/^\/shop over Http on the endpoint's default domain is held by route rt-old, kept as last programmed/)]]);
     expect(claims.routes.map((r) => r.ref.route)).toEqual(['rt-other']);
   });
 

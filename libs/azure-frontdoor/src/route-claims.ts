@@ -2,11 +2,12 @@ import type { Route, Rule } from '@azure/arm-cdn';
 import { nameFromId } from './afd-refs.js';
 import { compareText } from './canonical.js';
 import type { Observed } from './observe.js';
+import { describeDomainKey, routeDomainKeys } from './route-patterns.js';
 import type { HeldPattern, RouteSpec } from './spec-types.js';
 
 /**
- * Which AFD route holds which (pattern, protocol) of the endpoint's default domain, now and after the reconcile.
- * AFD refuses a route that claims a (pattern, protocol) another route of the endpoint holds, so a desired route
+ * Which AFD route holds which (domain, pattern, protocol) of the endpoint, now and after the reconcile.
+ * AFD refuses a route that claims a (domain, pattern, protocol) another route of the endpoint holds, so a desired route
  * that replaces an observed one takes over that route's name (one PUT switches it, make-before-break), and a route
  * that takes patterns from another waits until that one has given them up.
  */
@@ -21,25 +22,33 @@ export interface RouteClaims {
   readonly waitsFor: ReadonlyMap<string, readonly string[]>;
 }
 
-function claimKey(pattern: string, protocol: string): string {
-  return `${pattern.toLowerCase()} over ${protocol}`;
+function claimKey(domain: string, pattern: string, protocol: string): string {
+  return `${pattern.toLowerCase()} over ${protocol} on ${describeDomainKey(domain)}`;
 }
 
-function keysOf(patterns: readonly string[] | undefined, protocols: readonly string[] | undefined): string[] {
-  return (patterns ?? []).flatMap((pattern) => (protocols ?? []).map((protocol) => claimKey(pattern, protocol)));
+function keysOf(domains: readonly string[], patterns: readonly string[] | undefined, protocols: readonly string[] | undefined): string[] {
+  return domains.flatMap((domain) => (patterns ?? []).flatMap((pattern) => (protocols ?? []).map((protocol) => claimKey(domain, pattern, protocol))));
 }
 
-const specKeys = (route: RouteSpec): string[] => keysOf(route.patterns, route.supportedProtocols);
-const observedKeys = (route: Observed<Route>): string[] => keysOf(route.arm.patternsToMatch, route.arm.supportedProtocols);
+const specKeys = (route: RouteSpec): string[] =>
+  keysOf(routeDomainKeys(route.customDomains.length === 0, route.customDomains), route.patterns, route.supportedProtocols);
+const observedKeys = (route: Observed<Route>): string[] =>
+  keysOf(
+    routeDomainKeys(route.arm.linkToDefaultDomain === 'Enabled', (route.arm.customDomains ?? []).map((d) => nameFromId(d.id) ?? '')),
+    route.arm.patternsToMatch,
+    route.arm.supportedProtocols,
+  );
+const heldKey = (h: HeldPattern): string =>
+  claimKey(routeDomainKeys(h.customDomain === undefined, h.customDomain === undefined ? [] : [h.customDomain])[0] as string, h.pattern, h.protocol);
 const lower = (name: string): string => name.toLowerCase();
 
 /** Frozen routes, then every desired route that would collide with one: blocked, its own AFD route frozen too. */
 function freeze(routes: readonly RouteSpec[], held: readonly HeldPattern[], observed: readonly Observed<Route>[], owner: ReadonlyMap<string, Observed<Route>>) {
   const frozen = new Map<string, { name: string; cause: string }>();
   for (const h of held) {
-    const route = owner.get(claimKey(h.pattern, h.protocol));
+    const route = owner.get(heldKey(h));
     if (route && !frozen.has(lower(route.name))) {
-      frozen.set(lower(route.name), { name: route.name, cause: `kept as last programmed: it serves ${h.pattern} over ${h.protocol}, held while ${h.cause}` });
+      frozen.set(lower(route.name), { name: route.name, cause: `kept as last programmed: it serves ${heldKey(h)}, held while ${h.cause}` });
     }
   }
   const byName = new Map(observed.map((o) => [lower(o.name), o]));

@@ -5,6 +5,7 @@ import type { RouteSpec } from './spec-types.js';
 function route(name: string, patterns: string[], protocols: RouteSpec['supportedProtocols'] = ['Http']): RouteSpec {
   return {
     ref: { kind: 'route', profile: 'p', endpoint: 'e', route: name },
+    customDomains: [],
     originGroup: 'og',
     patterns,
     supportedProtocols: protocols,
@@ -25,11 +26,18 @@ describe('route patterns', () => {
 
   it('expands domains x patterns x protocols on the default domain', () => {
     expect(expandRoute(route('r', ['/a', '/a/*'], ['Http', 'Https']))).toEqual([
-      { domain: 'endpoint/e', pattern: '/a', protocol: 'Http' },
-      { domain: 'endpoint/e', pattern: '/a', protocol: 'Https' },
-      { domain: 'endpoint/e', pattern: '/a/*', protocol: 'Http' },
-      { domain: 'endpoint/e', pattern: '/a/*', protocol: 'Https' },
+      { domain: 'default', pattern: '/a', protocol: 'Http' },
+      { domain: 'default', pattern: '/a', protocol: 'Https' },
+      { domain: 'default', pattern: '/a/*', protocol: 'Http' },
+      { domain: 'default', pattern: '/a/*', protocol: 'Https' },
     ]);
+  });
+
+  it('a custom domain route claims its own domain, not the default one: the same pattern there is no conflict', () => {
+    const custom = { ...route('c', ['/a']), customDomains: ['cd-shop'] };
+    expect(expandRoute(custom)).toEqual([{ domain: 'domain/cd-shop', pattern: '/a', protocol: 'Http' }]);
+    expect(findRoutePatternConflicts([route('r', ['/a']), custom])).toEqual([]);
+    expect(findRoutePatternConflicts([custom, { ...custom, ref: { ...custom.ref, route: 'd' } }])[0]?.message).toBe('routes c and d both match pattern /a over Http on custom domain cd-shop');
   });
 
   it('finds the same (domain, pattern, protocol) in two routes, comparing patterns as AFD does (case-insensitively)', () => {

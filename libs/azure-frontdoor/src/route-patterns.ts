@@ -21,18 +21,30 @@ export function patternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-/** One thing AFD matches a request on: a domain (the endpoint's default domain here), a path pattern, a protocol. */
+/** One thing AFD matches a request on: a domain (the endpoint's default domain or a custom domain), a path pattern, a protocol. */
 export interface RouteMatchKey {
   readonly domain: string;
   readonly pattern: string;
   readonly protocol: EndpointProtocol;
 }
 
+/**
+ * The AFD domains a route of the Gateway's one endpoint serves, as match keys: `default` for the endpoint's default
+ * domain it links to, `domain/<name>` per custom domain (names compare case-insensitively).
+ */
+export function routeDomainKeys(linkToDefaultDomain: boolean, customDomains: readonly string[]): string[] {
+  return [...(linkToDefaultDomain ? ['default'] : []), ...customDomains.map((d) => `domain/${d.toLowerCase()}`)];
+}
+
+/** What a domain key names, for messages. */
+export function describeDomainKey(key: string): string {
+  return key.startsWith('domain/') ? `custom domain ${key.slice('domain/'.length)}` : "the endpoint's default domain";
+}
+
 /** Domains × patterns × protocols of a route, on the actual AFD domains (patterns compare case-insensitively). */
 export function expandRoute(route: RouteSpec): RouteMatchKey[] {
-  const domain = `endpoint/${route.ref.endpoint}`.toLowerCase();
-  return route.patterns.flatMap((pattern) =>
-    route.supportedProtocols.map((protocol) => ({ domain, pattern: pattern.toLowerCase(), protocol })),
+  return routeDomainKeys(route.customDomains.length === 0, route.customDomains).flatMap((domain) =>
+    route.patterns.flatMap((pattern) => route.supportedProtocols.map((protocol) => ({ domain, pattern: pattern.toLowerCase(), protocol }))),
   );
 }
 
@@ -57,7 +69,7 @@ export function findRoutePatternConflicts(routes: readonly RouteSpec[]): RoutePa
       conflicts.push({
         key,
         routes: [first, route.ref.route],
-        message: `routes ${first} and ${route.ref.route} both match pattern ${key.pattern} over ${key.protocol} on the endpoint's default domain`,
+        message: `routes ${first} and ${route.ref.route} both match pattern ${key.pattern} over ${key.protocol} on ${describeDomainKey(key.domain)}`,
       });
     }
   }

@@ -25,6 +25,17 @@ export interface EndpointSpec {
   readonly provenance: Provenance;
 }
 
+/**
+ * A Gateway hostname served on AFD: a custom domain with an AFD-managed certificate. AFD validates it once the
+ * operator creates the `_dnsauth.<host>` TXT record (the domain's validation token) and points the host at the endpoint.
+ */
+export interface CustomDomainSpec {
+  readonly ref: RefOf<'customDomain'>;
+  readonly hostName: string;
+  readonly minimumTlsVersion: 'TLS12';
+  readonly provenance: Provenance;
+}
+
 export interface HealthProbeSpec {
   readonly probePath: string;
   readonly probeProtocol: 'Http' | 'Https';
@@ -84,6 +95,8 @@ export type ProgrammableOriginSpec = Extract<OriginSpec, { keep?: undefined }>;
 
 export interface RouteSpec {
   readonly ref: RefOf<'route'>;
+  /** Custom domain names the route serves; none: the endpoint's default domain (`linkToDefaultDomain`). */
+  readonly customDomains: readonly string[];
   readonly originGroup: string;
   readonly patterns: readonly string[];
   readonly supportedProtocols: readonly EndpointProtocol[];
@@ -132,15 +145,19 @@ export interface SecurityPolicySpec {
   readonly wafPolicyId: string;
   /** Endpoint names whose default domain the policy protects. */
   readonly endpoints: readonly string[];
+  /** Custom domain names the policy protects: every one of the Gateway. */
+  readonly customDomains: readonly string[];
   readonly provenance: Provenance;
 }
 
 /**
- * A (pattern, protocol) on the endpoint's default domain whose routing cannot be planned because a rule that
+ * A (pattern, protocol) on one domain (the endpoint's default domain or a custom domain) whose routing cannot be planned because a rule that
  * decides it is in error (its problem is in the plan's problems). Whatever route AFD has for it now stays exactly
  * as it is, with its origin group, origins, rule sets and rules (last known good), until the rule is fixed or deleted.
  */
 export interface HeldPattern {
+  /** The custom domain name; absent: the endpoint's default domain. */
+  readonly customDomain?: string;
   readonly pattern: string;
   readonly protocol: EndpointProtocol;
   /** Why, naming the rule and its problem. */
@@ -152,6 +169,7 @@ export interface HeldPattern {
 export interface FrontDoorGraph {
   readonly profile: ProfileSpec;
   readonly endpoint: EndpointSpec;
+  readonly customDomains: readonly CustomDomainSpec[];
   readonly originGroups: readonly OriginGroupSpec[];
   readonly origins: readonly OriginSpec[];
   readonly ruleSets: readonly RuleSetSpec[];
@@ -165,6 +183,7 @@ export interface FrontDoorGraph {
 export type AnySpec =
   | ProfileSpec
   | EndpointSpec
+  | CustomDomainSpec
   | OriginGroupSpec
   | OriginSpec
   | RouteSpec

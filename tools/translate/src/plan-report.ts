@@ -24,6 +24,7 @@ export function reportPlan(plan: FrontDoorPlan, scope: FrontDoorScope): PlanRepo
     resources: {
       profile: list([graph.profile]),
       endpoint: list([graph.endpoint]),
+      customDomain: list(graph.customDomains),
       originGroup: list(graph.originGroups),
       origin: list(graph.origins),
       ruleSet: list(graph.ruleSets),

@@ -69,17 +69,15 @@ describe('translate', () => {
     expect(routes.every((r) => r.id.includes(`/afdEndpoints/${plan.resources['endpoint']?.[0]?.name}/routes/${r.name}`))).toBe(true);
   });
 
-  it('reports rules that need a custom domain as plan problems, naming each rule once in precedence order', () => {
+  it('serves a listener hostname on a custom domain: its routes name the domain and do not link the default domain', () => {
     const plan = translated(read('route-precedence.in.yaml')).plan;
-    expect(plan?.resources['route']).toEqual([]);
-    // "copy" is shadowed everywhere by "prefix", so no path depends on it and it is not reported.
-    expect(plan?.problems.map((p) => [p.code, p.source?.name, p.source?.section])).toEqual([
-      ['NeedsCustomDomain', 'root', 'rule/0'],
-      ['NeedsCustomDomain', 'exact', 'rule/0'],
-      ['NeedsCustomDomain', 'header', 'rule/0'],
-      ['NeedsCustomDomain', 'prefix', 'rule/0'],
-    ]);
-    expect(plan?.problems[0]?.message).toContain('host store.example.com needs an AFD custom domain');
+    expect(plan?.problems).toEqual([]);
+    const [domain] = plan?.resources['customDomain'] ?? [];
+    expect(domain).toMatchObject({ hostName: 'store.example.com', minimumTlsVersion: 'TLS12' });
+    expect(domain?.id).toMatch(/\/customDomains\/cd-store-example-com-[0-9a-f]{12}$/);
+    const routes = (plan?.resources['route'] ?? []) as { customDomains?: string[] }[];
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) expect(route.customDomains).toEqual([(domain as { name?: string }).name]);
   });
 
   it('prints the chosen sections in a fixed order, as YAML or as the same JSON', () => {

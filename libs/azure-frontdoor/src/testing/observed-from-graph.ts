@@ -1,5 +1,5 @@
 import { armId, type FrontDoorScope } from '../afd-refs.js';
-import { endpointBody, originBody, originGroupBody, profileBody, routeBody, ruleBody, securityPolicyBody } from '../arm-bodies.js';
+import { customDomainBody, endpointBody, originBody, originGroupBody, profileBody, routeBody, ruleBody, securityPolicyBody } from '../arm-bodies.js';
 import type { ObservedGraph } from '../observe.js';
 import type { FrontDoorGraph } from '../spec-types.js';
 
@@ -12,6 +12,7 @@ export function observedFromGraph(graph: FrontDoorGraph, scope: FrontDoorScope):
     profile: { ...profileBody(graph.profile), name: graph.profile.ref.profile, id: armId(scope, graph.profile.ref), ...done },
     endpoints: [named(graph.endpoint.ref.endpoint, { ...endpointBody(graph.endpoint), hostName: `${graph.endpoint.ref.endpoint}-abc.z01.azurefd.net` })],
     foreignEndpoints: [],
+    customDomains: graph.customDomains.map((d) => named(d.ref.customDomain, { ...customDomainBody(d), domainValidationState: 'Approved' })),
     originGroups: graph.originGroups.map((g) => named(g.ref.originGroup, originGroupBody(g))),
     origins: graph.origins.flatMap((o) => (o.keep === undefined ? [named(o.ref.origin, originBody(o), o.ref.originGroup)] : [])),
     ruleSets: graph.ruleSets.map((s) => named(s.ref.ruleSet, {})),
