@@ -26,3 +26,4 @@ export { reconcileFrontDoor, type ReconcileOptions } from './reconcile.js';
 export { deleteFrontDoor, type DeleteOptions, type DeleteReport } from './delete-front-door.js';
 export { checkWafPolicy, type WafCheck } from './waf-policy.js';
 export type * from './report-types.js';
+export { dnsInstructions, isApex, validationRecordName, TOKEN_REFRESH_AHEAD_MS, type CustomDomainReport } from './domain-validation.js';

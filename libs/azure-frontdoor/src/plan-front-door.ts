@@ -13,13 +13,22 @@ import type { CustomDomainSpec, FrontDoorGraph } from './spec-types.js';
 
 /** One custom domain per distinct hostname the Gateway serves, with an AFD-managed certificate. */
 function planCustomDomains(model: GlobalGateway, profile: string): CustomDomainSpec[] {
-  const domains = new Map<string, CustomDomainSpec>();
+  const domains = new Map<string, { hostName: string; listeners: Set<string> }>();
   for (const host of model.routing) {
     const customDomain = customDomainOf(host.hostname);
-    if (customDomain === undefined || domains.has(customDomain)) continue;
-    domains.set(customDomain, { ref: { kind: 'customDomain', profile, customDomain }, hostName: host.hostname, minimumTlsVersion: 'TLS12', provenance: [model.source] });
+    if (customDomain === undefined) continue;
+    const domain = domains.get(customDomain) ?? { hostName: host.hostname, listeners: new Set<string>() };
+    domains.set(customDomain, { ...domain, listeners: domain.listeners.add(host.listener) });
   }
-  return [...domains.values()].sort((a, b) => compareText(a.ref.customDomain, b.ref.customDomain));
+  // Provenance: the listeners that serve the hostname, which carry its validation status.
+  return [...domains.entries()]
+    .map(([customDomain, { hostName, listeners }]): CustomDomainSpec => ({
+      ref: { kind: 'customDomain', profile, customDomain },
+      hostName,
+      minimumTlsVersion: 'TLS12',
+      provenance: [...listeners].sort(compareText).map((section) => ({ ...model.source, section })),
+    }))
+    .sort((a, b) => compareText(a.ref.customDomain, b.ref.customDomain));
 }
 
 export function allRefs(graph: FrontDoorGraph): AfdRef[] {

@@ -1,3 +1,4 @@
+import type { AFDDomain } from '@azure/arm-cdn';
 import type { GlobalGateway } from '@fleet-gateway/model';
 import { describeRef, type FrontDoorScope } from './afd-refs.js';
 import type { CapacityLimits } from './afd-limits.js';
@@ -10,7 +11,9 @@ import { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from './observe.js'
 import { checkOwnership, type Owner } from './ownership.js';
 import { planFrontDoor } from './plan-front-door.js';
 import type { FrontDoorPlan } from './plan-types.js';
+import { reportCustomDomains } from './domain-validation.js';
 import { assessReadiness } from './readiness.js';
+import { refreshValidationTokens } from './refresh-validation-tokens.js';
 import type { ReconcileReason, ReconcileReport } from './report-types.js';
 import { ArmRequestCount } from './request-count.js';
 import { checkWafPolicy } from './waf-policy.js';
@@ -30,6 +33,10 @@ export interface ReconcileOptions {
    * The hub adds the Gateway's finalizer here, so a Gateway that never reached Azure never carries one.
    */
   readonly beforeFirstWrite?: () => Promise<void>;
+  /** The clock that decides when a custom domain's validation token is due for refresh (default Date.now). */
+  readonly now?: () => number;
+  /** When to look again while a custom domain awaits DNS validation (default 60 s). */
+  readonly domainValidationRequeueMs?: number;
 }
 
 interface Refusal {
@@ -63,6 +70,7 @@ function refused(plan: FrontDoorPlan, requests: ArmRequestCount, refusal: Refusa
     pending: [],
     propagation: [],
     privateLinkAwaiting: 0,
+    customDomains: [],
     failures: refusal.failure ? [{ ref: plan.graph.profile.ref, action: 'read', failure: refusal.failure }] : [],
     problems: plan.problems,
     capacity: refusal.capacity ?? plan.capacity,
@@ -149,17 +157,34 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
   const readiness = assessReadiness(diff, results, observed);
-  const writes = results.filter((r) => r.outcome !== 'skipped').length;
-  const base = { profile: plan.graph.profile.ref.profile, ...readiness, problems: plan.problems, capacity: plan.capacity, usage: usageOf(plan, options), reads: requests.reads, writes };
+  const profile = plan.graph.profile.ref.profile;
+  const tokens = await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), common);
+  const written = new Map(results.flatMap((r) => (r.outcome === 'done' && r.op.ref.kind === 'customDomain' && r.resource ? [[r.op.ref.customDomain.toLowerCase(), r.resource as AFDDomain]] : [])));
+  const observedDomains = new Map(observed.customDomains.map((d) => [d.name.toLowerCase(), d.arm]));
+  const customDomains = reportCustomDomains(
+    plan.graph.customDomains,
+    (name) => tokens.refreshed.get(name.toLowerCase()) ?? written.get(name.toLowerCase()) ?? observedDomains.get(name.toLowerCase()),
+    readiness.endpointHostName,
+  );
+  const writes = results.filter((r) => r.outcome !== 'skipped').length + tokens.writes;
+  const pending = [...readiness.pending, ...tokens.failures];
+  const base = { profile, ...readiness, pending, customDomains, problems: plan.problems, capacity: plan.capacity, usage: usageOf(plan, options), reads: requests.reads, writes };
   if (readiness.failures.length > 0) {
     const terminal = readiness.failures.some((f) => f.failure.class === 'terminal');
     const message = readiness.failures.map((f) => `${f.action} of ${describeRef(f.ref)} failed: ${describeFailure(f.failure)}`).join('; ');
     return { ...base, programmed: false, reason: 'AzureWriteFailed', message, outcome: terminal ? { type: 'terminal', reason: message } : { type: 'retry', reason: message } };
   }
-  if (readiness.pending.length > 0) {
-    const message = readiness.pending.join('; ');
+  if (pending.length > 0) {
+    const message = pending.join('; ');
     return { ...base, programmed: false, reason: 'Pending', message, outcome: { type: 'requeue-after', afterMs: options.pendingRequeueMs ?? 15_000, reason: message } };
   }
   const host = readiness.endpointHostName ? ` on ${readiness.endpointHostName}` : '';
-  return { ...base, programmed: true, reason: 'Programmed', message: `Azure Front Door configuration is ready${host}`, outcome: { type: 'done' } };
+  const message = `Azure Front Door configuration is ready${host}`;
+  // The default domain serves meanwhile; the listeners say what each unvalidated domain needs.
+  const awaiting = customDomains.filter((d) => !d.validated);
+  if (awaiting.length > 0) {
+    const why = `${awaiting.length} custom domain(s) await DNS validation: ${awaiting.map((d) => `${d.hostName} ${d.validationState}`).join(', ')}`;
+    return { ...base, programmed: true, reason: 'Programmed', message: `${message}; ${why}`, outcome: { type: 'requeue-after', afterMs: options.domainValidationRequeueMs ?? 60_000, reason: why } };
+  }
+  return { ...base, programmed: true, reason: 'Programmed', message, outcome: { type: 'done' } };
 }

@@ -1,6 +1,7 @@
 import type { AfdKind, AfdRef } from './afd-refs.js';
 import type { ArmFailure } from './arm-errors.js';
 import type { CapacityUsage, CapacityViolation } from './capacity.js';
+import type { CustomDomainReport } from './domain-validation.js';
 import type { PlanProblem } from './plan-types.js';
 import type { Provenance } from './spec-types.js';
 
@@ -66,6 +67,8 @@ export interface ReconcileReport {
   readonly failures: readonly FailureReport[];
   /** Private Link connections (one per PLS and request message) the member has not reported approved. */
   readonly privateLinkAwaiting: number;
+  /** Every planned custom domain with its DNS validation state and the records the operator must create. */
+  readonly customDomains: readonly CustomDomainReport[];
   readonly problems: readonly PlanProblem[];
   readonly capacity: readonly CapacityViolation[];
   /** The plan's use of each AFD limit of the profile's SKU. */

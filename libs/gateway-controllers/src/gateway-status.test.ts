@@ -27,6 +27,7 @@ function report(extra: Partial<ReconcileReport>): ReconcileReport {
     propagation: [],
     failures: [],
     privateLinkAwaiting: 0,
+    customDomains: [],
     problems: [],
     capacity: [],
     usage: [],
@@ -39,6 +40,17 @@ function report(extra: Partial<ReconcileReport>): ReconcileReport {
 const programmedOf = (status: ReturnType<typeof gatewayStatus>) => status.conditions.find((c) => c.type === 'Programmed');
 
 describe('gatewayStatus', () => {
+  it("a listener whose custom domain awaits DNS validation is Programmed=False with the domain's records; the Gateway and other listeners stay programmed", () => {
+    const pending = { name: 'cd-www', hostName: 'www.example.com', listeners: ['http'], validationState: 'Pending', validated: false, message: 'custom domain cd-www (www.example.com) is pending validation: create DNS TXT record _dnsauth.www.example.com with value "t"' };
+    const approved = { ...pending, name: 'cd-api', hostName: 'api.example.com', listeners: ['bad'], validationState: 'Approved', validated: true, message: 'validated' };
+    const status = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', customDomains: [pending, approved] }) }, undefined);
+    expect(programmedOf(status)?.status).toBe('True');
+    const http = status.listeners.find((l) => l.name === 'http')?.conditions.find((c) => c.type === 'Programmed');
+    expect(http).toEqual({ type: 'Programmed', status: 'False', reason: 'Pending', message: pending.message, observedGeneration: 3 });
+    const validated = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', customDomains: [{ ...pending, validationState: 'Approved', validated: true }] }) }, undefined);
+    expect(validated.listeners.find((l) => l.name === 'http')?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'True', message: 'listener is programmed' });
+  });
+
   it('takes Programmed from what the provider observed, with the endpoint hostname as the address', () => {
     const status = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) }, undefined);
     expect(programmedOf(status)).toEqual({ type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready', observedGeneration: 3 });

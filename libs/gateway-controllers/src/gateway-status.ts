@@ -96,6 +96,17 @@ export function servingGeneration(previous: Condition | undefined): number | und
   return named ? Number(named[1]) : previous.observedGeneration;
 }
 
+/**
+ * A listener whose hostnames' custom domains AFD has not validated is not programmed yet: its Programmed says exactly
+ * which DNS records to create (the Gateway stays programmed, its default domain serves).
+ */
+function listenerDomainCondition(state: ProgrammedState, listener: string, programmed: VerdictCondition): VerdictCondition | undefined {
+  if (state.kind !== 'reconciled' || programmed.status !== 'True') return undefined;
+  const awaiting = state.report.customDomains.filter((d) => !d.validated && d.listeners.includes(listener));
+  if (awaiting.length === 0) return undefined;
+  return { type: 'Programmed', status: 'False', reason: 'Pending', message: bounded(awaiting.map((d) => d.message).join('; ')), observedGeneration: programmed.observedGeneration };
+}
+
 function reconciliationCondition(state: ProgrammedState, generation: number): VerdictCondition[] {
   if (state.kind !== 'disabled') return [];
   return [{ type: AFD_RECONCILIATION_CONDITION, status: 'False', reason: 'Disabled', message: `${AFD_DISABLED_MESSAGE}; the Azure side of this Gateway is neither changed nor deleted`, observedGeneration: generation }];
@@ -121,7 +132,15 @@ export function gatewayStatus(
     const follow: VerdictCondition[] =
       own || !gatewayProgrammed
         ? []
-        : [{ type: 'Programmed', status: gatewayProgrammed.status, reason: gatewayProgrammed.reason, message: gatewayProgrammed.status === 'True' ? 'listener is programmed' : `the Gateway is not programmed: ${gatewayProgrammed.reason}`, observedGeneration: gatewayProgrammed.observedGeneration }];
+        : [
+            listenerDomainCondition(state, l.name, gatewayProgrammed) ?? {
+              type: 'Programmed',
+              status: gatewayProgrammed.status,
+              reason: gatewayProgrammed.reason,
+              message: gatewayProgrammed.status === 'True' ? 'listener is programmed' : `the Gateway is not programmed: ${gatewayProgrammed.reason}`,
+              observedGeneration: gatewayProgrammed.observedGeneration,
+            },
+          ];
     return { name: l.name, supportedKinds: l.supportedKinds.map((k) => ({ ...k })), attachedRoutes: l.attachedRoutes, conditions: [...l.conditions, ...follow] };
   });
   const host = state.kind === 'reconciled' ? state.report.endpointHostName : undefined;
