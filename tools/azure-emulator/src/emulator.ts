@@ -25,6 +25,11 @@ export interface RunningEmulator {
   caCertificate: string;
   /** http://127.0.0.1:<port> of the edge (data plane); send requests with the endpoint's host name as Host. */
   edgeUrl: string;
+  /**
+   * https://127.0.0.1:<port> of the edge: connect with the host as SNI and Host; it presents a certificate from
+   * `caCertificate` for the endpoint's host name and every validated custom domain.
+   */
+  edgeTlsUrl: string;
   /** The admin API in process; `admin.url` serves the same over HTTP. */
   admin: EmulatorAdmin;
   /**
@@ -77,7 +82,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     resolved.armPort,
   );
   const edge = new EdgeRuntime(context, resolved.edge, resolved.random);
-  const edgeUrl = await edge.start(resolved.edgePort);
+  const { url: edgeUrl, tlsUrl: edgeTlsUrl } = await edge.start(resolved.edgePort, resolved.edgeTlsPort, certificates);
   const admin = new EmulatorAdmin(context, counters, faults, edge);
   const adminServer = await startAdminServer(admin, resolved.adminPort);
   admin.url = adminServer.url;
@@ -86,6 +91,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     armEndpoint: arm.url,
     caCertificate: certificates.caCertificate,
     edgeUrl,
+    edgeTlsUrl,
     admin,
     identityEndpoint: identity.endpoint,
     identityHeader: identity.header,

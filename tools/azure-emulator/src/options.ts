@@ -11,6 +11,7 @@ export interface EmulatorOptions {
   /** Ports on 127.0.0.1; 0 (the default) picks free ones. */
   armPort?: number;
   edgePort?: number;
+  edgeTlsPort?: number;
   adminPort?: number;
   /** Port of the managed-identity token endpoint (App Service protocol, plain HTTP like App Service's). */
   identityPort?: number;
@@ -70,6 +71,7 @@ export interface EdgeOptions {
 export interface ResolvedOptions {
   armPort: number;
   edgePort: number;
+  edgeTlsPort: number;
   adminPort: number;
   identityPort: number;
   armAuthentication: ArmAuthentication;
@@ -118,6 +120,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   return {
     armPort: options.armPort ?? 0,
     edgePort: options.edgePort ?? 0,
+    edgeTlsPort: options.edgeTlsPort ?? 0,
     adminPort: options.adminPort ?? 0,
     identityPort: options.identityPort ?? 0,
     armAuthentication: options.armAuthentication ?? 'any-bearer',

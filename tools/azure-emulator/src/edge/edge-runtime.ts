@@ -3,9 +3,11 @@ import type { EmulatorContext } from '../emulator-context.js';
 import type { ResolvedOptions } from '../options.js';
 import { AddressMap, type Target } from './address-map.js';
 import { EdgeFleet } from './edge-fleet.js';
-import { startEdgeServer } from './edge-server.js';
+import { startEdgeServer, startEdgeTlsServer, type EdgeDependencies } from './edge-server.js';
+import { EdgeCertificates } from './edge-tls.js';
+import type { ServerCertificates } from '../tls/certificates.js';
 import { HealthProber } from './health-prober.js';
-import { compileRoutingTable, type RoutingTable } from './routing-table.js';
+import { compileRoutingTable, hostKeyFor, type RoutingTable } from './routing-table.js';
 
 export interface EdgeStatus {
   latestVersion: number;
@@ -25,6 +27,7 @@ export class EdgeRuntime {
   private readonly requestCounts = new Map<string, number>();
   private pendingCompile: Promise<void> | undefined;
   private server: RunningServer | undefined;
+  private tlsServer: RunningServer | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -38,9 +41,9 @@ export class EdgeRuntime {
     this.unsubscribe = context.store.onChange(() => this.scheduleCompile());
   }
 
-  async start(port: number): Promise<string> {
-    this.server = await startEdgeServer(
-      {
+  /** Starts the HTTP and HTTPS listeners; returns their URLs. */
+  async start(port: number, tlsPort: number, ca: Pick<ServerCertificates, 'caCertificate' | 'caKey'>): Promise<{ url: string; tlsUrl: string }> {
+    const dependencies: EdgeDependencies = {
         fleet: this.fleet,
         prober: this.prober,
         addresses: this.addresses,
@@ -50,10 +53,12 @@ export class EdgeRuntime {
           const key = `${edge} ${status}`;
           this.requestCounts.set(key, (this.requestCounts.get(key) ?? 0) + 1);
         },
-      },
-      port,
-    );
-    return this.server.url;
+    };
+    this.server = await startEdgeServer(dependencies, port);
+    // A certificate for any host some edge serves: the newest table may not have reached every edge yet.
+    const certificates = new EdgeCertificates(ca, (host) => this.fleet.edges.map(({ table }) => table).map((table) => hostKeyFor(table, host)).find((key) => key !== undefined));
+    this.tlsServer = await startEdgeTlsServer(dependencies, certificates, tlsPort);
+    return { url: this.server.url, tlsUrl: this.tlsServer.url };
   }
 
   setOriginLatency(hostName: string, latencyMs: number): void {
@@ -93,7 +98,7 @@ export class EdgeRuntime {
     this.unsubscribe();
     this.prober.stop();
     this.fleet.stop();
-    await this.server?.close();
+    await Promise.all([this.server?.close(), this.tlsServer?.close()]);
   }
 
   private scheduleCompile(): void {

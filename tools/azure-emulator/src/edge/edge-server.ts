@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { listen, type RunningServer } from '../arm/arm-server.js';
 import { neverResolves, type AddressMap } from './address-map.js';
 import type { EdgeFleet } from './edge-fleet.js';
@@ -10,7 +11,8 @@ import { enforceOriginCertificateName, originTlsOptions, type OriginTlsTarget } 
 import { matchRoute } from './path-match.js';
 import { applyHeaderEdits, type ForwardingProtocol, type HeaderEdit } from './rule-actions.js';
 import { evaluateRules, type RuleDecision } from './rules-engine.js';
-import type { HostEntry, OriginEntry } from './routing-table.js';
+import type { EdgeCertificates } from './edge-tls.js';
+import { hostKeyFor, type HostEntry, type OriginEntry } from './routing-table.js';
 
 export interface EdgeDependencies {
   fleet: EdgeFleet;
@@ -23,7 +25,7 @@ export interface EdgeDependencies {
 
 /** Header a test sets to pin a request to one simulated edge. */
 export const EDGE_HEADER = 'x-emulator-edge';
-/** Header a test sets to say the client spoke HTTPS to the edge (the emulated edge listens on plain HTTP). */
+/** Header a client of the plain-HTTP listener sets to say it spoke HTTPS to the edge (the HTTPS listener needs none). */
 export const PROTOCOL_HEADER = 'x-emulator-protocol';
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', EDGE_HEADER, PROTOCOL_HEADER];
@@ -32,6 +34,12 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-en
 export async function startEdgeServer(dependencies: EdgeDependencies, port: number): Promise<RunningServer> {
   const server = createServer({ keepAlive: true }, (request, response) => serve(request, response, dependencies));
   return listen(server, port, 'http');
+}
+
+/** The same data plane over HTTPS: the certificate by SNI, TLS 1.2 at least (AFD's minimum since March 2025). */
+export async function startEdgeTlsServer(dependencies: EdgeDependencies, certificates: EdgeCertificates, port: number): Promise<RunningServer> {
+  const server = createHttpsServer({ keepAlive: true, SNICallback: certificates.sniCallback, minVersion: 'TLSv1.2' }, (request, response) => serve(request, response, dependencies));
+  return listen(server, port, 'https');
 }
 
 function serve(request: IncomingMessage, response: ServerResponse, dependencies: EdgeDependencies): void {
@@ -48,10 +56,12 @@ function serve(request: IncomingMessage, response: ServerResponse, dependencies:
     respond(page.status, { 'content-type': 'text/html; charset=utf-8', 'x-cache': 'CONFIG_NOCACHE' }, page.body);
   };
   const host = String(request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-  const entry = edge.table.hosts.get(host);
+  const hostKey = hostKeyFor(edge.table, host);
+  const entry = hostKey === undefined ? undefined : edge.table.hosts.get(hostKey);
   if (entry === undefined) return fail('not-found');
   if (!entry.endpointEnabled) return fail('endpoint-disabled');
-  const protocol = String(request.headers[PROTOCOL_HEADER] ?? '').toLowerCase() === 'https' ? 'Https' : 'Http';
+  const encrypted = (request.socket as TLSSocket).encrypted === true;
+  const protocol = encrypted || String(request.headers[PROTOCOL_HEADER] ?? '').toLowerCase() === 'https' ? 'Https' : 'Http';
   const url = new URL(request.url ?? '/', 'http://edge');
   const match = matchRoute(entry.routes, protocol, url.pathname);
   if (match === undefined) return fail('not-found');

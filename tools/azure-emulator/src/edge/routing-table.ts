@@ -138,6 +138,13 @@ export function compileRoutingTable(inputs: RoutingInputs): RoutingTable {
   return { version: inputs.version, hosts, originGroups };
 }
 
+/** The host a request names, or the wildcard custom domain covering it (`*.example.com` covers `a.example.com`). */
+export function hostKeyFor(table: RoutingTable, host: string): string | undefined {
+  if (table.hosts.has(host)) return host;
+  const wildcard = `*.${host.split('.').slice(1).join('.')}`;
+  return host.includes('.') && table.hosts.has(wildcard) ? wildcard : undefined;
+}
+
 function routeEntry(name: string, properties: Record<string, unknown>, rules: CompiledRule[]): RouteEntry {
   return {
     name,

@@ -1,7 +1,7 @@
 import { Agent, createServer, request, type IncomingHttpHeaders, type RequestListener } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import { generate } from 'selfsigned';
 
 export interface Backend {
@@ -92,6 +92,24 @@ export function edgeRequest(edgeUrl: string, host: string, path: string, options
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
       },
     );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * One request to the edge's HTTPS listener, as a browser sends it for `host`: SNI and Host are the host, and the
+ * client verifies the certificate against `ca` (the emulator's) for that name.
+ */
+export function edgeTlsRequest(edgeTlsUrl: string, host: string, path: string, ca: string, tls: Pick<SecureContextOptions, 'minVersion' | 'maxVersion'> = {}): Promise<EdgeResponse & { certificateSubject: string }> {
+  const url = new URL(path, edgeTlsUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method: 'GET', headers: { host }, servername: host, ca, agent: false, ...tls }, (res) => {
+      const subject = (res.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '';
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), certificateSubject: subject }));
+    });
     req.on('error', reject);
     req.end();
   });

@@ -3,6 +3,13 @@ import { generate } from 'selfsigned';
 export interface ServerCertificates {
   /** PEM of the CA that signed the server certificate: what clients trust. */
   caCertificate: string;
+  /** The CA's private key, which signs the edge's per-host certificates. */
+  caKey: string;
+  key: string;
+  cert: string;
+}
+
+export interface HostCertificate {
   key: string;
   cert: string;
 }
@@ -38,5 +45,24 @@ export async function createServerCertificates(): Promise<ServerCertificates> {
       { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
     ],
   });
-  return { caCertificate: ca.cert, key: server.private, cert: server.cert };
+  return { caCertificate: ca.cert, caKey: ca.private, key: server.private, cert: server.cert };
+}
+
+/** A certificate for one host name (a wildcard too) signed by the emulator's CA: what an AFD-managed certificate is here. */
+export async function issueHostCertificate(ca: Pick<ServerCertificates, 'caCertificate' | 'caKey'>, hostName: string): Promise<HostCertificate> {
+  const issued = await generate([{ name: 'commonName', value: hostName }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(Date.now() - 60_000),
+    notAfterDate: new Date(Date.now() + 30 * ONE_DAY_MS),
+    ca: { key: ca.caKey, cert: ca.caCertificate },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: hostName }] },
+    ],
+  });
+  return { key: issued.private, cert: issued.cert };
 }
