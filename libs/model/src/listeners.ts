@@ -63,6 +63,8 @@ function acceptanceProblems(listener: GatewayListener, conflict: string | undefi
   return problems;
 }
 
+const MANAGED_CERTIFICATE_MAX_HOST = 64;
+
 /** Judged whatever else is wrong with the listener; with invalid tls.options only certificateRefs can be judged. */
 function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig | undefined): string | undefined {
   if ((listener.tls?.certificateRefs ?? []).length > 0) {
@@ -70,8 +72,9 @@ function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig | 
   }
   if (!tls) return undefined;
   if (tls.certificate === undefined) return `an HTTPS listener needs tls.options ${CERTIFICATE_OPTION}: managed`;
-  if (listener.hostname?.startsWith('*.')) {
-    return `AFD-managed certificates cannot cover the wildcard hostname ${listener.hostname}`;
+  // AFD issues managed certificates for wildcard domains too, but for host names of at most 64 characters.
+  if (listener.hostname !== undefined && listener.hostname.length > MANAGED_CERTIFICATE_MAX_HOST) {
+    return `AFD-managed certificates cover host names of at most ${MANAGED_CERTIFICATE_MAX_HOST} characters; ${listener.hostname} has ${listener.hostname.length}`;
   }
   return undefined;
 }

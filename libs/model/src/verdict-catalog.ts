@@ -34,7 +34,7 @@ export const verdictCatalog: readonly VerdictCase[] = [
   { object: 'Listener', type: 'Conflicted', status: 'False', reason: 'NoConflicts', specReason: true, when: 'neither of the above' },
   { object: 'Listener', type: 'ResolvedRefs', status: 'True', reason: 'ResolvedRefs', specReason: true, when: 'route kinds and certificate source are usable' },
   { object: 'Listener', type: 'ResolvedRefs', status: 'False', reason: 'InvalidRouteKinds', specReason: true, when: 'allowedRoutes.kinds names a kind other than gateway.networking.k8s.io HTTPRoute' },
-  { object: 'Listener', type: 'ResolvedRefs', status: 'False', reason: 'InvalidCertificateRef', specReason: true, when: 'HTTPS with certificateRefs (unsupported), without the afd-certificate option, or with a managed certificate for a wildcard hostname; judged even when the listener is not accepted' },
+  { object: 'Listener', type: 'ResolvedRefs', status: 'False', reason: 'InvalidCertificateRef', specReason: true, when: 'HTTPS with certificateRefs (unsupported), without the afd-certificate option, or with a managed certificate for a hostname over 64 characters; judged even when the listener is not accepted' },
   { object: 'Listener', type: 'Programmed', status: 'False', reason: 'Invalid', specReason: true, when: 'the listener is not accepted or its refs are not resolved' },
 
   { object: 'HTTPRoute parent', type: 'Accepted', status: 'True', reason: 'Accepted', specReason: true, when: 'attached to at least one listener; shadowed matches, and listeners that serve nothing for it (invalid, or listener isolation gives its hosts to another) are named in the message' },

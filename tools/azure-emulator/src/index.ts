@@ -18,4 +18,4 @@ export { ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS, TAGS as CLOUD_PROVIDER_TAGS,
 export { AzureLoadBalancerWriter, type ServiceAddress } from './cloud-provider/azure-load-balancer.js';
 // Test support (src/testing/): a request to the emulated edge with the Host of an AFD endpoint (fetch cannot set Host),
 // optionally pinned to one edge; a local HTTP backend that records what reached it.
-export { edgeRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from './testing/backends.js';
+export { edgeRequest, edgeTlsRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from './testing/backends.js';
