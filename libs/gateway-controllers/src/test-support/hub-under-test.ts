@@ -182,6 +182,8 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
 export interface ListenerFixture {
   readonly name?: string;
   readonly hostname?: string;
+  /** HTTPS on 443 with an AFD-managed certificate (the listener TLS option of the annotation contract). */
+  readonly https?: boolean;
 }
 
 export function gatewayBody(name: string, annotations: Record<string, string> = {}, listeners: readonly ListenerFixture[] = [{}], extraSpec: Record<string, unknown> = {}) {
@@ -193,9 +195,10 @@ export function gatewayBody(name: string, annotations: Record<string, string> = 
       gatewayClassName: CLASS_NAME,
       listeners: listeners.map((l, i) => ({
         name: l.name ?? `http-${i}`,
-        protocol: 'HTTP',
-        port: 80,
+        protocol: l.https ? 'HTTPS' : 'HTTP',
+        port: l.https ? 443 : 80,
         ...(l.hostname ? { hostname: l.hostname } : {}),
+        ...(l.https ? { tls: { mode: 'Terminate', options: { 'networking.fleet.azure.com/afd-certificate': 'managed' } } } : {}),
         allowedRoutes: { namespaces: { from: 'All' } },
       })),
       ...extraSpec,
