@@ -264,7 +264,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       pending: report.pending.length,
       durationMs: Math.round(performance.now() - started),
     });
-    if (report.programmed) programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
+    // A custom domain awaiting DNS validation changes in Azure alone: Azure is read again until AFD has validated it.
+    if (report.programmed && report.customDomains.every((d) => d.validated)) programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
     else programmed.delete(owner.key);
     return report;
   }

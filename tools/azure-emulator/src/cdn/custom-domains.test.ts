@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProfile } from '../testing/afd-fixtures.js';
 import { restErrorOf } from '../testing/errors.js';
 import { FAST_POLLING, RESOURCE_GROUP, cdnId, startTestBed, type TestBed } from '../testing/sdk.js';
 

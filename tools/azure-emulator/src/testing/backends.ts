@@ -105,7 +105,7 @@ export function edgeTlsRequest(edgeTlsUrl: string, host: string, path: string, c
   const url = new URL(path, edgeTlsUrl);
   return new Promise((resolve, reject) => {
     const req = httpsRequest(url, { method: 'GET', headers: { host }, servername: host, ca, agent: false, ...tls }, (res) => {
-      const subject = (res.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '';
+      const subject = String((res.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '');
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), certificateSubject: subject }));
