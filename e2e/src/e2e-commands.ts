@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startLocalSystem, stopLocalSystem } from '@fleet-gateway/local-system';
+import { recordAssumptionChecks } from './azure-assumption-run.js';
 import { azurePreflight } from './azure-preflight.js';
 import { readAzureRecords, runAzureScript, scriptEnvironment, type AzureRun } from './azure-scripts.js';
 import { E2E_DIR, LOCAL_SYSTEM_DIR, readState, removeState, REPO_ROOT, STATE_FILE, writeState, type E2eState } from './e2e-state.js';
@@ -91,6 +92,11 @@ export async function runE2eTests(log: Log): Promise<number> {
   if (!state) {
     log('no e2e system is set up; run make e2e-setup first');
     return 2;
+  }
+  if (state.azure && state.settings.azure) {
+    // The emulator's named assumptions, asked of real AFD; the answers are kept whatever the scenarios do.
+    const { file, summary } = await recordAssumptionChecks(state.settings.azure, state.azure);
+    log(`assumption checks against Azure: ${summary} (${file})`);
   }
   const vitest = path.join(REPO_ROOT, 'node_modules', '.bin', 'vitest');
   const code = await new Promise<number>((resolve) => {

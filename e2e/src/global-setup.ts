@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startLocalSystem, stopLocalSystem } from '@fleet-gateway/local-system';
 import type { TestProject } from 'vitest/node';
 import { readState } from './e2e-state.js';
-import { E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER, systemInfoOf, type SystemInfo } from './system-under-test.js';
+import { azureSystemInfoOf, E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER, systemInfoOf, type SystemInfo } from './system-under-test.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,7 +13,8 @@ declare module 'vitest' {
 }
 
 /**
- * The system the scenarios run against: the one `make e2e-setup` recorded (E2E_STATE_FILE, set by `make e2e-tests`),
+ * The system the scenarios run against: the one `make e2e-setup` recorded (E2E_STATE_FILE, set by `make e2e-tests`;
+ * local or Azure mode),
  * or — under `make test` — a local system of its own, started with every agent and the fast timing, and stopped
  * after the last scenario. Under `make test` the Front Door scenarios always run (CI must cover them).
  */
@@ -21,7 +22,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stateFile = process.env['E2E_STATE_FILE'];
   if (stateFile) {
     const state = await readState(stateFile);
-    if (!state?.localSystemDir) throw new Error(`${stateFile} records no local system; run make e2e-setup`);
+    if (state?.azure && state.settings.azure) {
+      project.provide('system', azureSystemInfoOf(state.settings.azure.subscriptionId, state.azure, state.settings.frontDoor));
+      return async () => {};
+    }
+    if (!state?.localSystemDir) throw new Error(`${stateFile} records no system; run make e2e-setup`);
     project.provide('system', await systemInfoOf(state.localSystemDir, state.settings.frontDoor));
     return async () => {};
   }

@@ -27,7 +27,7 @@ async function propagated(system: SystemUnderTest): Promise<void> {
   await edgesPropagated(system);
 }
 
-scenario('withdrawal, verified over a sustained interval', ['front-door'], (system) => {
+scenario('withdrawal, verified over a sustained interval', ['front-door', 'emulator'], (system) => {
   let hostname = '';
 
   it('set-up: both members serve /shop and the rest', async () => {
