@@ -20,6 +20,8 @@ if [[ "$AZURE_NETWORK_SETTING" != shared-vnet ]]; then
 fi
 [[ "$E2E_RUN_ID" =~ ^[a-z0-9]{6}$ ]] || die "E2E_RUN_ID has invalid value \"$E2E_RUN_ID\"; expected 6 lower-case letters or digits"
 
+# The image builds upload the repository (minus .dockerignore) and member-hub-access-cli.ts resolves the workspace from here.
+cd "$REPO_ROOT"
 readonly SUB=$AZURE_SUBSCRIPTION_ID RG=$AZURE_RESOURCE_GROUP RUN=$E2E_RUN_ID
 readonly TAGS=("$OWNER_TAG=$RUN")
 readonly RG_ID="/subscriptions/$SUB/resourceGroups/$RG"
@@ -42,13 +44,18 @@ node_resource_group() { printf 'MC_%s' "$(cluster_name "$1")"; }
 node_resource_group_id() { printf '/subscriptions/%s/resourceGroups/%s' "$SUB" "$(node_resource_group "$1")"; }
 kubeconfig() { printf '%s/%s.kubeconfig' "$E2E_AZURE_DIR" "$1"; }
 
-# grant WHO PRINCIPAL_ID ROLE SCOPE: one role assignment, recorded (cleanup.sh deletes it by id).
+# Every id is recorded before its create command runs, so that an interrupted set-up leaves nothing cleanup.sh does
+# not know of (what was never created is "already gone" to it).
+
+# grant WHO PRINCIPAL_ID ROLE SCOPE: one role assignment, named by a fresh GUID so that its id is known beforehand.
 grant() {
-  local who=$1 principal=$2 role=$3 scope=$4 id
+  local who=$1 principal=$2 role=$3 scope=$4 name
+  name=$(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)
+  name=${name,,}
   log "granting $who \"$role\" on $scope"
-  id=$(query "dry-run-assignment-of-$who" az role assignment create --subscription "$SUB" \
-    --assignee-object-id "$principal" --assignee-principal-type ServicePrincipal --role "$role" --scope "$scope" --query id -o tsv)
-  record roleAssignment "$id"
+  record roleAssignment "$scope/providers/Microsoft.Authorization/roleAssignments/$name"
+  run az role assignment create --subscription "$SUB" --name "$name" \
+    --assignee-object-id "$principal" --assignee-principal-type ServicePrincipal --role "$role" --scope "$scope" --output none
 }
 
 mkdir -p "$E2E_AZURE_DIR"
@@ -58,26 +65,29 @@ log "resource group $RG ($LOCATION), subscription $SUB, run $RUN, network $AZURE
 if [[ $(query false az group exists --subscription "$SUB" --name "$RG") == true ]]; then
   log "reusing resource group $RG (it is not this run's: cleanup leaves it)"
 else
-  run az group create --subscription "$SUB" --name "$RG" --location "$LOCATION" --tags "${TAGS[@]}" --output none
   record resourceGroup "$RG_ID"
+  run az group create --subscription "$SUB" --name "$RG" --location "$LOCATION" --tags "${TAGS[@]}" --output none
 fi
 
 log "shared virtual network $VNET: one subnet per cluster"
-vnet_id=$(query "$RG_ID/providers/Microsoft.Network/virtualNetworks/$VNET" az network vnet create --subscription "$SUB" \
-  --resource-group "$RG" --name "$VNET" --location "$LOCATION" --address-prefixes 10.0.0.0/8 --tags "${TAGS[@]}" --query newVNet.id -o tsv)
+readonly vnet_id="$RG_ID/providers/Microsoft.Network/virtualNetworks/$VNET"
 record vnet "$vnet_id"
+run az network vnet create --subscription "$SUB" --resource-group "$RG" --name "$VNET" --location "$LOCATION" \
+  --address-prefixes 10.0.0.0/8 --tags "${TAGS[@]}" --output none
 declare -A SUBNET_IDS
 index=1
 for cluster in "${CLUSTERS[@]}"; do
-  SUBNET_IDS[$cluster]=$(query "$vnet_id/subnets/$cluster" az network vnet subnet create --subscription "$SUB" --resource-group "$RG" \
-    --vnet-name "$VNET" --name "$cluster" --address-prefixes "10.$index.0.0/16" --query id -o tsv)
+  SUBNET_IDS[$cluster]="$vnet_id/subnets/$cluster"
+  run az network vnet subnet create --subscription "$SUB" --resource-group "$RG" --vnet-name "$VNET" --name "$cluster" \
+    --address-prefixes "10.$index.0.0/16" --output none
   index=$((index + 1))
 done
 
 log "container registry $ACR; the Node base image's digest; both agent images (az acr build)"
-acr_id=$(query "$RG_ID/providers/Microsoft.ContainerRegistry/registries/$ACR" az acr create --subscription "$SUB" \
-  --resource-group "$RG" --name "$ACR" --location "$LOCATION" --sku Basic --tags "${TAGS[@]}" --query id -o tsv)
+readonly acr_id="$RG_ID/providers/Microsoft.ContainerRegistry/registries/$ACR"
 record acr "$acr_id"
+run az acr create --subscription "$SUB" --resource-group "$RG" --name "$ACR" --location "$LOCATION" --sku Basic \
+  --tags "${TAGS[@]}" --output none
 # The Dockerfiles name the base by tag: its digest, as Docker Hub serves it now, is resolved here (import keeps the
 # manifest, so the registry's digest is Docker Hub's) and recorded for the README and the Dockerfiles' pin.
 run az acr import --subscription "$SUB" --name "$ACR" --source "docker.io/library/$NODE_BASE_IMAGE" --image "$NODE_BASE_IMAGE" --force
@@ -89,33 +99,36 @@ for app in hub-gateway member-discovery; do
 done
 
 log "WAF policy $WAF_POLICY (Premium, for the WAF scenarios; the hub reads it)"
+record wafPolicy "$WAF_POLICY_ID"
 run az rest --method put --url "https://management.azure.com$WAF_POLICY_ID?api-version=2025-11-01" \
   --body "{\"location\":\"Global\",\"sku\":{\"name\":\"Premium_AzureFrontDoor\"},\"tags\":{\"$OWNER_TAG\":\"$RUN\"},\"properties\":{\"policySettings\":{\"enabledState\":\"Enabled\",\"mode\":\"Prevention\"}}}" \
   --output none
-record wafPolicy "$WAF_POLICY_ID"
 
 log "identities: the agents' (workload identity) and the clusters' control plane"
 declare -A PRINCIPALS CLIENT_IDS
 for who in aks hub member-1 member-2; do
   name="$PREFIX-$who"
-  identity_id=$(query "$RG_ID/providers/Microsoft.ManagedIdentity/userAssignedIdentities/$name" az identity create --subscription "$SUB" \
-    --resource-group "$RG" --name "$name" --location "$LOCATION" --tags "${TAGS[@]}" --query id -o tsv)
+  identity_id="$RG_ID/providers/Microsoft.ManagedIdentity/userAssignedIdentities/$name"
   record identity "$identity_id"
+  run az identity create --subscription "$SUB" --resource-group "$RG" --name "$name" --location "$LOCATION" \
+    --tags "${TAGS[@]}" --output none
   PRINCIPALS[$who]=$(query "dry-run-principal-of-$who" az identity show --ids "$identity_id" --query principalId -o tsv)
   CLIENT_IDS[$who]=$(query "dry-run-client-id-of-$who" az identity show --ids "$identity_id" --query clientId -o tsv)
 done
-# AKS needs its control-plane identity to manage the shared network before the clusters are created.
+# AKS needs its control-plane identity to manage the shared network before the clusters are created (a fresh
+# assignment can take minutes to apply; az aks create retries the network's checks meanwhile).
 grant aks "${PRINCIPALS[aks]}" "Network Contributor" "$vnet_id"
 
 for cluster in "${CLUSTERS[@]}"; do
   name=$(cluster_name "$cluster")
   log "AKS cluster $name (OIDC issuer and workload identity on; its node resource group $(node_resource_group "$cluster"))"
-  aks_id=$(query "$RG_ID/providers/Microsoft.ContainerService/managedClusters/$name" az aks create --subscription "$SUB" \
+  aks_id="$RG_ID/providers/Microsoft.ContainerService/managedClusters/$name"
+  record aks "$aks_id"
+  run az aks create --subscription "$SUB" \
     --resource-group "$RG" --name "$name" --location "$LOCATION" --node-count 1 --node-vm-size Standard_D2s_v5 \
     --network-plugin azure --vnet-subnet-id "${SUBNET_IDS[$cluster]}" --assign-identity "$RG_ID/providers/Microsoft.ManagedIdentity/userAssignedIdentities/$PREFIX-aks" \
     --node-resource-group "$(node_resource_group "$cluster")" --enable-oidc-issuer --enable-workload-identity \
-    --generate-ssh-keys --tags "${TAGS[@]}" --query id -o tsv)
-  record aks "$aks_id"
+    --no-ssh-key --tags "${TAGS[@]}" --output none
   kubelet=$(query "dry-run-principal-of-kubelet-$cluster" az aks show --ids "$aks_id" --query identityProfile.kubeletidentity.objectId -o tsv)
   grant "kubelet-$cluster" "$kubelet" AcrPull "$acr_id"
   run az aks get-credentials --subscription "$SUB" --resource-group "$RG" --name "$name" --file "$(kubeconfig "$cluster")" --overwrite-existing

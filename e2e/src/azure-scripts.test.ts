@@ -166,7 +166,11 @@ describe('e2e/azure/setup.sh, dry run', () => {
       expect(scope).toMatch(new RegExp(`^/subscriptions/${SUB}/resourceGroups/[^/]+(/providers/.+)?$`));
       expect(option(words, '--subscription')).toBe(SUB);
     }
-    expect(created.filter((c) => c.kind === 'roleAssignment')).toHaveLength(grants.length);
+    // Recorded before it is created, by the id its GUID name gives it, so that cleanup.sh can delete it by id.
+    expect(created.filter((c) => c.kind === 'roleAssignment').map((c) => c.id)).toEqual(
+      grants.map((words) => `${option(words, '--scope')}/providers/Microsoft.Authorization/roleAssignments/${option(words, '--name')}`),
+    );
+    for (const words of grants) expect(option(words, '--name')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('creates every resource with this run’s tag and records it; installs the CRDs and charts as the README says', async () => {
