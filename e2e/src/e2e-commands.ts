@@ -5,11 +5,11 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { startLocalSystem, stopLocalSystem } from '@fleet-gateway/local-system';
 import { recordAssumptionChecks } from './azure-assumption-run.js';
-import { azurePreflight } from './azure-preflight.js';
+import { azurePreflight, runCommand } from './azure-preflight.js';
 import { readAzureRecords, runAzureScript, scriptEnvironment, type AzureRun } from './azure-scripts.js';
 import { E2E_DIR, LOCAL_SYSTEM_DIR, readState, removeState, REPO_ROOT, STATE_FILE, writeState, type E2eState } from './e2e-state.js';
 import { readE2eSettings, type E2eSettings } from './settings.js';
-import { E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER } from './system-under-test.js';
+import { E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER, E2E_MEMBERS } from './system-under-test.js';
 
 type Log = (line: string) => void;
 
@@ -107,13 +107,30 @@ export async function runE2eTests(log: Log): Promise<number> {
     child.once('exit', (exitCode) => resolve(exitCode ?? 1));
   });
   if (code !== 0 && state.localSystemDir) log(`the scenarios failed; logs and the emulator's state: ${await collectLogs(state.localSystemDir)}`);
+  if (code !== 0 && state.azure) log(`the scenarios failed; the agents' logs: ${await collectAzureLogs(state.azure)}`);
   return code;
+}
+
+async function newLogsDir(): Promise<string> {
+  const target = path.join(E2E_DIR, `logs-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  await mkdir(target, { recursive: true });
+  return target;
+}
+
+/** Azure mode: each agent's pod logs (the charts' Deployments in fleet-system) into .cache/e2e/logs-<time>/. */
+async function collectAzureLogs(run: AzureRun): Promise<string> {
+  const target = await newLogsDir();
+  for (const [cluster, app] of [['hub', 'hub-gateway'], ...E2E_MEMBERS.map((m) => [m, 'member-discovery'])] as const) {
+    const kubeconfig = run.outputs?.[`kubeconfig.${cluster}`] ?? '';
+    const answer = await runCommand('kubectl', ['--kubeconfig', kubeconfig, '--namespace', 'fleet-system', 'logs', '--selector', `app.kubernetes.io/name=${app}`, '--all-containers', '--prefix', '--tail=-1'], process.env);
+    await writeFile(path.join(target, `${app}-${cluster}.log`), answer.found ? `${answer.stdout}${answer.stderr}` : 'kubectl is not on PATH\n');
+  }
+  return target;
 }
 
 /** Copies every log of the local system and the emulator's state dump into .cache/e2e/logs-<time>/. */
 export async function collectLogs(localSystemDir: string): Promise<string> {
-  const target = path.join(E2E_DIR, `logs-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  await mkdir(target, { recursive: true });
+  const target = await newLogsDir();
   for (const file of (await readdir(localSystemDir).catch(() => [] as string[])).filter((f) => f.endsWith('.log'))) {
     await copyFile(path.join(localSystemDir, file), path.join(target, file));
   }
