@@ -78,6 +78,7 @@ export function routeBody(spec: RouteSpec, scope: FrontDoorScope): Route {
     patternsToMatch: [...spec.patterns],
     supportedProtocols: [...spec.supportedProtocols],
     forwardingProtocol: spec.forwardingProtocol,
+    ...(spec.originPath === undefined ? {} : { originPath: spec.originPath }),
     linkToDefaultDomain: 'Enabled',
     httpsRedirect: 'Disabled',
     enabledState: 'Enabled',

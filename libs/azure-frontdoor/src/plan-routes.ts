@@ -7,7 +7,8 @@ import {
   type SourceRef,
 } from '@fleet-gateway/model';
 import { routeName, ruleSetName } from './afd-names.js';
-import { ruleSource } from './model-lookup.js';
+import { candidateFilters, ruleSource } from './model-lookup.js';
+import { planPathRewrite, type PathRewrite } from './path-rewrite.js';
 import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import { planRuleSet } from './plan-rule-set.js';
 import type { PlanProblem } from './plan-types.js';
@@ -92,6 +93,9 @@ function decidePath(context: RouteContext, path: PathKey, candidates: readonly R
 
 interface RouteDraft {
   readonly sequence: Sequence;
+  /** What names the draft's route and rule set: the sequence, and the path rewrite when there is one. */
+  readonly identity: string;
+  readonly pathRewrite: PathRewrite | undefined;
   readonly patterns: Map<string, Set<EndpointProtocol>>;
 }
 
@@ -125,9 +129,11 @@ export function planRoutes(context: RouteContext): RoutePlan {
         continue;
       }
       const { sequence } = decision;
-      const draft = drafts.get(sequence.signature) ?? { sequence, patterns: new Map() };
+      const pathRewrite = planPathRewrite(path.path, sequence.candidates.map((c) => candidateFilters(context.model, c)));
+      const identity = pathRewrite ? `${sequence.signature}|${canonicalJson(pathRewrite)}` : sequence.signature;
+      const draft = drafts.get(identity) ?? { sequence, identity, pathRewrite, patterns: new Map() };
       draft.patterns.set(pattern, (draft.patterns.get(pattern) ?? new Set()).add(PROTOCOLS[host.protocol]));
-      drafts.set(sequence.signature, draft);
+      drafts.set(identity, draft);
     }
   }
   const routes: RouteSpec[] = [];
@@ -139,7 +145,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
       const key = [...protocols].sort().join(',');
       byProtocols.set(key, [...(byProtocols.get(key) ?? []), pattern]);
     }
-    const ruleSet = planRuleSet(context, draft.sequence.candidates, ruleSetName(draft.sequence.signature));
+    const ruleSet = planRuleSet(context, draft.sequence.candidates, ruleSetName(draft.identity), draft.pathRewrite);
     if (ruleSet) {
       ruleSets.set(ruleSet.ruleSet.ref.ruleSet, ruleSet.ruleSet);
       for (const rule of ruleSet.rules) rules.set(`${rule.ref.ruleSet}/${rule.ref.rule}`, rule);
@@ -150,11 +156,12 @@ export function planRoutes(context: RouteContext): RoutePlan {
     for (const [protocols, patterns] of byProtocols) {
       const readable = `${fallback.route.split('/')[1] ?? ''}-${fallback.rule}`;
       routes.push({
-        ref: { kind: 'route', profile: context.profile, endpoint: context.endpoint, route: routeName(readable, `${draft.sequence.signature}|${protocols}`) },
+        ref: { kind: 'route', profile: context.profile, endpoint: context.endpoint, route: routeName(readable, `${draft.identity}|${protocols}`) },
         originGroup: group.name,
         patterns: patterns.sort(compareText),
         supportedProtocols: protocols.split(',') as EndpointProtocol[],
         forwardingProtocol: group.forwardingProtocol,
+        ...(draft.pathRewrite ? { originPath: draft.pathRewrite.originPath } : {}),
         ruleSets: ruleSet ? [ruleSet.ruleSet.ref.ruleSet] : [],
         withdrawn: group.withdrawn,
         provenance,
