@@ -33,8 +33,9 @@ local-down:
 	pnpm exec tsx tools/local-system/src/cli.ts down --dir $(LOCAL_DIR)
 
 # End-to-end suites (e2e/README.md). Settings come from the environment once, at set-up: E2E_MODE=local|azure (default
-# local), ENABLE_AZURE_FRONT_DOOR=true for the Front Door scenarios, upstream's AZURE_* in Azure mode; e2e-setup records
-# them and the system it started in .cache/e2e/state.json, which e2e-tests and e2e-cleanup read.
+# local), ENABLE_AZURE_FRONT_DOOR=true for the Front Door scenarios, upstream's AZURE_* (and HELM, a Helm 4) in Azure
+# mode, which runs e2e/azure/*.sh with a logged-in az and costs money; e2e-setup records them and the system it started
+# or created in .cache/e2e/state.json, which e2e-tests and e2e-cleanup read.
 e2e-setup: bootstrap
 	NX_NO_CLOUD=true pnpm exec nx run-many -t bundle -p hub-gateway,member-discovery --output-style=static
 	pnpm exec tsx e2e/src/cli.ts setup

@@ -1,8 +1,10 @@
 /**
  * make e2e-setup / e2e-tests / e2e-cleanup (and e2e, all three with the cleanup always run).
  *   setup    resolve the settings from the environment (E2E_MODE, ENABLE_AZURE_FRONT_DOOR, upstream's AZURE_*),
- *            start the system under test and record both in .cache/e2e/state.json
- *   tests    run the scenarios against the recorded system; on failure collect the agents' logs and the emulator's state
+ *            start the system under test (Azure mode: e2e/azure/setup.sh, after checking az) and record both in
+ *            .cache/e2e/state.json
+ *   tests    run the scenarios against the recorded system (Azure mode: the ledger's assumption checks first); on
+ *            failure collect the agents' logs and the emulator's state
  *   cleanup  stop and remove everything setup made (also after a failed or interrupted run); a second run is a no-op
  */
 import { parseArgs } from 'node:util';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AzureRun } from './azure-scripts.js';
 import type { E2eSettings } from './settings.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -16,6 +17,8 @@ export interface E2eState {
   readonly startedAt: string;
   /** Local mode: the local system's folder. */
   readonly localSystemDir?: string;
+  /** Azure mode: the run's folder and id, and what e2e/azure/setup.sh created (all that e2e-cleanup removes). */
+  readonly azure?: AzureRun;
 }
 
 export async function readState(file = STATE_FILE): Promise<E2eState | undefined> {

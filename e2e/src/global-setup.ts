@@ -5,7 +5,7 @@ import { startLocalSystem, stopLocalSystem } from '@fleet-gateway/local-system';
 import type { TestProject } from 'vitest/node';
 import { collectLogs } from './e2e-commands.js';
 import { readState, REPO_ROOT } from './e2e-state.js';
-import { E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER, systemInfoOf, type SystemInfo } from './system-under-test.js';
+import { azureSystemInfoOf, E2E_CLUSTERS, E2E_EDGE_SEED, E2E_MANUAL_MEMBER, systemInfoOf, type SystemInfo } from './system-under-test.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,7 +23,8 @@ function runFailed(project: TestProject): boolean {
 }
 
 /**
- * The system the scenarios run against: the one `make e2e-setup` recorded (E2E_STATE_FILE, set by `make e2e-tests`),
+ * The system the scenarios run against: the one `make e2e-setup` recorded (E2E_STATE_FILE, set by `make e2e-tests`;
+ * local or Azure mode),
  * or — under `make test` — a local system of its own, started with every agent and the fast timing, and stopped
  * after the last scenario, its logs and the emulator's state collected first into test-results/e2e/ when the run
  * failed (`make e2e-tests` collects its own, from the recorded system). Under `make test` the Front Door scenarios
@@ -33,7 +34,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stateFile = process.env['E2E_STATE_FILE'];
   if (stateFile) {
     const state = await readState(stateFile);
-    if (!state?.localSystemDir) throw new Error(`${stateFile} records no local system; run make e2e-setup`);
+    if (state?.azure && state.settings.azure) {
+      project.provide('system', azureSystemInfoOf(state.settings.azure.subscriptionId, state.azure, state.settings.frontDoor));
+      return async () => {};
+    }
+    if (!state?.localSystemDir) throw new Error(`${stateFile} records no system; run make e2e-setup`);
     project.provide('system', await systemInfoOf(state.localSystemDir, state.settings.frontDoor));
     return async () => {};
   }

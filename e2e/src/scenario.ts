@@ -2,19 +2,25 @@ import { readFileSync } from 'node:fs';
 import { CdnManagementClient } from '@azure/arm-cdn';
 import { FrontDoorManagementClient } from '@azure/arm-frontdoor';
 import { NetworkManagementClient } from '@azure/arm-network';
+import { DefaultAzureCredential } from '@azure/identity';
 import { emulatorIdentityCredential, sdkClientOptions } from '@fleet-gateway/azure-emulator';
 import { OWNERSHIP_TAGS, SINK_HOST_SUFFIX } from '@fleet-gateway/azure-frontdoor';
 import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
-import { requestThroughEdge } from '@fleet-gateway/local-system';
+import { requestThroughEdge, type EchoAnswer } from '@fleet-gateway/local-system';
 import { describe, inject } from 'vitest';
 import { systemUnderTest, type SystemUnderTest } from './system-under-test.js';
 
-/** What a scenario needs beyond the export/import core. */
-export type Feature = 'front-door';
+/**
+ * What a scenario needs beyond the export/import core. `emulator`: something real Azure has no equivalent of — the
+ * emulator's admin API (ARM write counters, the edges' routing versions, the seeded edge) or the cloud-provider
+ * stand-in's echo backend answering for every member Service (the scenarios' manifests carry no pods).
+ */
+export type Feature = 'front-door' | 'emulator';
 
 const FEATURE_SWITCHES: Record<Feature, { readonly enabled: (system: SystemUnderTest) => boolean; readonly how: string }> = {
   'front-door': { enabled: (system) => system.frontDoor, how: 'ENABLE_AZURE_FRONT_DOOR=true' },
+  emulator: { enabled: (system) => system.mode === 'local', how: 'E2E_MODE=local' },
 };
 
 /**
@@ -28,8 +34,20 @@ export function scenario(name: string, needs: readonly Feature[], body: (system:
   describe.skipIf(missing.length > 0)(title, () => body(system));
 }
 
-/** ARM clients of the system's emulator, with a token of its managed-identity endpoint (as an operator's az would have). */
+/**
+ * ARM clients of the system: in local mode the emulator's, with a token of its managed-identity endpoint (as an
+ * operator's az would have); in Azure mode public ARM's, with the operator's own DefaultAzureCredential (az login).
+ */
 export function armClients(system: SystemUnderTest): { cdn: CdnManagementClient; network: NetworkManagementClient; frontDoor: FrontDoorManagementClient } {
+  if (system.mode === 'azure') {
+    const credential = new DefaultAzureCredential();
+    const { subscriptionId } = system.azure;
+    return {
+      cdn: new CdnManagementClient(credential, subscriptionId),
+      network: new NetworkManagementClient(credential, subscriptionId),
+      frontDoor: new FrontDoorManagementClient(credential, subscriptionId),
+    };
+  }
   const credential = emulatorIdentityCredential(system.azure);
   const options = sdkClientOptions({ armEndpoint: system.azure.armEndpoint, caCertificate: readFileSync(system.azure.caCertificatePath, 'utf8') });
   return {
@@ -38,6 +56,21 @@ export function armClients(system: SystemUnderTest): { cdn: CdnManagementClient;
     // WAF policies (Microsoft.Network/frontdoorWebApplicationFirewallPolicies) are read with Front Door's own SDK.
     frontDoor: new FrontDoorManagementClient(credential, system.azure.subscriptionId, options),
   };
+}
+
+/**
+ * A request to a Gateway's endpoint host name: in local mode through the emulator's edge (Host header), in Azure
+ * mode HTTPS to the host name itself, as a client on the internet sends it.
+ */
+export async function throughEdge(system: SystemUnderTest, hostname: string, requestPath = '/'): Promise<{ status: number; answer?: EchoAnswer }> {
+  if (system.mode === 'local') return requestThroughEdge(system.azure.edgeUrl, hostname, requestPath);
+  const response = await fetch(`https://${hostname}${requestPath}`, { redirect: 'manual' });
+  const body = await response.text();
+  try {
+    return { status: response.status, answer: JSON.parse(body) as EchoAnswer };
+  } catch {
+    return { status: response.status };
+  }
 }
 
 /** The emulator's ARM request counters (admin API), e.g. to prove an invalid edit wrote nothing. */
@@ -94,7 +127,7 @@ export async function answersThroughEdge(
   const answers: EdgeAnswer[] = [];
   for (const started = Date.now(); Date.now() - started < (during.ms ?? 0) || answers.length < during.requests; ) {
     const path = paths[answers.length % paths.length] ?? '/';
-    const { status, answer } = await requestThroughEdge(system.azure.edgeUrl, hostname, path);
+    const { status, answer } = await throughEdge(system, hostname, path);
     answers.push({ path, status, ...(answer ? { cluster: answer.cluster } : {}) });
   }
   return answers;
@@ -139,12 +172,13 @@ export async function servingGateway(
     const hostname = gateway?.status?.addresses?.find((a) => a.type === 'Hostname')?.value;
     last = programmed ? `Programmed=${programmed.status}: ${programmed.message}` : last;
     if (programmed?.status === 'True' && hostname) {
-      const { status, answer } = await requestThroughEdge(system.azure.edgeUrl, hostname, options.path ?? '/');
+      const { status, answer } = await throughEdge(system, hostname, options.path ?? '/');
       if (status === 200 && answer) seen.add(answer.cluster);
       last = `${last}; the edge answered ${status}, served so far by ${[...seen].join(', ') || 'none'}`;
       if (options.members.every((m) => seen.has(m))) {
-        // One edge serving is not all of them: each takes a change with its own delay.
-        await edgesPropagated(system);
+        // One edge serving is not all of them: each takes a change with its own delay. Only the emulator says which
+        // routing version each edge serves; real AFD publishes no such per-POP status.
+        if (system.mode === 'local') await edgesPropagated(system);
         return hostname;
       }
     }

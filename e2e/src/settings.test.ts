@@ -23,6 +23,21 @@ describe('readE2eSettings', () => {
     });
   });
 
+  it('Azure mode refuses upstream’s network shapes that e2e/azure does not build, naming the one it does', () => {
+    const env = { E2E_MODE: 'azure', AZURE_SUBSCRIPTION_ID: '11111111-2222-3333-4444-555555555555', AZURE_RESOURCE_GROUP: 'fleet-e2e' };
+    for (const shape of ['peered-vnet', 'dynamic-ip-allocation']) {
+      expect(readE2eSettings({ ...env, AZURE_NETWORK_SETTING: shape })).toEqual({
+        ok: false,
+        errors: [`AZURE_NETWORK_SETTING=${shape} is upstream's, but e2e/azure builds only shared-vnet (the default); unset it or set shared-vnet`],
+      });
+    }
+    expect(readE2eSettings({ ...env, AZURE_NETWORK_SETTING: 'shared-vnet', LOCATION: 'westeurope' })).toMatchObject({ ok: true, settings: { azure: { networkSetting: 'shared-vnet', location: 'westeurope' } } });
+  });
+
+  it('local mode ignores the Azure variables (they cannot make it create anything)', () => {
+    expect(readE2eSettings({ AZURE_SUBSCRIPTION_ID: 'not-a-guid', AZURE_NETWORK_SETTING: 'flat' })).toEqual({ ok: true, settings: { mode: 'local', frontDoor: false } });
+  });
+
   it('refuses Traffic Manager at once, and reports every bad value together', () => {
     expect(readE2eSettings({ E2E_MODE: 'cloud', ENABLE_TRAFFIC_MANAGER: 'true', ENABLE_AZURE_FRONT_DOOR: 'yes' })).toEqual({
       ok: false,

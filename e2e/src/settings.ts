@@ -22,6 +22,8 @@ export type SettingsResult = { readonly ok: true; readonly settings: E2eSettings
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RESOURCE_GROUP = /^[-\w._()]{1,90}$/;
 const NETWORK_SETTINGS = ['shared-vnet', 'peered-vnet', 'dynamic-ip-allocation'] as const;
+/** Of upstream's network shapes, what e2e/azure/setup.sh builds: one virtual network with a subnet per cluster. */
+const BUILT_NETWORK_SETTINGS: readonly string[] = ['shared-vnet'];
 
 /** A boolean variable as upstream's scripts read them: "true" or "false" (any case), unset = false. */
 function flag(environment: NodeJS.ProcessEnv, name: string, errors: string[]): boolean {
@@ -52,6 +54,9 @@ export function readE2eSettings(environment: NodeJS.ProcessEnv): SettingsResult 
     if (!GUID.test(subscriptionId)) errors.push(`AZURE_SUBSCRIPTION_ID has invalid value "${subscriptionId}"; expected the subscription's GUID (E2E_MODE=azure creates resources there, which costs money)`);
     if (!RESOURCE_GROUP.test(resourceGroup)) errors.push(`AZURE_RESOURCE_GROUP has invalid value "${resourceGroup}"; expected a resource group name (1-90 letters, digits, -._())`);
     if (!(NETWORK_SETTINGS as readonly string[]).includes(networkSetting)) errors.push(`AZURE_NETWORK_SETTING has invalid value "${networkSetting}"; expected one of ${NETWORK_SETTINGS.join(', ')}`);
+    else if (!BUILT_NETWORK_SETTINGS.includes(networkSetting)) {
+      errors.push(`AZURE_NETWORK_SETTING=${networkSetting} is upstream's, but e2e/azure builds only ${BUILT_NETWORK_SETTINGS.join(', ')} (the default); unset it or set shared-vnet`);
+    }
     azure = { subscriptionId, resourceGroup, networkSetting, location };
   }
   if (errors.length > 0) return { ok: false, errors };

@@ -9,7 +9,7 @@ type Gateway = { metadata: { finalizers?: string[] }; status?: { conditions?: Co
 type Export = { spec?: { privateLinkService?: { resourceID: string } }; status?: { privateLinkRequests?: { requestMessage: string }[] } };
 const gatewayPath = objectPath(RESOURCES.Gateway, 'gone', 'e2e-delete');
 
-scenario('Gateway deletion', ['front-door'], (system) => {
+scenario('Gateway deletion', ['front-door', 'emulator'], (system) => {
   it('leaves no Front Door resource, no connection the hub requested and no finalizer', async () => {
     // The member whose agent approves: the Gateway becomes Programmed without an operator.
     await apply(system.members[E2E_AUTO_MEMBER], new URL('member.yaml', import.meta.url));

@@ -10,7 +10,7 @@ type RouteParent = { controllerName: string; conditions?: Condition[] };
 type Route = { status?: { parents?: RouteParent[] } };
 const resolvedRefs = (parent: RouteParent) => parent.conditions?.find((c) => c.type === 'ResolvedRefs');
 
-scenario('invalid input', ['front-door'], (system) => {
+scenario('invalid input', ['front-door', 'emulator'], (system) => {
   it('a misspelled tier gives a condition naming the key, the value and what is expected, and no Azure write', async () => {
     const before = await settledWrites(system);
     await apply(system.hub, new URL('hub.yaml', import.meta.url));

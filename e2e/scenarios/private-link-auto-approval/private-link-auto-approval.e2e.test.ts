@@ -11,7 +11,7 @@ type Export = {
   status?: { privateLinkRequests?: { gateway: string; requestMessage: string }[] };
 };
 
-scenario('Private Link with auto-approval', ['front-door'], (system) => {
+scenario('Private Link with auto-approval', ['front-door', 'emulator'], (system) => {
   it('is Programmed from what Azure shows, over Private Link only, with exactly the hub’s connection approved by the member agent', async () => {
     await apply(system.members[E2E_AUTO_MEMBER], new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));

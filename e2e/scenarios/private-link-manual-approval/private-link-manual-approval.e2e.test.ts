@@ -12,7 +12,7 @@ const APPROVAL = 'networking.fleet.azure.com/PrivateLinkConnectionsApproved';
 // az network private-endpoint-connection approve --id '<id>' --description '<message>'
 const COMMAND = /approve --id '([^']+)' --description '([^']+)'/;
 
-scenario('Private Link with manual approval', ['front-door'], (system) => {
+scenario('Private Link with manual approval', ['front-door', 'emulator'], (system) => {
   it('status names what to approve, nothing is approved for the operator, and the Gateway becomes Programmed once they approve', async () => {
     const member = system.members[E2E_MANUAL_MEMBER];
     await apply(member, new URL('member.yaml', import.meta.url));

@@ -9,7 +9,7 @@ import { E2E_MEMBERS } from '../../src/system-under-test.js';
 type Export = { spec?: { publicAddress?: string; privateLinkService?: unknown }; status?: { frontDoors?: { frontDoorID: string }[] } };
 type ServiceExport = { status?: { conditions?: Condition[] } };
 
-scenario('public origins', ['front-door'], (system) => {
+scenario('public origins', ['front-door', 'emulator'], (system) => {
   it('a Standard Gateway reaches both members’ public load balancers, each restricted to Front Door and told the frontDoorId', async () => {
     for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));

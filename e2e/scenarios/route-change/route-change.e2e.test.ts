@@ -27,7 +27,7 @@ async function routePatterns(system: SystemUnderTest): Promise<string[]> {
 
 const byPath = (answers: readonly EdgeAnswer[], path: string) => answers.filter((a) => a.path === path);
 
-scenario('a route change', ['front-door'], (system) => {
+scenario('a route change', ['front-door', 'emulator'], (system) => {
   let hostname = '';
 
   it('set-up: /old is served by blue (member-1); /new matches no rule', async () => {

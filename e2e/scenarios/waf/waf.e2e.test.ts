@@ -47,7 +47,7 @@ async function expectServedByEveryMember(system: SystemUnderTest, hostname: stri
   expect([...new Set(answers.map((a) => a.cluster))].sort()).toEqual([...E2E_MEMBERS]);
 }
 
-scenario('WAF policy attach, detach and a missing policy', ['front-door'], (system) => {
+scenario('WAF policy attach, detach and a missing policy', ['front-door', 'emulator'], (system) => {
   let hostname = '';
   let profile = '';
   let wafPolicyId = '';

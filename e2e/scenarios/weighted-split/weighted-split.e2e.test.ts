@@ -7,7 +7,7 @@ import { E2E_MEMBERS, type E2eMember } from '../../src/system-under-test.js';
 const WEIGHTS: Record<E2eMember, number> = { 'member-1': 1, 'member-2': 3 };
 const REQUESTS = 2_000;
 
-scenario('weighted split between two clusters, measured through the edge', ['front-door'], (system) => {
+scenario('weighted split between two clusters, measured through the edge', ['front-door', 'emulator'], (system) => {
   it(`export weights 1:3 send 25 % / 75 % of ${REQUESTS} requests (within 3 points; the edge's choice is seeded)`, async () => {
     for (const member of E2E_MEMBERS) {
       await apply(system.members[member], new URL('member.yaml', import.meta.url));

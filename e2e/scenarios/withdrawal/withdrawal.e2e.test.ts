@@ -10,7 +10,7 @@ import { E2E_MEMBERS } from '../../src/system-under-test.js';
 const WINDOW = { ms: 30_000, requests: 300 };
 const exportPath = objectPath(RESOURCES.ServiceExport, 'shop', 'e2e-withdraw');
 
-scenario('withdrawal, verified over a sustained interval', ['front-door'], (system) => {
+scenario('withdrawal, verified over a sustained interval', ['front-door', 'emulator'], (system) => {
   let hostname = '';
 
   it('set-up: both members serve /shop and the rest', async () => {

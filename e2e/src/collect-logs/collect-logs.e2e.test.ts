@@ -20,7 +20,7 @@ const linesOf = (text: string): LogLine[] =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as LogLine);
 
-scenario('logs collected on failure (collectLogs, against the running system)', ['front-door'], (system) => {
+scenario('logs collected on failure (collectLogs, against the running system)', ['front-door', 'emulator'], (system) => {
   let parent = '';
   afterAll(async () => {
     if (parent) await rm(parent, { recursive: true, force: true });

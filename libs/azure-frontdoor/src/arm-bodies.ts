@@ -84,6 +84,7 @@ export function routeBody(spec: RouteSpec, scope: FrontDoorScope): Route {
     patternsToMatch: [...spec.patterns],
     supportedProtocols: [...spec.supportedProtocols],
     forwardingProtocol: spec.forwardingProtocol,
+    ...(spec.originPath === undefined ? {} : { originPath: spec.originPath }),
     linkToDefaultDomain: spec.customDomains.length === 0 ? 'Enabled' : 'Disabled',
     httpsRedirect: 'Disabled',
     enabledState: 'Enabled',

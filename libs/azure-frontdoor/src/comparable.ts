@@ -91,6 +91,8 @@ export function comparableRoute(r: Route): Comparable {
     patternsToMatch: [...(r.patternsToMatch ?? [])].sort(compareText),
     supportedProtocols: [...(r.supportedProtocols ?? [])].sort(compareText),
     forwardingProtocol: r.forwardingProtocol ?? null,
+    // Azure answers `originPath: null` for a route written without one (A54); '' is none too.
+    originPath: r.originPath || null,
     linkToDefaultDomain: r.linkToDefaultDomain ?? null,
     httpsRedirect: r.httpsRedirect ?? null,
     enabledState: r.enabledState ?? null,

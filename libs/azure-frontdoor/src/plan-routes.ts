@@ -7,7 +7,8 @@ import {
   type SourceRef,
 } from '@fleet-gateway/model';
 import { customDomainName, routeName, ruleSetName } from './afd-names.js';
-import { ruleSource } from './model-lookup.js';
+import { candidateFilters, ruleSource } from './model-lookup.js';
+import { planPathRewrite, type PathRewrite } from './path-rewrite.js';
 import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import { planRuleSet } from './plan-rule-set.js';
 import type { PlanProblem } from './plan-types.js';
@@ -94,6 +95,9 @@ interface RouteDraft {
   /** The custom domain the route serves; undefined: the endpoint's default domain. */
   readonly customDomain: string | undefined;
   readonly sequence: Sequence;
+  /** What names the draft's route and rule set: the sequence, and the path rewrite when there is one. */
+  readonly identity: string;
+  readonly pathRewrite: PathRewrite | undefined;
   readonly patterns: Map<string, Set<EndpointProtocol>>;
 }
 
@@ -122,8 +126,10 @@ export function planRoutes(context: RouteContext): RoutePlan {
         continue;
       }
       const { sequence } = decision;
-      const key = `${customDomain ?? ''}|${sequence.signature}`;
-      const draft = drafts.get(key) ?? { customDomain, sequence, patterns: new Map() };
+      const pathRewrite = planPathRewrite(path.path, sequence.candidates.map((c) => candidateFilters(context.model, c)));
+      const identity = pathRewrite ? `${sequence.signature}|${canonicalJson(pathRewrite)}` : sequence.signature;
+      const key = `${customDomain ?? ''}|${identity}`;
+      const draft = drafts.get(key) ?? { customDomain, sequence, identity, pathRewrite, patterns: new Map() };
       draft.patterns.set(pattern, (draft.patterns.get(pattern) ?? new Set()).add(PROTOCOLS[host.protocol]));
       drafts.set(key, draft);
     }
@@ -137,7 +143,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
       const key = [...protocols].sort().join(',');
       byProtocols.set(key, [...(byProtocols.get(key) ?? []), pattern]);
     }
-    const ruleSet = planRuleSet(context, draft.sequence.candidates, ruleSetName(draft.sequence.signature));
+    const ruleSet = planRuleSet(context, draft.sequence.candidates, ruleSetName(draft.identity), draft.pathRewrite);
     if (ruleSet) {
       ruleSets.set(ruleSet.ruleSet.ref.ruleSet, ruleSet.ruleSet);
       for (const rule of ruleSet.rules) rules.set(`${rule.ref.ruleSet}/${rule.ref.rule}`, rule);
@@ -148,7 +154,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
     for (const [protocols, patterns] of byProtocols) {
       const readable = `${fallback.route.split('/')[1] ?? ''}-${fallback.rule}`;
       // The default domain's routes keep the names they had before custom domains existed.
-      const identity = `${draft.customDomain === undefined ? '' : `${draft.customDomain}|`}${draft.sequence.signature}|${protocols}`;
+      const identity = `${draft.customDomain === undefined ? '' : `${draft.customDomain}|`}${draft.identity}|${protocols}`;
       routes.push({
         ref: { kind: 'route', profile: context.profile, endpoint: context.endpoint, route: routeName(readable, identity) },
         customDomains: draft.customDomain === undefined ? [] : [draft.customDomain],
@@ -156,6 +162,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
         patterns: patterns.sort(compareText),
         supportedProtocols: protocols.split(',') as EndpointProtocol[],
         forwardingProtocol: group.forwardingProtocol,
+        ...(draft.pathRewrite ? { originPath: draft.pathRewrite.originPath } : {}),
         ruleSets: ruleSet ? [ruleSet.ruleSet.ref.ruleSet] : [],
         withdrawn: group.withdrawn,
         provenance,

@@ -1,6 +1,7 @@
-import type { ModelMatch, RoutingCandidate } from '@fleet-gateway/model';
+import type { RoutingCandidate } from '@fleet-gateway/model';
 import { ruleName } from './afd-names.js';
-import { findRule, ruleSource } from './model-lookup.js';
+import { candidateFilters, ruleSource } from './model-lookup.js';
+import { withPlannedRewrite, type PathRewrite } from './path-rewrite.js';
 import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import type { RouteContext } from './plan-routes.js';
 import { actionsOfFilters, chunkActions, conditionsOf } from './rule-translation.js';
@@ -11,14 +12,13 @@ export interface PlannedRuleSet {
   readonly rules: readonly RuleSpec[];
 }
 
-const ROOT_PATH: ModelMatch = { path: { type: 'PathPrefix', value: '/' }, headers: [], queryParams: [] };
-
 /**
  * The rules engine part of one route decision: each conditional candidate, in precedence order, sends matching
  * requests to its own origin group (route configuration override) with its filters and stops; the unconditional
- * candidate's filters apply to the rest. Orders start at 1 (AFD gives order 0 a special meaning).
+ * candidate's filters apply to the rest. Orders start at 1 (AFD gives order 0 a special meaning). With a path rewrite,
+ * each candidate's rule carries the rewrite planned for it instead of its filter's.
  */
-export function planRuleSet(context: RouteContext, candidates: readonly RoutingCandidate[], name: string): PlannedRuleSet | undefined {
+export function planRuleSet(context: RouteContext, candidates: readonly RoutingCandidate[], name: string, pathRewrite?: PathRewrite): PlannedRuleSet | undefined {
   const rules: RuleSpec[] = [];
   const add = (candidate: RoutingCandidate, conditions: readonly RuleCondition[], actions: readonly RuleAction[], stop: boolean): void => {
     const chunks = chunkActions(actions);
@@ -35,9 +35,9 @@ export function planRuleSet(context: RouteContext, candidates: readonly RoutingC
     });
   };
   candidates.forEach((candidate, i) => {
-    const found = findRule(context.model, candidate);
-    const match = found?.rule.matches[candidate.match] ?? ROOT_PATH;
-    const filterActions = actionsOfFilters(found?.rule.filters ?? [], match);
+    const { filters, match } = candidateFilters(context.model, candidate);
+    const translated = actionsOfFilters(filters, match);
+    const filterActions = pathRewrite ? withPlannedRewrite(translated, pathRewrite.rewrites[i]) : translated;
     if (i === candidates.length - 1) {
       add(candidate, [], filterActions, false);
       return;

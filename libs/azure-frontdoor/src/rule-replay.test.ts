@@ -120,24 +120,52 @@ describe('golden cases with rule sets, replayed at the edge', () => {
     expect((await send('/app/x', { headers: { 'x-canary': 'false' } })).backend).toBe('web');
   });
 
-  it('route-invalid-rewrite-to-root: the rule kept (/c to /d) rewrites a request for the prefix itself', async () => {
-    const send = await program(modelGolden('route-invalid-rewrite-to-root'));
-    const prefix = await send('/c?q=1');
-    expect([prefix.backend, prefix.seen?.path]).toEqual(['web', '/d?q=1']);
+  it('route-rewrite-to-root: /a -> / and /c -> /d/ for the prefix itself, below it and with a query', async () => {
+    const send = await program(modelGolden('route-rewrite-to-root'));
+    const seen = async (path: string): Promise<[string | undefined, string | undefined]> => {
+      const response = await send(path);
+      return [response.backend, response.seen?.path];
+    };
+    expect(await seen('/c?q=1')).toEqual(['web', '/d?q=1']);
+    expect(await seen('/c/x')).toEqual(['web', '/d/x']);
+    expect(await seen('/c/')).toEqual(['web', '/d/']);
+    expect(await seen('/a')).toEqual(['web', '/']);
+    expect(await seen('/a/x?q=1')).toEqual(['web', '/x?q=1']);
+    expect(await seen('/a/')).toEqual(['web', '/']);
+    // `/cx` is not under the PathPrefix /c (whole segments): nothing else serves it.
+    expect((await send('/cx')).status).toBe(404);
   });
 
-  // Known translation gap (reported with issue 17): AFD rewrites only the path after the route's pattern (A60), so the
-  // UrlRewrite on the `/p/*` route never sees `/p`. Each case states what Gateway API wants; it.fails turns red once
-  // the translation (or Azure-mode evidence against A60) makes it pass.
+  // AFD's UrlRewrite never sees the route's own prefix (A60), so below a prefix other than `/` the route's originPath
+  // takes the prefix's place (A67) and the rules put back what each candidate asks for.
   describe('ReplacePrefixMatch below the prefix itself', () => {
-    it.fails('route-filters-supported: /v1/x reaches the origin as /v2/x', async () => {
-      expect((await (await program(modelGolden('route-filters-supported')))('/v1/x')).seen?.path).toBe('/v2/x');
+    it('route-filters-supported: /v1/x reaches the origin as /v2/x, with its query; /v1x is not under /v1', async () => {
+      const send = await program(modelGolden('route-filters-supported'));
+      expect((await send('/v1/x')).seen?.path).toBe('/v2/x');
+      expect((await send('/v1/x/y?q=1')).seen?.path).toBe('/v2/x/y?q=1');
+      expect((await send('/v1?q=1')).seen?.path).toBe('/v2?q=1');
+      expect((await send('/v1/')).seen?.path).toBe('/v2/');
+      expect((await send('/v1x')).status).toBe(404);
     });
-    it.fails('route-invalid-rewrite-to-root: /c/x reaches the origin as /d/x', async () => {
-      expect((await (await program(modelGolden('route-invalid-rewrite-to-root')))('/c/x')).seen?.path).toBe('/d/x');
+    it('route-rewrite-to-root: /c/x reaches the origin as /d/x', async () => {
+      expect((await (await program(modelGolden('route-rewrite-to-root')))('/c/x')).seen?.path).toBe('/d/x');
     });
-    it.fails('plan-rule-set: /app/x reaches the origin as /v2/x', async () => {
+    it('plan-rule-set: /app/x reaches the origin as /v2/x', async () => {
       expect((await (await program(planGolden('plan-rule-set')))('/app/x')).seen?.path).toBe('/v2/x');
+    });
+    it('plan-rule-set, candidates that disagree on one AFD route: the canary keeps /app, the rest gets /v2, each with its query', async () => {
+      const send = await program(planGolden('plan-rule-set'));
+      const canary = { headers: { 'x-canary': 'true' } };
+      const seen = async (path: string, options?: EdgeRequestOptions): Promise<[string | undefined, string | undefined]> => {
+        const response = await send(path, options);
+        return [response.backend, response.seen?.path];
+      };
+      expect(await seen('/app/x/y?q=1', canary)).toEqual(['canary', '/app/x/y?q=1']);
+      expect(await seen('/app/', canary)).toEqual(['canary', '/app/']);
+      expect(await seen('/app', canary)).toEqual(['canary', '/app']);
+      expect(await seen('/app/x/y?q=1')).toEqual(['web', '/v2/x/y?q=1']);
+      expect(await seen('/app/')).toEqual(['web', '/v2/']);
+      expect(await seen('/app?q=1')).toEqual(['web', '/v2?q=1']);
     });
   });
 });

@@ -27,9 +27,11 @@ describe('rules engine translation', () => {
     ['/', '/'],
     ['/a/b', '/c'],
     ['/a/b', '/c/d/'],
-  ])('ReplacePrefixMatch %s -> %s rewrites the prefix itself and every path below it as Gateway API says', (from, to) => {
+    ['/a', '/'],
+  ])('ReplacePrefixMatch %s -> %s rewrites what the rule sees whole (A60) as Gateway API says: the exact path, everything on /*', (from, to) => {
+    // Below another prefix the rule never sees the prefix: path-rewrite.test.ts covers those requests.
     const [action] = actionsOfFilters([rewrite('ReplacePrefixMatch', to)], prefix(from));
-    const requests = from === '/' ? ['/', '/x', '/x/y'] : [from, `${from}/`, `${from}/x`, `${from}/x/y`];
+    const requests = from === '/' ? ['/', '/x', '/x/y'] : [from];
     for (const request of requests) expect([request, action && applyRewrite(request, action)]).toEqual([request, gatewayRewrite(from, to, request)]);
   });
 

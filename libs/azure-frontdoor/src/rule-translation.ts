@@ -67,17 +67,16 @@ function filterActions(filter: ModelFilter, match: ModelMatch): RuleAction[] {
 /**
  * ReplacePrefixMatch as AFD's UrlRewrite, which replaces `sourcePattern` (a plain prefix of the path) with
  * `destination` and appends the rest as it is. Gateway API replaces whole segments and ignores a trailing `/` on
- * either side, so `/a` -> `/b/` is `/a` -> `/b`: `/a` becomes `/b`, `/a/x` becomes `/b/x` (a source pattern of `/a/`
- * would leave a request for `/a` itself unrewritten). From `/` the rest starts with its own segment, so the
- * destination ends in `/`: `/x` becomes `/b/x`. To `/` from another prefix, one rule can rewrite `/a/x` to `/x` but
- * not `/a` to `/`: resolve drops such a rule, so only the first half is written here for a hand-built model.
+ * either side, so `/a` -> `/b/` is `/a` -> `/b`. This is right where the rule sees the whole path (A60): on an exact
+ * path (`/a` becomes `/b`, and `/` in place of `/a` when the replacement is `/`) and on `/*`, where the rest starts with
+ * its own segment, so the destination ends in `/`: `/x` becomes `/b/x`. Below another prefix the rule never sees the
+ * prefix: path-rewrite.ts gives such routes an origin path and its own rewrites instead.
  */
 function prefixRewrite(prefix: string, replacement: string): RuleAction {
   const trimmed = replacement.replace(/\/+$/, '');
   const rewrite = (sourcePattern: string, destination: string): RuleAction => ({ type: 'rewrite', sourcePattern, destination, preserveUnmatchedPath: true });
   if (prefix === '/') return rewrite('/', `${trimmed}/`);
-  if (trimmed === '') return rewrite(`${prefix}/`, '/');
-  return rewrite(prefix, trimmed);
+  return rewrite(prefix, trimmed === '' ? '/' : trimmed);
 }
 
 /** What a rule's filters do, in AFD actions; a redirect answers at the edge, so nothing else is needed with it. */

@@ -101,6 +101,8 @@ export interface RouteSpec {
   readonly patterns: readonly string[];
   readonly supportedProtocols: readonly EndpointProtocol[];
   readonly forwardingProtocol: ForwardingProtocol;
+  /** Takes the place of the part of the path the route's `/p/*` pattern fixes (path-rewrite.ts); none: the path as it is. */
+  readonly originPath?: string;
   readonly ruleSets: readonly string[];
   /** The rule has no origin left: the route points at the endpoint's sink group, so requests get AFD's error. */
   readonly withdrawn: boolean;

@@ -172,11 +172,11 @@ describe('no knock-on errors', () => {
 });
 
 describe('URL rewrite (case 4)', () => {
-  it('ReplacePrefixMatch "/" of a non-root prefix is dropped and says why; an expressible rewrite beside it is kept', () => {
-    const result = resolveGateway(inputsOf('route-invalid-rewrite-to-root'));
-    expect(result.model?.routes[0]?.rules.map((r) => r.index)).toEqual([1]);
-    const dropped = routeCondition(result, 'web', 'PartiallyInvalid');
-    expect(dropped?.message).toContain('rule 0: URLRewrite ReplacePrefixMatch "/" of PathPrefix /a is not supported');
-    expect(dropped?.message).toContain('a request for /a itself could not become "/"');
+  it('ReplacePrefixMatch "/" of a non-root prefix is kept beside another prefix rewrite, and the route is fully accepted', () => {
+    const result = resolveGateway(inputsOf('route-rewrite-to-root'));
+    const rules = result.model?.routes[0]?.rules ?? [];
+    expect(rules.map((r) => r.index)).toEqual([0, 1]);
+    expect(rules[0]?.filters).toEqual([{ type: 'URLRewrite', path: { type: 'ReplacePrefixMatch', value: '/' } }]);
+    expect(routeCondition(result, 'web', 'PartiallyInvalid')).toBeUndefined();
   });
 });

@@ -25,20 +25,6 @@ function collect<T>(items: readonly Converted<T>[], problems: string[]): T[] {
   return values;
 }
 
-/**
- * ReplacePrefixMatch of a prefix other than `/` with `/`: AFD rewrites by plain prefix, so one rule can turn `/a/x`
- * into `/x` but not `/a` itself into `/` (a request for `/a` would reach the backend unrewritten).
- */
-function rootRewriteProblem(matches: readonly ModelMatch[], filters: readonly ModelFilter[]): string | undefined {
-  const toRoot = filters.some((f) => f.type === 'URLRewrite' && f.path.type === 'ReplacePrefixMatch' && f.path.value.replace(/\/+$/, '') === '');
-  const prefixes = matches.filter((m) => m.path.type === 'PathPrefix' && m.path.value !== '/').map((m) => m.path.value);
-  if (!toRoot || prefixes.length === 0) return undefined;
-  return (
-    `URLRewrite ReplacePrefixMatch "/" of PathPrefix ${prefixes.join(', ')} is not supported: AFD rewrites a plain prefix, so a request for ` +
-    `${prefixes[0]} itself could not become "/"; a replacement other than "/", or ReplaceFullPath, is expected`
-  );
-}
-
 function routeRules(route: HTTPRoute): readonly HTTPRouteRule[] {
   return route.spec.rules ?? DEFAULT_RULES;
 }
@@ -53,8 +39,6 @@ export function convertRules(route: HTTPRoute, profileTimeoutSeconds: number | u
     if ((rule.backendRefs ?? []).some((ref) => (ref.filters ?? []).length > 0)) {
       problems.push('filters on backendRefs are not supported (AFD applies rules per route, not per origin group)');
     }
-    const rootRewrite = rootRewriteProblem(matches, filters);
-    if (rootRewrite) problems.push(rootRewrite);
     const timeout = timeoutProblem(rule, profileTimeoutSeconds);
     if (timeout) problems.push(timeout);
     return { index, rule, matches, filters, problems };

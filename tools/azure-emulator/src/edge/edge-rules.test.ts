@@ -84,6 +84,12 @@ const served = async (host: string, path: string, options?: EdgeRequestOptions):
   return String(response.headers['x-emulator-origin'] ?? `status ${response.status}`);
 };
 
+/** The path backend `a` (the route's origin) received for a request to `path`; the request must have reached it. */
+const pathAtA = async (host: string, path: string): Promise<string | undefined> => {
+  expect(await served(host, path)).toBe('a');
+  return backends.a.requests.at(-1)?.path;
+};
+
 describe('rule conditions route requests to the overriding origin group', () => {
   it('each condition type sends what it matches to the second backend; everything else keeps the route\'s', async () => {
     const host = await endpointWithRules('conditions', [
@@ -228,10 +234,7 @@ describe('URL rewrites', () => {
       { conditions: [urlPath('BeginsWith', ['full'])], actions: [rewrite('/', '/replaced', false)], stop: true },
       { conditions: [urlPath('BeginsWith', ['root/'])], actions: [rewrite('/', '/v2/', true)], stop: true },
     ]);
-    const seen = async (path: string): Promise<string | undefined> => {
-      expect(await served(host, path)).toBe('a');
-      return backends.a.requests.at(-1)?.path;
-    };
+    const seen = (path: string): Promise<string | undefined> => pathAtA(host, path);
     expect(await seen('/a')).toBe('/b');
     expect(await seen('/a/x?q=1')).toBe('/b/x?q=1');
     expect(await seen('/full/x/y?q=1')).toBe('/replaced?q=1');
@@ -245,6 +248,14 @@ describe('URL rewrites', () => {
     expect(backends.a.requests.at(-1)?.path).toBe('/shop/b/x');
     await served(host, '/shop/other');
     expect(backends.a.requests.at(-1)?.path).toBe('/shop/other');
+  });
+
+  it('with originPath `/` the rewrite\'s output loses the pattern\'s fixed part (the URL rewrite page\'s way to remove /pattern-to-match)', async () => {
+    const host = await endpointWithRules('stripped', [{ actions: [rewrite('/', '/v2/', true)] }], { patternsToMatch: ['/shop/*'], originPath: '/' });
+    const seen = (path: string): Promise<string | undefined> => pathAtA(host, path);
+    expect(await seen('/shop/x?q=1')).toBe('/v2/x?q=1');
+    expect(await seen('/shop/')).toBe('/v2/');
+    expect(await seen('/SHOP/a/b')).toBe('/v2/a/b');
   });
 });
 

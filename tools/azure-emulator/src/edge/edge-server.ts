@@ -8,6 +8,7 @@ import { errorPage, newAzureRef, type EdgeErrorKind } from './error-pages.js';
 import type { HealthProber } from './health-prober.js';
 import { selectOrigin } from './origin-selection.js';
 import { enforceOriginCertificateName, originTlsOptions, type OriginTlsTarget } from './origin-tls.js';
+import { originRequestPath } from './origin-path.js';
 import { matchRoute } from './path-match.js';
 import { applyHeaderEdits, type ForwardingProtocol, type HeaderEdit } from './rule-actions.js';
 import { evaluateRules, type RuleDecision } from './rules-engine.js';
@@ -95,9 +96,8 @@ function serve(request: IncomingMessage, response: ServerResponse, dependencies:
       request,
       response,
       entry,
-      originPath: route.originPath,
       forwardingProtocol: decision?.forwardingProtocol ?? route.forwardingProtocol,
-      path: decision?.path ?? url.pathname,
+      path: originRequestPath(decision?.path ?? url.pathname, match, route.originPath),
       requestHeaders: decision?.requestHeaders ?? [],
       responseHeaders: decision?.responseHeaders ?? [],
       origin: selection.origin,
@@ -116,9 +116,8 @@ interface Forwarding {
   request: IncomingMessage;
   response: ServerResponse;
   entry: HostEntry;
-  originPath: string;
   forwardingProtocol: ForwardingProtocol;
-  /** The request path after the rules' rewrites. */
+  /** The path the origin receives: after the rules' rewrites and the route's originPath. */
   path: string;
   requestHeaders: readonly HeaderEdit[];
   responseHeaders: readonly HeaderEdit[];
@@ -161,7 +160,7 @@ function forward(job: Forwarding, dependencies: EdgeDependencies, fail: (kind: E
       host: target.host,
       port: target.port,
       method: request.method,
-      path: `${job.originPath}${job.path}${job.url.search}`,
+      path: `${job.path}${job.url.search}`,
       headers,
       ...(https ? originTlsOptions(tls) : {}),
       timeout: job.entry.originResponseTimeoutSeconds * 1000,

@@ -60,10 +60,31 @@ describe('edge routing', () => {
     expect(seen?.path).toBe('/index.html?x=1');
 
     expect((await edgeRequest(bed.emulator.edgeUrl, host, '/API/users')).headers['x-emulator-origin']).toBe('api');
-    expect(backends.b.requests.at(-1)?.path).toBe('/v2/API/users');
+    // originPath takes the place of the pattern's fixed part (/api), it does not precede the path (origin-path.ts).
+    expect(backends.b.requests.at(-1)?.path).toBe('/v2/users');
     expect(backends.b.requests.at(-1)?.headers.host).toBe(host);
     expect((await edgeRequest(bed.emulator.edgeUrl, host, '/api/status')).headers['x-emulator-origin']).toBe('exact');
     expect((await edgeRequest(bed.emulator.edgeUrl, host, '/api')).headers['x-emulator-origin']).toBe('root');
+  });
+
+  it('originPath replaces the part of the path the pattern fixes: the prefix on /v1/*, the whole path on /v1, nothing on /*', async () => {
+    const host = await createEndpoint(bed, 'fd', 'originpath');
+    await createOriginGroup(bed, 'fd', 'og-op-root');
+    await createOriginGroup(bed, 'fd', 'og-op-v1');
+    await createOrigin(bed, 'fd', 'og-op-root', { name: 'op-root', hostName: '127.0.0.1', httpPort: backends.a.port });
+    await createOrigin(bed, 'fd', 'og-op-v1', { name: 'op-v1', hostName: '127.0.0.1', httpPort: backends.b.port });
+    await createRoute(bed, 'fd', 'originpath', 'root', 'og-op-root', { patternsToMatch: ['/*'], originPath: '/base/' });
+    await createRoute(bed, 'fd', 'originpath', 'v1', 'og-op-v1', { patternsToMatch: ['/v1', '/v1/*'], originPath: '/v2' });
+    await bed.emulator.admin.whenPropagated();
+    const seen = async (path: string): Promise<[unknown, string | undefined]> => {
+      const origin = (await edgeRequest(bed.emulator.edgeUrl, host, path)).headers['x-emulator-origin'];
+      return [origin, (origin === 'op-v1' ? backends.b : backends.a).requests.at(-1)?.path];
+    };
+    expect(await seen('/v1')).toEqual(['op-v1', '/v2']);
+    expect(await seen('/v1/x?q=1')).toEqual(['op-v1', '/v2/x?q=1']);
+    expect(await seen('/v1/')).toEqual(['op-v1', '/v2/']);
+    expect(await seen('/v1x')).toEqual(['op-root', '/base/v1x']);
+    expect(await seen('/')).toEqual(['op-root', '/base/']);
   });
 
   it('answers 404 on a known host when no route pattern matches the path', async () => {

@@ -40,7 +40,7 @@ describe('matchRoute', () => {
   it('matches on protocol first and redirects HTTP to an HTTPS-only route that asks for it', () => {
     const secure = [route('secure', ['/*'], ['Https'], true), route('plain', ['/public/*'], ['Http'])];
     expect(matchRoute(secure, 'Http', '/public/x')?.route.name).toBe('plain');
-    expect(matchRoute(secure, 'Http', '/x')).toEqual({ route: secure[0], redirectToHttps: true, prefixLength: 0 });
+    expect(matchRoute(secure, 'Http', '/x')).toEqual({ route: secure[0], redirectToHttps: true, prefixLength: 0, exact: false });
     expect(matchRoute(secure, 'Https', '/x')?.redirectToHttps).toBe(false);
     expect(matchRoute([route('only-https', ['/*'], ['Https'])], 'Http', '/x')).toBeUndefined();
   });

@@ -5,6 +5,8 @@ export interface RouteMatch {
   redirectToHttps: boolean;
   /** How much of the path the matched pattern fixes: `/shop/*` fixes `/shop`; `/*` and exact patterns fix nothing. */
   prefixLength: number;
+  /** Whether an exact pattern (no `*`) matched. */
+  exact: boolean;
 }
 
 /**
@@ -28,13 +30,13 @@ export function matchRoute(routes: readonly RouteEntry[], protocol: 'Http' | 'Ht
   return undefined;
 }
 
-function bestPathMatch(routes: readonly RouteEntry[], path: string): { route: RouteEntry; prefixLength: number } | undefined {
+function bestPathMatch(routes: readonly RouteEntry[], path: string): Omit<RouteMatch, 'redirectToHttps'> | undefined {
   const lowerPath = path.toLowerCase();
   let best: { route: RouteEntry; length: number } | undefined;
   for (const route of routes) {
     for (const pattern of route.patterns.map((p) => p.toLowerCase())) {
       if (!pattern.endsWith('*')) {
-        if (pattern === lowerPath) return { route, prefixLength: 0 };
+        if (pattern === lowerPath) return { route, prefixLength: 0, exact: true };
         continue;
       }
       const prefix = pattern.slice(0, -1);
@@ -42,5 +44,5 @@ function bestPathMatch(routes: readonly RouteEntry[], path: string): { route: Ro
     }
   }
   // The wildcard's prefix ends in `/`, which belongs to what follows it.
-  return best === undefined ? undefined : { route: best.route, prefixLength: best.length - 1 };
+  return best === undefined ? undefined : { route: best.route, prefixLength: best.length - 1, exact: false };
 }

@@ -25,6 +25,7 @@ export interface RouteEntry {
   protocols: string[];
   patterns: string[];
   originGroupKey: string;
+  /** As programmed ('' when none); see origin-path.ts. */
   originPath: string;
   forwardingProtocol: 'HttpOnly' | 'HttpsOnly' | 'MatchRequest';
   httpsRedirect: boolean;
@@ -151,7 +152,7 @@ function routeEntry(name: string, properties: Record<string, unknown>, rules: Co
     protocols: (properties.supportedProtocols as string[] | undefined) ?? DEFAULT_PROTOCOLS,
     patterns: (properties.patternsToMatch as string[] | undefined) ?? DEFAULT_PATTERNS,
     originGroupKey: resourceKey(String((properties.originGroup as { id?: string } | undefined)?.id ?? '')),
-    originPath: typeof properties.originPath === 'string' ? properties.originPath.replace(/\/+$/, '') : '',
+    originPath: typeof properties.originPath === 'string' ? properties.originPath : '',
     forwardingProtocol: (properties.forwardingProtocol as RouteEntry['forwardingProtocol'] | undefined) ?? 'MatchRequest',
     httpsRedirect: properties.httpsRedirect === 'Enabled',
     rules,

@@ -40,7 +40,7 @@ export interface RuleDecision {
   forwardingProtocol?: ForwardingProtocol;
   /** Answer at the edge instead of forwarding. */
   redirect?: { status: number; location: string };
-  /** The path to forward (before the route's originPath). */
+  /** The path to forward, before the route's originPath takes the place of the part its pattern fixes. */
   path: string;
   requestHeaders: HeaderEdit[];
   responseHeaders: HeaderEdit[];
