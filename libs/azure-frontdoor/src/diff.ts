@@ -116,12 +116,20 @@ function diffRoutes(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGra
   }
 }
 
-/** Route writes that give up or take over (pattern, protocol)s run in waves; a route delete that frees one runs with them. */
+/**
+ * Route writes that give up or take over (pattern, protocol)s run in waves; a route delete that frees one runs with
+ * them. A route that hands over is written twice: first with only the patterns it keeps (wave 0), then as planned.
+ */
 function ordered(operations: readonly Operation[], claims: RouteClaims): Operation[] {
-  const waves = routeWaves(claims.waitsFor);
-  return operations.map((op) => {
+  const waves = routeWaves(claims.waitsFor, claims.handovers);
+  return operations.flatMap((op) => {
     const wave = op.ref.kind === 'route' ? waves.get(lower(op.ref.route)) : undefined;
-    return wave === undefined ? op : { ...op, wave };
+    if (wave === undefined) return [op];
+    const kept = op.ref.kind === 'route' && op.action === 'update' ? claims.handovers.get(lower(op.ref.route)) : undefined;
+    const handover: Operation[] = kept
+      ? [{ ...op, body: { ...op.body, patternsToMatch: [...kept] }, changes: [`patternsToMatch -> ${kept.join(', ')} (hand-over)`], reason: `gives up the patterns other routes take first: ${op.reason}`, wave: 0 }]
+      : [];
+    return [...handover, { ...op, wave }];
   });
 }
 

@@ -22,6 +22,29 @@ function observed(name: string, patterns: string[]): Observed<Route> {
   return { name, parent: 'e', arm: { name, patternsToMatch: patterns, supportedProtocols: ['Http'], linkToDefaultDomain: 'Enabled' } };
 }
 
+/**
+ * The route writes the claims order, wave by wave (a hand-over's first write in wave 0), applied to the observed
+ * patterns as AFD would: each write of a wave is checked against the others' patterns before and after that wave,
+ * since a wave's writes run concurrently. Returns the patterns each route ends with.
+ */
+function applyInWaves(start: readonly Observed<Route>[], claims: ReturnType<typeof resolveRouteClaims>): Map<string, string[]> {
+  const state = new Map(start.map((o) => [o.name, [...(o.arm.patternsToMatch ?? [])]]));
+  const waves = routeWaves(claims.waitsFor, claims.handovers);
+  const writes = [
+    ...[...claims.handovers].map(([name, patterns]) => ({ name, patterns: [...patterns], wave: 0 })),
+    ...claims.routes.map((r) => ({ name: r.ref.route, patterns: [...r.patterns], wave: waves.get(r.ref.route) ?? 0 })),
+  ];
+  for (const wave of [...new Set(writes.map((w) => w.wave))].sort((a, b) => a - b)) {
+    const group = writes.filter((w) => w.wave === wave);
+    for (const write of group) {
+      const others = [...state].filter(([name]) => name !== write.name).flatMap(([name, before]) => [...before, ...(group.find((w) => w.name === name)?.patterns ?? [])]);
+      expect([wave, write.name, write.patterns.filter((p) => others.includes(p))]).toEqual([wave, write.name, []]);
+    }
+    for (const write of group) state.set(write.name, write.patterns);
+  }
+  return state;
+}
+
 const held = (pattern: string): HeldPattern => ({ pattern, protocol: 'Http', cause: 'store/shop rule/1: its backends mix public and Private Link origins', provenance: [] });
 
 describe('route claims (pure)', () => {
@@ -65,5 +88,27 @@ describe('route claims (pure)', () => {
     expect(routeWaves(new Map([['c', ['b']], ['b', ['a']]]))).toEqual(new Map([['a', 0], ['b', 1], ['c', 2]]));
     const cycle = routeWaves(new Map([['a', ['b']], ['b', ['a']]]));
     expect([...cycle.keys()].sort()).toEqual(['a', 'b']);
+  });
+
+  it('two routes swapping patterns: one first keeps only what nobody else wants, then the other takes its, then the first', () => {
+    const start = [observed('rt-shop-0-745', ['/shop', '/shop/*']), observed('rt-shop-0-a90d', ['/shop/cart', '/shop/cart/*'])];
+    const claims = resolveRouteClaims([desired('rt-shop-0-745', ['/shop', '/shop/cart']), desired('rt-shop-0-a90d', ['/shop/*', '/shop/cart/*'])], [], start);
+    expect(claims.waitsFor).toEqual(new Map([['rt-shop-0-745', ['rt-shop-0-a90d']], ['rt-shop-0-a90d', ['rt-shop-0-745']]]));
+    expect(claims.handovers).toEqual(new Map([['rt-shop-0-745', ['/shop']], ['rt-shop-0-a90d', ['/shop/cart/*']]]));
+    expect(applyInWaves(start, claims)).toEqual(new Map([['rt-shop-0-745', ['/shop', '/shop/cart']], ['rt-shop-0-a90d', ['/shop/*', '/shop/cart/*']]]));
+  });
+
+  it('a three-route cycle is broken by the hand-overs of its routes that keep a pattern of their own', () => {
+    const start = [observed('rt-a', ['/a', '/x']), observed('rt-b', ['/b', '/y']), observed('rt-c', ['/c'])];
+    const claims = resolveRouteClaims([desired('rt-a', ['/b', '/x']), desired('rt-b', ['/c', '/y']), desired('rt-c', ['/a'])], [], start);
+    // rt-c keeps nothing of its own (a route without a pattern is not known to be valid on AFD): it hands nothing over.
+    expect(claims.handovers).toEqual(new Map([['rt-a', ['/x']], ['rt-b', ['/y']]]));
+    expect(routeWaves(claims.waitsFor, claims.handovers)).toEqual(new Map([['rt-a', 1], ['rt-b', 2], ['rt-c', 1]]));
+    expect(applyInWaves(start, claims)).toEqual(new Map([['rt-a', ['/b', '/x']], ['rt-b', ['/c', '/y']], ['rt-c', ['/a']]]));
+  });
+
+  it('a chain without a cycle hands nothing over', () => {
+    const claims = resolveRouteClaims([desired('rt-prefix', ['/a/*']), desired('rt-exact', ['/a'])], [], [observed('rt-prefix', ['/a', '/a/*'])]);
+    expect(claims.handovers).toEqual(new Map());
   });
 });

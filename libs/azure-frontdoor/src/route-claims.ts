@@ -20,6 +20,11 @@ export interface RouteClaims {
   readonly blocked: readonly { readonly route: RouteSpec; readonly cause: string }[];
   /** Route (lower-case name) → the routes that must give up a (pattern, protocol) before it takes it. */
   readonly waitsFor: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Routes (lower-case name) of a wait cycle (two routes swapping patterns) → the patterns each keeps in a first write
+   * that gives up what the other routes want, so they can take it before this route takes its final patterns.
+   */
+  readonly handovers: ReadonlyMap<string, readonly string[]>;
 }
 
 function claimKey(domain: string, pattern: string, protocol: string): string {
@@ -120,14 +125,53 @@ export function resolveRouteClaims(routes: readonly RouteSpec[], held: readonly 
     }));
     if (holders.size > 0) waitsFor.set(own, [...holders].sort(compareText));
   }
-  return { routes: adopted, frozen, blocked: [...blocked].map(([route, cause]) => ({ route, cause })), waitsFor };
+  return { routes: adopted, frozen, blocked: [...blocked].map(([route, cause]) => ({ route, cause })), waitsFor, handovers: handovers(adopted, observed, owner, waitsFor) };
+}
+
+function inCycle(name: string, waitsFor: ReadonlyMap<string, readonly string[]>): boolean {
+  const seen = new Set<string>();
+  const pending = [...(waitsFor.get(name) ?? [])];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next === name) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    pending.push(...(waitsFor.get(next) ?? []));
+  }
+  return false;
+}
+
+/**
+ * Each route of a wait cycle keeps, in its first write, the observed patterns no other route holds or wants. One left
+ * with none hands nothing over: no public record says AFD accepts a route without a pattern (the schema is silent)
+ * or that a disabled route gives up its claims, so such a cycle stays unordered and the refused write is reported.
+ * Between a hand-over and the write of the route that takes what it gave up, no route serves those patterns: their
+ * requests briefly go to the default route (the next pattern that matches, often `/*`). That is the price of the swap,
+ * since AFD allows one route per (domain, pattern, protocol) at any moment and no order of whole writes swaps them.
+ */
+function handovers(adopted: readonly RouteSpec[], observed: readonly Observed<Route>[], owner: ReadonlyMap<string, Observed<Route>>, waitsFor: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const wantedBy = new Map<string, string>();
+  for (const route of adopted) for (const k of specKeys(route)) wantedBy.set(k, lower(route.ref.route));
+  const result = new Map<string, string[]>();
+  for (const route of adopted) {
+    const own = lower(route.ref.route);
+    const current = observed.find((o) => lower(o.name) === own);
+    if (!current || !inCycle(own, waitsFor)) continue;
+    const domains = routeDomainKeys(route.customDomains.length === 0, route.customDomains);
+    const kept = (current.arm.patternsToMatch ?? []).filter((pattern) =>
+      keysOf(domains, [pattern], route.supportedProtocols).every((k) => (wantedBy.get(k) ?? own) === own && lower(owner.get(k)?.name ?? own) === own),
+    );
+    if (kept.length > 0) result.set(own, kept);
+  }
+  return result;
 }
 
 /**
  * The order of the route writes: 0 for a route that takes nothing from another, else one more than the routes it
- * waits for. A cycle (two routes swapping patterns) cannot be ordered; AFD refuses one write and the report says so.
+ * waits for. A route that hands over gives up its contested patterns in a first write in wave 0, so the routes
+ * waiting for it wait for that write only: that breaks its cycle. A cycle without a handover cannot be ordered; AFD
+ * refuses one write and the report says so.
  */
-export function routeWaves(waitsFor: ReadonlyMap<string, readonly string[]>): Map<string, number> {
+export function routeWaves(waitsFor: ReadonlyMap<string, readonly string[]>, handovers: ReadonlyMap<string, unknown> = new Map()): Map<string, number> {
   const depth = new Map<string, number>();
   const visiting = new Set<string>();
   const visit = (name: string): number => {
@@ -135,7 +179,7 @@ export function routeWaves(waitsFor: ReadonlyMap<string, readonly string[]>): Ma
     if (known !== undefined) return known;
     if (visiting.has(name)) return 0;
     visiting.add(name);
-    const wave = Math.max(-1, ...(waitsFor.get(name) ?? []).map(visit)) + 1;
+    const wave = Math.max(-1, ...(waitsFor.get(name) ?? []).map((holder) => (handovers.has(holder) ? 0 : visit(holder)))) + 1;
     visiting.delete(name);
     depth.set(name, wave);
     return wave;
