@@ -121,7 +121,7 @@ const serviceImportKeys = {
   }),
   healthProbeProtocol: defineKey({
     key: `${RESERVED_PREFIX}health-probe-protocol`,
-    summary: 'Protocol of the health probe.',
+    summary: 'Protocol of the health probe; also the forwarding protocol to origins when the backend port has no appProtocol.',
     parser: oneOf([KnownProbeProtocol.Http, KnownProbeProtocol.Https]),
     defaultValue: KnownProbeProtocol.Http,
     defaultText: KnownProbeProtocol.Http,

@@ -41,6 +41,48 @@ describe('planFrontDoor', () => {
     expect(graph.routes[0]?.forwardingProtocol).toBe('HttpsOnly');
   });
 
+  it("the forwarding protocol follows the backend port's appProtocol over the probe protocol, and both origin ports are the backend port", () => {
+    const httpsApp = planFrontDoor(buildGateway({ backends: [{ ...web, appProtocol: 'https' }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options).graph;
+    expect(httpsApp.routes[0]?.forwardingProtocol).toBe('HttpsOnly');
+    expect(programmable(httpsApp.origins).map((o) => [o.httpPort, o.httpsPort])).toEqual([[8080, 8080], [8080, 8080]]);
+    const httpApp = planFrontDoor(buildGateway({ backends: [{ ...web, probeProtocol: 'Https', appProtocol: 'http' }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options).graph;
+    expect(httpApp.routes[0]?.forwardingProtocol).toBe('HttpOnly');
+  });
+
+  it("a rule set override forwards with its own backend's appProtocol", () => {
+    const model = buildGateway({
+      backends: [web, { ...api, appProtocol: 'https' }],
+      routes: [
+        {
+          name: 'r',
+          rules: [
+            { matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-api', value: '1' }], queryParams: [] }], backends: [{ name: 'api' }] },
+            { backends: [{ name: 'web' }] },
+          ],
+        },
+      ],
+    });
+    const { graph, problems } = planFrontDoor(model, options);
+    expect(problems).toEqual([]);
+    expect(graph.rules.flatMap((r) => r.actions)).toMatchObject([{ type: 'originGroupOverride', forwardingProtocol: 'HttpsOnly' }]);
+    expect(graph.routes[0]?.forwardingProtocol).toBe('HttpOnly');
+  });
+
+  it('refuses only the rule whose backends forward with different protocols, naming each', () => {
+    const model = buildGateway({
+      backends: [{ ...web, appProtocol: 'https' }, api],
+      routes: [
+        { name: 'r', rules: [{ backends: [{ name: 'web' }, { name: 'api' }] }] },
+        { name: 'other', hostnames: ['other.example.com'], rules: [{ backends: [{ name: 'api' }] }] },
+      ],
+    });
+    const plan = planFrontDoor(model, options);
+    expect(plan.problems.map((p) => [p.code, p.source?.name, p.blocksWrites])).toEqual([['OriginGroupSettingsDiffer', 'r', false]]);
+    expect(plan.problems[0]?.message).toContain('different forwarding protocols');
+    expect(plan.problems[0]?.message).toContain('(store/api:8080: HttpOnly (health probe protocol); store/web:8080: HttpsOnly (appProtocol https))');
+    expect(plan.graph.routes.map((r) => [r.provenance[0]?.name, r.forwardingProtocol])).toEqual([['other', 'HttpOnly']]);
+  });
+
   it('shares one origin group between rules of different routes with the same weighted backend set', () => {
     const model = buildGateway({
       backends: [web],

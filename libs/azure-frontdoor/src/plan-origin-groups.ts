@@ -39,7 +39,17 @@ interface GroupDraft {
   readonly backends: readonly ModelBackend[];
   readonly healthProbe?: HealthProbeSpec;
   readonly latency: number;
+  readonly forwardingProtocol: ForwardingProtocol;
   readonly rules: SourceRef[];
+}
+
+/**
+ * The backend port's appProtocol decides; without one, the health probe protocol does (what the backend answers
+ * probes with is what it speaks), as before appProtocol was read.
+ */
+function forwardingProtocolOf(backend: ModelBackend): ForwardingProtocol {
+  const protocol = backend.appProtocol ?? (backend.probe.protocol === 'Https' ? 'https' : 'http');
+  return protocol === 'https' ? 'HttpsOnly' : 'HttpOnly';
 }
 
 function probeOf(backend: ModelBackend): HealthProbeSpec {
@@ -63,6 +73,11 @@ function draftSplit(split: TrafficSplit, backendsByKey: ReadonlyMap<string, Mode
     const detail = backends.map((b) => `${b.key}: ${probes.size > 1 ? canonicalJson(b.probe) : `${b.latencySensitivityMilliseconds} ms`}`).join('; ');
     return { problem: { code: 'OriginGroupSettingsDiffer', message: `its backends have different ${what}, which one AFD origin group cannot hold (${detail})` } };
   }
+  const protocols = new Set(backends.map(forwardingProtocolOf));
+  if (protocols.size > 1) {
+    const detail = backends.map((b) => `${b.key}: ${forwardingProtocolOf(b)}${b.appProtocol === undefined ? ' (health probe protocol)' : ` (appProtocol ${b.appProtocol})`}`).join('; ');
+    return { problem: { code: 'OriginGroupSettingsDiffer', message: `its backends have different forwarding protocols, which one AFD route cannot forward with (${detail})` } };
+  }
   const first = backends[0];
   return {
     draft: {
@@ -72,6 +87,7 @@ function draftSplit(split: TrafficSplit, backendsByKey: ReadonlyMap<string, Mode
       backends,
       ...(first ? { healthProbe: probeOf(first) } : {}),
       latency: first?.latencySensitivityMilliseconds ?? WIDEST_LATENCY_BAND_MS,
+      forwardingProtocol: first ? forwardingProtocolOf(first) : 'HttpOnly',
     },
   };
 }
@@ -152,7 +168,7 @@ export function planOriginGroups(model: GlobalGateway, profile: string, sinkGrou
   }
   const groupOfRule = new Map<string, PlannedGroup>();
   for (const [key, draft] of draftOfRule) {
-    groupOfRule.set(key, { name: names.get(draft) as string, forwardingProtocol: draft.healthProbe?.probeProtocol === 'Https' ? 'HttpsOnly' : 'HttpOnly', withdrawn: false });
+    groupOfRule.set(key, { name: names.get(draft) as string, forwardingProtocol: draft.forwardingProtocol, withdrawn: false });
   }
   for (const key of sinkRules) groupOfRule.set(key, { name: sinkGroup, forwardingProtocol: 'HttpOnly', withdrawn: true });
   return {

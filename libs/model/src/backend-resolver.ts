@@ -3,7 +3,7 @@ import type { ServiceImport } from '@fleet-gateway/api-types';
 import { resolveClusterOrigin, type ClusterOrigin, type GatewayRef } from './cluster-origins.js';
 import { decideConnectivity } from './connectivity.js';
 import type { InputIndex } from './input-index.js';
-import type { ModelBackend, ModelOrigin, ResolvedConnectivity } from './model-types.js';
+import type { BackendAppProtocol, ModelBackend, ModelOrigin, ResolvedConnectivity } from './model-types.js';
 import { backendKey, compareText } from './names.js';
 
 export type BackendResolution =
@@ -15,6 +15,13 @@ export type BackendResolution =
       /** A configuration error of the backend itself: its rules keep what was last programmed (fail-static). */
       readonly configurationError?: true;
     };
+
+// AFD speaks HTTP/1.1 to origins, over TLS or not: h2c, WebSocket (kubernetes.io/ws, wss) and the rest it cannot forward.
+const FORWARDABLE_APP_PROTOCOLS: readonly BackendAppProtocol[] = ['http', 'https'];
+
+function isForwardableAppProtocol(value: string): value is BackendAppProtocol {
+  return (FORWARDABLE_APP_PROTOCOLS as readonly string[]).includes(value);
+}
 
 function toModelOrigin(origin: Exclude<ClusterOrigin, { state: 'none' }>, connectivity: ResolvedConnectivity): ModelOrigin {
   if (origin.state === 'unknown') {
@@ -47,6 +54,17 @@ export function resolveBackend(
   if (!ports.includes(port)) {
     return { ok: false, reason: 'BackendNotFound', message: `port ${port} is not among the ports of ${label} [${ports.join(', ')}]` };
   }
+  const appProtocol = serviceImport.status?.ports?.find((p) => p.port === port)?.appProtocol;
+  if (appProtocol !== undefined && !isForwardableAppProtocol(appProtocol)) {
+    const expected = FORWARDABLE_APP_PROTOCOLS.map((p) => `"${p}"`).join(' or ');
+    return {
+      ok: false,
+      reason: 'UnsupportedProtocol',
+      message:
+        `${label} port ${port}: appProtocol "${appProtocol}" (status.ports[].appProtocol) is not supported; expected ${expected}, ` +
+        'or none (the health probe protocol then decides): AFD forwards to origins over HTTP/1.1 or HTTPS only',
+    };
+  }
   const clusters = [...new Set((serviceImport.status?.clusters ?? []).map((c) => c.cluster))].sort(compareText);
   const all = clusters.map((c) => resolveClusterOrigin(index, serviceImport, c, port, gateway));
   const usable = all.filter((o): o is Exclude<ClusterOrigin, { state: 'none' }> => o.state !== 'none');
@@ -65,6 +83,7 @@ export function resolveBackend(
     namespace,
     name,
     port,
+    ...(appProtocol !== undefined ? { appProtocol } : {}),
     connectivity: decision.connectivity,
     probe: { path: c.healthProbePath, protocol: c.healthProbeProtocol, requestType: c.healthProbeRequestType, intervalSeconds: c.healthProbeIntervalSeconds },
     latencySensitivityMilliseconds: c.latencySensitivityMilliseconds,

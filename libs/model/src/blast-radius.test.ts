@@ -180,3 +180,21 @@ describe('URL rewrite (case 4)', () => {
     expect(routeCondition(result, 'web', 'PartiallyInvalid')).toBeUndefined();
   });
 });
+
+describe("a backend port's appProtocol", () => {
+  const result = resolveGateway(inputsOf('backend-app-protocol'));
+
+  it('one AFD cannot forward with is UnsupportedProtocol naming the field, value and what is expected, and withdraws only its rule', () => {
+    const refs = routeCondition(result, 'web', 'ResolvedRefs');
+    expect(refs).toMatchObject({ status: 'False', reason: 'UnsupportedProtocol' });
+    expect(refs?.message).toContain('ServiceImport store/grpc port 8080: appProtocol "kubernetes.io/h2c" (status.ports[].appProtocol) is not supported; expected "http" or "https"');
+    expect(gatewayAccepted(result)?.status).toBe('True');
+    const rules = result.model?.routes[0]?.rules ?? [];
+    expect(rules.map((r) => r.withdrawn)).toEqual([undefined, 'NoValidBackends', undefined]);
+  });
+
+  it('http or https reaches the model backend; none leaves it unset', () => {
+    const appProtocols = Object.fromEntries((result.model?.backends ?? []).map((b) => [b.name, b.appProtocol]));
+    expect(appProtocols).toEqual({ secure: 'https', web: undefined });
+  });
+});

@@ -181,12 +181,17 @@ export interface ModelOrigin {
   readonly source: SourceRef;
 }
 
+/** The Kubernetes standard application protocols AFD can forward to an origin with. */
+export type BackendAppProtocol = 'http' | 'https';
+
 export interface ModelBackend {
   /** `namespace/name:port`. */
   readonly key: string;
   readonly namespace: string;
   readonly name: string;
   readonly port: number;
+  /** The port's Kubernetes `appProtocol` (ServiceImport `status.ports`), when set: the protocol AFD forwards with. */
+  readonly appProtocol?: BackendAppProtocol;
   readonly connectivity: ResolvedConnectivity;
   readonly probe: ProbeSettings;
   readonly latencySensitivityMilliseconds: number;

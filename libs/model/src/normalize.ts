@@ -107,6 +107,7 @@ function backend(b: ModelBackend): ModelBackend {
     namespace: b.namespace,
     name: b.name,
     port: b.port,
+    appProtocol: b.appProtocol,
     connectivity: b.connectivity,
     probe: { path: b.probe.path, protocol: b.probe.protocol, requestType: b.probe.requestType, intervalSeconds: b.probe.intervalSeconds },
     latencySensitivityMilliseconds: b.latencySensitivityMilliseconds,

@@ -17,5 +17,5 @@ export { CloudProviderStandIn, LOAD_BALANCER_FINALIZER, type CloudProviderOption
 export { ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS, TAGS as CLOUD_PROVIDER_TAGS, planLoadBalancer, type CloudSettings, type LoadBalancerPlan } from './cloud-provider/service-annotations.js';
 export { AzureLoadBalancerWriter, type ServiceAddress } from './cloud-provider/azure-load-balancer.js';
 // Test support (src/testing/): a request to the emulated edge with the Host of an AFD endpoint (fetch cannot set Host),
-// optionally pinned to one edge; a local HTTP backend that records what reached it.
-export { edgeRequest, edgeTlsRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from './testing/backends.js';
+// optionally pinned to one edge; a local HTTP(S) backend that records what reached it, and a certificate for it.
+export { backendCertificate, edgeRequest, edgeTlsRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from './testing/backends.js';

@@ -37,6 +37,7 @@ export interface BackendFixture {
   readonly clusters: readonly ClusterFixture[];
   readonly probePath?: string;
   readonly probeProtocol?: 'Http' | 'Https';
+  readonly appProtocol?: 'http' | 'https';
   readonly latency?: number;
   readonly hostHeader?: string;
 }
@@ -104,6 +105,7 @@ function buildBackend(backend: BackendFixture): ModelBackend {
     namespace: NS,
     name: backend.name,
     port: backend.port ?? 8080,
+    ...(backend.appProtocol ? { appProtocol: backend.appProtocol } : {}),
     connectivity,
     probe: { path: backend.probePath ?? '/healthz', protocol: backend.probeProtocol ?? 'Http', requestType: 'HEAD', intervalSeconds: 30 },
     latencySensitivityMilliseconds: backend.latency ?? 1000,
