@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo, type Server } from 'node:net';
 import path from 'node:path';
 import type { AgentLaunch } from './agent-launches.js';
 import { isLive, startManagedProcess, type StartedProcess } from './managed-process.js';
@@ -64,18 +63,4 @@ export async function waitForAgents(agents: readonly RunningAgent[], progress: (
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/** `count` ports free on 127.0.0.1 now (each bound and released together, so they are distinct). */
-export async function freePorts(count: number): Promise<number[]> {
-  const listening = (): Promise<Server> =>
-    new Promise((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    });
-  const servers = await Promise.all(Array.from({ length: count }, listening));
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
 }
