@@ -9,6 +9,7 @@ import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
 import type { RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { AFD_DISABLED_MESSAGE, GATEWAY_FINALIZER } from '@fleet-gateway/gateway-controllers';
 import { applyObject, conditionOf, gatewayBody, gatewayPath, publishExport, readExport, readGateway, routeBody, routePath } from '@fleet-gateway/gateway-controllers/test-support';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusals, startAgentEmulator } from './agent-run.js';
@@ -72,7 +73,7 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     agent = new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
       PATH: process.env.PATH,
       KUBECONFIG: agentKubeconfig,
-    });
+    }, AGENT_NODE_FLAGS['hub-gateway']);
     const started = await agent.line((l) => l.message === 'hub-gateway started');
     const health = String(started.health);
     const ready = await eventually(async () => { const r = await fetch(`${health}/readyz`); return { status: r.status, text: await r.text() }; }, (r) => r.status === 200, 30_000);
@@ -160,6 +161,7 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
       ['--enable-afd', '--afd-resource-group', 'rg-fleet-afd', '--hub-name', 'hub-test', '--azure-subscription-id', SUBSCRIPTION, '--arm-endpoint', emulator.armEndpoint,
         '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'],
       { PATH: process.env.PATH, KUBECONFIG: agentKubeconfig, ...azure.environment },
+      AGENT_NODE_FLAGS['hub-gateway'],
     );
     await agent.line((l) => l.message === 'hub-gateway started');
     await publishExport(admin, { cluster: 'member-1', service: 'catalog', publicAddress: '10.1.0.30' });

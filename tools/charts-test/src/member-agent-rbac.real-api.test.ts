@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CloudProviderStandIn, emulatorIdentityCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
 import { collectionPath, createLogger, EventRecorder, isNotFound, KubeApiError, KubeClient, Manager, objectPath, type Condition } from '@fleet-gateway/controller';
@@ -129,6 +130,7 @@ describe("the member agent under only its chart's RBAC on the member and Fleet's
         '--metrics-bind-address', '127.0.0.1:0',
       ],
       { PATH: process.env.PATH, KUBECONFIG: memberIdentity.kubeconfigPath, ...azure.environment },
+      AGENT_NODE_FLAGS['member-discovery'],
     );
     const started = await agent.line((l) => l.message === 'member-discovery started');
     expect(started.privateLinkOriginDiscovery).toEqual({ subscriptionId: SUBSCRIPTION, nodeResourceGroup: NODE_RG, approveConnections: false });

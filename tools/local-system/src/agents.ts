@@ -17,9 +17,9 @@ export interface RunningAgent {
 const agentsFile = (dir: string) => path.join(dir, 'agents.json');
 
 /**
- * Starts each agent's bundle under this Node as a managed process (its own process group, its JSON log in
- * `<dir>/<name>.log`; it dies with this process until released), and records each in `<dir>/agents.json` for the
- * end-to-end suites. Only PATH and the launch's environment reach the agent, as in a pod.
+ * Starts each agent's bundle under this Node, after the launch's node flags, as a managed process (its own process
+ * group, its JSON log in `<dir>/<name>.log`; it dies with this process until released), and records each in
+ * `<dir>/agents.json` for the end-to-end suites. Only PATH and the launch's environment reach the agent, as in a pod.
  */
 export async function startAgents(dir: string, launches: readonly AgentLaunch[], started: StartedProcess[]): Promise<RunningAgent[]> {
   const running: RunningAgent[] = [];
@@ -29,7 +29,7 @@ export async function startAgents(dir: string, launches: readonly AgentLaunch[],
     const agent = startManagedProcess({
       name: launch.name,
       command: process.execPath,
-      args: [launch.bundle, ...launch.args],
+      args: [...launch.nodeFlags, launch.bundle, ...launch.args],
       logFile,
       marker: launch.bundle,
       env: { PATH: process.env.PATH ?? '', ...launch.env },
