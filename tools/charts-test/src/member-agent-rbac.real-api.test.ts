@@ -8,19 +8,7 @@ import { collectionPath, createLogger, EventRecorder, isNotFound, KubeApiError, 
 import { AgentProcess, bundleAgent, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
 import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
 import { SERVICE_ANNOTATIONS } from '@fleet-gateway/member-azure';
-import {
-  AZURE_DATA_CURRENT_CONDITION,
-  ClusterRegion,
-  internalServiceExports,
-  ORIGIN_PUBLISHED_CONDITION,
-  REGION_LABEL,
-  SERVICE_EXPORT_FINALIZER,
-  serviceExports,
-  services,
-  type CachedInternalServiceExport,
-  type CachedService,
-  type CachedServiceExport,
-} from '@fleet-gateway/member-export';
+import { AZURE_DATA_CURRENT_CONDITION, ClusterRegion, internalServiceExports, ORIGIN_PUBLISHED_CONDITION, REGION_LABEL, SERVICE_EXPORT_FINALIZER, serviceExports, services, type CachedInternalServiceExport, type CachedService, type CachedServiceExport } from '@fleet-gateway/member-export';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusals, startAgentEmulator, type AgentEmulator } from './agent-run.js';
