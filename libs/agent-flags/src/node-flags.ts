@@ -10,8 +10,8 @@ export type AgentName = 'hub-gateway' | 'member-discovery';
  * garbage is short-lived (a watch event, a reconcile), and the cap took it from 152–156 MiB to 125–133 MiB resident
  * in its benchmark (target < 150 MiB) with no measurable cost in time to publish. The hub agent keeps V8's default:
  * it holds objects across many reconciles at once, and with the same cap they were promoted to the old generation,
- * which took it from 240 to 340 MiB idle in its memory benchmark (target < 300 MiB) and slower to idle. The README's
- * Benchmarks section has the figures.
+ * which took its peak in its memory benchmark from 239–240 MiB to 321–351 MiB (target < 300 MiB) and made it slower
+ * to go idle. The README's Benchmarks section has the figures.
  */
 export const AGENT_NODE_FLAGS: Readonly<Record<AgentName, readonly string[]>> = {
   'hub-gateway': [],
