@@ -13,9 +13,9 @@ export interface BenchAgent {
 }
 
 /**
- * Starts the hub agent's bundle under plain node, as its container does (after `nodeFlags`, its AGENT_NODE_FLAGS unless told
- * otherwise), with --enable-afd=false and no leader election, against the API server of `kubeconfigPath`,
- * and waits for its start line, which names the health and metrics addresses it bound.
+ * Starts the hub agent's bundle under plain node as its container does (after `nodeFlags`: its AGENT_NODE_FLAGS unless
+ * told otherwise), with --enable-afd=false and no leader election, against the API server of `kubeconfigPath`, and
+ * waits for its start line, which names the health and metrics addresses it bound.
  */
 export async function startAgentProcess(kubeconfigPath: string, bundle = AGENT_BUNDLE, nodeFlags: readonly string[] = AGENT_NODE_FLAGS['hub-gateway']): Promise<BenchAgent> {
   if (!existsSync(bundle)) throw new Error(`${bundle} does not exist; build it with: pnpm nx bundle hub-gateway`);
