@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { KubeClient } from '@fleet-gateway/controller';
 import { parseBenchLine, sentAtAnnotation, wallClockMicros, type ProbeReport } from './probe-protocol.js';
@@ -44,7 +45,8 @@ export async function createBenchObjects(client: KubeClient, target: ProbeTarget
  * time, spread over the objects; `round` varies which), and returns the probe's report.
  */
 export async function runProbe(command: string, args: string[], client: KubeClient, target: ProbeTarget, round: number): Promise<ProbeReport> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  // NODE_ENV=production as the agents' images set it (our runtime then does not freeze cached objects; Go ignores it).
+  const child = spawn(command, args, { env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before reporting`))),
   );
@@ -66,7 +68,10 @@ export async function runProbe(command: string, args: string[], client: KubeClie
     throw new Error(`${command} closed its output before reporting`);
   })();
   try {
-    return await Promise.race([report, exited]);
+    const result = await Promise.race([report, exited]);
+    // It exits by itself once it reported (writing a --cpu-prof profile, when asked); a hung one is killed.
+    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 5000))]);
+    return result;
   } finally {
     child.kill('SIGKILL');
   }

@@ -105,14 +105,15 @@ export class KubeClient {
     let pending = '';
     await new Promise<void>((resolve, reject) => {
       response.on('data', (chunk: string) => {
-        pending += chunk;
-        let newline = pending.indexOf('\n');
-        while (newline >= 0) {
-          const line = pending.slice(0, newline).trim();
-          pending = pending.slice(newline + 1);
-          if (line) onLine(line);
-          newline = pending.indexOf('\n');
+        // Cut lines out of the chunk by index: slicing the remainder after every line would copy it once per line.
+        const text = pending === '' ? chunk : pending + chunk;
+        let start = 0;
+        for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+          const line = text.slice(start, newline);
+          start = newline + 1;
+          if (line.length > 1 || line.trim() !== '') onLine(line);
         }
+        pending = text.slice(start);
       });
       response.on('end', resolve);
       response.on('error', reject);

@@ -19,7 +19,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -75,7 +74,6 @@ func emit(event string, fields map[string]any) {
 }
 
 func main() {
-	kubeconfig := flag.String("kubeconfig", "", "kubeconfig of the API server")
 	namespace := flag.String("namespace", "bench", "namespace holding the ConfigMaps")
 	objects := flag.Int("objects", 10000, "ConfigMaps expected in the namespace")
 	updates := flag.Int("updates", 1000, "timed updates to wait for after the first pass")
@@ -84,7 +82,8 @@ func main() {
 	heapBefore := liveHeapMiB()
 
 	ctrl.SetLogger(zap.New())
-	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+	// controller-runtime registers -kubeconfig itself; GetConfig reads it.
+	config, err := ctrl.GetConfig()
 	if err != nil {
 		panic(err)
 	}
