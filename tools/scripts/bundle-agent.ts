@@ -20,6 +20,11 @@ export async function bundleAgent(app: string, outfile = path.join(root, 'dist',
   const appDir = path.join(root, 'apps', app);
   const entry = path.join(appDir, 'src', 'main.ts');
   if (!existsSync(entry)) throw new Error(`apps/${app}/src/main.ts does not exist; expected an agent under apps/`);
+  return bundleEntry(entry, outfile, path.join(appDir, 'tsconfig.json'));
+}
+
+/** Bundles any Node entry point of the workspace the way the agents are bundled (see bundleAgent). */
+export async function bundleEntry(entry: string, outfile: string, tsconfig: string): Promise<string> {
   await build({
     entryPoints: [entry],
     outfile,
@@ -27,7 +32,7 @@ export async function bundleAgent(app: string, outfile = path.join(root, 'dist',
     platform: 'node',
     format: 'esm',
     target: 'node26',
-    tsconfig: path.join(appDir, 'tsconfig.json'),
+    tsconfig,
     sourcemap: true,
     banner: { js: REQUIRE_SHIM },
     logLevel: 'warning',

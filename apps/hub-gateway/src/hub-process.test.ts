@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CdnManagementClient } from '@azure/arm-cdn';
 import { OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
 import type { PrivateEndpointConnection } from '@azure/arm-network';
@@ -64,7 +65,7 @@ function startAgent(args: string[]): AgentProcess {
     KUBECONFIG: hub.kubeconfigPath,
     NODE_EXTRA_CA_CERTS: caFile,
     ...managedIdentityEnvironment(emulator),
-  });
+  }, AGENT_NODE_FLAGS['hub-gateway']);
   agents.push(agent);
   return agent;
 }

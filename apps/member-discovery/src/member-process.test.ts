@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CloudProviderStandIn, emulatorIdentityCredential, managedIdentityEnvironment, start as startEmulator, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { startControlPlane, type ControlPlane } from '@fleet-gateway/control-plane';
 import {
@@ -84,7 +85,7 @@ function startAgent(args: string[], environment: NodeJS.ProcessEnv = {}): AgentP
     NODE_EXTRA_CA_CERTS: caFile,
     ...managedIdentityEnvironment(emulator),
     ...environment,
-  });
+  }, AGENT_NODE_FLAGS['member-discovery']);
   agents.push(agent);
   return agent;
 }

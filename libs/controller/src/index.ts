@@ -104,6 +104,7 @@ export {
   silentLogger,
   type Logger,
   type LoggerOptions,
+  type ReconcileLog,
   type ReconcileLogContext,
 } from './observability/logger.js';
 export { Manager, type ManagerOptions, type ShutdownReport } from './lifecycle/manager.js';

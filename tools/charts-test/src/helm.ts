@@ -57,6 +57,12 @@ export async function helmOk(args: readonly string[], env: NodeJS.ProcessEnv = {
   return result.stdout;
 }
 
+/** Installs (or upgrades) a chart's release of its own name into fleet-system of a cluster, as a user would. */
+export function installChart(chart: ChartName, kubeconfigPath: string, valuesFiles: readonly string[] = []): Promise<string> {
+  const values = valuesFiles.flatMap((file) => ['--values', path.join(VALUES_DIR, file)]);
+  return helmOk(['upgrade', '--install', chart, chartDir(chart), ...values, '--kubeconfig', kubeconfigPath, '--namespace', 'fleet-system']);
+}
+
 /** `helm template` of a chart with the given values files (from tools/charts-test/values) and --set pairs. */
 export function templateArgs(chart: ChartName, valuesFiles: readonly string[] = [], set: readonly string[] = []): string[] {
   return [

@@ -1,26 +1,22 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
 import { KubeApiError, KubeClient, type Condition } from '@fleet-gateway/controller';
-import { AgentProcess, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
+import { AgentProcess, bundleAgent, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
 import { INTERNAL_SERVICE_EXPORT_FINALIZER } from '@fleet-gateway/fleet-hub';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
-import { managedIdentityEnvironment, start, type RunningEmulator } from '@fleet-gateway/azure-emulator';
+import type { RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { AFD_DISABLED_MESSAGE, GATEWAY_FINALIZER } from '@fleet-gateway/gateway-controllers';
 import { applyObject, conditionOf, gatewayBody, gatewayPath, publishExport, readExport, readGateway, routeBody, routePath } from '@fleet-gateway/gateway-controllers/test-support';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './helm-binary.js';
-import { chartDir, helmOk } from './helm.js';
-import { serviceAccountKubeconfig } from './service-account-identity.js';
+import { refusals, startAgentEmulator } from './agent-run.js';
+import { installChart } from './helm.js';
+import { serviceAccountIdentity } from './service-account-identity.js';
 
-const TSX = createRequire(import.meta.url).resolve('tsx/cli');
-const RELEASE = 'hub-gateway';
+const SERVICE_ACCOUNT = 'hub-gateway';
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/hub-gateway-controller-manager.networking.fleet.azure.com';
 const GATEWAY_PATH = '/apis/gateway.networking.k8s.io/v1/namespaces/shop/gateways/web';
 const ROUTE_PATH = '/apis/gateway.networking.k8s.io/v1/namespaces/shop/httproutes/web';
@@ -44,13 +40,9 @@ interface Conditioned {
 }
 const condition = (object: Conditioned | undefined, type: string) => object?.status?.conditions?.find((c) => c.type === type);
 
-/** Every refusal of the API server surfaces as an error or a 403 in some line (a retried reconcile, a failed watch). */
-const refusals = (run: AgentProcess) => run.lines.filter((l) => l.level === 'error' || /forbidden|\b403\b/i.test(JSON.stringify(l)));
-
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'charts-test-hub-rbac-'));
-  bundle = path.join(dir, 'main.mjs');
-  await promisify(execFile)(process.execPath, [TSX, path.join(REPO_ROOT, 'tools/scripts/bundle-agent.ts'), 'hub-gateway', bundle], { cwd: REPO_ROOT });
+  bundle = await bundleAgent('hub-gateway', path.join(dir, 'main.mjs'));
   plane = await startControlPlane({ clusters: ['hub'], controllerManager: false });
   hub = plane.cluster('hub');
   admin = new KubeClient(hub.kubeConfig());
@@ -58,12 +50,8 @@ beforeAll(async () => {
   // installs it: its CRDs, ServiceAccount, roles and bindings are what the agent runs with.
   await plane.installCrds('hub', { gatewayApi: 'standard', experimentalGatewayClass: true, fleet: false });
   for (const namespace of ['fleet-system', 'shop', 'fleet-member-member-1']) await createNamespace(admin, namespace);
-  await helmOk(['upgrade', '--install', RELEASE, chartDir('hub-gateway'), '--kubeconfig', hub.kubeconfigPath, '--namespace', 'fleet-system']);
-  agentKubeconfig = path.join(dir, 'agent-kubeconfig.yaml');
-  await writeFile(agentKubeconfig, await serviceAccountKubeconfig(admin, hub, 'fleet-system', RELEASE), { mode: 0o600 });
-  const kc = new KubeConfig();
-  kc.loadFromFile(agentKubeconfig);
-  agentClient = new KubeClient(kc);
+  await installChart('hub-gateway', hub.kubeconfigPath);
+  ({ kubeconfigPath: agentKubeconfig, client: agentClient } = await serviceAccountIdentity(admin, hub, SERVICE_ACCOUNT, path.join(dir, 'agent-kubeconfig.yaml')));
 }, 240_000);
 
 afterAll(async () => {
@@ -85,7 +73,7 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     agent = new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
       PATH: process.env.PATH,
       KUBECONFIG: agentKubeconfig,
-    });
+    }, AGENT_NODE_FLAGS['hub-gateway']);
     const started = await agent.line((l) => l.message === 'hub-gateway started');
     const health = String(started.health);
     const ready = await eventually(async () => { const r = await fetch(`${health}/readyz`); return { status: r.status, text: await r.text() }; }, (r) => r.status === 200, 30_000);
@@ -165,15 +153,15 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
   }, 120_000);
 
   it('with --enable-afd (Azure emulator): adds the Gateway finalizer, programs it, writes the export status, and releases the finalizer on deletion', async () => {
-    emulator = await start({ armAuthentication: 'issued-tokens', lroDelayMs: 0, throttling: false });
+    const azure = await startAgentEmulator(dir);
+    emulator = azure.emulator;
     emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-fleet-afd' });
-    const caFile = path.join(dir, 'emulator-ca.pem');
-    await writeFile(caFile, emulator.caCertificate);
     agent = new AgentProcess(
       bundle,
       ['--enable-afd', '--afd-resource-group', 'rg-fleet-afd', '--hub-name', 'hub-test', '--azure-subscription-id', SUBSCRIPTION, '--arm-endpoint', emulator.armEndpoint,
         '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'],
-      { PATH: process.env.PATH, KUBECONFIG: agentKubeconfig, NODE_EXTRA_CA_CERTS: caFile, ...managedIdentityEnvironment(emulator) },
+      { PATH: process.env.PATH, KUBECONFIG: agentKubeconfig, ...azure.environment },
+      AGENT_NODE_FLAGS['hub-gateway'],
     );
     await agent.line((l) => l.message === 'hub-gateway started');
     await publishExport(admin, { cluster: 'member-1', service: 'catalog', publicAddress: '10.1.0.30' });

@@ -1,93 +1,168 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
+import { CloudProviderStandIn, emulatorIdentityCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
-import { collectionPath, isNotFound, KubeApiError, KubeClient, LeaderElector, objectPath } from '@fleet-gateway/controller';
-import { captureLogLines, createNamespace, eventually, logsFlushed } from '@fleet-gateway/controller/test-support';
-import { ClusterRegion, internalServiceExports, REGION_LABEL, SERVICE_EXPORT_FINALIZER, serviceExports, services, type CachedServiceExport } from '@fleet-gateway/member-export';
-import { startMemberAgent, type MemberAgent } from '@fleet-gateway/member-export/test-support';
+import { collectionPath, createLogger, EventRecorder, isNotFound, KubeApiError, KubeClient, Manager, objectPath, type Condition } from '@fleet-gateway/controller';
+import { AgentProcess, bundleAgent, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
+import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
+import { SERVICE_ANNOTATIONS } from '@fleet-gateway/member-azure';
+import { AZURE_DATA_CURRENT_CONDITION, ClusterRegion, internalServiceExports, ORIGIN_PUBLISHED_CONDITION, REGION_LABEL, SERVICE_EXPORT_FINALIZER, serviceExports, services, type CachedInternalServiceExport, type CachedService, type CachedServiceExport } from '@fleet-gateway/member-export';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chartDir, helmOk, VALUES_DIR } from './helm.js';
-import { serviceAccountKubeconfig } from './service-account-identity.js';
+import { refusals, startAgentEmulator, type AgentEmulator } from './agent-run.js';
+import { installChart } from './helm.js';
+import { serviceAccountIdentity, type ServiceAccountIdentity } from './service-account-identity.js';
 
 const MEMBER = 'member-1';
-const LEASE = 'member-discovery-controller-manager.networking.fleet.azure.com';
+const HUB_NAMESPACE = `fleet-member-${MEMBER}`;
 const SERVICE_ACCOUNT = 'member-discovery';
+const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/member-discovery-controller-manager.networking.fleet.azure.com';
+const SUBSCRIPTION = '00000000-0000-4000-8000-0000000000b2';
+const NODE_RG = 'MC_fleet_member-1_eastus2';
 
+let dir: string;
+let bundle: string;
 let plane: ControlPlane;
 let member: Cluster;
 let memberAdmin: KubeClient;
 let hubAdmin: KubeClient;
-let chartKubeConfig: KubeConfig;
-let chartClient: KubeClient;
-let agent: MemberAgent | undefined;
-const logs = captureLogLines();
+let memberIdentity: ServiceAccountIdentity;
+/** The member's identity on the hub: a ServiceAccount of fleet-member-member-1 with Fleet's Role there only. */
+let hubKubeconfig: string;
+let azure: AgentEmulator;
+let emulator: RunningEmulator;
+let standIn: CloudProviderStandIn | undefined;
+let hubSide: Manager | undefined;
+let agent: AgentProcess | undefined;
 
 beforeAll(async () => {
-  plane = await startControlPlane({ clusters: ['hub', MEMBER], controllerManager: false });
+  dir = await mkdtemp(path.join(tmpdir(), 'charts-test-member-rbac-'));
+  bundle = await bundleAgent('member-discovery', path.join(dir, 'main.mjs'));
+  [plane, azure] = await Promise.all([startControlPlane({ clusters: ['hub', MEMBER], controllerManager: false }), startAgentEmulator(dir)]);
+  emulator = azure.emulator;
   member = plane.cluster(MEMBER);
   memberAdmin = new KubeClient(member.kubeConfig());
   hubAdmin = new KubeClient(plane.cluster('hub').kubeConfig());
-  // The hub's Fleet CRDs come from the hub chart; the member's ServiceExport CRD and the agent's RBAC from the member chart.
   for (const client of [hubAdmin, memberAdmin]) {
     await createNamespace(client, 'fleet-system');
     await createNamespace(client, 'shop');
   }
-  await helmOk(['upgrade', '--install', 'hub-gateway', chartDir('hub-gateway'), '--kubeconfig', plane.cluster('hub').kubeconfigPath, '--namespace', 'fleet-system']);
-  await helmOk(['upgrade', '--install', 'member-discovery', chartDir('member-discovery'), '--values', `${VALUES_DIR}/member-minimal.yaml`, '--kubeconfig', member.kubeconfigPath, '--namespace', 'fleet-system']);
-  chartKubeConfig = new KubeConfig();
-  chartKubeConfig.loadFromString(await serviceAccountKubeconfig(memberAdmin, member, 'fleet-system', SERVICE_ACCOUNT));
-  chartClient = new KubeClient(chartKubeConfig);
+  // The hub's Fleet CRDs come from the hub chart; the member's ServiceExport CRD and the agent's RBAC from the member chart.
+  await installChart('hub-gateway', plane.cluster('hub').kubeconfigPath);
+  await installChart('member-discovery', member.kubeconfigPath, ['member-minimal.yaml']);
+  memberIdentity = await serviceAccountIdentity(memberAdmin, member, SERVICE_ACCOUNT, path.join(dir, 'member-kubeconfig.yaml'));
+  hubKubeconfig = await plane.memberHubKubeconfig(MEMBER);
+
+  // Fixtures, as admin: a node with AKS's region label, AKS's cloud provider (the emulator's stand-in builds each
+  // LoadBalancer Service's internal load balancer and Private Link Service), and the hub agent's Fleet side (the
+  // export's Conflict answer).
   await memberAdmin.create(collectionPath({ group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false }), {
     metadata: { name: 'aks-nodepool1-0', labels: { [REGION_LABEL]: 'eastus2' } },
   });
+  emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: NODE_RG });
+  standIn = new CloudProviderStandIn({
+    kubeConfig: member.kubeConfig(),
+    emulator,
+    credential: emulatorIdentityCredential(emulator),
+    settings: { subscriptionId: SUBSCRIPTION, resourceGroup: NODE_RG },
+  });
+  await standIn.start();
+  const logger = createLogger({ level: 'error', fields: { component: 'hub-gateway' } });
+  hubSide = new Manager({ logger });
+  const events = hubSide.addEventRecorder(new EventRecorder({ client: hubAdmin, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }));
+  registerFleetHubControllers({ manager: hubSide, client: hubAdmin, events, logger });
+  await hubSide.start();
 }, 240_000);
 
 afterAll(async () => {
   await agent?.stop();
-  await plane?.stop();
+  await hubSide?.shutdown('test over');
+  await standIn?.stop();
+  await Promise.all([plane?.stop(), emulator?.stop()]);
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const readServiceExport = () => memberAdmin.get<CachedServiceExport>(objectPath(serviceExports, 'web', 'shop'));
-const hubExportPath = objectPath(internalServiceExports, 'shop-web', `fleet-member-${MEMBER}`);
-const refusals = () => logs.lines.filter((l) => l['level'] === 'error' || /forbidden|\b403\b/i.test(JSON.stringify(l)));
+const statusOf = async (request: () => Promise<unknown>) => request().then(() => 200, (e: unknown) => (e instanceof KubeApiError ? e.statusCode : e));
+const readServiceExport = () => memberAdmin.get<CachedServiceExport>(objectPath(serviceExports, 'orders', 'shop'));
+const hubExportPath = objectPath(internalServiceExports, 'shop-orders', HUB_NAMESPACE);
+const readHubExport = () => hubAdmin.get<CachedInternalServiceExport>(hubExportPath).catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
+const conditionOf = (se: CachedServiceExport, type: string) => se.status?.conditions?.find((c) => c.type === type) as Condition | undefined;
 
-describe("the member agent's export side under only its chart's RBAC on the member (real kube-apiserver)", () => {
-  it('the token reads what the agent reads and may not write Services or read Secrets', async () => {
-    await expect(chartClient.get(collectionPath(services, 'shop'))).resolves.toBeDefined();
-    for (const denied of [
-      () => chartClient.create(collectionPath(services, 'shop'), { metadata: { name: 'x' }, spec: { ports: [{ port: 80 }] } }),
-      () => chartClient.get('/api/v1/namespaces/fleet-system/secrets'),
-    ]) {
-      const error = await denied().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(KubeApiError);
-      expect((error as KubeApiError).statusCode).toBe(403);
-    }
+describe("the member agent under only its chart's RBAC on the member and Fleet's Role on the hub (bundle under node, real kube-apiservers, Azure emulator)", () => {
+  it('the tokens carry those permissions and no more', async () => {
+    const hubIdentity = new KubeConfig();
+    hubIdentity.loadFromFile(hubKubeconfig);
+    const hub = new KubeClient(hubIdentity);
+    const chart = memberIdentity.client;
+    expect(await statusOf(() => chart.get(collectionPath(services, 'shop')))).toBe(200);
+    expect((await new ClusterRegion({ client: chart }).zone()).region).toBe('eastus2');
+    expect(await statusOf(() => chart.create(collectionPath(services, 'shop'), { metadata: { name: 'x' }, spec: { ports: [{ port: 80 }] } }))).toBe(403);
+    expect(await statusOf(() => chart.get('/api/v1/namespaces/fleet-system/secrets'))).toBe(403);
+    expect(await statusOf(() => hub.get(collectionPath(internalServiceExports, HUB_NAMESPACE)))).toBe(200);
+    expect(await statusOf(() => hub.get(collectionPath(internalServiceExports, 'fleet-member-member-2')))).toBe(403);
   });
 
-  it("reads the region from the nodes' label", async () => {
-    expect((await new ClusterRegion({ client: chartClient }).zone()).region).toBe('eastus2');
-  });
+  it('with Private Link discovery: holds its Lease, publishes the internal Service’s Private Link origin on the hub, sets the export’s conditions, unexports it, and nothing is refused', async () => {
+    agent = new AgentProcess(
+      bundle,
+      [
+        '--member-cluster-name', MEMBER,
+        '--hub-kubeconfig', hubKubeconfig,
+        '--enable-private-link-origin-discovery',
+        '--azure-subscription-id', SUBSCRIPTION,
+        '--node-resource-group', NODE_RG,
+        '--arm-endpoint', emulator.armEndpoint,
+        '--health-probe-bind-address', '127.0.0.1:0',
+        '--metrics-bind-address', '127.0.0.1:0',
+      ],
+      { PATH: process.env.PATH, KUBECONFIG: memberIdentity.kubeconfigPath, ...azure.environment },
+      AGENT_NODE_FLAGS['member-discovery'],
+    );
+    const started = await agent.line((l) => l.message === 'member-discovery started');
+    expect(started.privateLinkOriginDiscovery).toEqual({ subscriptionId: SUBSCRIPTION, nodeResourceGroup: NODE_RG, approveConnections: false });
+    const health = String(started.health);
+    const ready = await eventually(async () => { const r = await fetch(`${health}/readyz`); return { status: r.status, text: await r.text() }; }, (r) => r.status === 200, 30_000);
+    expect(ready.text).toContain('[+]fleet-crds ok');
+    expect(ready.text).toContain('[+]leader-lease ok');
+    const lease = await eventually(() => memberAdmin.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH).catch(() => undefined), (l) => (l?.spec?.holderIdentity ?? '') !== '', 30_000);
+    expect(lease?.spec?.holderIdentity).toBeTruthy();
 
-  it('takes, renews and releases its Lease in fleet-system', async () => {
-    const elector = new LeaderElector({ client: chartClient, namespace: 'fleet-system', name: LEASE, identity: 'member-discovery-test', leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 });
-    elector.start();
-    expect(await eventually(() => elector.isLeader, Boolean, 10_000)).toBe(true);
-    const path = `/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/${LEASE}`;
-    const first = await memberAdmin.get<{ spec: { renewTime: string } }>(path);
-    const renewed = await eventually(() => memberAdmin.get<{ spec: { renewTime: string } }>(path), (l) => l.spec.renewTime !== first.spec.renewTime, 10_000);
-    expect(renewed.spec.renewTime).not.toBe(first.spec.renewTime);
-    await elector.stop();
-    expect((await memberAdmin.get<{ spec: { holderIdentity?: string } }>(path)).spec.holderIdentity ?? '').toBe('');
-  });
+    await memberAdmin.create(collectionPath(services, 'shop'), {
+      metadata: { name: 'orders', annotations: { [SERVICE_ANNOTATIONS.internal]: 'true', [SERVICE_ANNOTATIONS.plsCreate]: 'true' } },
+      spec: { type: 'LoadBalancer', selector: { app: 'orders' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }] },
+    });
+    const service = await eventually(
+      () => memberAdmin.get<CachedService>(objectPath(services, 'orders', 'shop')),
+      (s) => (s.status?.loadBalancer?.ingress ?? []).length > 0,
+      30_000,
+    );
+    await memberAdmin.create(collectionPath(serviceExports, 'shop'), { apiVersion: 'networking.fleet.azure.com/v1beta1', kind: 'ServiceExport', metadata: { name: 'orders' } });
 
-  it('exports a Service (finalizer, Valid, the InternalServiceExport on the hub, events) and unexports it, with no refusal', async () => {
-    agent = await startMemberAgent({ member: MEMBER, memberKubeConfig: chartKubeConfig, hubKubeconfigPath: await plane.memberHubKubeconfig(MEMBER), logStream: logs.stream });
-    await memberAdmin.create(collectionPath(services, 'shop'), { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }] } });
-    await memberAdmin.create(collectionPath(serviceExports, 'shop'), { apiVersion: 'networking.fleet.azure.com/v1beta1', kind: 'ServiceExport', metadata: { name: 'web' } });
+    const published = await eventually(readHubExport, (e) => e?.spec?.privateLinkService !== undefined, 60_000);
+    expect(published?.spec).toMatchObject({
+      serviceReference: { clusterId: MEMBER, namespace: 'shop', name: 'orders' },
+      isInternalLoadBalancer: true,
+      internalLoadBalancerIP: service.status?.loadBalancer?.ingress?.[0]?.ip,
+      privateLinkService: {
+        resourceID: expect.stringMatching(new RegExp(`^/subscriptions/${SUBSCRIPTION}/resourceGroups/${NODE_RG}/providers/Microsoft\\.Network/privateLinkServices/[^/]+$`)),
+        location: expect.any(String),
+        alias: expect.any(String),
+      },
+      azureObservedTime: expect.any(String),
+    });
+    expect(published?.spec?.publicAddress).toBeUndefined();
+    expect(published?.spec?.azureDataStale ?? false).toBe(false);
 
-    const valid = await eventually(readServiceExport, (s) => s.status?.conditions?.some((c) => c.type === 'Valid' && c.status === 'True') ?? false, 30_000);
-    expect(valid.metadata.finalizers).toEqual([SERVICE_EXPORT_FINALIZER]);
-    const published = await eventually(() => hubAdmin.get<{ spec?: { serviceReference?: { name: string } } }>(hubExportPath).catch(() => undefined), (e) => e !== undefined, 30_000);
-    expect(published?.spec?.serviceReference?.name).toBe('web');
+    const exported = await eventually(
+      readServiceExport,
+      (s) => [ORIGIN_PUBLISHED_CONDITION, AZURE_DATA_CURRENT_CONDITION].every((type) => conditionOf(s, type)?.status === 'True') && conditionOf(s, 'Conflict')?.status === 'False',
+      30_000,
+    );
+    expect(exported.metadata.finalizers).toEqual([SERVICE_EXPORT_FINALIZER]);
+    for (const type of ['Valid', ORIGIN_PUBLISHED_CONDITION, AZURE_DATA_CURRENT_CONDITION]) expect(conditionOf(exported, type)?.status, type).toBe('True');
+    expect(conditionOf(exported, 'Conflict')).toMatchObject({ status: 'False', reason: 'NoConflictFound' });
     const events = await eventually(
       () => memberAdmin.get<{ items: { reportingController?: string }[] }>('/apis/events.k8s.io/v1/namespaces/shop/events'),
       (list) => list.items.some((e) => e.reportingController === 'networking.fleet.azure.com/member-discovery'),
@@ -95,13 +170,18 @@ describe("the member agent's export side under only its chart's RBAC on the memb
     );
     expect(events.items.some((e) => e.reportingController === 'networking.fleet.azure.com/member-discovery')).toBe(true);
 
-    await memberAdmin.delete(objectPath(serviceExports, 'web', 'shop'));
+    await memberAdmin.delete(objectPath(serviceExports, 'orders', 'shop'));
     const gone = await eventually(async () => ({
       serviceExport: await readServiceExport().then(() => true, (e: unknown) => !isNotFound(e)),
-      hubExport: await hubAdmin.get(hubExportPath).then(() => true, (e: unknown) => !isNotFound(e)),
+      hubExport: (await readHubExport()) !== undefined,
     }), (s) => !s.serviceExport && !s.hubExport, 30_000);
     expect(gone).toEqual({ serviceExport: false, hubExport: false });
-    await logsFlushed();
-    expect(refusals()).toEqual([]);
-  }, 90_000);
+
+    expect(await agent.stop()).toBe(0);
+    expect((await memberAdmin.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH)).spec?.holderIdentity ?? '').toBe('');
+    // ARM took only the tokens the emulator's managed-identity endpoint issued.
+    expect(emulator.admin.requestTotal({ status: 401 })).toBe(0);
+    expect(refusals(agent)).toEqual([]);
+    expect(agent.stderr).toBe('');
+  }, 120_000);
 });

@@ -1,5 +1,7 @@
+import { writeFile } from 'node:fs/promises';
 import { renderKubeconfig, type Cluster } from '@fleet-gateway/control-plane';
-import type { KubeClient } from '@fleet-gateway/controller';
+import { KubeClient } from '@fleet-gateway/controller';
+import { KubeConfig } from '@kubernetes/client-node';
 
 /**
  * A kubeconfig with a TokenRequest token of a chart's ServiceAccount: the identity its pod would have, so what the
@@ -14,4 +16,18 @@ export async function serviceAccountKubeconfig(admin: KubeClient, cluster: Clust
   const token = request.status?.token;
   if (!token) throw new Error(`no token issued for ${namespace}/${name}`);
   return renderKubeconfig({ cluster: cluster.name, server: cluster.server, caCert: cluster.caCert, user: name, credentials: { token } });
+}
+
+/** A chart's ServiceAccount identity as the agent's process takes it (a kubeconfig file) and as a client for probing it. */
+export interface ServiceAccountIdentity {
+  readonly kubeconfigPath: string;
+  readonly client: KubeClient;
+}
+
+/** Writes the identity of fleet-system/<name> on `cluster` to `file` (mode 0600). */
+export async function serviceAccountIdentity(admin: KubeClient, cluster: Cluster, name: string, file: string): Promise<ServiceAccountIdentity> {
+  await writeFile(file, await serviceAccountKubeconfig(admin, cluster, 'fleet-system', name), { mode: 0o600 });
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(file);
+  return { kubeconfigPath: file, client: new KubeClient(kubeConfig) };
 }

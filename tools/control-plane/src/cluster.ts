@@ -5,7 +5,7 @@ import type { ControlPlaneBinaries } from './binaries.js';
 import { createClusterCertificates, type ClusterCertificates } from './certificates.js';
 import { waitCustomResourcesServed } from './crd-install.js';
 import { renderKubeconfig } from './kubeconfig.js';
-import { freePort } from './ports.js';
+import { freePorts } from './ports.js';
 import { startProcess, type ManagedProcess } from './processes.js';
 import { waitReady } from './wait-ready.js';
 
@@ -44,7 +44,8 @@ export class Cluster {
 
   static async create(options: ClusterOptions): Promise<Cluster> {
     await mkdir(path.join(options.dir, 'pki'), { recursive: true });
-    const cluster = new Cluster(options, await freePort(), await createClusterCertificates(options.name));
+    const [port] = await freePorts(1);
+    const cluster = new Cluster(options, port!, await createClusterCertificates(options.name));
     await cluster.writeFiles();
     return cluster;
   }

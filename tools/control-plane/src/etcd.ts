@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { freePort } from './ports.js';
+import { freePorts } from './ports.js';
 import { startProcess, type ManagedProcess } from './processes.js';
 import { waitReady } from './wait-ready.js';
 
@@ -19,8 +19,7 @@ async function postJson<T>(url: string, body: unknown): Promise<T> {
 
 export async function startEtcd(binary: string, dir: string, timeoutMs: number, detached: boolean): Promise<EtcdServer> {
   await mkdir(dir, { recursive: true });
-  const clientPort = await freePort();
-  const peerPort = await freePort();
+  const [clientPort, peerPort] = await freePorts(2);
   const endpoint = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   const proc = startProcess(

@@ -1,10 +1,13 @@
 import path from 'node:path';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
 
 /** One agent process of the local system: the bundle its image runs, its flags and the environment a pod would give it. */
 export interface AgentLaunch {
   /** `hub-gateway`, or `member-discovery-<member>`. */
   readonly name: string;
+  /** node's own flags, before the bundle: the agent's launch flags, as its image's ENTRYPOINT gives them. */
+  readonly nodeFlags: readonly string[];
   readonly bundle: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
@@ -61,6 +64,7 @@ export function agentLaunches(inputs: AgentLaunchInputs): AgentLaunch[] {
   const hubServing = serving();
   const hub: AgentLaunch = {
     name: 'hub-gateway',
+    nodeFlags: AGENT_NODE_FLAGS['hub-gateway'],
     bundle: agentBundle(inputs.root, 'hub-gateway'),
     args: ['--enable-afd', '--afd-resource-group', azure.afdResourceGroup, '--hub-name', 'hub', '--default-afd-sku', 'Premium_AzureFrontDoor', ...common, ...hubServing.args],
     env: { KUBECONFIG: hubKubeconfig, ...azureEnv },
@@ -74,6 +78,7 @@ export function agentLaunches(inputs: AgentLaunchInputs): AgentLaunch[] {
     const memberServing = serving();
     return {
       name: `member-discovery-${member}`,
+      nodeFlags: AGENT_NODE_FLAGS['member-discovery'],
       bundle: agentBundle(inputs.root, 'member-discovery'),
       args: [
         '--member-cluster-name',

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo, type Server } from 'node:net';
 import path from 'node:path';
 import type { AgentLaunch } from './agent-launches.js';
 import { isLive, startManagedProcess, type StartedProcess } from './managed-process.js';
@@ -18,9 +17,9 @@ export interface RunningAgent {
 const agentsFile = (dir: string) => path.join(dir, 'agents.json');
 
 /**
- * Starts each agent's bundle under this Node as a managed process (its own process group, its JSON log in
- * `<dir>/<name>.log`; it dies with this process until released), and records each in `<dir>/agents.json` for the
- * end-to-end suites. Only PATH and the launch's environment reach the agent, as in a pod.
+ * Starts each agent's bundle under this Node, after the launch's node flags, as a managed process (its own process
+ * group, its JSON log in `<dir>/<name>.log`; it dies with this process until released), and records each in
+ * `<dir>/agents.json` for the end-to-end suites. Only PATH and the launch's environment reach the agent, as in a pod.
  */
 export async function startAgents(dir: string, launches: readonly AgentLaunch[], started: StartedProcess[]): Promise<RunningAgent[]> {
   const running: RunningAgent[] = [];
@@ -30,7 +29,7 @@ export async function startAgents(dir: string, launches: readonly AgentLaunch[],
     const agent = startManagedProcess({
       name: launch.name,
       command: process.execPath,
-      args: [launch.bundle, ...launch.args],
+      args: [...launch.nodeFlags, launch.bundle, ...launch.args],
       logFile,
       marker: launch.bundle,
       env: { PATH: process.env.PATH ?? '', ...launch.env },
@@ -64,18 +63,4 @@ export async function waitForAgents(agents: readonly RunningAgent[], progress: (
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/** `count` ports free on 127.0.0.1 now (each bound and released together, so they are distinct). */
-export async function freePorts(count: number): Promise<number[]> {
-  const listening = (): Promise<Server> =>
-    new Promise((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    });
-  const servers = await Promise.all(Array.from({ length: count }, listening));
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
 }

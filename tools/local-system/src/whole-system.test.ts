@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { AGENT_NODE_FLAGS, type AgentName } from '@fleet-gateway/agent-flags';
 import { isRunning, type ControlPlaneState } from '@fleet-gateway/control-plane';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningAgent } from './agents.js';
@@ -43,6 +44,13 @@ describe('the whole system locally (make local-up)', () => {
       answeredBy.add(answer?.cluster ?? '?');
     }
     expect([...answeredBy].sort()).toEqual(['member-1', 'member-2']);
+
+    // Each agent is its bundle under node after its launch flags, as its image's ENTRYPOINT runs it.
+    for (const agent of printed.agents) {
+      const flags = AGENT_NODE_FLAGS[path.basename(path.dirname(agent.bundle)) as AgentName];
+      const argv = (await readFile(`/proc/${agent.pid}/cmdline`, 'utf8')).split('\0');
+      expect(argv.slice(0, 2 + flags.length)).toEqual([process.execPath, ...flags, agent.bundle]);
+    }
 
     const plane = JSON.parse(await readFile(path.join(dir, 'plane/state.json'), 'utf8')) as ControlPlaneState;
     const pids = [plane.etcd.pid, ...plane.clusters.flatMap((c) => c.pids), printed.azure.pid, ...printed.agents.map((a) => a.pid)];

@@ -1,6 +1,7 @@
 /**
  * Resident memory of an informer cache holding 10,000 small objects (ConfigMaps with one label and one short data
- * entry, as the API server returns them: with managedFields), listed from a real API server in pages of 500.
+ * entry, as the API server returns them: with managedFields), filled from a real API server (streamed; pages of 500
+ * where the server cannot stream).
  * Run: pnpm tsx libs/controller/src/bench/informer-memory-bench.ts
  * The informer runs in a fresh child process (informer-memory-probe.ts, with --expose-gc) so that only the cache
  * moves its memory figures.
@@ -43,7 +44,7 @@ try {
   const heap = report.after.heapUsed - report.before.heapUsed;
   console.log(`informer cache of ${report.objects} ConfigMaps (node ${process.version})`);
   if (!report.gcExposed) console.log('  warning: the probe ran without --expose-gc; figures include uncollected garbage');
-  console.log(`  initial paginated list + sync: ${report.listSeconds.toFixed(2)} s`);
+  console.log(`  initial list (streamed) + sync: ${report.listSeconds.toFixed(2)} s`);
   console.log(`  resident memory: ${mib(report.before.rss)} -> ${mib(report.after.rss)} (+${mib(rss)}, ${Math.round(rss / report.objects)} B/object)`);
   console.log(`  heap used:       ${mib(report.before.heapUsed)} -> ${mib(report.after.heapUsed)} (+${mib(heap)}, ${Math.round(heap / report.objects)} B/object)`);
 } finally {

@@ -13,8 +13,18 @@ export interface InformerOptions<T extends KubeObject> {
   readonly namespace?: string;
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
+  /**
+   * How the cache is filled: `stream` (default) opens a watch with `sendInitialEvents=true` — the API server streams
+   * every object and marks the end with a bookmark annotated `k8s.io/initial-events-end`, then the same watch goes on
+   * (WatchList, KEP-3157, as client-go 0.36 does by default) — and falls back to a paged list on any failure, for
+   * good once the server refuses the parameters (400/422, e.g. the WatchList feature gate off); `pages` always lists
+   * page by page.
+   */
+  readonly initialList?: 'stream' | 'pages';
   /** Items per list page. Default 500. */
   readonly pageSize?: number;
+  /** Deep-freeze cached objects. Default: on unless NODE_ENV=production (see freezeCachedObjectsByDefault). */
+  readonly freezeObjects?: boolean;
   /** Secondary indexes besides the built-in `namespace` one. */
   readonly indexers?: Readonly<Record<string, IndexFunction<T>>>;
   /** Re-deliver every cached object this often (plus up to 10 % jitter). Default 10 minutes; 0 turns it off. */

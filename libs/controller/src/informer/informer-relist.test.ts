@@ -67,10 +67,18 @@ describe('informer and 410 Gone', () => {
     const requests: string[] = [];
     // Between the first and the second page: another write, then a compaction past the list's revision.
     class CompactingAfterFirstPage extends KubeClient {
-      override async get<T>(getPath: string, query?: QueryParams, signal?: AbortSignal): Promise<T> {
+      override get<T>(getPath: string, query?: QueryParams, signal?: AbortSignal): Promise<T> {
+        return this.recorded(query, () => super.get<T>(getPath, query, signal));
+      }
+
+      override getText(getPath: string, query?: QueryParams, signal?: AbortSignal): Promise<string> {
+        return this.recorded(query, () => super.getText(getPath, query, signal));
+      }
+
+      private async recorded<T>(query: QueryParams | undefined, call: () => Promise<T>): Promise<T> {
         const kind = query?.continue ? 'continue' : query?.limit ? 'first-page' : 'full';
         try {
-          const page = await super.get<T>(getPath, query, signal);
+          const page = await call();
           requests.push(`${kind} ok`);
           if (kind === 'first-page') {
             await client.create(path, { metadata: { name: 'd' } });

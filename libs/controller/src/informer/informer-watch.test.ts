@@ -14,7 +14,7 @@ let client: KubeClient;
 const informers: Informer<ConfigMap>[] = [];
 
 beforeAll(async () => {
-  ({ plane, client } = await startHubPlane({ namespaces: ['paged', 'restart', 'silent', 'no-watch'] }));
+  ({ plane, client } = await startHubPlane({ namespaces: ['paged', 'streamed', 'restart', 'silent', 'no-watch'] }));
 });
 
 afterAll(async () => {
@@ -50,13 +50,14 @@ describe('informer against a real API server', () => {
       client,
       resource: configMaps,
       namespace: 'paged',
+      initialList: 'pages',
       pageSize: 2,
       indexers: { app: labelIndex('app'), ref: (cm) => (cm.data?.ref ? [cm.data.ref] : []) },
     });
     const { events, lifecycle } = track(informer);
     informer.start();
     await informer.waitForSync();
-    expect(lifecycle.find((e) => e.type === 'listed')).toMatchObject({ type: 'listed', items: 5, pages: 3 });
+    expect(lifecycle.find((e) => e.type === 'listed')).toMatchObject({ type: 'listed', via: 'pages', items: 5, pages: 3 });
     expect(informer.store.byIndex('app', 'web')).toHaveLength(3);
     expect(informer.store.byIndex('ref', 'odd').map((c) => c.metadata.name).sort()).toEqual(['cm-1', 'cm-3']);
     expect(informer.store.byIndex('namespace', 'paged')).toHaveLength(5);
@@ -72,6 +73,29 @@ describe('informer against a real API server', () => {
     expect((await deleted).object.metadata.name).toBe('cm-4');
     expect(informer.store.size).toBe(4);
     expect(events.filter((e) => e.type === 'added')).toHaveLength(5);
+  });
+
+  it('by default streams the initial state (sendInitialEvents) and keeps watching on the same connection', async () => {
+    for (let i = 0; i < 4; i++) await put('streamed', `cm-${i}`, { v: 'first' });
+    const informer = new Informer<ConfigMap>({ client, resource: configMaps, namespace: 'streamed', freezeObjects: true });
+    const { events, lifecycle } = track(informer);
+    informer.start();
+    await informer.waitForSync();
+    const listed = lifecycle.find((e) => e.type === 'listed');
+    expect(listed).toMatchObject({ type: 'listed', via: 'stream', items: 4, pages: 0 });
+    expect(Number((listed as { resourceVersion: string }).resourceVersion)).toBeGreaterThan(0);
+    expect(events.filter((e) => e.type === 'added').map((e) => e.object.metadata.name).sort()).toEqual(['cm-0', 'cm-1', 'cm-2', 'cm-3']);
+    expect(informer.store.getByName('cm-0', 'streamed')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(Object.isFrozen(informer.store.getByName('cm-0', 'streamed')?.data)).toBe(true);
+
+    const updated = sawValue(informer, 'cm-2', 'second');
+    await patch('streamed', 'cm-2', { v: 'second' });
+    await updated;
+    await put('streamed', 'cm-4', { v: 'first' });
+    await eventually(() => informer.store.size, (size) => size === 5);
+    // One watch served both the initial state and what followed.
+    expect(lifecycle.filter((e) => e.type === 'watch-started')).toHaveLength(1);
+    expect(lifecycle.filter((e) => e.type === 'listed')).toHaveLength(1);
   });
 
   it('stops promptly even when stopped right after its first list, before its watch began', async () => {

@@ -1,3 +1,4 @@
+import { KubeApiError } from '../kube/kube-api-error.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import { apiVersionOf, collectionPath, resourceName } from '../kube/resource-type.js';
 import type { WatchRestartReason } from '../observability/controller-metrics.js';
@@ -10,11 +11,18 @@ import { exponentialDelay, withJitter } from '../util/backoff.js';
 import { resolveInformerTimings, type InformerOptions, type ResolvedInformerTimings } from './informer-options.js';
 import { listAllPages } from './list-all-pages.js';
 import { namespaceIndex, namespaceIndexName, ObjectStore } from './object-store.js';
-import { runWatchSession, type WatchEnd, type WatchEventType } from './watch-session.js';
+import { runWatchSession, type WatchEnd, type WatchEventType, type WatchSessionOptions } from './watch-session.js';
 
 /** What the informer itself went through; metrics and logs subscribe, and tests assert on these. */
 export type InformerLifecycleEvent =
-  | { readonly type: 'listed'; readonly items: number; readonly pages: number; readonly resourceVersion: string }
+  /** The cache was filled: streamed by a watch (`pages` 0) or listed page by page. */
+  | {
+      readonly type: 'listed';
+      readonly via: 'stream' | 'pages';
+      readonly items: number;
+      readonly pages: number;
+      readonly resourceVersion: string;
+    }
   | { readonly type: 'list-failed'; readonly error: string; readonly retryInMs: number }
   /** The server accepted a watch from this resourceVersion. */
   | { readonly type: 'watch-started'; readonly resourceVersion: string }
@@ -44,12 +52,18 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
   private timers: NodeJS.Timeout[] = [];
   private synced = false;
   private readonly syncedSignal = deferred();
+  /** Set once the server refused a streaming list's parameters: it cannot stream, so do not ask again. */
+  private streamingRefused: boolean;
 
   constructor(private readonly options: InformerOptions<T>) {
     this.timings = resolveInformerTimings(options as InformerOptions<KubeObject>);
     this.name = resourceName(options.resource);
     this.logger = (options.logger ?? silentLogger()).child({ informer: this.name });
-    this.store = new ObjectStore<T>({ [namespaceIndexName]: namespaceIndex, ...options.indexers });
+    this.store = new ObjectStore<T>(
+      { [namespaceIndexName]: namespaceIndex, ...options.indexers },
+      options.freezeObjects === undefined ? {} : { freeze: options.freezeObjects },
+    );
+    this.streamingRefused = options.initialList === 'pages';
     options.metrics?.registerInformer(this.name);
   }
 
@@ -92,9 +106,10 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
     let failures = 0;
     const nextBackoffMs = () => withJitter(exponentialDelay(this.timings.backoff, failures++), 0.5);
     while (!stop.aborted) {
-      let resourceVersion: string;
+      let started = performance.now();
+      let end: WatchEnd;
       try {
-        resourceVersion = await this.relist();
+        end = this.streamingRefused ? await this.watchOnce(await this.relist()) : await this.streamList();
       } catch (error) {
         if (stop.aborted) return;
         const retryInMs = nextBackoffMs();
@@ -103,10 +118,7 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
         continue;
       }
       for (;;) {
-        const started = performance.now();
-        const end = await this.watchOnce(resourceVersion);
         if (stop.aborted) return;
-        resourceVersion = end.resourceVersion;
         const healthy = end.events > 0 || performance.now() - started >= minHealthyWatchMs;
         if (healthy) failures = 0;
         // A server-side timeout, or a watchdog cut, resumes from where it was: nothing was missed.
@@ -114,9 +126,42 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
         const retryInMs = resume || end.reason === 'gone' || end.reason === 'relist-period' ? 0 : nextBackoffMs();
         this.watchEnded(end, retryInMs);
         await abortableSleep(retryInMs, stop);
-        if (!resume) break;
+        if (!resume || stop.aborted) break;
+        started = performance.now();
+        end = await this.watchOnce(end.resourceVersion);
       }
     }
+  }
+
+  /**
+   * Fills the cache from a watch that streams the current state first, then goes on watching on the same
+   * connection. Whatever ends it before the initial events are complete falls back to a paged list and a watch
+   * (as client-go's reflector does: progress beats waiting for a stream); a refusal of the parameters (400 or 422)
+   * means this server cannot stream, so it is not asked again.
+   */
+  private async streamList(): Promise<WatchEnd> {
+    const initial = new Map<string, T>();
+    let complete = false;
+    const end = await this.watchOnce(undefined, {
+      onEvent: (type, object) => {
+        if (complete) return this.apply(type, object);
+        if (type === 'DELETED') initial.delete(objectKey(object));
+        else initial.set(objectKey(object), object);
+      },
+      onInitialEventsEnd: (resourceVersion) => {
+        complete = true;
+        this.filled([...initial.values()], { via: 'stream', pages: 0, resourceVersion });
+        initial.clear();
+      },
+    });
+    if (complete || end.reason === 'stopped' || end.reason === 'relist-period') return end;
+    const refused = end.error instanceof KubeApiError && (end.error.statusCode === 400 || end.error.statusCode === 422);
+    if (refused) this.streamingRefused = true;
+    this.logger.log(refused ? 'info' : 'debug', 'streaming list ended before its initial events; listing page by page', {
+      reason: end.reason,
+      ...(end.error ? { error: end.error.message } : {}),
+    });
+    return this.watchOnce(await this.relist());
   }
 
   private async relist(): Promise<string> {
@@ -128,11 +173,19 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
       this.timings.pageSize,
       this.stopController.signal,
     );
-    // List items of built-in kinds come without apiVersion and kind; watch events carry them. Make both alike.
-    const items = list.items.map((item) => ({ ...item, apiVersion: apiVersionOf(resource), kind: resource.kind }));
+    // List items of built-in kinds come without apiVersion and kind; watch events carry them. Make both alike (the
+    // items were just decoded and are not shared, so they are completed in place).
+    const apiVersion = apiVersionOf(resource);
+    for (const item of list.items) Object.assign(item, { apiVersion, kind: resource.kind });
+    this.filled(list.items, { via: 'pages', pages: list.pages, resourceVersion: list.resourceVersion });
+    return list.resourceVersion;
+  }
+
+  /** Replaces the cache with a complete state, reports what changed and marks the informer synced. */
+  private filled(items: T[], how: { via: 'stream' | 'pages'; pages: number; resourceVersion: string }): void {
     const diff = this.store.replace(items);
     this.options.metrics?.relisted(this.name);
-    this.emitLifecycle({ type: 'listed', items: items.length, pages: list.pages, resourceVersion: list.resourceVersion });
+    this.emitLifecycle({ type: 'listed', via: how.via, items: items.length, pages: how.pages, resourceVersion: how.resourceVersion });
     for (const object of diff.added) this.emit({ type: 'added', object });
     for (const { old, object } of diff.updated) this.emit({ type: 'updated', old, object });
     for (const object of diff.deleted) this.emit({ type: 'deleted', object });
@@ -140,22 +193,25 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
       this.synced = true;
       this.syncedSignal.resolve();
     }
-    return list.resourceVersion;
   }
 
-  private watchOnce(resourceVersion: string): Promise<WatchEnd> {
+  /** One watch from `resourceVersion`, or, without one, a watch that streams the current state first. */
+  private watchOnce(
+    resourceVersion: string | undefined,
+    handlers: Pick<WatchSessionOptions<T>, 'onEvent' | 'onInitialEventsEnd'> = { onEvent: (type, object) => this.apply(type, object) },
+  ): Promise<WatchEnd> {
     this.sessionController = new AbortController();
     const { resource } = this.options;
     return runWatchSession<T>({
       client: this.options.client,
       path: collectionPath(resource, this.options.namespace),
       query: { ...this.selectors(), timeoutSeconds: Math.round(withJitter(this.timings.watchTimeoutSeconds, 1)) },
-      resourceVersion,
+      ...(resourceVersion === undefined ? {} : { resourceVersion }),
       silenceMs: this.timings.watchSilenceMs,
       // Either stop() or a periodic relist ends the session; stop() may have come before this session existed.
       signal: AbortSignal.any([this.stopController.signal, this.sessionController.signal]),
-      onEvent: (type, object) => this.apply(type, object),
-      onOpen: () => this.emitLifecycle({ type: 'watch-started', resourceVersion }),
+      ...handlers,
+      onOpen: () => this.emitLifecycle({ type: 'watch-started', resourceVersion: resourceVersion ?? '' }),
     });
   }
 
@@ -217,7 +273,7 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
 
   private emitLifecycle(event: InformerLifecycleEvent): void {
     const level = event.type === 'list-failed' || (event.type === 'watch-ended' && event.reason === 'error') ? 'warn' : 'debug';
-    this.logger.log(level, `informer ${event.type}`, event);
+    if (this.logger.isLevelEnabled(level)) this.logger.log(level, `informer ${event.type}`, event);
     for (const handler of this.lifecycleHandlers) handler(event);
   }
 }

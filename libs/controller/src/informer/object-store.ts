@@ -26,8 +26,17 @@ export interface StoreDiff<T> {
 }
 
 /**
+ * Deep-freezing every cached object makes a reconciler that mutates one (instead of computing a new value) fail at
+ * the mutation. That protects during development and in every test run; in production (`NODE_ENV=production`, as the
+ * agents' images set it) a bug the tests did not catch would throw in the field rather than corrupt a cache nobody
+ * reads again, and the freeze costs more CPU per event than decoding does, so it is off there.
+ */
+export const freezeCachedObjectsByDefault = process.env.NODE_ENV !== 'production';
+
+/**
  * The informer's cache: objects by `namespace/name`, plus secondary indexes kept in step on every change. Stored
- * objects are deep-frozen; status and specs must be computed as new values.
+ * objects are deep-frozen unless `freeze` is false (see freezeCachedObjectsByDefault); status and specs must be
+ * computed as new values either way.
  */
 export class ObjectStore<T extends KubeObject> {
   private readonly objects = new Map<string, T>();
@@ -35,7 +44,10 @@ export class ObjectStore<T extends KubeObject> {
 
   private readonly indexers: Record<string, IndexFunction<T>>;
 
-  constructor(indexers: Readonly<Record<string, IndexFunction<T>>> = {}) {
+  private readonly freeze: boolean;
+
+  constructor(indexers: Readonly<Record<string, IndexFunction<T>>> = {}, options: { readonly freeze?: boolean } = {}) {
+    this.freeze = options.freeze ?? freezeCachedObjectsByDefault;
     this.indexers = { ...indexers };
     for (const name of Object.keys(indexers)) this.indexes.set(name, new Map());
   }
@@ -80,7 +92,7 @@ export class ObjectStore<T extends KubeObject> {
     const key = objectKey(object);
     const old = this.objects.get(key);
     if (old) this.unindex(key, old);
-    this.objects.set(key, deepFreeze(object));
+    this.objects.set(key, this.freeze ? deepFreeze(object) : object);
     this.index(key, object);
     return old;
   }

@@ -15,11 +15,19 @@ export interface WatchEnd {
   readonly error?: Error;
 }
 
+/** The annotation on the bookmark that ends a watch's initial events (`sendInitialEvents=true`). */
+export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+
 export interface WatchSessionOptions<T extends KubeObject> {
   readonly client: KubeClient;
   readonly path: string;
   readonly query: QueryParams;
-  readonly resourceVersion: string;
+  /**
+   * Where the watch starts. Without one it streams the current state first (`sendInitialEvents=true` with
+   * `resourceVersionMatch=NotOlderThan`, a consistent read) and calls `onInitialEventsEnd` at the bookmark that ends it.
+   */
+  readonly resourceVersion?: string;
+  readonly onInitialEventsEnd?: (resourceVersion: string) => void;
   /** Abort the watch when no line (event or bookmark) arrived for this long. */
   readonly silenceMs: number;
   readonly onEvent: (type: WatchEventType, object: T) => void;
@@ -42,18 +50,18 @@ interface WatchLine {
 export async function runWatchSession<T extends KubeObject>(options: WatchSessionOptions<T>): Promise<WatchEnd> {
   const local = new AbortController();
   const signal = AbortSignal.any([options.signal, local.signal]);
-  let resourceVersion = options.resourceVersion;
+  let resourceVersion = options.resourceVersion ?? '';
   let events = 0;
   let ended: { reason: WatchEndReason; error?: Error } | undefined;
   const finish = (reason: WatchEndReason, error?: Error) => {
     ended ??= { reason, ...(error ? { error } : {}) };
     local.abort(reason);
   };
-  let watchdog = setTimeout(() => finish('silent'), options.silenceMs);
+  // One timer re-armed by refresh(): cheaper per line than clearing and creating one.
+  const watchdog = setTimeout(() => finish('silent'), options.silenceMs);
   const onLine = (line: string) => {
     if (ended) return;
-    clearTimeout(watchdog);
-    watchdog = setTimeout(() => finish('silent'), options.silenceMs);
+    watchdog.refresh();
     let parsed: WatchLine;
     try {
       parsed = JSON.parse(line) as WatchLine;
@@ -72,7 +80,11 @@ export async function runWatchSession<T extends KubeObject>(options: WatchSessio
     }
     const rv = (object as KubeObject | undefined)?.metadata?.resourceVersion;
     if (rv) resourceVersion = rv;
-    if (type === 'BOOKMARK') return;
+    if (type === 'BOOKMARK') {
+      const annotations = (object as KubeObject | undefined)?.metadata?.annotations;
+      if (annotations?.[initialEventsEndAnnotation] === 'true') options.onInitialEventsEnd?.(resourceVersion);
+      return;
+    }
     if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') {
       events += 1;
       options.onEvent(type, object as T);
@@ -81,7 +93,13 @@ export async function runWatchSession<T extends KubeObject>(options: WatchSessio
   try {
     await options.client.watch(
       options.path,
-      { ...options.query, resourceVersion, allowWatchBookmarks: true },
+      {
+        ...options.query,
+        ...(options.resourceVersion === undefined
+          ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' }
+          : { resourceVersion: options.resourceVersion }),
+        allowWatchBookmarks: true,
+      },
       { onLine, onOpen: options.onOpen },
       signal,
     );

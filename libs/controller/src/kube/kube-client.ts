@@ -69,6 +69,16 @@ export class KubeClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const text = await this.requestText(method, path, options);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** The undecoded body of a successful GET, for a caller that acts on it before decoding it (a paged list). */
+  getText(path: string, query?: QueryParams, signal?: AbortSignal): Promise<string> {
+    return this.requestText('GET', path, { query, signal });
+  }
+
+  private async requestText(method: string, path: string, options: RequestOptions): Promise<string> {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const response = await this.send(method, path, { ...options, signal });
@@ -76,7 +86,7 @@ export class KubeClient {
     if (response.statusCode === undefined || response.statusCode < 200 || response.statusCode >= 300) {
       throw KubeApiError.fromBody(response.statusCode ?? 0, text, method, path);
     }
-    return (text ? JSON.parse(text) : undefined) as T;
+    return text;
   }
 
   /**
@@ -95,14 +105,15 @@ export class KubeClient {
     let pending = '';
     await new Promise<void>((resolve, reject) => {
       response.on('data', (chunk: string) => {
-        pending += chunk;
-        let newline = pending.indexOf('\n');
-        while (newline >= 0) {
-          const line = pending.slice(0, newline).trim();
-          pending = pending.slice(newline + 1);
-          if (line) onLine(line);
-          newline = pending.indexOf('\n');
+        // Cut lines out of the chunk by index: slicing the remainder after every line would copy it once per line.
+        const text = pending === '' ? chunk : pending + chunk;
+        let start = 0;
+        for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+          const line = text.slice(start, newline);
+          start = newline + 1;
+          if (line.length > 1 || line.trim() !== '') onLine(line);
         }
+        pending = text.slice(start);
       });
       response.on('end', resolve);
       response.on('error', reject);

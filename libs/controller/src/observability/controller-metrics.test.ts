@@ -26,8 +26,7 @@ describe('ControllerMetrics', () => {
 
   it('records outcomes, queue activity and leadership', async () => {
     const metrics = new ControllerMetrics(new Registry());
-    metrics.registerController('c');
-    metrics.observeReconcile('c', 'retry', 0.2);
+    metrics.registerController('c').reconciled('retry', 0.2);
     const observer = metrics.queueObserver('c');
     observer.depth?.(4);
     observer.waited?.(0.5);

@@ -6,6 +6,11 @@ import type { WorkQueueObserver } from '../queue/work-queue.js';
 export const watchRestartReasons = ['gone', 'error', 'silent', 'closed', 'relist-period'] as const;
 export type WatchRestartReason = (typeof watchRestartReasons)[number];
 
+/** Records one controller's reconciles; its label children are resolved once, not on every observation. */
+export interface ReconcileObserver {
+  readonly reconciled: (outcome: OutcomeLabel, seconds: number) => void;
+}
+
 /**
  * All runtime metrics on one registry that the caller owns (never prom-client's global one, so two managers in one
  * process — as in tests — do not collide). Label sets are pre-created at zero when a controller, queue or
@@ -58,14 +63,21 @@ export class ControllerMetrics {
     this.leaderTransitions = counter('leader_election_transitions_total', 'Times this instance gained or lost the lease.', ['lease']);
   }
 
-  registerController(controller: string): void {
-    for (const outcome of outcomeLabels) this.reconcileTotal.inc({ controller, outcome }, 0);
+  registerController(controller: string): ReconcileObserver {
+    const totals = new Map(
+      outcomeLabels.map((outcome) => {
+        this.reconcileTotal.inc({ controller, outcome }, 0);
+        return [outcome, this.reconcileTotal.labels({ controller, outcome })] as const;
+      }),
+    );
     this.reconcileDuration.zero({ controller });
-  }
-
-  observeReconcile(controller: string, outcome: OutcomeLabel, seconds: number): void {
-    this.reconcileTotal.inc({ controller, outcome });
-    this.reconcileDuration.observe({ controller }, seconds);
+    const duration = this.reconcileDuration.labels({ controller });
+    return {
+      reconciled: (outcome, seconds) => {
+        totals.get(outcome)!.inc();
+        duration.observe(seconds);
+      },
+    };
   }
 
   /** The observer to pass to a WorkQueue named `name`. */
@@ -74,11 +86,15 @@ export class ControllerMetrics {
     this.queueAdds.inc({ name }, 0);
     this.queueRetries.inc({ name }, 0);
     this.queueLatency.zero({ name });
+    const depth = this.queueDepth.labels({ name });
+    const latency = this.queueLatency.labels({ name });
+    const adds = this.queueAdds.labels({ name });
+    const retries = this.queueRetries.labels({ name });
     return {
-      depth: (depth) => this.queueDepth.set({ name }, depth),
-      waited: (seconds) => this.queueLatency.observe({ name }, seconds),
-      added: () => this.queueAdds.inc({ name }),
-      retried: () => this.queueRetries.inc({ name }),
+      depth: (keys) => depth.set(keys),
+      waited: (seconds) => latency.observe(seconds),
+      added: () => adds.inc(),
+      retried: () => retries.inc(),
     };
   }
 

@@ -27,4 +27,15 @@ describe('logger', () => {
     expect(lines[0]).toMatchObject({ controller: 'gw', kind: 'Gateway', namespace: 'ns', name: 'a' });
     expect(lines[2]).not.toHaveProperty('namespace');
   });
+
+  it('builds no entry for a level that is off, and keeps the id on lines of levels that are on', async () => {
+    const { stream, lines } = capture();
+    const log = reconcileLogger(createLogger({ stream, level: 'info' }), { controller: 'gw', kind: 'Gateway', name: 'a' });
+    let built = 0;
+    log.log('debug', 'dropped', () => ({ built: ++built }));
+    log.log('warn', 'kept', () => ({ built: ++built }));
+    await logsFlushed();
+    expect(built).toBe(1);
+    expect(lines).toEqual([expect.objectContaining({ message: 'kept', level: 'warn', built: 1, reconcileId: log.reconcileId })]);
+  });
 });

@@ -33,19 +33,44 @@ export interface ReconcileLogContext {
 }
 
 /**
- * A child logger for one reconcile: every line it writes carries the same reconcile id, so all lines of one pass
- * can be found together (controller-runtime's reconcileID habit).
+ * The logger of one reconcile: every line it writes carries the same reconcile id, so all lines of one pass can be
+ * found together (controller-runtime's reconcileID habit). The id and the child logger are made on first use, so a
+ * reconcile that logs nothing costs neither a UUID nor a child logger.
  */
-export function reconcileLogger(parent: Logger, context: ReconcileLogContext): { logger: Logger; reconcileId: string } {
-  const reconcileId = randomUUID();
-  const logger = parent.child({
-    reconcileId,
-    controller: context.controller,
-    kind: context.kind,
-    ...(context.namespace === undefined ? {} : { namespace: context.namespace }),
-    name: context.name,
-  });
-  return { logger, reconcileId };
+export class ReconcileLog {
+  private id: string | undefined;
+  private child: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly context: ReconcileLogContext,
+  ) {}
+
+  get reconcileId(): string {
+    return (this.id ??= randomUUID());
+  }
+
+  get logger(): Logger {
+    const { controller, kind, namespace, name } = this.context;
+    this.child ??= this.parent.child({
+      reconcileId: this.reconcileId,
+      controller,
+      kind,
+      ...(namespace === undefined ? {} : { namespace }),
+      name,
+    });
+    return this.child;
+  }
+
+  /** Logs at `level` only when the parent would write it: no log entry is built for a level that is off. */
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: () => Record<string, unknown>): void {
+    if (this.parent.isLevelEnabled(level)) this.logger.log(level, message, fields?.());
+  }
+}
+
+/** The logger and id of one reconcile (see ReconcileLog). */
+export function reconcileLogger(parent: Logger, context: ReconcileLogContext): ReconcileLog {
+  return new ReconcileLog(parent, context);
 }
 
 /** A logger that drops everything, for components whose caller did not ask for logs. */

@@ -1,5 +1,5 @@
-import { silentLogger, reconcileLogger, type Logger } from '../observability/logger.js';
-import type { ControllerMetrics } from '../observability/controller-metrics.js';
+import { silentLogger, ReconcileLog, type Logger } from '../observability/logger.js';
+import type { ControllerMetrics, ReconcileObserver } from '../observability/controller-metrics.js';
 import type { OutcomeLabel, ReconcileOutcome } from './reconcile-outcome.js';
 import { RetryRateLimiter, type RetryRateLimiterOptions } from './retry-rate-limiter.js';
 import { WorkQueue } from './work-queue.js';
@@ -45,6 +45,7 @@ export class Controller {
   readonly name: string;
   private readonly queue: WorkQueue;
   private readonly logger: Logger;
+  private readonly observer: ReconcileObserver | undefined;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private workers: Promise<void>[] = [];
@@ -56,7 +57,7 @@ export class Controller {
     }
     this.name = options.name;
     this.logger = options.logger ?? silentLogger();
-    options.metrics?.registerController(options.name);
+    this.observer = options.metrics?.registerController(options.name);
     this.queue = new WorkQueue({
       rateLimiter: new RetryRateLimiter(options.rateLimiter),
       ...(options.metrics ? { observer: options.metrics.queueObserver(options.name) } : {}),
@@ -120,43 +121,48 @@ export class Controller {
 
   private async reconcileKey(key: string): Promise<void> {
     const request = parseRequestKey(key);
-    const { logger, reconcileId } = reconcileLogger(this.logger, {
-      controller: this.name,
-      kind: this.options.kind,
-      ...request,
-    });
+    const log = new ReconcileLog(this.logger, { controller: this.name, kind: this.options.kind, ...request });
+    const context: ReconcileContext = {
+      get logger() {
+        return log.logger;
+      },
+      get reconcileId() {
+        return log.reconcileId;
+      },
+      signal: this.abort.signal,
+    };
     const started = performance.now();
     let label: OutcomeLabel;
     try {
-      const outcome = await this.options.reconcile(request, { logger, reconcileId, signal: this.abort.signal });
-      label = this.apply(key, outcome, logger);
+      const outcome = await this.options.reconcile(request, context);
+      label = this.apply(key, outcome, log);
     } catch (error) {
       label = 'panic';
       this.queue.addRateLimited(key);
-      logger.error('reconcile threw; retrying with backoff', { error: describe(error) });
+      log.log('error', 'reconcile threw; retrying with backoff', () => ({ error: describe(error) }));
     }
-    this.options.metrics?.observeReconcile(this.name, label, (performance.now() - started) / 1000);
+    this.observer?.reconciled(label, (performance.now() - started) / 1000);
   }
 
-  private apply(key: string, outcome: ReconcileOutcome, logger: Logger): OutcomeLabel {
+  private apply(key: string, outcome: ReconcileOutcome, log: ReconcileLog): OutcomeLabel {
     switch (outcome.kind) {
       case 'done':
         this.queue.forget(key);
-        logger.debug('reconciled');
+        log.log('debug', 'reconciled');
         break;
       case 'requeue-after':
         this.queue.forget(key);
         this.queue.addAfter(key, outcome.afterMs);
-        logger.info('requeued', { afterMs: outcome.afterMs, reason: outcome.reason });
+        log.log('info', 'requeued', () => ({ afterMs: outcome.afterMs, reason: outcome.reason }));
         break;
       case 'retry': {
         const delayMs = this.queue.addRateLimited(key);
-        logger.warn('reconcile failed; retrying', { error: outcome.error.message, delayMs });
+        log.log('warn', 'reconcile failed; retrying', () => ({ error: outcome.error.message, delayMs }));
         break;
       }
       case 'terminal':
         this.queue.forget(key);
-        logger.error('reconcile failed; not retrying until the object changes', { error: outcome.error.message });
+        log.log('error', 'reconcile failed; not retrying until the object changes', () => ({ error: outcome.error.message }));
         break;
     }
     return outcome.kind;

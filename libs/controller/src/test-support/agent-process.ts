@@ -17,7 +17,8 @@ export async function bundleAgent(app: string, outfile: string): Promise<string>
 export type LogLine = Record<string, unknown> & { level?: string; message?: string };
 
 /**
- * Test support: an agent process (an agent bundle under plain node), its stdout kept as text and parsed as JSON log
+ * Test support: an agent process (an agent bundle under plain node after `nodeFlags`, the agent's AGENT_NODE_FLAGS
+ * as its image's ENTRYPOINT gives them, or others to compare), its stdout kept as text and parsed as JSON log
  * lines, its stderr kept as text, and its exit. `stop()` sends SIGTERM and resolves with the exit code.
  */
 export class AgentProcess {
@@ -25,11 +26,14 @@ export class AgentProcess {
   stdout = '';
   stderr = '';
   readonly exited: Promise<number | null>;
+  readonly pid: number;
   private readonly child: ChildProcessWithoutNullStreams;
   private pending = '';
 
-  constructor(bundle: string, args: readonly string[], env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [bundle, ...args], { env, stdio: 'pipe' });
+  constructor(bundle: string, args: readonly string[], env: NodeJS.ProcessEnv, nodeFlags: readonly string[]) {
+    this.child = spawn(process.execPath, [...nodeFlags, bundle, ...args], { env, stdio: 'pipe' });
+    if (this.child.pid === undefined) throw new Error(`${bundle} did not start`);
+    this.pid = this.child.pid;
     this.child.stdout.on('data', (chunk: Buffer) => this.take(chunk.toString()));
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));

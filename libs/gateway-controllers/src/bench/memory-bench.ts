@@ -3,19 +3,21 @@
  * Gateways, --routes HTTPRoutes and --exports InternalServiceExports (with the ServiceImports it makes of them) and
  * its controllers have written every status and gone idle. Before measuring it asserts, from the agent's /readyz and
  * /metrics, that the six informers the issue names have listed and synced and that the Gateway controller reports
- * every Gateway. The agent is its bundle under plain node, in its own process (--bundle names another build).
+ * every Gateway. The agent is its bundle under plain node, in its own process (--bundle names another build), after its
+ * launch flags (AGENT_NODE_FLAGS; --node-flags gives others, '' for none, to compare).
  *
- *   pnpm nx bundle hub-gateway && pnpm tsx libs/gateway-controllers/src/bench/memory-bench.ts [--bundle FILE] [--gateways 1000] [--routes 5000] [--exports 3000]
+ *   pnpm nx bundle hub-gateway && pnpm tsx libs/gateway-controllers/src/bench/memory-bench.ts [--bundle FILE] [--node-flags '...'] [--gateways 1000] [--routes 5000] [--exports 3000]
  */
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { resourceName } from '@fleet-gateway/controller';
 import { residentMiB } from '@fleet-gateway/controller/test-support';
 import { internalServiceExports, serviceImports } from '@fleet-gateway/fleet-hub';
 import { gatewayClasses, gateways, httpRoutes, referenceGrants } from '../gateway-api-resources.js';
 import { startHubUnderTest } from '../test-support/hub-under-test.js';
-import { AGENT_BUNDLE, startAgentProcess, type AgentProcess } from './agent-process.js';
+import { AGENT_BUNDLE, startAgentProcess, type BenchAgent } from './agent-process.js';
 import { applyFleetGateways, applyFleetRoutes, publishFleetExports, type FleetShape } from './bench-fleet.js';
 
 const CLUSTERS = ['member-1', 'member-2', 'member-3'];
@@ -26,6 +28,7 @@ const IDLE_MS = 10_000;
 const { values } = parseArgs({
   options: {
     bundle: { type: 'string', default: AGENT_BUNDLE },
+    'node-flags': { type: 'string', default: AGENT_NODE_FLAGS['hub-gateway'].join(' ') },
     gateways: { type: 'string', default: '1000' },
     routes: { type: 'string', default: '5000' },
     exports: { type: 'string', default: '3000' },
@@ -35,6 +38,7 @@ const [gatewayCount, routeCount, exportCount] = [values.gateways, values.routes,
 if (!(gatewayCount > 0 && routeCount % gatewayCount === 0 && exportCount % CLUSTERS.length === 0)) {
   throw new Error(`--routes must be a multiple of --gateways and --exports of ${CLUSTERS.length}; got ${gatewayCount}, ${routeCount}, ${exportCount}`);
 }
+const nodeFlags = values['node-flags'].split(' ').filter((flag) => flag !== '');
 const fleet: FleetShape = { gateways: gatewayCount, routesPerGateway: routeCount / gatewayCount, services: exportCount / CLUSTERS.length, clusters: CLUSTERS };
 
 /** Prometheus text -> value by `name{labels}`. */
@@ -60,13 +64,13 @@ async function readyz(url: string): Promise<{ ok: boolean; body: string }> {
 }
 
 /** Starts the agent and waits until /readyz answers 200; returns it and the seconds that took. */
-async function readyAgent(kubeconfigPath: string): Promise<{ agent: AgentProcess; readyS: number }> {
+async function readyAgent(kubeconfigPath: string): Promise<{ agent: BenchAgent; readyS: number }> {
   const started = performance.now();
-  const agent = await startAgentProcess(kubeconfigPath, values.bundle);
+  const agent = await startAgentProcess(kubeconfigPath, values.bundle, nodeFlags);
   let ready = await readyz(agent.readyzUrl);
   while (!ready.ok) {
     if (performance.now() - started > 600_000) {
-      await agent.stop();
+      await agent.process.stop();
       throw new Error(`the agent was not ready within 10 min: ${ready.body}`);
     }
     await sleep(200);
@@ -81,8 +85,8 @@ try {
   // What the agent holds with empty caches (the runtime, its modules and connections), for comparison.
   const empty = await readyAgent(kubeconfigPath);
   await sleep(IDLE_MS);
-  const baseline = residentMiB(empty.agent.pid);
-  await empty.agent.stop();
+  const baseline = residentMiB(empty.agent.process.pid);
+  await empty.agent.process.stop();
 
   const written = performance.now();
   await publishFleetExports(hub.client, fleet);
@@ -93,7 +97,7 @@ try {
   const started = performance.now();
   const { agent, readyS } = await readyAgent(kubeconfigPath);
   try {
-    const afterSync = residentMiB(agent.pid);
+    const afterSync = residentMiB(agent.process.pid);
 
     // Idle: every queue empty, no reconcile for IDLE_MS, and the Gateway controller reporting every Gateway.
     let samples = await scrape(agent.metricsUrl);
@@ -111,16 +115,16 @@ try {
     if (unlisted.length > 0) throw new Error(`informers that never listed: ${unlisted.join(', ')}`);
     const ready = await readyz(agent.readyzUrl);
     if (!ready.ok) throw new Error(`the agent is no longer ready: ${ready.body}`);
-    const idle = residentMiB(agent.pid);
+    const idle = residentMiB(agent.process.pid);
 
-    console.log(`hub agent, --enable-afd=false, the bundle ${path.relative(process.cwd(), values.bundle)} under node (node ${process.version})`);
+    console.log(`hub agent, --enable-afd=false, the bundle ${path.relative(process.cwd(), values.bundle)} under node ${nodeFlags.join(' ') || '(no flags)'} (node ${process.version})`);
     console.log(`  informers: ${fleet.gateways} Gateways, ${fleet.gateways * fleet.routesPerGateway} HTTPRoutes, ${fleet.services * CLUSTERS.length} InternalServiceExports, ${fleet.services} ServiceImports (made by the agent), 1 GatewayClass, 0 ReferenceGrants; written in ${writtenS.toFixed(1)} s`);
     console.log(`  ready (/readyz: all informers synced) after ${readyS.toFixed(1)} s; listed: ${INFORMERS.join(', ')}`);
     console.log(`  idle after ${idleS.toFixed(1)} s (${reconciles} reconciles; every status written; ${sumOf(samples, 'fleet_gateway_gateways')} Gateways reported)`);
     console.log(`  resident memory: ${afterSync.rss.toFixed(1)} MiB when ready, ${idle.rss.toFixed(1)} MiB idle (target < 300 MiB), peak ${idle.peak.toFixed(1)} MiB`);
     console.log(`  the same agent idle with empty caches: ${baseline.rss.toFixed(1)} MiB (so the objects and their work cost +${(idle.rss - baseline.rss).toFixed(1)} MiB)`);
   } finally {
-    await agent.stop();
+    await agent.process.stop();
   }
 } finally {
   await hub.stop();

@@ -54,8 +54,13 @@ export async function profileOf(hub: HubUnderTest, name: string): Promise<string
 export async function originNames(hub: HubUnderTest, profile: string): Promise<string[]> {
   const names: string[] = [];
   for await (const group of hub.clients.cdn.afdOriginGroups.listByProfile(SCOPE.resourceGroup, profile)) {
-    for await (const origin of hub.clients.cdn.afdOrigins.listByOriginGroup(SCOPE.resourceGroup, profile, group.name ?? '')) {
-      if (origin.enabledState !== 'Disabled') names.push(`${group.name}/${origin.name}`);
+    try {
+      for await (const origin of hub.clients.cdn.afdOrigins.listByOriginGroup(SCOPE.resourceGroup, profile, group.name ?? '')) {
+        if (origin.enabledState !== 'Disabled') names.push(`${group.name}/${origin.name}`);
+      }
+    } catch (error) {
+      // The hub deleted the group between the two lists (ParentResourceNotFound): it has no origins left.
+      if (!isNotFound(error)) throw error;
     }
   }
   return names.sort();

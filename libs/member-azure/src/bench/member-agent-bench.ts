@@ -3,19 +3,21 @@
  * discovery on, against a real hub and member kube-apiserver and the Azure emulator with ARM's throttling on, for 240
  * exported LoadBalancer Services on one member (AKS allows 300), 6 of them PLS-backed (AKS's internal load balancer
  * takes 8). Prints the time to publish every export, the Azure reads spent (target: one list per resource group per
- * TTL, not one per Service) and the agent's resident memory (target < 150 MiB).
- *   pnpm nx bundle member-discovery && pnpm tsx libs/member-azure/src/bench/member-agent-bench.ts
+ * TTL, not one per Service) and the agent's resident memory (target < 150 MiB). The agent's node runs with its
+ * launch flags (AGENT_NODE_FLAGS); --node-flags gives others ('' for none), to compare.
+ *   pnpm nx bundle member-discovery && pnpm tsx libs/member-azure/src/bench/member-agent-bench.ts [--node-flags '...']
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CloudProviderStandIn, emulatorIdentityCredential, managedIdentityEnvironment, start } from '@fleet-gateway/azure-emulator';
 import { startControlPlane } from '@fleet-gateway/control-plane';
 import { collectionPath, KubeClient } from '@fleet-gateway/controller';
-import { createNamespace, residentMiB } from '@fleet-gateway/controller/test-support';
+import { AgentProcess, createNamespace, residentMiB } from '@fleet-gateway/controller/test-support';
 import { internalServiceExports, serviceExports, services, type CachedInternalServiceExport, type CachedService } from '@fleet-gateway/member-export';
 import { SERVICE_ANNOTATIONS } from '../service-facts.js';
 
@@ -27,6 +29,9 @@ const NAMESPACE = 'bench';
 /** The member agent's default inventory TTL (DEFAULT_INVENTORY_TTL_MS): the read window measured after publishing. */
 const TTL_MS = 60_000;
 const BUNDLE = fileURLToPath(new URL('../../../../dist/apps/member-discovery/main.mjs', import.meta.url));
+
+const { values } = parseArgs({ options: { 'node-flags': { type: 'string', default: AGENT_NODE_FLAGS['member-discovery'].join(' ') } } });
+const nodeFlags = values['node-flags'].split(' ').filter((flag) => flag !== '');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -100,10 +105,9 @@ async function main(): Promise<void> {
     await writeFile(memberKubeconfig, plane.cluster('member-1').kubeConfig().exportConfig());
     emulator.admin.resetCounters();
     const started = performance.now();
-    const child = spawn(
-      process.execPath,
+    const agent = new AgentProcess(
+      BUNDLE,
       [
-        BUNDLE,
         '--member-cluster-name', 'member-1',
         '--hub-kubeconfig', hubKubeconfig,
         '--enable-private-link-origin-discovery',
@@ -115,14 +119,14 @@ async function main(): Promise<void> {
         '--metrics-bind-address', '127.0.0.1:0',
         '--log-level', 'error',
       ],
-      { env: { PATH: process.env.PATH ?? '', KUBECONFIG: memberKubeconfig, NODE_EXTRA_CA_CERTS: caFile, ...managedIdentityEnvironment(emulator) }, stdio: ['ignore', 'ignore', 'inherit'] },
+      { PATH: process.env.PATH, KUBECONFIG: memberKubeconfig, NODE_EXTRA_CA_CERTS: caFile, ...managedIdentityEnvironment(emulator) },
+      nodeFlags,
     );
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     stopAgent = async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await agent.stop();
+      process.stderr.write(agent.stderr);
     };
-    const pid = child.pid ?? -1;
+    const { pid } = agent;
 
     const published = (e: CachedInternalServiceExport) => e.spec?.publicAddress !== undefined || e.spec?.privateLinkService !== undefined;
     const exportsOnHub = async () => (await hub.get<{ items: CachedInternalServiceExport[] }>(collectionPath(internalServiceExports, 'fleet-member-member-1'))).items;
@@ -137,6 +141,7 @@ async function main(): Promise<void> {
       throttled: emulator.admin.requestCounts().filter((c) => c.status === 429).reduce((sum, c) => sum + c.count, 0),
     });
     const firstReads = reads();
+    console.log(`member agent: node ${nodeFlags.join(' ') || '(no flags)'} ${path.relative(process.cwd(), BUNDLE)} (node ${process.version})`);
     console.log(`time to publish all ${SERVICES} exports (${privateLinks} with their Private Link Service): ${publishS.toFixed(1)} s from the agent's start`);
     console.log(
       `  Azure reads until then: ${firstReads.loadBalancers} load balancer lists, ${firstReads.privateLinkServices} Private Link Service lists, ${firstReads.connections} connection reads, ${firstReads.throttled} throttled (naive one list per Service: ${SERVICES * 2})`,

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { figureRows, renderTable } from './figures.js';
+import type { ProbeReport } from './probe-protocol.js';
+
+const report = (syncSeconds: number, latencies: number[]): ProbeReport => ({
+  event: 'report',
+  objects: 10,
+  baselineRssMiB: 40,
+  syncSeconds,
+  syncCpuMs: 100,
+  cacheHeapMiB: 2,
+  reconcilesPerSecond: 1000,
+  watchLatencyMs: latencies,
+  watchCpuMs: 50,
+});
+
+describe('figures', () => {
+  it('prints min / median / max of each side and the ratio of the medians', () => {
+    const table = renderTable(
+      figureRows({
+        ours: [report(0.3, [1, 2]), report(0.1, [1, 4]), report(0.2, [1, 3])],
+        'controller-runtime': [report(0.4, [2, 8]), report(0.5, [2, 8]), report(0.4, [2, 8])],
+      }),
+    );
+    expect(table).toContain('| start -> cache synced (s) | 0.100 / 0.200 / 0.300 | 0.400 / 0.400 / 0.500 | 0.50 |');
+    expect(table).toContain('| watch latency p99, 16 writers (ms) | 2.0 / 3.0 / 4.0 | 8.0 / 8.0 / 8.0 | 0.38 |');
+    expect(table.split('\n')).toHaveLength(2 + 7);
+  });
+});
