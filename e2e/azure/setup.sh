@@ -2,7 +2,7 @@
 # E2E_MODE=azure: creates the e2e system in a real subscription — run by `make e2e-setup` (e2e/src/e2e-commands.ts),
 # which checks az and its login first and sets every variable below. Creates (or reuses) the resource group; creates,
 # tagged fleet-gateway-e2e=<run id> and recorded in $E2E_AZURE_DIR/created.tsv for cleanup.sh: the shared virtual
-# network, a container registry with both agent images built in it (az acr build: no local Docker), a WAF policy, the
+# network, a container registry with both agent images and the echo backend's built in it (az acr build: no local Docker), a WAF policy, the
 # user-assigned identities (federated with the agents' ServiceAccounts) and three AKS clusters (a hub, member-1 with
 # auto-approval, member-2 without); grants every Azure role the agents need, here and never per Private Link Service
 # later (the roles table in the README; e2e/src/azure-scripts.test.ts checks the two agree); installs the Gateway API
@@ -97,6 +97,10 @@ for app in hub-gateway member-discovery; do
   run az acr build --subscription "$SUB" --registry "$ACR" --image "$app:$IMAGE_TAG" --file "$REPO_ROOT/apps/$app/Dockerfile" \
     --build-arg "NODE_VERSION=$NODE_VERSION" "$REPO_ROOT"
 done
+# The scenarios' echo backend (the local stand-in's echo server): e2e deploys it behind each Service it applies.
+run az acr build --subscription "$SUB" --registry "$ACR" --image "echo-backend:$IMAGE_TAG" --file "$REPO_ROOT/e2e/azure/echo/Dockerfile" \
+  --build-arg "NODE_VERSION=$NODE_VERSION" "$REPO_ROOT"
+output echoImage "$ACR.azurecr.io/echo-backend:$IMAGE_TAG"
 
 log "WAF policy $WAF_POLICY (Premium, for the WAF scenarios; the hub reads it)"
 record wafPolicy "$WAF_POLICY_ID"

@@ -188,6 +188,7 @@ describe('e2e/azure/setup.sh, dry run', () => {
     expect(commands.filter((w) => w[0] === 'az' && w[1] === 'acr' && w[2] === 'build').map((w) => option(w, '--file'))).toEqual([
       path.join(REPO_ROOT, 'apps/hub-gateway/Dockerfile'),
       path.join(REPO_ROOT, 'apps/member-discovery/Dockerfile'),
+      path.join(REPO_ROOT, 'e2e/azure/echo/Dockerfile'),
     ]);
     expect(commands.some((w) => w[0] === 'kubectl' && w.includes('https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.2.1/standard-install.yaml'))).toBe(true);
     const installs = commands.filter((w) => w[0] === 'helm' && w[1] === 'upgrade');
@@ -200,6 +201,9 @@ describe('e2e/azure/setup.sh, dry run', () => {
     ]);
     const outputs = parseOutputs(await readFile(path.join(dir, 'run', 'outputs.env'), 'utf8'));
     expect(outputs['nodeBaseImage']).toMatch(/^docker\.io\/library\/node:26\.12\.1-bookworm-slim@sha256:/);
+    // The echo backend the scenarios deploy behind their Services is the image built in the run's registry.
+    const echoBuild = commands.find((w) => w[0] === 'az' && w[2] === 'build' && option(w, '--file').endsWith('e2e/azure/echo/Dockerfile'));
+    expect(outputs['echoImage']).toBe(`fgwe2e${RUN}.azurecr.io/${option(echoBuild ?? [], '--image')}`);
   });
 
   it('refuses a network shape it does not build, before any command', async () => {

@@ -14,14 +14,14 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('the system under test in Azure mode', () => {
   it('is the recorded clusters and subscription; the emulator’s endpoints throw, naming the feature to declare', async () => {
-    const outputs: Record<string, string> = { afdResourceGroup: 'fleet-e2e' };
+    const outputs: Record<string, string> = { afdResourceGroup: 'fleet-e2e', echoImage: 'fgwe2eabc123.azurecr.io/echo-backend:e2e-abc123' };
     for (const cluster of E2E_CLUSTERS) {
       const file = path.join(dir, `${cluster}.kubeconfig`);
       await writeFile(file, renderKubeconfig({ cluster, server: `https://${cluster}.example:443`, caCert: 'ca', user: 'admin', credentials: { token: 't' } }));
       outputs[`kubeconfig.${cluster}`] = file;
     }
     const info = azureSystemInfoOf(SUB, { dir, runId: 'abc123', outputs }, true);
-    expect(info).toMatchObject({ mode: 'azure', frontDoor: true, agents: [], cloud: { subscriptionId: SUB, afdResourceGroup: 'fleet-e2e', members: ['member-1', 'member-2'] } });
+    expect(info).toMatchObject({ mode: 'azure', frontDoor: true, agents: [], echoImage: 'fgwe2eabc123.azurecr.io/echo-backend:e2e-abc123', cloud: { subscriptionId: SUB, afdResourceGroup: 'fleet-e2e', members: ['member-1', 'member-2'] } });
     expect(info.memberHubKubeconfigs).toEqual({ 'member-1': path.join(dir, 'member-1-hub.kubeconfig'), 'member-2': path.join(dir, 'member-2-hub.kubeconfig') });
     // What global set-up hands to the test files survives serialization.
     const system = systemUnderTest(JSON.parse(JSON.stringify(info)) as typeof info);

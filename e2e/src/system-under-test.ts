@@ -37,6 +37,8 @@ export interface SystemInfo {
   readonly agents: readonly RunningAgent[];
   /** ENABLE_AZURE_FRONT_DOOR: the Front Door scenarios run. */
   readonly frontDoor: boolean;
+  /** Azure mode: the echo backend's image (e2e/azure/echo), deployed behind each Service a scenario applies on a member. */
+  readonly echoImage?: string;
 }
 
 export interface SystemUnderTest extends Omit<SystemInfo, 'emulator' | 'cloud'> {
@@ -110,5 +112,6 @@ export function azureSystemInfoOf(subscriptionId: string, run: AzureRun, frontDo
     cloud: { subscriptionId, afdResourceGroup: output('afdResourceGroup'), members: [...E2E_MEMBERS] },
     agents: [],
     frontDoor,
+    echoImage: output('echoImage'),
   };
 }

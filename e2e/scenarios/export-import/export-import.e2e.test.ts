@@ -1,7 +1,7 @@
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { RESOURCES } from '@fleet-gateway/api-types';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
+import { apply, applyOnMember, conditionOf, read, until } from '../../src/kube-helpers.js';
 import { scenario } from '../../src/scenario.js';
 import { E2E_MEMBERS } from '../../src/system-under-test.js';
 
@@ -13,7 +13,7 @@ const exportPath = objectPath(RESOURCES.ServiceExport, 'api', 'e2e-export');
 scenario('export and import without Front Door', [], (system) => {
   it('a Service exported from both members is imported on the hub with both clusters; unexporting removes a cluster, then the import', async () => {
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
-    for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
+    for (const member of E2E_MEMBERS) await applyOnMember(system, member, new URL('member.yaml', import.meta.url));
     const imported = await until(() => read<ServiceImport>(system.hub, importPath), (si) => (si?.status?.clusters ?? []).length === 2);
     expect(imported?.status?.clusters?.map((c) => c.cluster).sort()).toEqual(['member-1', 'member-2']);
     expect(imported?.status?.ports?.map((p) => p.port)).toEqual([8080]);

@@ -1,7 +1,7 @@
 import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
+import { apply, applyOnMember, conditionOf, read, until } from '../../src/kube-helpers.js';
 import { armClients, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_AUTO_MEMBER } from '../../src/system-under-test.js';
 
@@ -12,7 +12,7 @@ const gatewayPath = objectPath(RESOURCES.Gateway, 'gone', 'e2e-delete');
 scenario('Gateway deletion', ['front-door', 'emulator'], (system) => {
   it('leaves no Front Door resource, no connection the hub requested and no finalizer', async () => {
     // The member whose agent approves: the Gateway becomes Programmed without an operator.
-    await apply(system.members[E2E_AUTO_MEMBER], new URL('member.yaml', import.meta.url));
+    await applyOnMember(system, E2E_AUTO_MEMBER, new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
     await servingGateway(system, 'e2e-delete', 'gone', { members: [E2E_AUTO_MEMBER] });
     const programmed = await read<Gateway>(system.hub, gatewayPath);

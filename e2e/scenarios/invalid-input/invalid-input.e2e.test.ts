@@ -2,7 +2,7 @@ import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
+import { apply, applyOnMember, conditionOf, read, until } from '../../src/kube-helpers.js';
 import { armWrites, scenario, servingGateway, settledWrites } from '../../src/scenario.js';
 
 type Annotated = { metadata: { annotations?: Record<string, string> }; status?: { conditions?: Condition[]; addresses?: { type: string; value: string }[] } };
@@ -25,7 +25,7 @@ scenario('invalid input', ['front-door', 'emulator'], (system) => {
   });
 
   it('an invalid annotation on a serving ServiceImport holds its last programmed configuration: the edge keeps answering, nothing is written', async () => {
-    await apply(system.members['member-1'], new URL('member.yaml', import.meta.url));
+    await applyOnMember(system, 'member-1', new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('serving.yaml', import.meta.url));
     const gatewayPath = objectPath(RESOURCES.Gateway, 'held', 'e2e-invalid');
     const hostname = await servingGateway(system, 'e2e-invalid', 'held', { members: ['member-1'] });

@@ -2,7 +2,7 @@ import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply, read } from '../../src/kube-helpers.js';
+import { apply, applyOnMember, read } from '../../src/kube-helpers.js';
 import { armClients, frontDoorOf, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_AUTO_MEMBER } from '../../src/system-under-test.js';
 
@@ -13,7 +13,7 @@ type Export = {
 
 scenario('Private Link with auto-approval', ['front-door', 'emulator'], (system) => {
   it('is Programmed from what Azure shows, over Private Link only, with exactly the hub’s connection approved by the member agent', async () => {
-    await apply(system.members[E2E_AUTO_MEMBER], new URL('member.yaml', import.meta.url));
+    await applyOnMember(system, E2E_AUTO_MEMBER, new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
     const hostname = await servingGateway(system, 'e2e-pl-auto', 'app', { members: [E2E_AUTO_MEMBER] });
     expect(hostname).toMatch(/\.azurefd\.net$/);

@@ -1,7 +1,7 @@
 import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
+import { apply, applyOnMember, conditionOf, read, until } from '../../src/kube-helpers.js';
 import { armClients, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_MANUAL_MEMBER } from '../../src/system-under-test.js';
 
@@ -15,7 +15,7 @@ const COMMAND = /approve --id '([^']+)' --description '([^']+)'/;
 scenario('Private Link with manual approval', ['front-door', 'emulator'], (system) => {
   it('status names what to approve, nothing is approved for the operator, and the Gateway becomes Programmed once they approve', async () => {
     const member = system.members[E2E_MANUAL_MEMBER];
-    await apply(member, new URL('member.yaml', import.meta.url));
+    await applyOnMember(system, E2E_MANUAL_MEMBER, new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
 
     // The member's ServiceExport and the hub's Gateway both say exactly what to approve.

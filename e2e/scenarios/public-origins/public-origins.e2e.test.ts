@@ -1,17 +1,16 @@
 import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
-import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
-import { frontDoorOf, scenario, servingGateway } from '../../src/scenario.js';
+import { apply, applyOnMember, conditionOf, read, until } from '../../src/kube-helpers.js';
+import { frontDoorOf, scenario, servingGateway, throughEdge } from '../../src/scenario.js';
 import { E2E_MEMBERS } from '../../src/system-under-test.js';
 
 type Export = { spec?: { publicAddress?: string; privateLinkService?: unknown }; status?: { frontDoors?: { frontDoorID: string }[] } };
 type ServiceExport = { status?: { conditions?: Condition[] } };
 
-scenario('public origins', ['front-door', 'emulator'], (system) => {
+scenario('public origins', ['front-door'], (system) => {
   it('a Standard Gateway reaches both members’ public load balancers, each restricted to Front Door and told the frontDoorId', async () => {
-    for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
+    for (const member of E2E_MEMBERS) await applyOnMember(system, member, new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
     const hostname = await servingGateway(system, 'e2e-public', 'store', { members: E2E_MEMBERS });
     const frontDoor = await frontDoorOf(system, 'e2e-public', 'store');
@@ -38,7 +37,7 @@ scenario('public origins', ['front-door', 'emulator'], (system) => {
     const seen = new Set<string>();
     const deadline = Date.now() + 60_000;
     while (seen.size < 2 && Date.now() < deadline) {
-      const { status, answer } = await requestThroughEdge(system.azure.edgeUrl, hostname, '/');
+      const { status, answer } = await throughEdge(system, hostname, '/');
       if (status === 200 && answer) {
         seen.add(answer.cluster);
         expect(answer.frontDoorId).toBe(frontDoorId);

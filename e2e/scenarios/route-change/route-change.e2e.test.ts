@@ -2,7 +2,7 @@ import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply, read, until } from '../../src/kube-helpers.js';
+import { apply, applyOnMember, read, until } from '../../src/kube-helpers.js';
 import { answersThroughEdge, armClients, changePropagated, frontDoorOf, scenario, servingGateway, type EdgeAnswer } from '../../src/scenario.js';
 import type { SystemUnderTest } from '../../src/system-under-test.js';
 
@@ -31,8 +31,8 @@ scenario('a route change', ['front-door', 'emulator'], (system) => {
   let hostname = '';
 
   it('set-up: /old is served by blue (member-1); /new matches no rule', async () => {
-    await apply(system.members['member-1'], new URL('member-1.yaml', import.meta.url));
-    await apply(system.members['member-2'], new URL('member-2.yaml', import.meta.url));
+    await applyOnMember(system, 'member-1', new URL('member-1.yaml', import.meta.url));
+    await applyOnMember(system, 'member-2', new URL('member-2.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
     hostname = await servingGateway(system, NAMESPACE, 'change', { members: ['member-1'], path: '/old' });
     // green is imported (the change can name it at once), but no rule routes to it yet.

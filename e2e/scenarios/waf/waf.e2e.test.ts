@@ -2,7 +2,7 @@ import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import type { SecurityPolicy, SecurityPolicyWebApplicationFirewallParameters } from '@azure/arm-cdn';
 import { expect, it } from 'vitest';
-import { apply, conditionOf, read, until } from '../../src/kube-helpers.js';
+import { apply, applyOnMember, conditionOf, read, until } from '../../src/kube-helpers.js';
 import { answersThroughEdge, armClients, armWrites, changePropagated, frontDoorOf, scenario, servingGateway, settledWrites } from '../../src/scenario.js';
 import { E2E_MEMBERS, type SystemUnderTest } from '../../src/system-under-test.js';
 
@@ -54,7 +54,7 @@ scenario('WAF policy attach, detach and a missing policy', ['front-door', 'emula
 
   it('set-up: a Standard Gateway without WAF serves from both members', async () => {
     wafPolicyId = await createWafPolicy(system, 'e2eGuard');
-    for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
+    for (const member of E2E_MEMBERS) await applyOnMember(system, member, new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
     hostname = await servingGateway(system, NAMESPACE, 'guarded', { members: E2E_MEMBERS });
     profile = (await frontDoorOf(system, NAMESPACE, 'guarded'))?.profile.name ?? '';

@@ -1,6 +1,6 @@
 import { applyManifests, requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply } from '../../src/kube-helpers.js';
+import { apply, applyOnMember } from '../../src/kube-helpers.js';
 import { frontDoorOf, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_MEMBERS, type E2eMember } from '../../src/system-under-test.js';
 
@@ -10,7 +10,7 @@ const REQUESTS = 2_000;
 scenario('weighted split between two clusters, measured through the edge', ['front-door', 'emulator'], (system) => {
   it(`export weights 1:3 send 25 % / 75 % of ${REQUESTS} requests (within 3 points; the edge's choice is seeded)`, async () => {
     for (const member of E2E_MEMBERS) {
-      await apply(system.members[member], new URL('member.yaml', import.meta.url));
+      await applyOnMember(system, member, new URL('member.yaml', import.meta.url));
       await applyManifests(system.members[member], [
         {
           apiVersion: 'networking.fleet.azure.com/v1beta1',

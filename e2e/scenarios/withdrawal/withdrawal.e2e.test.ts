@@ -2,7 +2,7 @@ import { RESOURCES } from '@fleet-gateway/api-types';
 import { objectPath } from '@fleet-gateway/controller';
 import { requestThroughEdge } from '@fleet-gateway/local-system';
 import { expect, it } from 'vitest';
-import { apply, read, until } from '../../src/kube-helpers.js';
+import { apply, applyOnMember, read, until } from '../../src/kube-helpers.js';
 import { answersThroughEdge, changePropagated, scenario, servingGateway } from '../../src/scenario.js';
 import { E2E_MEMBERS } from '../../src/system-under-test.js';
 
@@ -14,7 +14,7 @@ scenario('withdrawal, verified over a sustained interval', ['front-door', 'emula
   let hostname = '';
 
   it('set-up: both members serve /shop and the rest', async () => {
-    for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
+    for (const member of E2E_MEMBERS) await applyOnMember(system, member, new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
     hostname = await servingGateway(system, 'e2e-withdraw', 'withdraw', { members: E2E_MEMBERS, path: '/shop' });
     await changePropagated(system);

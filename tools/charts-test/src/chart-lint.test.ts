@@ -65,6 +65,19 @@ describe('hadolint', () => {
     });
   }
 
+  it('finds nothing in e2e/azure/echo/Dockerfile, which runs the bundled echo server as a non-root user on the agents’ Node', async () => {
+    const file = path.join(REPO_ROOT, 'e2e/azure/echo/Dockerfile');
+    const { stdout } = await run(await ensureHadolint(), ['--no-color', '--failure-threshold', 'info', file]);
+    expect(stdout).toBe('');
+    const dockerfile = await readFile(file, 'utf8');
+    const agents = await readFile(path.join(REPO_ROOT, 'apps/member-discovery/Dockerfile'), 'utf8');
+    const baseLines = (text: string) => text.split('\n').filter((line) => /^(ARG NODE_VERSION=|FROM |RUN npm install)/.test(line));
+    expect(baseLines(dockerfile)).toEqual(baseLines(agents));
+    expect(dockerfile).toContain('tsx e2e/src/bundle-echo-server.ts /src/dist/echo-server/main.mjs');
+    expect(dockerfile).toMatch(/^USER [1-9][0-9]*:[1-9][0-9]*$/m);
+    expect(JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? 'null')).toEqual(['node', '/app/main.mjs']);
+  });
+
   it('finds an unpinned install (the linter is not blind)', async () => {
     const hadolint = await ensureHadolint();
     const bad = 'FROM node:26\nRUN npm install --global pnpm\n';

@@ -19,9 +19,10 @@ export interface EchoBackend {
 
 /**
  * The sample's backend for one member: the local stand-in of that member's pods behind its Service. It answers every
- * request with JSON naming its cluster, so a curl through the edge shows which member served it.
+ * request with JSON naming its cluster, so a curl through the edge shows which member served it. Azure mode's echo
+ * image (e2e/azure/echo) runs this same server in the members' pods, listening on all interfaces at a fixed port.
  */
-export async function startEchoBackend(cluster: string): Promise<EchoBackend> {
+export async function startEchoBackend(cluster: string, listen: { readonly host: string; readonly port: number } = { host: '127.0.0.1', port: 0 }): Promise<EchoBackend> {
   const server: Server = createServer((request, response) => {
     const fdid = request.headers['x-azure-fdid'];
     const answer: EchoAnswer = {
@@ -34,10 +35,10 @@ export async function startEchoBackend(cluster: string): Promise<EchoBackend> {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(`${JSON.stringify(answer)}\n`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listen.port, listen.host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    host: '127.0.0.1',
+    host: listen.host,
     port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -2,5 +2,5 @@
 export { startLocalSystem, stopLocalSystem, type LocalSystem, type LocalSystemOptions } from './local-system.js';
 export type { AzureSideInfo } from './azure-side-info.js';
 export type { RunningAgent } from './agents.js';
-export type { EchoAnswer } from './echo-backend.js';
+export { startEchoBackend, type EchoAnswer } from './echo-backend.js';
 export { applyManifests, describeCondition, requestThroughEdge, SAMPLE, type Manifest } from './sample.js';

@@ -15,6 +15,8 @@ export const SAMPLE = { namespace: 'shop', name: 'web' } as const;
 const CORE: Record<string, ResourceType> = {
   Namespace: { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
   Service: { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true },
+  // Azure mode's echo backends (e2e): real clusters have no stand-in answering for their Services.
+  Deployment: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
 };
 const KINDS: Record<string, ResourceType> = { ...CORE, ...RESOURCES };
 
