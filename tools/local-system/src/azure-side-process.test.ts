@@ -51,8 +51,9 @@ describe('the Azure side as a managed process', () => {
       expect(isLive(pid)).toBe(false);
       expect(processGroupMembers(pgid)).toEqual([]);
     }
+    // No process of the Azure side is left (its ARM port is not checked here: on a busy machine another test's
+    // server can be given the freed port).
     expect(await processesNaming(dir)).toEqual([]);
-    expect(await portAnswers(arm ?? '')).toBe(false);
   });
 
   it('prints its progress, serves, and its stop ends the real process and its group', async () => {
