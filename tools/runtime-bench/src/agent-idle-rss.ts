@@ -7,28 +7,16 @@
  * informers, controllers, leader election (it leads) and probe servers.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { startControlPlane } from '@fleet-gateway/control-plane';
+import { freePorts, startControlPlane } from '@fleet-gateway/control-plane';
 import { KubeClient } from '@fleet-gateway/controller';
-import { residentMiB } from '../../../libs/controller/src/bench/resident-memory.js';
-import { percentile } from '../../../libs/controller/src/bench/percentile.js';
+import { percentile, residentMiB } from '@fleet-gateway/controller/test-support';
 import { bundleAgent } from '../../scripts/bundle-agent.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, 'idle-seconds': { type: 'string', default: '20' } } });
 const rounds = Number(values.rounds);
 const idleMs = Number(values['idle-seconds']) * 1000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Starts `node <flags> <script...>`, waits until `ready()` holds, idles, and returns its RSS then. */
 async function idleRss(nodeFlags: string[], args: string[], env: NodeJS.ProcessEnv, ready: () => Promise<boolean>): Promise<number> {
@@ -59,7 +47,7 @@ try {
   for (let round = 0; round < rounds; round++) {
     const names = Object.keys(variants);
     for (const name of round % 2 === 0 ? names : names.reverse()) {
-      const [health, metrics] = [await freePort(), await freePort()];
+      const [health, metrics] = (await freePorts(2)) as [number, number];
       const args = [bundle, '--hub-name', 'hub', '--health-probe-bind-address', `127.0.0.1:${health}`, '--metrics-bind-address', `127.0.0.1:${metrics}`];
       const readyz = () => fetch(`http://127.0.0.1:${health}/readyz`).then((r) => r.ok, () => false);
       const env = { PATH: process.env.PATH ?? '', KUBECONFIG: hub.kubeconfigPath, NODE_ENV: 'production' };

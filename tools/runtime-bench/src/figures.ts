@@ -1,4 +1,4 @@
-import { percentile } from '../../../libs/controller/src/bench/percentile.js';
+import { percentile } from '@fleet-gateway/controller/test-support';
 import type { ProbeReport } from './probe-protocol.js';
 
 export type Runtime = 'ours' | 'controller-runtime';
