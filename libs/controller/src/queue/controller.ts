@@ -1,4 +1,4 @@
-import { silentLogger, ReconcileLog, type Logger } from '../observability/logger.js';
+import { reconcileLogger, silentLogger, type Logger, type ReconcileLog } from '../observability/logger.js';
 import type { ControllerMetrics, ReconcileObserver } from '../observability/controller-metrics.js';
 import type { OutcomeLabel, ReconcileOutcome } from './reconcile-outcome.js';
 import { RetryRateLimiter, type RetryRateLimiterOptions } from './retry-rate-limiter.js';
@@ -121,7 +121,7 @@ export class Controller {
 
   private async reconcileKey(key: string): Promise<void> {
     const request = parseRequestKey(key);
-    const log = new ReconcileLog(this.logger, { controller: this.name, kind: this.options.kind, ...request });
+    const log = reconcileLogger(this.logger, { controller: this.name, kind: this.options.kind, ...request });
     const context: ReconcileContext = {
       get logger() {
         return log.logger;
