@@ -47,28 +47,29 @@ function stateMessage(spec: CustomDomainSpec, arm: AFDDomain | undefined, endpoi
   const state = arm?.domainValidationState ?? 'NotCreated';
   const token = arm?.validationProperties?.validationToken ?? '';
   const records = dnsInstructions(host, token, arm?.validationProperties?.expirationDate, endpointHostName);
+  const domain = `custom domain ${spec.ref.customDomain} (${host})`;
   const meanwhile = "; until then AFD does not serve it (the endpoint's own hostname keeps serving)";
   switch (state) {
     case 'Approved':
-      return `custom domain ${spec.ref.customDomain} (${host}) is validated; AFD serves it with a managed certificate`;
+      return `${domain} is validated; AFD serves it with a managed certificate`;
     case 'NotCreated':
-      return `custom domain ${spec.ref.customDomain} (${host}) is not created yet${meanwhile}`;
+      return `${domain} is not created yet${meanwhile}`;
     case 'Submitting':
-      return `custom domain ${spec.ref.customDomain} (${host}) is being submitted to AFD; its validation token is not issued yet${meanwhile}`;
+      return `${domain} is being submitted to AFD; its validation token is not issued yet${meanwhile}`;
     case 'Pending':
-      return `custom domain ${spec.ref.customDomain} (${host}) is pending validation: ${records}${meanwhile}`;
+      return `${domain} is pending validation: ${records}${meanwhile}`;
     case 'PendingRevalidation':
-      return `custom domain ${spec.ref.customDomain} (${host}) must be revalidated (managed certificate renewal): keep or recreate the records: ${records}`;
+      return `${domain} must be revalidated (managed certificate renewal): keep or recreate the records: ${records}`;
     case 'RefreshingValidationToken':
-      return `custom domain ${spec.ref.customDomain} (${host}): AFD is issuing a new validation token; the TXT record ${validationRecordName(host)} must then get the new value${meanwhile}`;
+      return `${domain}: AFD is issuing a new validation token; the TXT record ${validationRecordName(host)} must then get the new value${meanwhile}`;
     case 'TimedOut':
-      return `custom domain ${spec.ref.customDomain} (${host}): validation timed out (no matching TXT record before the token expired); the hub asks AFD for a new token, then ${records}${meanwhile}`;
+      return `${domain}: validation timed out (no matching TXT record before the token expired); the hub asks AFD for a new token, then ${records}${meanwhile}`;
     case 'Rejected':
-      return `custom domain ${spec.ref.customDomain} (${host}): the certificate authority rejected the domain (check CAA records and that the domain is yours); remove the hostname and add it again once fixed${meanwhile}`;
+      return `${domain}: the certificate authority rejected the domain (check CAA records and that the domain is yours); remove the hostname and add it again once fixed${meanwhile}`;
     case 'InternalError':
-      return `custom domain ${spec.ref.customDomain} (${host}): AFD reports an internal error validating the domain; AFD retries, and the hub looks again${meanwhile}`;
+      return `${domain}: AFD reports an internal error validating the domain; AFD retries, and the hub looks again${meanwhile}`;
     default:
-      return `custom domain ${spec.ref.customDomain} (${host}): AFD reports validation state ${state}${meanwhile}`;
+      return `${domain}: AFD reports validation state ${state}${meanwhile}`;
   }
 }
 

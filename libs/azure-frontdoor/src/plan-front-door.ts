@@ -4,32 +4,13 @@ import { refKey, refName, type AfdRef } from './afd-refs.js';
 import { checkCapacity } from './capacity.js';
 import { ownershipTags } from './ownership.js';
 import { planOriginGroups } from './plan-origin-groups.js';
-import { customDomainOf, planRoutes } from './plan-routes.js';
+import { planCustomDomains } from './plan-custom-domains.js';
+import { planRoutes } from './plan-routes.js';
 import { planSink } from './sink.js';
 import { compareText } from './canonical.js';
 import type { FrontDoorPlan, PlanOptions, PlanProblem } from './plan-types.js';
 import { findRoutePatternConflicts, patternProblem } from './route-patterns.js';
-import type { CustomDomainSpec, FrontDoorGraph } from './spec-types.js';
-
-/** One custom domain per distinct hostname the Gateway serves, with an AFD-managed certificate. */
-function planCustomDomains(model: GlobalGateway, profile: string): CustomDomainSpec[] {
-  const domains = new Map<string, { hostName: string; listeners: Set<string> }>();
-  for (const host of model.routing) {
-    const customDomain = customDomainOf(host.hostname);
-    if (customDomain === undefined) continue;
-    const domain = domains.get(customDomain) ?? { hostName: host.hostname, listeners: new Set<string>() };
-    domains.set(customDomain, { ...domain, listeners: domain.listeners.add(host.listener) });
-  }
-  // Provenance: the listeners that serve the hostname, which carry its validation status.
-  return [...domains.entries()]
-    .map(([customDomain, { hostName, listeners }]): CustomDomainSpec => ({
-      ref: { kind: 'customDomain', profile, customDomain },
-      hostName,
-      minimumTlsVersion: 'TLS12',
-      provenance: [...listeners].sort(compareText).map((section) => ({ ...model.source, section })),
-    }))
-    .sort((a, b) => compareText(a.ref.customDomain, b.ref.customDomain));
-}
+import type { FrontDoorGraph } from './spec-types.js';
 
 export function allRefs(graph: FrontDoorGraph): AfdRef[] {
   return [

@@ -1,14 +1,14 @@
 import {
-  ANY_HOSTNAME,
   type GlobalGateway,
   type HostRouting,
   type PathKey,
   type RoutingCandidate,
   type SourceRef,
 } from '@fleet-gateway/model';
-import { customDomainName, routeName, ruleSetName } from './afd-names.js';
+import { routeName, ruleSetName } from './afd-names.js';
 import { candidateFilters, ruleSource } from './model-lookup.js';
 import { planPathRewrite, type PathRewrite } from './path-rewrite.js';
+import { customDomainOf } from './plan-custom-domains.js';
 import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import { planRuleSet } from './plan-rule-set.js';
 import type { PlanProblem } from './plan-types.js';
@@ -99,11 +99,6 @@ interface RouteDraft {
   readonly identity: string;
   readonly pathRewrite: PathRewrite | undefined;
   readonly patterns: Map<string, Set<EndpointProtocol>>;
-}
-
-/** The AFD custom domain a host is served on; `*` (no hostname) is the endpoint's own default domain. */
-export function customDomainOf(hostname: string): string | undefined {
-  return hostname === ANY_HOSTNAME ? undefined : customDomainName(hostname);
 }
 
 /**

@@ -159,13 +159,13 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   const readiness = assessReadiness(diff, results, observed);
   const profile = plan.graph.profile.ref.profile;
   const tokens = await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), common);
-  const written = new Map(results.flatMap((r) => (r.outcome === 'done' && r.op.ref.kind === 'customDomain' && r.resource ? [[r.op.ref.customDomain.toLowerCase(), r.resource as AFDDomain]] : [])));
-  const observedDomains = new Map(observed.customDomains.map((d) => [d.name.toLowerCase(), d.arm]));
-  const customDomains = reportCustomDomains(
-    plan.graph.customDomains,
-    (name) => tokens.refreshed.get(name.toLowerCase()) ?? written.get(name.toLowerCase()) ?? observedDomains.get(name.toLowerCase()),
-    readiness.endpointHostName,
-  );
+  // Each domain as ARM last answered: read, then written this pass, then refreshed (later entries win).
+  const latestDomains = new Map<string, AFDDomain>([
+    ...observed.customDomains.map((d): [string, AFDDomain] => [d.name.toLowerCase(), d.arm]),
+    ...results.flatMap((r): [string, AFDDomain][] => (r.outcome === 'done' && r.op.ref.kind === 'customDomain' && r.resource ? [[r.op.ref.customDomain.toLowerCase(), r.resource as AFDDomain]] : [])),
+    ...tokens.refreshed,
+  ]);
+  const customDomains = reportCustomDomains(plan.graph.customDomains, (name) => latestDomains.get(name.toLowerCase()), readiness.endpointHostName);
   const writes = results.filter((r) => r.outcome !== 'skipped').length + tokens.writes;
   const pending = [...readiness.pending, ...tokens.failures];
   const base = { profile, ...readiness, pending, customDomains, problems: plan.problems, capacity: plan.capacity, usage: usageOf(plan, options), reads: requests.reads, writes };

@@ -2,7 +2,7 @@ import type { Route, Rule } from '@azure/arm-cdn';
 import { nameFromId } from './afd-refs.js';
 import { compareText } from './canonical.js';
 import type { Observed } from './observe.js';
-import { describeDomainKey, routeDomainKeys } from './route-patterns.js';
+import { describeDomainKey, domainKey, routeDomainKeys, specDomainKeys } from './route-patterns.js';
 import type { HeldPattern, RouteSpec } from './spec-types.js';
 
 /**
@@ -35,16 +35,14 @@ function keysOf(domains: readonly string[], patterns: readonly string[] | undefi
   return domains.flatMap((domain) => (patterns ?? []).flatMap((pattern) => (protocols ?? []).map((protocol) => claimKey(domain, pattern, protocol))));
 }
 
-const specKeys = (route: RouteSpec): string[] =>
-  keysOf(routeDomainKeys(route.customDomains.length === 0, route.customDomains), route.patterns, route.supportedProtocols);
+const specKeys = (route: RouteSpec): string[] => keysOf(specDomainKeys(route), route.patterns, route.supportedProtocols);
 const observedKeys = (route: Observed<Route>): string[] =>
   keysOf(
     routeDomainKeys(route.arm.linkToDefaultDomain === 'Enabled', (route.arm.customDomains ?? []).map((d) => nameFromId(d.id) ?? '')),
     route.arm.patternsToMatch,
     route.arm.supportedProtocols,
   );
-const heldKey = (h: HeldPattern): string =>
-  claimKey(routeDomainKeys(h.customDomain === undefined, h.customDomain === undefined ? [] : [h.customDomain])[0] as string, h.pattern, h.protocol);
+const heldKey = (h: HeldPattern): string => claimKey(domainKey(h.customDomain), h.pattern, h.protocol);
 const lower = (name: string): string => name.toLowerCase();
 
 /** Frozen routes, then every desired route that would collide with one: blocked, its own AFD route frozen too. */
@@ -151,12 +149,13 @@ function inCycle(name: string, waitsFor: ReadonlyMap<string, readonly string[]>)
 function handovers(adopted: readonly RouteSpec[], observed: readonly Observed<Route>[], owner: ReadonlyMap<string, Observed<Route>>, waitsFor: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
   const wantedBy = new Map<string, string>();
   for (const route of adopted) for (const k of specKeys(route)) wantedBy.set(k, lower(route.ref.route));
+  const observedByName = new Map(observed.map((o) => [lower(o.name), o]));
   const result = new Map<string, string[]>();
   for (const route of adopted) {
     const own = lower(route.ref.route);
-    const current = observed.find((o) => lower(o.name) === own);
+    const current = observedByName.get(own);
     if (!current || !inCycle(own, waitsFor)) continue;
-    const domains = routeDomainKeys(route.customDomains.length === 0, route.customDomains);
+    const domains = specDomainKeys(route);
     const kept = (current.arm.patternsToMatch ?? []).filter((pattern) =>
       keysOf(domains, [pattern], route.supportedProtocols).every((k) => (wantedBy.get(k) ?? own) === own && lower(owner.get(k)?.name ?? own) === own),
     );

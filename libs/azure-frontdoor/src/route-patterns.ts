@@ -33,7 +33,17 @@ export interface RouteMatchKey {
  * domain it links to, `domain/<name>` per custom domain (names compare case-insensitively).
  */
 export function routeDomainKeys(linkToDefaultDomain: boolean, customDomains: readonly string[]): string[] {
-  return [...(linkToDefaultDomain ? ['default'] : []), ...customDomains.map((d) => `domain/${d.toLowerCase()}`)];
+  return [...(linkToDefaultDomain ? [domainKey(undefined)] : []), ...customDomains.map(domainKey)];
+}
+
+/** The match key of one domain: a custom domain by name, undefined for the endpoint's default domain. */
+export function domainKey(customDomain: string | undefined): string {
+  return customDomain === undefined ? 'default' : `domain/${customDomain.toLowerCase()}`;
+}
+
+/** The domains a planned route serves: its custom domains, else (none named) the endpoint's default domain. */
+export function specDomainKeys(route: Pick<RouteSpec, 'customDomains'>): string[] {
+  return routeDomainKeys(route.customDomains.length === 0, route.customDomains);
 }
 
 /** What a domain key names, for messages. */
@@ -43,7 +53,7 @@ export function describeDomainKey(key: string): string {
 
 /** Domains × patterns × protocols of a route, on the actual AFD domains (patterns compare case-insensitively). */
 export function expandRoute(route: RouteSpec): RouteMatchKey[] {
-  return routeDomainKeys(route.customDomains.length === 0, route.customDomains).flatMap((domain) =>
+  return specDomainKeys(route).flatMap((domain) =>
     route.patterns.flatMap((pattern) => route.supportedProtocols.map((protocol) => ({ domain, pattern: pattern.toLowerCase(), protocol }))),
   );
 }
