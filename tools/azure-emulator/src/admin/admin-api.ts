@@ -27,10 +27,10 @@ export interface StateDump {
   edges: unknown;
 }
 
-/** The part of the admin API that concerns ARM state; the edge adds its own controls (see EdgeAdmin). */
 /** afdx.json DomainValidationState. */
 const DOMAIN_VALIDATION_STATES = ['Unknown', 'Submitting', 'Pending', 'Rejected', 'TimedOut', 'PendingRevalidation', 'Approved', 'RefreshingValidationToken', 'InternalError'];
 
+/** The part of the admin API that concerns ARM state; the edge adds its own controls (see EdgeAdmin). */
 export class ArmAdmin {
   constructor(
     private readonly context: EmulatorContext,

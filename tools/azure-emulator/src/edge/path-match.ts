@@ -34,7 +34,7 @@ function bestPathMatch(routes: readonly RouteEntry[], path: string): Omit<RouteM
   const lowerPath = path.toLowerCase();
   let best: { route: RouteEntry; length: number } | undefined;
   for (const route of routes) {
-    for (const pattern of route.patterns.map((p) => p.toLowerCase())) {
+    for (const pattern of route.patterns) {
       if (!pattern.endsWith('*')) {
         if (pattern === lowerPath) return { route, prefixLength: 0, exact: true };
         continue;

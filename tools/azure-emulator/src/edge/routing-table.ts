@@ -23,6 +23,7 @@ export interface HostEntry {
 export interface RouteEntry {
   name: string;
   protocols: string[];
+  /** Lower-cased: AFD matches paths case-insensitively. */
   patterns: string[];
   originGroupKey: string;
   /** As programmed ('' when none); see origin-path.ts. */
@@ -150,7 +151,7 @@ function routeEntry(name: string, properties: Record<string, unknown>, rules: Co
   return {
     name,
     protocols: (properties.supportedProtocols as string[] | undefined) ?? DEFAULT_PROTOCOLS,
-    patterns: (properties.patternsToMatch as string[] | undefined) ?? DEFAULT_PATTERNS,
+    patterns: ((properties.patternsToMatch as string[] | undefined) ?? DEFAULT_PATTERNS).map((pattern) => pattern.toLowerCase()),
     originGroupKey: resourceKey(String((properties.originGroup as { id?: string } | undefined)?.id ?? '')),
     originPath: typeof properties.originPath === 'string' ? properties.originPath : '',
     forwardingProtocol: (properties.forwardingProtocol as RouteEntry['forwardingProtocol'] | undefined) ?? 'MatchRequest',

@@ -31,26 +31,22 @@ export async function createServerCertificates(): Promise<ServerCertificates> {
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     ],
   });
-  const server = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notBeforeDate,
-    notAfterDate,
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
-    ],
-  });
-  return { caCertificate: ca.cert, caKey: ca.private, key: server.private, cert: server.cert };
+  const server = await signLeafCertificate({ caCertificate: ca.cert, caKey: ca.private }, '127.0.0.1', [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }]);
+  return { caCertificate: ca.cert, caKey: ca.private, key: server.key, cert: server.cert };
 }
 
 /** A certificate for one host name (a wildcard too) signed by the emulator's CA: what an AFD-managed certificate is here. */
-export async function issueHostCertificate(ca: Pick<ServerCertificates, 'caCertificate' | 'caKey'>, hostName: string): Promise<HostCertificate> {
-  const issued = await generate([{ name: 'commonName', value: hostName }], {
+export function issueHostCertificate(ca: Pick<ServerCertificates, 'caCertificate' | 'caKey'>, hostName: string): Promise<HostCertificate> {
+  return signLeafCertificate(ca, hostName, [{ type: 2, value: hostName }]);
+}
+
+/** A 30-day EC P-256 server certificate signed by the emulator's CA. */
+async function signLeafCertificate(
+  ca: Pick<ServerCertificates, 'caCertificate' | 'caKey'>,
+  commonName: string,
+  altNames: Array<{ type: 2; value: string } | { type: 7; ip: string }>,
+): Promise<HostCertificate> {
+  const issued = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
@@ -61,7 +57,7 @@ export async function issueHostCertificate(ca: Pick<ServerCertificates, 'caCerti
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: hostName }] },
+      { name: 'subjectAltName', altNames },
     ],
   });
   return { key: issued.private, cert: issued.cert };
