@@ -5,13 +5,13 @@
  * record every call: in a dry run none may be called; for cleanup.sh the az stand-in answers `az resource show` from
  * a table of tags, as Azure would with the resources' real tags.
  */
-import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AZURE_SCRIPTS_DIR, parseCreated, parseOutputs } from './azure-scripts.js';
+import { runCommand } from './azure-preflight.js';
+import { AZURE_SCRIPTS_DIR, parseCreated, parseOutputs, scriptEnvironment } from './azure-scripts.js';
 import { REPO_ROOT } from './e2e-state.js';
 import { E2E_AUTO_MEMBER, E2E_MEMBERS } from './system-under-test.js';
 
@@ -42,27 +42,13 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const calls = async (): Promise<string[]> => (existsSync(path.join(dir, 'calls')) ? (await readFile(path.join(dir, 'calls'), 'utf8')).split('\n').filter(Boolean) : []);
 
-function runScript(script: string, extra: Record<string, string>): Promise<{ code: number; stderr: string }> {
-  const env = {
-    PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`,
-    STAND_IN_CALLS: path.join(dir, 'calls'),
-    STAND_IN_TAGS: path.join(dir, 'tags.tsv'),
-    AZURE_SUBSCRIPTION_ID: SUB,
-    AZURE_RESOURCE_GROUP: RG,
-    AZURE_NETWORK_SETTING: 'shared-vnet',
-    LOCATION: 'eastus2',
-    E2E_AZURE_DIR: path.join(dir, 'run'),
-    E2E_RUN_ID: RUN,
-    REPO_ROOT,
-    HELM: 'helm',
-    ...extra,
-  };
-  return new Promise((resolve) => {
-    const child = spawn('bash', [path.join(AZURE_SCRIPTS_DIR, script)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('close', (code) => resolve({ code: code ?? 1, stderr }));
-  });
+async function runScript(script: string, extra: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  const stubs = { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, STAND_IN_CALLS: path.join(dir, 'calls'), STAND_IN_TAGS: path.join(dir, 'tags.tsv') };
+  const azure = { subscriptionId: SUB, resourceGroup: RG, networkSetting: 'shared-vnet', location: 'eastus2' };
+  const env = { ...scriptEnvironment(azure, { dir: path.join(dir, 'run'), runId: RUN }, 'helm', stubs), ...extra };
+  const answer = await runCommand('bash', [path.join(AZURE_SCRIPTS_DIR, script)], env);
+  if (!answer.found) throw new Error('bash is not on PATH');
+  return { code: answer.code, stderr: answer.stderr };
 }
 
 /** Pure: the words of a line printed by bash's `printf %q` (backslash escapes and single quotes). */
