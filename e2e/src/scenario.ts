@@ -141,9 +141,14 @@ export async function frontDoorOf(system: SystemUnderTest, namespace: string, na
     if (profile.tags?.[OWNERSHIP_TAGS.gatewayNamespace] !== namespace || profile.tags?.[OWNERSHIP_TAGS.gatewayName] !== name) continue;
     const origins = [];
     for await (const originGroup of cdn.afdOriginGroups.listByProfile(group, profile.name ?? '')) {
-      for await (const origin of cdn.afdOrigins.listByOriginGroup(group, profile.name ?? '', originGroup.name ?? '')) {
-        // The withdrawal sink (an origin that cannot resolve, for rules whose backends are gone) is not a backend.
-        if (!origin.hostName?.endsWith(SINK_HOST_SUFFIX)) origins.push({ originGroup: originGroup.name ?? '', ...origin });
+      try {
+        for await (const origin of cdn.afdOrigins.listByOriginGroup(group, profile.name ?? '', originGroup.name ?? '')) {
+          // The withdrawal sink (an origin that cannot resolve, for rules whose backends are gone) is not a backend.
+          if (!origin.hostName?.endsWith(SINK_HOST_SUFFIX)) origins.push({ originGroup: originGroup.name ?? '', ...origin });
+        }
+      } catch (error) {
+        // The hub deleted the group between the two lists (ParentResourceNotFound): it has no origins left.
+        if ((error as { statusCode?: number }).statusCode !== 404) throw error;
       }
     }
     return { profile, origins };
