@@ -79,8 +79,12 @@ describe('informer against a real API server', () => {
     for (let i = 0; i < 4; i++) await put('streamed', `cm-${i}`, { v: 'first' });
     const informer = new Informer<ConfigMap>({ client, resource: configMaps, namespace: 'streamed', freezeObjects: true });
     const { events, lifecycle } = track(informer);
+    // Each object is stored and delivered as it arrives, not once the stream is complete.
+    const cachedAtEachAdd: number[] = [];
+    informer.subscribe((e) => e.type === 'added' && cachedAtEachAdd.push(informer.store.size));
     informer.start();
     await informer.waitForSync();
+    expect(cachedAtEachAdd).toEqual([1, 2, 3, 4]);
     const listed = lifecycle.find((e) => e.type === 'listed');
     expect(listed).toMatchObject({ type: 'listed', via: 'stream', items: 4, pages: 0 });
     expect(Number((listed as { resourceVersion: string }).resourceVersion)).toBeGreaterThan(0);

@@ -140,18 +140,25 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
    * means this server cannot stream, so it is not asked again.
    */
   private async streamList(): Promise<WatchEnd> {
-    const initial = new Map<string, T>();
+    // The initial events go into the cache as they arrive, so storing and delivering them overlaps the transfer
+    // instead of following it; an object the cache held that the stream did not bring is deleted at the bookmark.
+    // Until then the cache may mix older and newer objects, as any cache being filled does: synced waits for the end.
+    const streamed = new Set<string>();
     let complete = false;
     const end = await this.watchOnce(undefined, {
       onEvent: (type, object) => {
-        if (complete) return this.apply(type, object);
-        if (type === 'DELETED') initial.delete(objectKey(object));
-        else initial.set(objectKey(object), object);
+        const key = objectKey(object);
+        if (!complete) {
+          if (type === 'DELETED') streamed.delete(key);
+          else streamed.add(key);
+        }
+        this.apply(type, object, key);
       },
       onInitialEventsEnd: (resourceVersion) => {
         complete = true;
-        this.filled([...initial.values()], { via: 'stream', pages: 0, resourceVersion });
-        initial.clear();
+        for (const object of this.store.retainOnly(streamed)) this.emit({ type: 'deleted', object });
+        this.listed({ via: 'stream', items: streamed.size, pages: 0, resourceVersion });
+        streamed.clear();
       },
     });
     if (complete || end.reason === 'stopped' || end.reason === 'relist-period') return end;
@@ -182,13 +189,17 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
   }
 
   /** Replaces the cache with a complete state, reports what changed and marks the informer synced. */
-  private filled(items: T[], how: { via: 'stream' | 'pages'; pages: number; resourceVersion: string }): void {
+  private filled(items: T[], how: { via: 'pages'; pages: number; resourceVersion: string }): void {
     const diff = this.store.replace(items);
-    this.options.metrics?.relisted(this.name);
-    this.emitLifecycle({ type: 'listed', via: how.via, items: items.length, pages: how.pages, resourceVersion: how.resourceVersion });
     for (const object of diff.added) this.emit({ type: 'added', object });
     for (const { old, object } of diff.updated) this.emit({ type: 'updated', old, object });
     for (const object of diff.deleted) this.emit({ type: 'deleted', object });
+    this.listed({ ...how, items: items.length });
+  }
+
+  private listed(how: { via: 'stream' | 'pages'; items: number; pages: number; resourceVersion: string }): void {
+    this.options.metrics?.relisted(this.name);
+    this.emitLifecycle({ type: 'listed', ...how });
     if (!this.synced) {
       this.synced = true;
       this.syncedSignal.resolve();
@@ -215,8 +226,7 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
     });
   }
 
-  private apply(type: WatchEventType, object: T): void {
-    const key = objectKey(object);
+  private apply(type: WatchEventType, object: T, key = objectKey(object)): void {
     if (type === 'DELETED') {
       const old = this.store.remove(key);
       this.emit({ type: 'deleted', object: old ?? object });

@@ -118,12 +118,20 @@ export class ObjectStore<T extends KubeObject> {
       if (existing) diff.updated.push({ old: existing, object });
       else diff.added.push(object);
     }
-    for (const [key, object] of [...this.objects]) {
-      if (seen.has(key)) continue;
-      this.remove(key);
-      diff.deleted.push(object);
-    }
+    for (const object of this.retainOnly(seen)) diff.deleted.push(object);
     return diff;
+  }
+
+  /** Removes every object whose key is not in `keys` and returns the removed ones (a streamed list's deletions). */
+  retainOnly(keys: ReadonlySet<string>): T[] {
+    const removed: T[] = [];
+    // A Map may lose the entry being visited without disturbing the iteration, so no copy is needed.
+    for (const [key, object] of this.objects) {
+      if (keys.has(key)) continue;
+      this.remove(key);
+      removed.push(object);
+    }
+    return removed;
   }
 
   private index(key: string, object: T, indexers: [string, IndexFunction<T>][] = Object.entries(this.indexers)): void {

@@ -101,19 +101,30 @@ export class KubeClient {
     }
     handlers.onOpen?.();
     const { onLine } = handlers;
-    response.setEncoding('utf8');
-    let pending = '';
+    // Lines are cut from the bytes and decoded one by one: a newline byte never occurs inside a UTF-8 sequence, so
+    // no decoder has to carry a split character across chunks. A line spread over chunks is joined once, when its
+    // newline arrives (joining at every chunk would copy a large object's bytes once per chunk).
+    let pending: Buffer[] = [];
+    const emit = (bytes: Buffer, start: number, end: number) => {
+      // Whitespace between objects is skipped, as client-go's JSON stream decoder skips it.
+      if (end - start > 1 || (end - start === 1 && bytes[start]! > 0x20)) onLine(bytes.toString('utf8', start, end));
+    };
     await new Promise<void>((resolve, reject) => {
-      response.on('data', (chunk: string) => {
-        // Cut lines out of the chunk by index: slicing the remainder after every line would copy it once per line.
-        const text = pending === '' ? chunk : pending + chunk;
+      response.on('data', (chunk: Buffer) => {
         let start = 0;
-        for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
-          const line = text.slice(start, newline);
+        let newline = chunk.indexOf(0x0a);
+        if (newline >= 0 && pending.length > 0) {
+          const line = Buffer.concat([...pending, chunk.subarray(0, newline)]);
+          pending = [];
+          emit(line, 0, line.length);
           start = newline + 1;
-          if (line.length > 1 || line.trim() !== '') onLine(line);
+          newline = chunk.indexOf(0x0a, start);
         }
-        pending = text.slice(start);
+        for (; newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+          emit(chunk, start, newline);
+          start = newline + 1;
+        }
+        if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.subarray(start));
       });
       response.on('end', resolve);
       response.on('error', reject);
