@@ -1,5 +1,6 @@
 // Kubernetes access
-export { KubeClient, patchContentTypes, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
+export { KubeClient, patchContentTypes, type KubeClientObserver, type KubeClientOptions, type PatchType, type QueryParams } from './kube/kube-client.js';
+export type { RequestRetryReason } from './kube/request-retry.js';
 export { tokenFileKubeConfig, type TokenFileKubeConfigOptions } from './kube/token-file-kube-config.js';
 export { KubeApiError, isConflict, isGone, isKubeRequestFailure, isNotFound, isStatusCode } from './kube/kube-api-error.js';
 export type { KubeList, KubeObject, KubeStatus, ObjectMeta } from './kube/kube-object.js';

@@ -85,16 +85,11 @@ afterAll(async () => {
 });
 
 /**
- * The status a request gets, asked again while the API server answers 429: on a loaded machine its priority and
- * fairness can shed a request of a new ServiceAccount's, which any client (client-go too) retries after a while.
+ * The status a request gets. On a loaded machine the API server's priority and fairness can shed a request of a new
+ * ServiceAccount's with a 429; KubeClient waits that out itself, as client-go does.
  */
-async function statusOf(request: () => Promise<unknown>): Promise<unknown> {
-  for (let attempt = 1; ; attempt++) {
-    const status = await request().then(() => 200, (e: unknown) => (e instanceof KubeApiError ? e.statusCode : e));
-    if (status !== 429 || attempt === 10) return status;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}
+const statusOf = (request: () => Promise<unknown>): Promise<unknown> =>
+  request().then(() => 200, (e: unknown) => (e instanceof KubeApiError ? e.statusCode : e));
 const readServiceExport = () => memberAdmin.get<CachedServiceExport>(objectPath(serviceExports, 'orders', 'shop'));
 const hubExportPath = objectPath(internalServiceExports, 'shop-orders', HUB_NAMESPACE);
 const readHubExport = () => hubAdmin.get<CachedInternalServiceExport>(hubExportPath).catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster, KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from './kube-api-error.js';
+import { requestRetry, type RequestRetryReason } from './request-retry.js';
 
 export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -14,8 +16,21 @@ export const patchContentTypes = {
 export type PatchType = keyof typeof patchContentTypes;
 
 export interface KubeClientOptions {
-  /** Bound on every non-watch request, so a hung connection cannot stall a reconcile forever. Default 30 s. */
+  /**
+   * Bound on every non-watch request, its retries and their waits included, so a hung connection cannot stall a
+   * reconcile forever. Default 30 s.
+   */
   readonly requestTimeoutMs?: number;
+  /** How many times a request answered 429, or 5xx with Retry-After, is sent again. Default 10 (client-go's); 0: never. */
+  readonly maxRetries?: number;
+  /** The longest Retry-After honoured; a longer one is cut to this. Default 10 s. */
+  readonly maxRetryDelayMs?: number;
+  /** Told of every retry (the client has no logger): ControllerMetrics.kubeClientObserver counts them. */
+  readonly observer?: KubeClientObserver;
+}
+
+export interface KubeClientObserver {
+  readonly retried: (reason: RequestRetryReason) => void;
 }
 
 export interface WatchHandlers {
@@ -30,6 +45,16 @@ interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
+/** One request as it goes on the wire, the body encoded once so every attempt sends the same bytes. */
+interface Outgoing {
+  readonly method: string;
+  readonly path: string;
+  readonly query?: QueryParams;
+  readonly body?: string;
+  readonly contentType?: string;
+  readonly signal: AbortSignal;
+}
+
 /**
  * A small JSON client over node:http(s) that takes credentials and TLS from a client-node KubeConfig. It exists
  * because client-node 2.x's generated clients turn metadata timestamps into Date objects, pick a JSON-patch
@@ -38,6 +63,9 @@ interface RequestOptions {
  */
 export class KubeClient {
   private readonly requestTimeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly maxRetryDelayMs: number;
+  private readonly observer: KubeClientObserver | undefined;
   private agent: http.Agent | undefined;
 
   constructor(
@@ -46,6 +74,9 @@ export class KubeClient {
   ) {
     if (!kubeConfig.getCurrentCluster()) throw new Error('kubeconfig has no current cluster; expected a current-context');
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? 10;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
+    this.observer = options.observer;
   }
 
   get<T>(path: string, query?: QueryParams, signal?: AbortSignal): Promise<T> {
@@ -79,9 +110,10 @@ export class KubeClient {
   }
 
   private async requestText(method: string, path: string, options: RequestOptions): Promise<string> {
+    const deadline = Date.now() + this.requestTimeoutMs;
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const response = await this.send(method, path, { ...options, signal });
+    const response = await this.sendRetrying(outgoing(method, path, options, signal), deadline);
     const text = await readBody(response);
     if (response.statusCode === undefined || response.statusCode < 200 || response.statusCode >= 300) {
       throw KubeApiError.fromBody(response.statusCode ?? 0, text, method, path);
@@ -92,10 +124,11 @@ export class KubeClient {
   /**
    * Opens a watch, calls `onOpen` once the server accepted it and `onLine` with each newline-delimited JSON line.
    * Resolves when the server ends the stream, rejects on a non-200 answer (KubeApiError), a broken connection or
-   * an abort of `signal`.
+   * an abort of `signal`. A throttled open (429, or 5xx with Retry-After) is retried as any request is, before
+   * `onOpen`; a watch has no request timeout, so only `maxRetries` and `signal` bound it.
    */
   async watch(path: string, query: QueryParams, handlers: WatchHandlers, signal: AbortSignal): Promise<void> {
-    const response = await this.send('GET', path, { query: { ...query, watch: true }, signal });
+    const response = await this.sendRetrying(outgoing('GET', path, { query: { ...query, watch: true } }, signal), Infinity);
     if (response.statusCode !== 200) {
       throw KubeApiError.fromBody(response.statusCode ?? 0, await readBody(response), 'WATCH', path);
     }
@@ -143,31 +176,58 @@ export class KubeClient {
     return this.agent;
   }
 
-  private async send(method: string, path: string, options: RequestOptions): Promise<http.IncomingMessage> {
+  /**
+   * Sends the request, and again while the API server answers 429 (API Priority and Fairness sheds it) or a 5xx
+   * with Retry-After, waiting what Retry-After says; the answer that ends the loop is returned unread. Every method
+   * is resent, POST and PATCH too, as client-go does (rest/request.go `request()` resends any verb on such an
+   * answer; only its retry of a broken connection is limited to GET, and only a streamed io.Reader body cannot be
+   * resent, while every body here is one encoded string): the server refuses a throttled request before any handler
+   * ran, so nothing was written, and a 5xx with Retry-After is the server asking for the resend. No resend once
+   * `signal` fired (the wait rejects at once with an AbortError, as the transport does) or when the wait would end
+   * past `deadline` — then the caller gets the 429.
+   */
+  private async sendRetrying(request: Outgoing, deadline: number): Promise<http.IncomingMessage> {
+    for (let retries = 0; ; retries++) {
+      const response = await this.send(request);
+      const retry = retries < this.maxRetries ? requestRetry(response.statusCode ?? 0, response.headers['retry-after'], this.maxRetryDelayMs) : undefined;
+      if (!retry || Date.now() + retry.delayMs >= deadline) return response;
+      // Read the refusal to its end so the keep-alive socket serves the next attempt.
+      await readBody(response);
+      this.observer?.retried(retry.reason);
+      await sleep(retry.delayMs, undefined, { signal: request.signal });
+    }
+  }
+
+  private async send(request: Outgoing): Promise<http.IncomingMessage> {
+    const { method, body } = request;
     const cluster = this.kubeConfig.getCurrentCluster()!;
-    const url = new URL(cluster.server.replace(/\/$/, '') + path);
-    for (const [key, value] of Object.entries(options.query ?? {})) {
+    const url = new URL(cluster.server.replace(/\/$/, '') + request.path);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     const requestOptions: https.RequestOptions = {};
     // Called per request: it also refreshes credentials (tokens from exec plugins, OIDC) into the headers.
     await this.kubeConfig.applyToHTTPSOptions(requestOptions);
     requestOptions.agent = this.reusableAgent(cluster, requestOptions.agent);
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: http.OutgoingHttpHeaders = {
       ...(requestOptions.headers as http.OutgoingHttpHeaders | undefined),
       accept: 'application/json',
       ...(body === undefined
         ? {}
-        : { 'content-type': options.contentType ?? 'application/json', 'content-length': Buffer.byteLength(body) }),
+        : { 'content-type': request.contentType ?? 'application/json', 'content-length': Buffer.byteLength(body) }),
     };
     const transport = url.protocol === 'http:' ? http : https;
     return new Promise((resolve, reject) => {
-      const request = transport.request(url, { ...requestOptions, method, headers, signal: options.signal }, resolve);
-      request.on('error', reject);
-      request.end(body);
+      const clientRequest = transport.request(url, { ...requestOptions, method, headers, signal: request.signal }, resolve);
+      clientRequest.on('error', reject);
+      clientRequest.end(body);
     });
   }
+}
+
+function outgoing(method: string, path: string, options: RequestOptions, signal: AbortSignal): Outgoing {
+  const { query, body, contentType } = options;
+  return { method, path, query, body: body === undefined ? undefined : JSON.stringify(body), contentType, signal };
 }
 
 function readBody(response: http.IncomingMessage): Promise<string> {

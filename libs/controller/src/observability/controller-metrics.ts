@@ -1,4 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { KubeClientObserver } from '../kube/kube-client.js';
+import { requestRetryReasons } from '../kube/request-retry.js';
 import { outcomeLabels, type OutcomeLabel } from '../queue/reconcile-outcome.js';
 import type { WorkQueueObserver } from '../queue/work-queue.js';
 
@@ -27,6 +29,7 @@ export class ControllerMetrics {
   private readonly relists: Counter<'resource'>;
   private readonly isLeader: Gauge<'lease'>;
   private readonly leaderTransitions: Counter<'lease'>;
+  private readonly kubeRequestRetries: Counter<'client' | 'reason'>;
 
   constructor(readonly registry: Registry) {
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
@@ -61,6 +64,11 @@ export class ControllerMetrics {
     this.relists = counter('informer_relists_total', 'Full lists by resource.', ['resource']);
     this.isLeader = gauge('leader_election_is_leader', '1 while this instance holds the lease.', ['lease']);
     this.leaderTransitions = counter('leader_election_transitions_total', 'Times this instance gained or lost the lease.', ['lease']);
+    this.kubeRequestRetries = counter(
+      'kube_client_request_retries_total',
+      'API requests sent again by the KubeClient named `client`, by reason (throttled: 429; server-error: 5xx with Retry-After).',
+      ['client', 'reason'],
+    );
   }
 
   registerController(controller: string): ReconcileObserver {
@@ -119,5 +127,16 @@ export class ControllerMetrics {
   leaderChanged(lease: string, leading: boolean): void {
     this.isLeader.set({ lease }, leading ? 1 : 0);
     this.leaderTransitions.inc({ lease });
+  }
+
+  /** The observer to pass to a KubeClient (its `observer` option), named `client` (e.g. hub, member). */
+  kubeClientObserver(client: string): KubeClientObserver {
+    const retries = new Map(
+      requestRetryReasons.map((reason) => {
+        this.kubeRequestRetries.inc({ client, reason }, 0);
+        return [reason, this.kubeRequestRetries.labels({ client, reason })] as const;
+      }),
+    );
+    return { retried: (reason) => retries.get(reason)!.inc() };
   }
 }
