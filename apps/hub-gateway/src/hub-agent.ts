@@ -16,6 +16,8 @@ export interface HubAgentContext {
   readonly kubeConfig: KubeConfig;
   /** The process environment: what it says of the Azure identity (DefaultAzureCredential reads it itself) goes into access hints. */
   readonly environment: NodeJS.ProcessEnv;
+  /** Deep-freeze the informers' cached objects: main.ts decides (freezesCachedObjects, off in production). */
+  readonly freezeCachedObjects: boolean;
   /** Where the JSON log goes (default: the console). */
   readonly logStream?: Writable;
   /** Called when leadership is lost and work has stopped: the process must exit. */
@@ -41,9 +43,10 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     onLeadershipLost: context.onLeadershipLost,
   });
   const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
-  const prerequisite = new FleetCrdPrerequisite({ manager, client, logger, metrics });
-  const fleet = registerFleetHubControllers({ manager, client, events, logger, metrics, prerequisite });
-  const classes = registerGatewayClassController({ manager, client, logger, metrics });
+  const freezeObjects = context.freezeCachedObjects;
+  const prerequisite = new FleetCrdPrerequisite({ manager, client, logger, metrics, freezeObjects });
+  const fleet = registerFleetHubControllers({ manager, client, events, logger, metrics, prerequisite, freezeObjects });
+  const classes = registerGatewayClassController({ manager, client, logger, metrics, freezeObjects });
   const azure = flags.enableAfd ? createAzureAccess(flags, registry, context.environment) : undefined;
   registerGatewayController({
     manager,
@@ -56,6 +59,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     serviceImports: fleet.serviceImports,
     internalServiceExports: fleet.internalServiceExports,
     defaultSku: flags.defaultAfdSku as Sku,
+    freezeObjects,
     ...(azure ? { azure } : {}),
     prerequisite,
   });
@@ -66,6 +70,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     azureFrontDoor: azure ? { subscriptionId: azure.scope.subscriptionId, resourceGroup: azure.scope.resourceGroup, hubIdentity: azure.hubIdentity } : 'disabled',
     health: manager.healthUrl,
     metrics: manager.metricsUrl,
+    frozenCaches: manager.frozenCaches,
   });
   return { manager, logger };
 }

@@ -58,13 +58,14 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The agent with the environment a pod would give it: a kubeconfig and the (emulated) managed identity, nothing else. */
-function startAgent(args: string[]): AgentProcess {
+/** The agent with the environment a pod would give it: a kubeconfig and the (emulated) managed identity, and `environment`. */
+function startAgent(args: string[], environment: NodeJS.ProcessEnv = {}): AgentProcess {
   const agent = new AgentProcess(bundle, args, {
     PATH: process.env.PATH,
     KUBECONFIG: hub.kubeconfigPath,
     NODE_EXTRA_CA_CERTS: caFile,
     ...managedIdentityEnvironment(emulator),
+    ...environment,
   }, AGENT_NODE_FLAGS['hub-gateway']);
   agents.push(agent);
   return agent;
@@ -73,10 +74,10 @@ function startAgent(args: string[]): AgentProcess {
 const LOCAL_SERVING = ['--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'];
 const SHORT_LEASE = ['--leader-elect-lease-duration', '4s', '--leader-elect-renew-deadline', '3s', '--leader-elect-retry-period', '500ms'];
 
-async function startedAgent(args: string[]): Promise<{ agent: AgentProcess; health: string; metrics: string }> {
-  const agent = startAgent(args);
+async function startedAgent(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<{ agent: AgentProcess; started: LogLine; health: string; metrics: string }> {
+  const agent = startAgent(args, environment);
   const started = await agent.line((l) => l.message === 'hub-gateway started');
-  return { agent, health: String(started.health), metrics: String(started.metrics) };
+  return { agent, started, health: String(started.health), metrics: String(started.metrics) };
 }
 
 async function readyz(health: string): Promise<{ status: number; text: string }> {
@@ -115,16 +116,12 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     expect(agent.stdout).toBe(HUB_USAGE);
   });
 
-  it('with --enable-afd=false: turns ready, holds the Lease, reconciles a Gateway without any Azure request, and stops on SIGTERM', async () => {
-    const { agent, health, metrics } = await startedAgent([
-      '--enable-afd=false',
-      '--azure-subscription-id',
-      SUBSCRIPTION,
-      '--arm-endpoint',
-      emulator.armEndpoint,
-      ...LOCAL_SERVING,
-      ...SHORT_LEASE,
-    ]);
+  it('with --enable-afd=false and NODE_ENV=production (as its image sets it): no cache deep-frozen; turns ready, holds the Lease, reconciles a Gateway without any Azure request, and stops on SIGTERM', async () => {
+    const { agent, started, health, metrics } = await startedAgent(
+      ['--enable-afd=false', '--azure-subscription-id', SUBSCRIPTION, '--arm-endpoint', emulator.armEndpoint, ...LOCAL_SERVING, ...SHORT_LEASE],
+      { NODE_ENV: 'production' },
+    );
+    expect(started.frozenCaches).toEqual([]);
     const ready = await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
     expect(ready.text).toContain(`[+]${FLEET_CRDS_CHECK} ok`);
     expect(ready.text).toContain('[+]leader-lease ok');
@@ -184,10 +181,10 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     await client.delete(LEASE_PATH);
   }, 60_000);
 
-  it('with --enable-afd: takes tokens through DefaultAzureCredential from the managed identity, programs the Gateway and reports its ARM requests', async () => {
+  it('with --enable-afd: takes tokens through DefaultAzureCredential from the managed identity, programs the Gateway and reports its ARM requests (outside production, its caches deep-frozen)', async () => {
     emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-fleet-afd' });
     emulator.admin.resetCounters();
-    const { agent, metrics } = await startedAgent([
+    const { agent, started, metrics } = await startedAgent([
       '--enable-afd',
       '--afd-resource-group',
       'rg-fleet-afd',
@@ -200,6 +197,7 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       '--leader-elect=false',
       ...LOCAL_SERVING,
     ]);
+    expect(started.frozenCaches).toEqual(expect.arrayContaining(['gateways.v1.gateway.networking.k8s.io', 'serviceimports.v1alpha1.networking.fleet.azure.com']));
     const gateway = await eventually(
       () => client.get<{ status?: { conditions?: Condition[] } }>(GATEWAY_PATH),
       (g) => g.status?.conditions?.some((c) => c.type === 'Programmed' && c.status === 'True') ?? false,

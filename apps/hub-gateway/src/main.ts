@@ -1,4 +1,4 @@
-import { flagsOrExit } from '@fleet-gateway/agent-flags';
+import { flagsOrExit, freezesCachedObjects } from '@fleet-gateway/agent-flags';
 import { KubeConfig } from '@kubernetes/client-node';
 import { HUB_USAGE, parseHubFlags } from './flags.js';
 import { startHubAgent } from './hub-agent.js';
@@ -9,7 +9,12 @@ async function main(): Promise<void> {
   // In a pod: the service account; elsewhere: $KUBECONFIG or ~/.kube/config.
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
-  const agent = await startHubAgent(flags, { kubeConfig, environment: process.env, onLeadershipLost: () => process.exit(1) });
+  const agent = await startHubAgent(flags, {
+    kubeConfig,
+    environment: process.env,
+    freezeCachedObjects: freezesCachedObjects(process.env),
+    onLeadershipLost: () => process.exit(1),
+  });
   const stop = (signal: NodeJS.Signals): void => {
     void agent.manager.shutdown(signal).then(() => process.exit(0));
   };

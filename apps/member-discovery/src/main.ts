@@ -1,4 +1,4 @@
-import { flagsOrExit, type HubConnection } from '@fleet-gateway/agent-flags';
+import { flagsOrExit, freezesCachedObjects, type HubConnection } from '@fleet-gateway/agent-flags';
 import { tokenFileKubeConfig } from '@fleet-gateway/controller';
 import { KubeConfig } from '@kubernetes/client-node';
 import { MEMBER_USAGE, parseMemberFlags } from './flags.js';
@@ -18,7 +18,12 @@ async function main(): Promise<void> {
   // In a pod: the service account; elsewhere: $KUBECONFIG or ~/.kube/config.
   const memberKubeConfig = new KubeConfig();
   memberKubeConfig.loadFromDefault();
-  const agent = await startMemberAgent(flags, { memberKubeConfig, hubKubeConfig: hubKubeConfigOf(flags.hub), onLeadershipLost: () => process.exit(1) });
+  const agent = await startMemberAgent(flags, {
+    memberKubeConfig,
+    hubKubeConfig: hubKubeConfigOf(flags.hub),
+    freezeCachedObjects: freezesCachedObjects(process.env),
+    onLeadershipLost: () => process.exit(1),
+  });
   const stop = (signal: NodeJS.Signals): void => {
     void agent.stop(signal).then(() => process.exit(0));
   };

@@ -16,6 +16,8 @@ export interface MemberAgentContext {
   readonly memberKubeConfig: KubeConfig;
   /** The hub, with credentials that may touch only fleet-member-<member>. */
   readonly hubKubeConfig: KubeConfig;
+  /** Deep-freeze the informers' cached objects: main.ts decides (freezesCachedObjects, off in production). */
+  readonly freezeCachedObjects: boolean;
   /** Where the JSON log goes (default: the console). */
   readonly logStream?: Writable;
   /** Called when leadership is lost and work has stopped: the process must exit. */
@@ -55,6 +57,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     memberClient,
     hubClient,
     memberCluster: flags.memberClusterName,
+    freezeObjects: context.freezeCachedObjects,
     events,
     logger,
     metrics,
@@ -73,6 +76,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
       : 'disabled',
     health: manager.healthUrl,
     metrics: manager.metricsUrl,
+    frozenCaches: manager.frozenCaches,
   });
   return {
     manager,

@@ -173,9 +173,9 @@ describe('the member agent process (bundle under node, real hub and member kube-
     expect(agent.stderr).toBe(`member-discovery: ENOENT: no such file or directory, open '${missing}'\n`);
   });
 
-  it('with the scoped hub kubeconfig: turns ready, holds the Lease on the member, exports a Service with the hub’s Conflict answer, and stops on SIGTERM', async () => {
-    const { agent, health, metrics, started } = await startedAgent(['--member-cluster-name', MEMBER, '--hub-kubeconfig', hubKubeconfig, ...LOCAL_SERVING, ...SHORT_LEASE]);
-    expect(started).toMatchObject({ privateLinkOriginDiscovery: 'disabled', hub: { server: plane.cluster('hub').server, namespace: HUB_NAMESPACE } });
+  it('with the scoped hub kubeconfig and NODE_ENV=production (as its image sets it): no cache deep-frozen; turns ready, holds the Lease on the member, exports a Service with the hub’s Conflict answer, and stops on SIGTERM', async () => {
+    const { agent, health, metrics, started } = await startedAgent(['--member-cluster-name', MEMBER, '--hub-kubeconfig', hubKubeconfig, ...LOCAL_SERVING, ...SHORT_LEASE], { NODE_ENV: 'production' });
+    expect(started).toMatchObject({ privateLinkOriginDiscovery: 'disabled', hub: { server: plane.cluster('hub').server, namespace: HUB_NAMESPACE }, frozenCaches: [] });
     const ready = await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
     expect(ready.text).toContain(`[+]${FLEET_CRDS_CHECK} ok`);
     expect(ready.text).toContain('[+]leader-lease ok');
@@ -198,7 +198,7 @@ describe('the member agent process (bundle under node, real hub and member kube-
     expect(errorLines(agent.lines)).toEqual([]);
   }, 90_000);
 
-  it("through upstream's environment (HUB_SERVER_URL, CONFIG_PATH, HUB_CERTIFICATE_AUTHORITY): keeps working after the token file rotates and the old token is revoked", async () => {
+  it("through upstream's environment (HUB_SERVER_URL, CONFIG_PATH, HUB_CERTIFICATE_AUTHORITY): keeps working after the token file rotates and the old token is revoked (outside production, its caches deep-frozen)", async () => {
     const tokenFile = path.join(dir, 'hub-token');
     const first = await boundHubToken('token-1');
     await writeFile(tokenFile, `${first}\n`);
@@ -208,7 +208,8 @@ describe('the member agent process (bundle under node, real hub and member kube-
       CONFIG_PATH: tokenFile,
       HUB_CERTIFICATE_AUTHORITY: Buffer.from(plane.cluster('hub').caCert).toString('base64'),
     };
-    const { agent, health } = await startedAgent(['--leader-elect=false', ...LOCAL_SERVING], environment);
+    const { agent, health, started } = await startedAgent(['--leader-elect=false', ...LOCAL_SERVING], environment);
+    expect(started.frozenCaches).toEqual(['serviceexports.v1beta1.networking.fleet.azure.com', 'services.v1', 'internalserviceexports.v1alpha1.networking.fleet.azure.com']);
     await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
     await exportService('before-rotation');
     expect((await eventually(() => readHubExport('before-rotation'), (e) => e !== undefined, 30_000))?.spec?.serviceReference.clusterId).toBe(MEMBER);

@@ -8,3 +8,4 @@ export { flagsOrExit, type FlagsResult } from './flags-or-exit.js';
 export { azureAgentOptions, readArmRateLimitShare, readCloudConfigFile } from './azure-agent-flags.js';
 export { readHubConnection, type HubConnection } from './hub-connection.js';
 export { AGENT_NODE_FLAGS, type AgentName } from './node-flags.js';
+export { freezesCachedObjects } from './cached-objects.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGateway, type BackendFixture, type ClusterFixture, type GatewayFixture } from './testing/gateway-builder.js';
 import { reconcile, useHarness, writesCounted } from './testing/emulator-harness.js';
+import { originsOf } from './testing/held-origins.js';
 
 const member1: ClusterFixture = { name: 'member-1', weight: 3, address: '10.1.0.4' };
 const member2: ClusterFixture = { name: 'member-2', weight: 1, address: '10.2.0.4' };
@@ -22,14 +23,10 @@ const groupIds = () =>
 
 /** Every origin AFD holds: `group/cluster` -> the properties we manage. */
 function origins(): Record<string, Record<string, unknown>> {
-  const entries = h()
-    .emulator.admin.dumpResources()
-    .resources.filter((r) => r.type === 'microsoft.cdn/profiles/origingroups/origins')
-    .map((r: Dumped) => {
-      const [group = '', , origin = ''] = r.id.split('/').slice(-3);
-      const { hostName, originHostHeader, httpPort, weight, enabledState } = (r.body as { properties: Record<string, unknown> }).properties;
-      return [`${group.slice(0, group.lastIndexOf('-'))}/${origin.slice(0, origin.lastIndexOf('-'))}`, { hostName, originHostHeader, httpPort, weight, enabledState }] as const;
-    });
+  const entries = originsOf(h().emulator.admin.dumpResources().resources).map(({ group, name, properties }) => {
+    const { hostName, originHostHeader, httpPort, weight, enabledState } = properties;
+    return [`${group.slice(0, group.lastIndexOf('-'))}/${name.slice(0, name.lastIndexOf('-'))}`, { hostName, originHostHeader, httpPort, weight, enabledState }] as const;
+  });
   return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 

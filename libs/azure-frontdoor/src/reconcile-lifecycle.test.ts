@@ -3,6 +3,7 @@ import { allRefs } from './plan-front-door.js';
 import { planFrontDoor } from './plan-front-door.js';
 import { buildGateway, type BackendFixture, type GatewayFixture } from './testing/gateway-builder.js';
 import { HUB_IDENTITY, readsCounted, reconcile, useHarness, TEST_SCOPE, writesCounted } from './testing/emulator-harness.js';
+import { originsOf } from './testing/held-origins.js';
 
 const web: BackendFixture = { name: 'web', clusters: [{ name: 'member-1', weight: 1 }, { name: 'member-2', weight: 1 }] };
 const api: BackendFixture = { name: 'api', clusters: [{ name: 'member-1' }, { name: 'member-2' }] };
@@ -97,8 +98,7 @@ describe('reconcile against the emulator: lifecycle', () => {
     const redirectRoute = resources.find((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes' && /\/routes\/rt-old-0-/.test(r.id));
     const sinkId = String((redirectRoute?.body as { properties: { originGroup: { id: string } } }).properties.originGroup.id).toLowerCase();
     expect(sinkId).toMatch(/\/origingroups\/og-withdrawn-[0-9a-f]{12}$/);
-    const sinkOrigins = resources.filter((r) => r.type === 'microsoft.cdn/profiles/origingroups/origins' && r.id.toLowerCase().startsWith(`${sinkId}/`));
-    expect(sinkOrigins.map((r) => (r.body as { properties: { hostName: string; enabledState: string } }).properties)).toEqual([
+    expect(originsOf(resources, sinkId.slice(sinkId.lastIndexOf('/') + 1)).map((o) => o.properties)).toEqual([
       expect.objectContaining({ hostName: expect.stringMatching(/\.withdrawn\.invalid$/), enabledState: 'Enabled' }),
     ]);
     h().emulator.admin.resetCounters();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGateway, type ClusterFixture, type GatewayFixture } from './testing/gateway-builder.js';
 import { reconcile, useHarness, writesCounted } from './testing/emulator-harness.js';
+import { originsOf } from './testing/held-origins.js';
 
 const ORIGINS = 'Microsoft.Cdn/profiles/originGroups/origins';
 
@@ -22,12 +23,8 @@ const stale = (cluster: ClusterFixture): ClusterFixture => ({ ...cluster, unknow
 
 const h = useHarness();
 
-type Dumped = { id: string; body: unknown };
 const webOrigins = () =>
-  h()
-    .emulator.admin.dumpResources()
-    .resources.filter((r) => r.type === 'microsoft.cdn/profiles/origingroups/origins' && /\/origingroups\/og-web-/i.test(r.id))
-    .map((r: Dumped) => ({ name: r.id.split('/').pop()?.split('-').slice(0, 3).join('-'), properties: (r.body as { properties: Record<string, unknown> }).properties }));
+  originsOf(h().emulator.admin.dumpResources().resources, /^og-web-/i).map((o) => ({ name: o.name.split('-').slice(0, 3).join('-'), properties: o.properties }));
 
 describe('unknown member data keeps what was programmed (fail-static)', () => {
   it('an origin whose member data went stale is neither changed nor deleted, and says why', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGateway, type BackendFixture, type GatewayFixture } from './testing/gateway-builder.js';
 import { reconcile, useHarness, writesCounted } from './testing/emulator-harness.js';
+import { originsOf } from './testing/held-origins.js';
 
 const web: BackendFixture = { name: 'web', clusters: [{ name: 'member-1' }, { name: 'member-2' }] };
 const other: BackendFixture = { name: 'other', clusters: [{ name: 'member-1' }] };
@@ -20,10 +21,6 @@ type Properties = { properties: Record<string, unknown> };
 const propertiesOf = (r: Dumped) => (r.body as Properties).properties;
 const groupName = (id: unknown) => String(id).split('/').pop()?.toLowerCase() as string;
 const groups = (resources: Dumped[]) => resources.filter((r) => r.type === 'microsoft.cdn/profiles/origingroups').map((r) => groupName(r.id));
-const originsOf = (resources: Dumped[], group: string) =>
-  resources
-    .filter((r) => r.type === 'microsoft.cdn/profiles/origingroups/origins' && r.id.toLowerCase().includes(`/origingroups/${group}/`))
-    .map((r) => ({ name: r.id.split('/').pop(), hostName: propertiesOf(r).hostName, enabledState: propertiesOf(r).enabledState }));
 const shopRouteGroup = (resources: Dumped[]) => {
   const route = resources.find((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes' && /\/routes\/rt-shop-0-/.test(r.id));
   return groupName((route && (propertiesOf(route).originGroup as { id: string }).id) ?? '');
@@ -32,7 +29,7 @@ const shopRouteGroup = (resources: Dumped[]) => {
 /** AFD's rule, checked on the emulator's state after every reconcile: every group a route uses has an enabled origin. */
 function expectEveryRoutedGroupServes(resources: Dumped[]): void {
   const routed = resources.filter((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes').map((r) => groupName((propertiesOf(r).originGroup as { id: string }).id));
-  for (const group of routed) expect(originsOf(resources, group).some((o) => o.enabledState !== 'Disabled'), `group ${group} has an enabled origin`).toBe(true);
+  for (const group of routed) expect(originsOf(resources, group).some((o) => o.properties.enabledState !== 'Disabled'), `group ${group} has an enabled origin`).toBe(true);
 }
 
 const h = useHarness();
@@ -42,7 +39,7 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
   it('a rule whose backends lose every origin moves its route to the sink group; its old group goes; returning origins bring a group back and the sink goes', async () => {
     await reconcile(h(), buildGateway(gateway(1)));
     const group = shopRouteGroup(dump());
-    expect(originsOf(dump(), group).map((o) => o.enabledState)).toEqual(['Enabled', 'Enabled']);
+    expect(originsOf(dump(), group).map((o) => o.properties.enabledState)).toEqual(['Enabled', 'Enabled']);
 
     h().emulator.admin.resetCounters();
     const withdrawn = await reconcile(h(), buildGateway(gateway(0)));
@@ -51,7 +48,9 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
     const during = dump();
     const sink = shopRouteGroup(during);
     expect(sink).toMatch(/^og-withdrawn-/);
-    expect(originsOf(during, sink)).toEqual([{ name: expect.stringMatching(/^o-unreachable-/), hostName: expect.stringMatching(/\.withdrawn\.invalid$/), enabledState: 'Enabled' }]);
+    expect(originsOf(during, sink)).toEqual([
+      expect.objectContaining({ name: expect.stringMatching(/^o-unreachable-/), properties: expect.objectContaining({ hostName: expect.stringMatching(/\.withdrawn\.invalid$/), enabledState: 'Enabled' }) }),
+    ]);
     expect(groups(during)).not.toContain(group);
     // The sink group and its origin, the route switch, then the old group (its origins go with it).
     expect(writesCounted(h().emulator)).toBe(4);
@@ -74,7 +73,9 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
     ]);
     const after = dump();
     expect(shopRouteGroup(after)).toBe(group);
-    expect(originsOf(after, group)).toEqual([{ name: expect.stringMatching(/^o-member-1-/), hostName: expect.any(String), enabledState: 'Enabled' }]);
+    expect(originsOf(after, group)).toEqual([
+      expect.objectContaining({ name: expect.stringMatching(/^o-member-1-/), properties: expect.objectContaining({ hostName: expect.any(String), enabledState: 'Enabled' }) }),
+    ]);
     expect(groups(after)).not.toContain(sink);
     expectEveryRoutedGroupServes(after);
   });
@@ -107,7 +108,7 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
     expect(report.failures).toEqual([]);
     const after = dump();
     expect(shopRouteGroup(after)).toBe(group);
-    expect(originsOf(after, group).map((o) => o.enabledState)).toEqual(['Enabled', 'Enabled']);
+    expect(originsOf(after, group).map((o) => o.properties.enabledState)).toEqual(['Enabled', 'Enabled']);
     expect(report.resources.find((r) => r.kind === 'originGroup' && r.name === group)?.action).toBe('kept');
     expect(writesCounted(h().emulator)).toBe(0);
     expectEveryRoutedGroupServes(after);
@@ -132,7 +133,7 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
         .flatMap((r) => (propertiesOf(r).actions as { name: string; parameters: { originGroupOverride?: { originGroup: { id: string } } } }[]))
         .flatMap((a) => (a.name === 'RouteConfigurationOverride' && a.parameters.originGroupOverride ? [groupName(a.parameters.originGroupOverride.originGroup.id)] : []));
     const expectEveryOverrideServes = () => {
-      for (const group of overrideGroups()) expect(originsOf(dump(), group).some((o) => o.enabledState !== 'Disabled'), `override group ${group} has an enabled origin`).toBe(true);
+      for (const group of overrideGroups()) expect(originsOf(dump(), group).some((o) => o.properties.enabledState !== 'Disabled'), `override group ${group} has an enabled origin`).toBe(true);
     };
     expect((await reconcile(h(), buildGateway(canary(1)))).failures).toEqual([]);
     const [before] = overrideGroups();

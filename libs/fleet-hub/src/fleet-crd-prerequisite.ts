@@ -15,6 +15,8 @@ export interface FleetCrdPrerequisiteOptions {
   readonly client: KubeClient;
   readonly logger: Logger;
   readonly metrics?: ControllerMetrics;
+  /** Deep-freeze the cached CRD (InformerOptions.freezeObjects). Default on. */
+  readonly freezeObjects?: boolean;
 }
 
 /** The readiness check's name on `/readyz`. */
@@ -30,8 +32,10 @@ export class FleetCrdPrerequisite {
   private last: CheckResult = { ok: false, message: `CRD ${INTERNAL_SERVICE_EXPORT_CRD} not read yet` };
 
   constructor(private readonly options: FleetCrdPrerequisiteOptions) {
-    const { manager, client, logger, metrics } = options;
-    this.informer = manager.addInformer(crdInformer(INTERNAL_SERVICE_EXPORT_CRD, { client, logger, ...(metrics ? { metrics } : {}) }));
+    const { manager, client, logger, metrics, freezeObjects } = options;
+    this.informer = manager.addInformer(
+      crdInformer(INTERNAL_SERVICE_EXPORT_CRD, { client, logger, ...(metrics ? { metrics } : {}), ...(freezeObjects === undefined ? {} : { freezeObjects }) }),
+    );
     this.informer.onLifecycle((event) => {
       if (event.type === 'listed') this.evaluate();
     });

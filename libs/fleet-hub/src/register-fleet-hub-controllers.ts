@@ -42,9 +42,12 @@ export interface FleetHubControllers {
  */
 export function registerFleetHubControllers(options: FleetHubControllerOptions): FleetHubControllers {
   const { manager, client, metrics, logger } = options;
-  const timing = options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs };
+  const settings = {
+    ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }),
+    ...(options.freezeObjects === undefined ? {} : { freezeObjects: options.freezeObjects }),
+  };
   const importInformer = manager.addInformer(
-    new Informer<CachedServiceImport>({ client, resource: serviceImports, logger, ...(metrics ? { metrics } : {}), ...timing }),
+    new Informer<CachedServiceImport>({ client, resource: serviceImports, logger, ...(metrics ? { metrics } : {}), ...settings }),
   );
   const exportInformer = manager.addInformer(
     new Informer<CachedInternalServiceExport>({
@@ -53,7 +56,7 @@ export function registerFleetHubControllers(options: FleetHubControllerOptions):
       indexers: { [EXPORTED_SERVICE_INDEX]: exportedServiceOf },
       logger,
       ...(metrics ? { metrics } : {}),
-      ...timing,
+      ...settings,
     }),
   );
   const statusWriter = new StatusWriter({ client, fieldManager: options.fieldManager ?? FLEET_HUB_FIELD_MANAGER, logger });

@@ -4,8 +4,10 @@ export interface SharedInformerSettings {
   readonly client: KubeClient;
   readonly logger: Logger;
   readonly metrics?: ControllerMetrics;
-  /** Tests shorten the resync. */
+  /** Informer timings (tests shorten the resync). */
   readonly resyncPeriodMs?: number;
+  /** Deep-freeze the cached objects (InformerOptions.freezeObjects). Default on. */
+  readonly freezeObjects?: boolean;
 }
 
 /** The options every informer of the hub's Gateway API controllers takes, without the unset ones. */
@@ -15,5 +17,6 @@ export function informerSettings(options: SharedInformerSettings) {
     logger: options.logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }),
+    ...(options.freezeObjects === undefined ? {} : { freezeObjects: options.freezeObjects }),
   };
 }

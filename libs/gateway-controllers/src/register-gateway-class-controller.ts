@@ -1,30 +1,15 @@
-import {
-  Controller,
-  crdInformer,
-  Informer,
-  requestFor,
-  StatusWriter,
-  type ControllerMetrics,
-  type KubeClient,
-  type Logger,
-  type Manager,
-} from '@fleet-gateway/controller';
+import { Controller, crdInformer, Informer, requestFor, StatusWriter, type Manager } from '@fleet-gateway/controller';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { GATEWAY_CLASS_CRD, gatewayClasses, type CachedGatewayClass } from './gateway-api-resources.js';
 import { gatewayClassReconciler } from './gateway-class-reconciler.js';
-import { informerSettings } from './informer-options.js';
+import { informerSettings, type SharedInformerSettings } from './informer-options.js';
 
 /** The hub's Gateway API controllers write status under this field manager. */
 export const GATEWAY_FIELD_MANAGER = 'hub-gateway';
 
-export interface GatewayClassControllerOptions {
+export interface GatewayClassControllerOptions extends SharedInformerSettings {
   readonly manager: Manager;
-  readonly client: KubeClient;
-  readonly logger: Logger;
-  readonly metrics?: ControllerMetrics;
   readonly fieldManager?: string;
-  /** Informer timings (tests shorten the resync). */
-  readonly resyncPeriodMs?: number;
 }
 
 export interface GatewayClassControllers {

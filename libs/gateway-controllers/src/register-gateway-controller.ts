@@ -7,10 +7,7 @@ import {
   parseRequestKey,
   StatusWriter,
   type CheckResult,
-  type ControllerMetrics,
   type EventRecorder,
-  type KubeClient,
-  type Logger,
   type Manager,
   type ReconcileRequest,
 } from '@fleet-gateway/controller';
@@ -43,15 +40,12 @@ import {
 } from './gateway-indexes.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayReconciler, type AzureFrontDoorAccess } from './gateway-reconciler.js';
-import { informerSettings } from './informer-options.js';
+import { informerSettings, type SharedInformerSettings } from './informer-options.js';
 import { GATEWAY_FIELD_MANAGER } from './register-gateway-class-controller.js';
 
-export interface GatewayControllerOptions {
+export interface GatewayControllerOptions extends SharedInformerSettings {
   readonly manager: Manager;
-  readonly client: KubeClient;
-  readonly logger: Logger;
   readonly events: EventRecorder;
-  readonly metrics?: ControllerMetrics;
   /** Where the Gateway gauges register (the agent's /metrics registry). */
   readonly registry?: Registry;
   /** Shared caches, registered by registerGatewayClassController and registerFleetHubControllers. */
@@ -66,8 +60,6 @@ export interface GatewayControllerOptions {
   /** Different Gateways reconciled at once. Default 4. */
   readonly concurrency?: number;
   readonly fieldManager?: string;
-  /** Informer timings (tests shorten the resync). */
-  readonly resyncPeriodMs?: number;
   readonly newRequestMessage?: () => string;
 }
 

@@ -63,7 +63,12 @@ export function registerMemberExportControllers(options: MemberExportControllerO
   const { manager, memberClient, hubClient, metrics, logger } = options;
   const hubNamespace = hubNamespaceOf(options.memberCluster);
   const fieldManager = options.fieldManager ?? MEMBER_FIELD_MANAGER;
-  const common = { logger, ...(metrics ? { metrics } : {}), ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }) };
+  const common = {
+    logger,
+    ...(metrics ? { metrics } : {}),
+    ...(options.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: options.resyncPeriodMs }),
+    ...(options.freezeObjects === undefined ? {} : { freezeObjects: options.freezeObjects }),
+  };
   const exportInformer = manager.addInformer(new Informer<CachedServiceExport>({ client: memberClient, resource: serviceExports, ...common }));
   const serviceInformer = manager.addInformer(new Informer<CachedService>({ client: memberClient, resource: services, ...common }));
   const hubInformer = manager.addInformer(

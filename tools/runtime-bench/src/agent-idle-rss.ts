@@ -9,30 +9,20 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { freePorts, startControlPlane } from '@fleet-gateway/control-plane';
+import { startControlPlane } from '@fleet-gateway/control-plane';
 import { KubeClient } from '@fleet-gateway/controller';
 import { percentile, residentMiB } from '@fleet-gateway/controller/test-support';
+import { readyAgentProcess } from '@fleet-gateway/gateway-controllers/test-support';
 import { bundleAgent } from '../../scripts/bundle-agent.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, 'idle-seconds': { type: 'string', default: '20' } } });
 const rounds = Number(values.rounds);
 const idleMs = Number(values['idle-seconds']) * 1000;
 
-/** Starts `node <flags> <script...>`, waits until `ready()` holds, idles, and returns its RSS then. */
-async function idleRss(nodeFlags: string[], args: string[], env: NodeJS.ProcessEnv, ready: () => Promise<boolean>): Promise<number> {
-  const child = spawn(process.execPath, [...nodeFlags, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  try {
-    const deadline = Date.now() + 60_000;
-    while (!(await ready())) {
-      if (child.exitCode !== null) throw new Error(`${args[0]} exited with ${child.exitCode}`);
-      if (Date.now() > deadline) throw new Error(`${args[0]} was not ready within 60 s`);
-      await sleep(200);
-    }
-    await sleep(idleMs);
-    return residentMiB(child.pid!).rss;
-  } finally {
-    child.kill('SIGKILL');
-  }
+/** The process's RSS after idling. */
+async function idleRss(pid: number): Promise<number> {
+  await sleep(idleMs);
+  return residentMiB(pid).rss;
 }
 
 const bundle = await bundleAgent('hub-gateway');
@@ -47,13 +37,20 @@ try {
   for (let round = 0; round < rounds; round++) {
     const names = Object.keys(variants);
     for (const name of round % 2 === 0 ? names : names.reverse()) {
-      const [health, metrics] = (await freePorts(2)) as [number, number];
-      const args = [bundle, '--hub-name', 'hub', '--health-probe-bind-address', `127.0.0.1:${health}`, '--metrics-bind-address', `127.0.0.1:${metrics}`];
-      const readyz = () => fetch(`http://127.0.0.1:${health}/readyz`).then((r) => r.ok, () => false);
-      const env = { PATH: process.env.PATH ?? '', KUBECONFIG: hub.kubeconfigPath, NODE_ENV: 'production' };
-      results[name]!.push(await idleRss(variants[name]!, args, env, readyz));
+      const options = { kubeconfigPath: hub.kubeconfigPath, bundle, nodeFlags: variants[name]!, leaderElect: true, environment: { NODE_ENV: 'production' } };
+      const { agent } = await readyAgentProcess(options, 60_000);
+      try {
+        results[name]!.push(await idleRss(agent.process.pid));
+      } finally {
+        agent.process.kill('SIGKILL');
+      }
     }
-    results['empty node process']!.push(await idleRss([], ['-e', 'setInterval(() => {}, 1000)'], {}, async () => true));
+    const empty = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { env: {}, stdio: ['ignore', 'ignore', 'inherit'] });
+    try {
+      results['empty node process']!.push(await idleRss(empty.pid!));
+    } finally {
+      empty.kill('SIGKILL');
+    }
   }
   console.log(`bundled hub agent, idle ${idleMs / 1000} s after /readyz, ${rounds} alternating rounds, node ${process.version}`);
   console.log('| process | RSS min / median / max (MiB) |\n|---|---|');

@@ -1,7 +1,9 @@
 /**
  * Our side of the side-by-side (../go/cmd/runtime-bench/main.go is controller-runtime's): an informer of ConfigMaps
  * feeding a controller with a no-op reconciler (one worker), logging (winston, info) and metrics (prom-client) on at
- * their defaults. Run bundled, as the agents run, with --expose-gc:
+ * their defaults, and the cache frozen or not as the agents' main.ts decide it (freezesCachedObjects: not frozen with
+ * NODE_ENV=production, as the harness runs it and the agents' images set it). Run bundled, as the agents run, with
+ * --expose-gc:
  *   node --expose-gc ours-probe.mjs --kubeconfig <file> [--namespace bench] [--objects 10000] [--updates 1000]
  * Prints `BENCH {"event":"ready"}` once the first pass of reconciles is done (the caller then writes the timed
  * updates, each stamped with its send time), then `BENCH {"event":"report",...}`.
@@ -9,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
+import { freezesCachedObjects } from '@fleet-gateway/agent-flags';
 import {
   Controller,
   ControllerMetrics,
@@ -54,7 +57,14 @@ kubeConfig.loadFromFile(values.kubeconfig!);
 const client = new KubeClient(kubeConfig);
 const metrics = new ControllerMetrics(new Registry());
 const logger = createLogger({ stream: process.stderr });
-const informer = new Informer<KubeObject>({ client, resource: configMaps, namespace: values.namespace!, metrics, logger });
+const informer = new Informer<KubeObject>({
+  client,
+  resource: configMaps,
+  namespace: values.namespace!,
+  metrics,
+  logger,
+  freezeObjects: freezesCachedObjects(process.env),
+});
 
 let reconciles = 0;
 let firstReconcile = 0;

@@ -45,7 +45,8 @@ export async function createBenchObjects(client: KubeClient, target: ProbeTarget
  * time, spread over the objects; `round` varies which), and returns the probe's report.
  */
 export async function runProbe(command: string, args: string[], client: KubeClient, target: ProbeTarget, round: number): Promise<ProbeReport> {
-  // NODE_ENV=production as the agents' images set it (our runtime then does not freeze cached objects; Go ignores it).
+  // NODE_ENV=production as the agents' images set it (our probe then does not freeze cached objects, as the agents do
+  // not in production: freezesCachedObjects; Go ignores it).
   const child = spawn(command, args, { env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before reporting`))),

@@ -23,7 +23,7 @@ export interface InformerOptions<T extends KubeObject> {
   readonly initialList?: 'stream' | 'pages';
   /** Items per list page. Default 500. */
   readonly pageSize?: number;
-  /** Deep-freeze cached objects. Default: on unless NODE_ENV=production (see freezeCachedObjectsByDefault). */
+  /** Deep-freeze cached objects (see ObjectStore). Default on; an agent's process turns it off in production. */
   readonly freezeObjects?: boolean;
   /** Secondary indexes besides the built-in `namespace` one. */
   readonly indexers?: Readonly<Record<string, IndexFunction<T>>>;

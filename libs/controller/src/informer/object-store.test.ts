@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../kube/kube-object.js';
 import { labelIndex, namespaceIndex, ObjectStore } from './object-store.js';
 
@@ -37,13 +37,39 @@ describe('ObjectStore', () => {
     expect(s.size).toBe(1);
   });
 
-  it('freezes what it stores, so a reconciler cannot mutate the cache', () => {
+  it('freezes what it stores by default, so a reconciler cannot mutate the cache', () => {
     const s = store();
+    expect(s.freezesObjects).toBe(true);
     s.upsert(obj('a', 'x', '1', { app: 'web' }));
     const cached = s.getByName('x', 'a')!;
     expect(() => {
       (cached.metadata.labels as Record<string, string>).app = 'changed';
     }).toThrow(TypeError);
+  });
+
+  it('freezes by default whatever the environment says: only its caller turns freezing off', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.resetModules();
+    try {
+      const { ObjectStore: Loaded } = await import('./object-store.js');
+      const s = new Loaded<Obj>();
+      s.upsert(obj('a', 'x', '1', { app: 'web' }));
+      expect(Object.isFrozen(s.getByName('x', 'a')!.metadata.labels)).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('stores objects as given when told not to freeze', () => {
+    const s = new ObjectStore<Obj>({ app: labelIndex('app') }, { freeze: false });
+    expect(s.freezesObjects).toBe(false);
+    const given = obj('a', 'x', '1', { app: 'web' });
+    s.upsert(given);
+    const cached = s.getByName('x', 'a')!;
+    expect(cached).toBe(given);
+    (cached.metadata.labels as Record<string, string>).app = 'changed';
+    expect(Object.isFrozen(cached.metadata)).toBe(false);
+    expect(cached.metadata.labels.app).toBe('changed');
   });
 
   it('replace reports added, updated (changed resourceVersion only) and deleted objects', () => {

@@ -26,17 +26,10 @@ export interface StoreDiff<T> {
 }
 
 /**
- * Deep-freezing every cached object makes a reconciler that mutates one (instead of computing a new value) fail at
- * the mutation. That protects during development and in every test run; in production (`NODE_ENV=production`, as the
- * agents' images set it) a bug the tests did not catch would throw in the field rather than corrupt a cache nobody
- * reads again, and the freeze costs more CPU per event than decoding does, so it is off there.
- */
-export const freezeCachedObjectsByDefault = process.env.NODE_ENV !== 'production';
-
-/**
  * The informer's cache: objects by `namespace/name`, plus secondary indexes kept in step on every change. Stored
- * objects are deep-frozen unless `freeze` is false (see freezeCachedObjectsByDefault); status and specs must be
- * computed as new values either way.
+ * objects are deep-frozen unless `freeze` is false, so that a reconciler that mutates one (instead of computing a new
+ * value) fails at the mutation; the default is on, as tests and development want it, and an agent's process turns it
+ * off in production (its main.ts decides). Status and specs must be computed as new values either way.
  */
 export class ObjectStore<T extends KubeObject> {
   private readonly objects = new Map<string, T>();
@@ -44,10 +37,11 @@ export class ObjectStore<T extends KubeObject> {
 
   private readonly indexers: Record<string, IndexFunction<T>>;
 
-  private readonly freeze: boolean;
+  /** Whether stored objects are deep-frozen. */
+  readonly freezesObjects: boolean;
 
   constructor(indexers: Readonly<Record<string, IndexFunction<T>>> = {}, options: { readonly freeze?: boolean } = {}) {
-    this.freeze = options.freeze ?? freezeCachedObjectsByDefault;
+    this.freezesObjects = options.freeze ?? true;
     this.indexers = { ...indexers };
     for (const name of Object.keys(indexers)) this.indexes.set(name, new Map());
   }
@@ -87,12 +81,12 @@ export class ObjectStore<T extends KubeObject> {
     return [...(index.get(value) ?? [])].map((key) => this.objects.get(key)!);
   }
 
-  /** Stores the object (frozen) and returns the one it replaced. */
+  /** Stores the object (frozen unless told not to) and returns the one it replaced. */
   upsert(object: T): T | undefined {
     const key = objectKey(object);
     const old = this.objects.get(key);
     if (old) this.unindex(key, old);
-    this.objects.set(key, this.freeze ? deepFreeze(object) : object);
+    this.objects.set(key, this.freezesObjects ? deepFreeze(object) : object);
     this.index(key, object);
     return old;
   }

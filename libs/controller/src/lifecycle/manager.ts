@@ -72,6 +72,11 @@ export class Manager {
     return check;
   }
 
+  /** The informers whose cache deep-freezes what it stores, by name: an agent reports them at start. */
+  get frozenCaches(): string[] {
+    return this.informers.filter((informer) => informer.store.freezesObjects).map((informer) => informer.name);
+  }
+
   get healthUrl(): string | undefined {
     return this.healthServer?.url;
   }

@@ -15,4 +15,6 @@ export interface ControllerRegistrationOptions {
   readonly fieldManager?: string;
   /** Informer timings (tests shorten the resync). */
   readonly resyncPeriodMs?: number;
+  /** Deep-freeze the informers' cached objects (InformerOptions.freezeObjects). Default on. */
+  readonly freezeObjects?: boolean;
 }

@@ -17,7 +17,7 @@ import { residentMiB } from '@fleet-gateway/controller/test-support';
 import { internalServiceExports, serviceImports } from '@fleet-gateway/fleet-hub';
 import { gatewayClasses, gateways, httpRoutes, referenceGrants } from '../gateway-api-resources.js';
 import { startHubUnderTest } from '../test-support/hub-under-test.js';
-import { AGENT_BUNDLE, startAgentProcess, type BenchAgent } from './agent-process.js';
+import { AGENT_BUNDLE, readyAgentProcess, readyz } from '../test-support/hub-agent-process.js';
 import { applyFleetGateways, applyFleetRoutes, publishFleetExports, type FleetShape } from './bench-fleet.js';
 
 const CLUSTERS = ['member-1', 'member-2', 'member-3'];
@@ -54,30 +54,8 @@ async function scrape(url: string): Promise<Map<string, number>> {
 
 const sumOf = (samples: Map<string, number>, name: string) => [...samples].filter(([k]) => k === name || k.startsWith(`${name}{`)).reduce((s, [, v]) => s + v, 0);
 
-async function readyz(url: string): Promise<{ ok: boolean; body: string }> {
-  try {
-    const response = await fetch(url);
-    return { ok: response.ok, body: await response.text() };
-  } catch (error) {
-    return { ok: false, body: (error as Error).message };
-  }
-}
-
-/** Starts the agent and waits until /readyz answers 200; returns it and the seconds that took. */
-async function readyAgent(kubeconfigPath: string): Promise<{ agent: BenchAgent; readyS: number }> {
-  const started = performance.now();
-  const agent = await startAgentProcess(kubeconfigPath, values.bundle, nodeFlags);
-  let ready = await readyz(agent.readyzUrl);
-  while (!ready.ok) {
-    if (performance.now() - started > 600_000) {
-      await agent.process.stop();
-      throw new Error(`the agent was not ready within 10 min: ${ready.body}`);
-    }
-    await sleep(200);
-    ready = await readyz(agent.readyzUrl);
-  }
-  return { agent, readyS: (performance.now() - started) / 1000 };
-}
+/** The agent as this bench runs it, ready (/readyz: all informers synced) within 10 min. */
+const readyAgent = (kubeconfigPath: string) => readyAgentProcess({ kubeconfigPath, bundle: values.bundle, nodeFlags }, 600_000);
 
 const hub = await startHubUnderTest({ members: CLUSTERS });
 try {
