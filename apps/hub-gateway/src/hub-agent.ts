@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { Sku } from '@fleet-gateway/annotations';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
-import { agentManager, createLogger, EventRecorder, KubeClient, type Logger, type Manager } from '@fleet-gateway/controller';
+import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
 import { FleetCrdPrerequisite, registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
 import { registerGatewayClassController, registerGatewayController } from '@fleet-gateway/gateway-controllers';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -32,16 +32,17 @@ export interface HubAgent {
 /** Wires the hub agent's parts onto one Manager and starts it; without --enable-afd no Azure client is created. */
 export async function startHubAgent(flags: HubFlags, context: HubAgentContext): Promise<HubAgent> {
   const logger = createLogger({ level: flags.logLevel, ...(context.logStream ? { stream: context.logStream } : {}) });
-  const client = new KubeClient(context.kubeConfig);
-  const { manager, registry, metrics, identity } = agentManager({
+  const { manager, clients, registry, metrics, identity } = agentManager({
     election: flags,
-    leaseClient: client,
+    kubeConfigs: { hub: context.kubeConfig },
+    leaseCluster: 'hub',
     leaseName: LEADER_LEASE,
     logger,
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,
   });
+  const client = clients.hub;
   const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
   const freezeObjects = context.freezeCachedObjects;
   const prerequisite = new FleetCrdPrerequisite({ manager, client, logger, metrics, freezeObjects });

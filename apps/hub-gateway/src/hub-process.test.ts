@@ -157,6 +157,8 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
 
     const exposition = await (await fetch(`${metrics}/metrics`)).text();
     expect(exposition).toContain('controller_reconcile_total{controller="gateway",outcome="done"}');
+    // The hub client's throttling retries are reported, from zero (none happened here).
+    expect(exposition).toContain('kube_client_request_retries_total{client="hub",reason="throttled"} 0');
     expect(exposition).not.toContain('fleet_gateway_arm_');
     expect((await fetch(`${health}/metrics`)).status).toBe(404);
 

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
-import { agentManager, createLogger, EventRecorder, KubeClient, type Logger, type Manager } from '@fleet-gateway/controller';
+import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
 import { ServedSchemaPrerequisite } from '@fleet-gateway/fleet-hub';
 import { hubNamespaceOf, registerMemberExportControllers } from '@fleet-gateway/member-export';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -38,17 +38,17 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     fields: { member: flags.memberClusterName },
     ...(context.logStream ? { stream: context.logStream } : {}),
   });
-  const memberClient = new KubeClient(context.memberKubeConfig);
-  const hubClient = new KubeClient(context.hubKubeConfig);
-  const { manager, metrics, identity } = agentManager({
+  const { manager, clients, metrics, identity } = agentManager({
     election: flags,
-    leaseClient: memberClient,
+    kubeConfigs: { member: context.memberKubeConfig, hub: context.hubKubeConfig },
+    leaseCluster: 'member',
     leaseName: LEADER_LEASE,
     logger,
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,
   });
+  const { member: memberClient, hub: hubClient } = clients;
   const events = manager.addEventRecorder(new EventRecorder({ client: memberClient, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
   const prerequisite = new ServedSchemaPrerequisite({ manager, hubClient, logger });
   const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger) : undefined;

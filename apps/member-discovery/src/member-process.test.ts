@@ -192,6 +192,8 @@ describe('the member agent process (bundle under node, real hub and member kube-
 
     const exposition = await (await fetch(`${metrics}/metrics`)).text();
     expect(exposition).toContain('controller_reconcile_total{controller="service-export",outcome="done"}');
+    // Each cluster's client reports its throttling retries under its own name, from zero.
+    for (const client of ['member', 'hub']) expect(exposition).toContain(`kube_client_request_retries_total{client="${client}",reason="throttled"} 0`);
     expect((await fetch(`${health}/metrics`)).status).toBe(404);
     expect(await agent.stop()).toBe(0);
     expect((await member.get<Lease>(LEASE_PATH)).spec?.holderIdentity ?? '').toBe('');

@@ -1,5 +1,6 @@
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import type { KubeClient } from '../kube/kube-client.js';
+import { KubeClient } from '../kube/kube-client.js';
 import { LeaderElector } from '../leader/leader-elector.js';
 import { replicaIdentity } from '../leader/replica-identity.js';
 import { ControllerMetrics } from '../observability/controller-metrics.js';
@@ -15,10 +16,12 @@ export interface AgentLeaderElection {
   readonly retryPeriodMs: number;
 }
 
-export interface AgentManagerOptions {
+export interface AgentManagerOptions<C extends string> {
   readonly election: AgentLeaderElection;
+  /** The clusters the agent talks to, by name: each gets one client, whose throttling retries /metrics counts by that name. */
+  readonly kubeConfigs: Readonly<Record<C, KubeConfig>>;
   /** The cluster the Lease lives in. */
-  readonly leaseClient: KubeClient;
+  readonly leaseCluster: NoInfer<C>;
   readonly leaseName: string;
   readonly logger: Logger;
   readonly health: { readonly host: string; readonly port: number };
@@ -26,8 +29,9 @@ export interface AgentManagerOptions {
   readonly onLeadershipLost: () => void;
 }
 
-export interface AgentRuntime {
+export interface AgentRuntime<C extends string> {
   readonly manager: Manager;
+  readonly clients: Readonly<Record<C, KubeClient>>;
   /** The process's one registry: the controller metrics and whatever else the agent reports (ARM). */
   readonly registry: Registry;
   readonly metrics: ControllerMetrics;
@@ -39,14 +43,17 @@ export interface AgentRuntime {
  * An agent process's Manager, with one metrics registry and this replica's identity: probes and /metrics on their
  * own addresses and, when on, the leader Lease.
  */
-export function agentManager(options: AgentManagerOptions): AgentRuntime {
+export function agentManager<C extends string>(options: AgentManagerOptions<C>): AgentRuntime<C> {
   const { election, logger } = options;
   const registry = new Registry();
   const metrics = new ControllerMetrics(registry);
+  const clients = Object.fromEntries(
+    Object.entries<KubeConfig>(options.kubeConfigs).map(([name, kubeConfig]) => [name, new KubeClient(kubeConfig, { observer: metrics.kubeClientObserver(name) })]),
+  ) as Record<C, KubeClient>;
   const identity = replicaIdentity();
   const leaderElector = election.leaderElect
     ? new LeaderElector({
-        client: options.leaseClient,
+        client: clients[options.leaseCluster],
         namespace: election.leaderElectionNamespace,
         name: options.leaseName,
         identity,
@@ -65,5 +72,5 @@ export function agentManager(options: AgentManagerOptions): AgentRuntime {
     metricsAddress: options.metricsAddress,
     onLeadershipLost: options.onLeadershipLost,
   });
-  return { manager, registry, metrics, identity };
+  return { manager, clients, registry, metrics, identity };
 }
