@@ -134,30 +134,30 @@ export class KubeClient {
     }
     handlers.onOpen?.();
     const { onLine } = handlers;
-    // Lines are cut from the bytes and decoded one by one: a newline byte never occurs inside a UTF-8 sequence, so
-    // no decoder has to carry a split character across chunks. A line spread over chunks is joined once, when its
-    // newline arrives (joining at every chunk would copy a large object's bytes once per chunk).
-    let pending: Buffer[] = [];
-    const emit = (bytes: Buffer, start: number, end: number) => {
+    // The decoder carries a UTF-8 character split across chunks. A line spread over several chunks is joined once,
+    // when its newline arrives: prepending the remainder to every chunk would copy a large object once per chunk.
+    response.setEncoding('utf8');
+    let pending: string[] = [];
+    const emit = (line: string) => {
       // Whitespace between objects is skipped, as client-go's JSON stream decoder skips it.
-      if (end - start > 1 || (end - start === 1 && bytes[start]! > 0x20)) onLine(bytes.toString('utf8', start, end));
+      if (line.length > 1 || line.trim() !== '') onLine(line);
     };
     await new Promise<void>((resolve, reject) => {
-      response.on('data', (chunk: Buffer) => {
+      response.on('data', (chunk: string) => {
         let start = 0;
-        let newline = chunk.indexOf(0x0a);
+        let newline = chunk.indexOf('\n');
         if (newline >= 0 && pending.length > 0) {
-          const line = Buffer.concat([...pending, chunk.subarray(0, newline)]);
+          pending.push(chunk.slice(0, newline));
+          emit(pending.join(''));
           pending = [];
-          emit(line, 0, line.length);
           start = newline + 1;
-          newline = chunk.indexOf(0x0a, start);
+          newline = chunk.indexOf('\n', start);
         }
-        for (; newline >= 0; newline = chunk.indexOf(0x0a, start)) {
-          emit(chunk, start, newline);
+        for (; newline >= 0; newline = chunk.indexOf('\n', start)) {
+          emit(chunk.slice(start, newline));
           start = newline + 1;
         }
-        if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.subarray(start));
+        if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.slice(start));
       });
       response.on('end', resolve);
       response.on('error', reject);
