@@ -37,6 +37,8 @@ describe('custom domain validation (pure)', () => {
 
   it('apex, subdomain and wildcard records', () => {
     expect([isApex('contoso.com'), isApex('www.contoso.com'), isApex('*.contoso.com')]).toEqual([true, false, false]);
+    // Under a multi-label public suffix the apex has three labels, and four is a subdomain.
+    expect([isApex('contoso.co.uk'), isApex('www.contoso.co.uk'), isApex('shop.contoso.com.au'), isApex('Contoso.CO.UK')]).toEqual([true, false, false, true]);
     expect(validationRecordName('*.apps.contoso.com')).toBe('_dnsauth.apps.contoso.com');
     expect(dnsInstructions('contoso.com', 't', undefined, ENDPOINT)).toBe(
       `create DNS TXT record _dnsauth.contoso.com with value "t" and an alias record (Azure DNS) or a flattened CNAME for the apex contoso.com to ${ENDPOINT} (an apex cannot take a CNAME)`,

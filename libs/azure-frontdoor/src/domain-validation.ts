@@ -1,4 +1,5 @@
 import type { AFDDomain } from '@azure/arm-cdn';
+import { getDomain } from 'tldts';
 import type { CustomDomainSpec } from './spec-types.js';
 
 /** Where one custom domain stands with AFD's DNS validation, and what the operator must do. */
@@ -20,11 +21,12 @@ export interface CustomDomainReport {
 export const TOKEN_REFRESH_AHEAD_MS = 24 * 3600 * 1000;
 
 /**
- * An apex (zone root) cannot take a CNAME: it needs an alias record (Azure DNS) or CNAME flattening. Two labels is
- * the common apex (contoso.com); apexes under multi-label public suffixes (contoso.co.uk) are reported as subdomains.
+ * An apex (zone root) cannot take a CNAME: it needs an alias record (Azure DNS) or CNAME flattening. The apex is the
+ * registrable domain, one label under a public suffix — contoso.com, and contoso.co.uk, not www.contoso.co.uk — so
+ * it is read from the Public Suffix List (tldts), not from the number of labels.
  */
 export function isApex(hostName: string): boolean {
-  return !hostName.startsWith('*.') && hostName.split('.').length === 2;
+  return !hostName.startsWith('*.') && getDomain(hostName) === hostName.toLowerCase();
 }
 
 /** The TXT record AFD validates: `_dnsauth.<host>`, a wildcard's `*.` left out. */
