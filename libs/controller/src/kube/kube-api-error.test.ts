@@ -1,9 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { isKubeRequestFailure, KubeApiError } from './kube-api-error.js';
-import { KubeClient } from './kube-client.js';
+import { clientForLocalServer } from '../test-support/local-server-client.js';
 
 describe('isKubeRequestFailure', () => {
   it('holds for an API server answer and for a server that cannot be reached, not for a bug', () => {
@@ -17,15 +15,8 @@ describe('isKubeRequestFailure', () => {
   it('holds for a request that outran the client’s timeout (a hung connection)', async () => {
     const hung = http.createServer(() => {});
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions({
-      clusters: [{ name: 'hung', server: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`, skipTLSVerify: true }],
-      users: [{ name: 'u' }],
-      contexts: [{ name: 'hung', cluster: 'hung', user: 'u' }],
-      currentContext: 'hung',
-    });
     try {
-      const error = await new KubeClient(kubeConfig, { requestTimeoutMs: 100 }).get('/api/v1/namespaces').catch((e: unknown) => e);
+      const error = await clientForLocalServer(hung, { requestTimeoutMs: 100 }).get('/api/v1/namespaces').catch((e: unknown) => e);
       expect(isKubeRequestFailure(error), String(error)).toBe(true);
     } finally {
       hung.closeAllConnections();

@@ -1,11 +1,10 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControllerMetrics } from '../observability/controller-metrics.js';
 import { isKubeRequestFailure, KubeApiError } from './kube-api-error.js';
-import { KubeClient, type KubeClientOptions } from './kube-client.js';
+import { clientForLocalServer } from '../test-support/local-server-client.js';
+import type { KubeClient, KubeClientOptions } from './kube-client.js';
 
 interface Answer {
   readonly status: number;
@@ -61,14 +60,7 @@ class ScriptedApiServer {
   }
 
   client(options: KubeClientOptions = {}): KubeClient {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions({
-      clusters: [{ name: 'local', server: `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`, skipTLSVerify: true }],
-      users: [{ name: 'u' }],
-      contexts: [{ name: 'local', cluster: 'local', user: 'u' }],
-      currentContext: 'local',
-    });
-    return new KubeClient(kubeConfig, options);
+    return clientForLocalServer(this.server, options);
   }
 
   async stop(): Promise<void> {

@@ -1,10 +1,9 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeConfig } from '@kubernetes/client-node';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from './kube-client.js';
+import { clientForLocalServer } from '../test-support/local-server-client.js';
+import type { KubeClient } from './kube-client.js';
 
 // The watch's line framing, against a local HTTP server that sends a stream cut at chosen byte offsets: the API
 // server's own chunking cannot be steered, and the framing must hold for any cut.
@@ -23,14 +22,7 @@ beforeAll(async () => {
     response.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'local', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: true }],
-    users: [{ name: 'anyone' }],
-    contexts: [{ name: 'local', cluster: 'local', user: 'anyone' }],
-    currentContext: 'local',
-  });
-  client = new KubeClient(kubeConfig);
+  client = clientForLocalServer(server);
 });
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -6,3 +6,4 @@ export { createNamespace, eventually, kubeConfigAs, nextMatching } from './real-
 export { AgentProcess, bundleAgent, type LogLine } from './agent-process.js';
 export { percentile } from '../bench/percentile.js';
 export { residentMiB } from '../bench/resident-memory.js';
+export { clientForLocalServer } from './local-server-client.js';
