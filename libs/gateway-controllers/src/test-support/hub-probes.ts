@@ -1,6 +1,6 @@
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
+import { isNotFound as isArmNotFound, profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
 import { collectionPath, isNotFound, objectPath, type KubeClient } from '@fleet-gateway/controller';
 import { serviceImports, type CachedServiceImport } from '@fleet-gateway/fleet-hub';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
@@ -60,7 +60,7 @@ export async function originNames(hub: HubUnderTest, profile: string): Promise<s
       }
     } catch (error) {
       // The hub deleted the group between the two lists (ParentResourceNotFound): it has no origins left.
-      if (!isNotFound(error)) throw error;
+      if (!isArmNotFound(error)) throw error;
     }
   }
   return names.sort();
