@@ -20,7 +20,8 @@ export { jsonEqual } from './util/deep-equal.js';
 // Informers and caches
 export { Informer, type InformerLifecycleEvent, type LifecycleHandler } from './informer/informer.js';
 export { crdInformer } from './informer/crd-informer.js';
-export type { InformerOptions } from './informer/informer-options.js';
+export type { InformerOptions, ObjectEncoding } from './informer/informer-options.js';
+export { decodesProtobuf } from './kube/protobuf/kube-protobuf.js';
 export {
   labelIndex,
   namespaceIndex,

@@ -16,7 +16,7 @@ let proxy: FreezableProxy;
 let viaProxy: KubeClient;
 
 beforeAll(async () => {
-  ({ plane, client } = await startHubPlane({ namespaces: ['gone', 'pages'], apiServerArgs: ['--watch-cache=false'] }));
+  ({ plane, client } = await startHubPlane({ namespaces: ['gone'], apiServerArgs: ['--watch-cache=false'] }));
   ({ proxy, client: viaProxy } = await proxiedClient(plane.cluster('hub')));
 });
 
@@ -61,14 +61,15 @@ describe('informer and 410 Gone', () => {
     expect(informer.store.list().map((c) => c.metadata.name).sort()).toEqual(['added', 'kept']);
   });
 
-  it('falls back to one full list when the continue token of a paginated list has expired', async () => {
-    const path = '/api/v1/namespaces/pages/configmaps';
+  it.each(['json', 'protobuf'] as const)('falls back to one full list when the continue token of a paginated %s list has expired', async (encoding) => {
+    const path = `/api/v1/namespaces/pages-${encoding}/configmaps`;
+    await client.create('/api/v1/namespaces', { metadata: { name: `pages-${encoding}` } });
     for (const name of ['a', 'b', 'c']) await client.create(path, { metadata: { name } });
     const requests: string[] = [];
     // Between the first and the second page: another write, then a compaction past the list's revision.
     class CompactingAfterFirstPage extends KubeClient {
-      override get<T>(getPath: string, query?: QueryParams, signal?: AbortSignal): Promise<T> {
-        return this.recorded(query, () => super.get<T>(getPath, query, signal));
+      override getProtobuf(getPath: string, query?: QueryParams, signal?: AbortSignal): Promise<Buffer> {
+        return this.recorded(query, () => super.getProtobuf(getPath, query, signal));
       }
 
       override getText(getPath: string, query?: QueryParams, signal?: AbortSignal): Promise<string> {
@@ -92,7 +93,7 @@ describe('informer and 410 Gone', () => {
       }
     }
     const compacting = new CompactingAfterFirstPage(plane.cluster('hub').kubeConfig());
-    const list = await listAllPages<KubeObject>(compacting, path, {}, 2);
+    const list = await listAllPages<KubeObject>(compacting, path, {}, 2, encoding);
     expect(requests).toEqual(['first-page ok', 'continue 410', 'full ok']);
     expect(list.items.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c', 'd']);
     expect(list.pages).toBe(2);

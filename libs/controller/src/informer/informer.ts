@@ -8,7 +8,8 @@ import { objectKey } from '../queue/request-key.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
 import { deferred } from '../util/deferred.js';
 import { exponentialDelay, withJitter } from '../util/backoff.js';
-import { resolveInformerTimings, type InformerOptions, type ResolvedInformerTimings } from './informer-options.js';
+import { decodesProtobuf } from '../kube/protobuf/kube-protobuf.js';
+import { resolveInformerTimings, type InformerOptions, type ObjectEncoding, type ResolvedInformerTimings } from './informer-options.js';
 import { listAllPages } from './list-all-pages.js';
 import { namespaceIndex, namespaceIndexName, ObjectStore } from './object-store.js';
 import { runWatchSession, type WatchEnd, type WatchEventType, type WatchSessionOptions } from './watch-session.js';
@@ -43,6 +44,7 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
   readonly store: ObjectStore<T>;
   readonly name: string;
   private readonly timings: ResolvedInformerTimings;
+  private readonly encoding: ObjectEncoding;
   private readonly handlers = new Set<ObjectEventHandler<T>>();
   private readonly lifecycleHandlers = new Set<LifecycleHandler>();
   private readonly logger: Logger;
@@ -58,6 +60,11 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
   constructor(private readonly options: InformerOptions<T>) {
     this.timings = resolveInformerTimings(options as InformerOptions<KubeObject>);
     this.name = resourceName(options.resource);
+    const protobuf = decodesProtobuf(apiVersionOf(options.resource), options.resource.kind);
+    this.encoding = options.encoding ?? (protobuf ? 'protobuf' : 'json');
+    if (this.encoding === 'protobuf' && !protobuf) {
+      throw new Error(`informer ${this.name}: encoding protobuf: ${options.resource.kind} has no protobuf schema here; expected json`);
+    }
     this.logger = (options.logger ?? silentLogger()).child({ informer: this.name });
     this.store = new ObjectStore<T>(
       { [namespaceIndexName]: namespaceIndex, ...options.indexers },
@@ -178,12 +185,15 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
       collectionPath(resource, this.options.namespace),
       this.selectors(),
       this.timings.pageSize,
+      this.encoding,
       this.stopController.signal,
     );
-    // List items of built-in kinds come without apiVersion and kind; watch events carry them. Make both alike (the
-    // items were just decoded and are not shared, so they are completed in place).
-    const apiVersion = apiVersionOf(resource);
-    for (const item of list.items) Object.assign(item, { apiVersion, kind: resource.kind });
+    // JSON list items of built-in kinds come without apiVersion and kind; watch events carry them. Make both alike
+    // (the items were just decoded and are not shared, so they are completed in place). Protobuf items have them.
+    if (this.encoding === 'json') {
+      const apiVersion = apiVersionOf(resource);
+      for (const item of list.items) Object.assign(item, { apiVersion, kind: resource.kind });
+    }
     this.filled(list.items, { via: 'pages', pages: list.pages, resourceVersion: list.resourceVersion });
     return list.resourceVersion;
   }
@@ -216,6 +226,7 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
     return runWatchSession<T>({
       client: this.options.client,
       path: collectionPath(resource, this.options.namespace),
+      encoding: this.encoding,
       query: { ...this.selectors(), timeoutSeconds: Math.round(withJitter(this.timings.watchTimeoutSeconds, 1)) },
       ...(resourceVersion === undefined ? {} : { resourceVersion }),
       silenceMs: this.timings.watchSilenceMs,
@@ -234,7 +245,7 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
     }
     const existing = this.store.get(key);
     if (existing?.metadata.resourceVersion === object.metadata.resourceVersion) return;
-    this.store.upsert(object);
+    this.store.upsert(object, key);
     this.emit(existing ? { type: 'updated', old: existing, object } : { type: 'added', object });
   }
 

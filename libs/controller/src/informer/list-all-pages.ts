@@ -1,6 +1,8 @@
 import { isGone } from '../kube/kube-api-error.js';
 import type { KubeClient, QueryParams } from '../kube/kube-client.js';
 import type { KubeList, KubeObject } from '../kube/kube-object.js';
+import { decodeKubeList, decodeKubeListMetadata } from '../kube/protobuf/kube-protobuf.js';
+import type { ObjectEncoding } from './informer-options.js';
 
 export interface ListResult<T> {
   readonly items: T[];
@@ -14,6 +16,31 @@ export interface ListResult<T> {
  */
 const continueInHead = /^\{[^[]*?"metadata":\{[^{}]*?"continue":"([^"\\]+)"/;
 
+/** How one page is fetched and read, per encoding. */
+interface PageCodec<B, T> {
+  readonly fetch: (query: QueryParams) => Promise<B>;
+  /** The next page's continue token as read from the head of the body, before the page is decoded. */
+  readonly continueHint: (body: B) => string | undefined;
+  readonly decode: (body: B) => { metadata: { resourceVersion?: string; continue?: string }; items: T[] };
+}
+
+function pageCodec<T extends KubeObject>(client: KubeClient, path: string, encoding: ObjectEncoding, signal: AbortSignal | undefined): PageCodec<unknown, T> {
+  if (encoding === 'protobuf') {
+    const codec: PageCodec<Buffer, T> = {
+      fetch: (query) => client.getProtobuf(path, query, signal),
+      continueHint: (body) => decodeKubeListMetadata(body).continue || undefined,
+      decode: (body) => decodeKubeList<T>(body),
+    };
+    return codec as PageCodec<unknown, T>;
+  }
+  const codec: PageCodec<string, T> = {
+    fetch: (query) => client.getText(path, query, signal),
+    continueHint: (body) => continueInHead.exec(body.slice(0, 4096))?.[1],
+    decode: (body) => JSON.parse(body) as KubeList<T>,
+  };
+  return codec as PageCodec<unknown, T>;
+}
+
 /**
  * Lists a collection page by page (`limit` + `continue`), as one consistent snapshot; while one page is decoded the
  * next is already on its way. If the continue token expires mid-way (410), it falls back to one unpaginated list, as
@@ -24,31 +51,32 @@ export async function listAllPages<T extends KubeObject>(
   path: string,
   selectors: QueryParams,
   pageSize: number,
+  encoding: ObjectEncoding,
   signal?: AbortSignal,
 ): Promise<ListResult<T>> {
+  const codec = pageCodec<T>(client, path, encoding, signal);
   const items: T[] = [];
-  const fetchPage = (continueToken: string | undefined) =>
-    client.getText(path, { ...selectors, limit: pageSize, continue: continueToken }, signal);
+  const fetchPage = (continueToken: string | undefined) => codec.fetch({ ...selectors, limit: pageSize, continue: continueToken });
   let continueToken: string | undefined;
   let pending = fetchPage(undefined);
   let pages = 0;
   for (;;) {
-    let text: string;
+    let body: unknown;
     try {
-      text = await pending;
+      body = await pending;
     } catch (error) {
       if (!(continueToken && isGone(error))) throw error;
-      const full = await client.get<KubeList<T>>(path, selectors, signal);
+      const full = codec.decode(await codec.fetch(selectors));
       return { items: full.items, resourceVersion: full.metadata.resourceVersion ?? '', pages: pages + 1 };
     }
-    const hinted = continueInHead.exec(text.slice(0, 4096))?.[1];
-    let prefetched: Promise<string> | undefined;
+    const hinted = codec.continueHint(body);
+    let prefetched: Promise<unknown> | undefined;
     if (hinted) {
       prefetched = fetchPage(hinted);
       // Decoding may still reject this page; the prefetch's failure is then nobody's to handle.
       prefetched.catch(() => {});
     }
-    const page = JSON.parse(text) as KubeList<T>;
+    const page = codec.decode(body);
     pages += 1;
     for (const item of page.items) items.push(item);
     continueToken = page.metadata.continue || undefined;

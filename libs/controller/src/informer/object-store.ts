@@ -19,6 +19,12 @@ export function labelIndex<T extends KubeObject>(labelKey: string): IndexFunctio
   };
 }
 
+/** An index's values to the keys filed under each, and the function that files them. */
+interface StoreIndex<T extends KubeObject> {
+  readonly index: Map<string, Set<string>>;
+  readonly indexer: IndexFunction<T>;
+}
+
 export interface StoreDiff<T> {
   readonly added: T[];
   readonly updated: { readonly old: T; readonly object: T }[];
@@ -34,16 +40,15 @@ export interface StoreDiff<T> {
 export class ObjectStore<T extends KubeObject> {
   private readonly objects = new Map<string, T>();
   private readonly indexes = new Map<string, Map<string, Set<string>>>();
-
-  private readonly indexers: Record<string, IndexFunction<T>>;
+  /** Each index with its function, walked on every change. */
+  private readonly indexers: StoreIndex<T>[] = [];
 
   /** Whether stored objects are deep-frozen. */
   readonly freezesObjects: boolean;
 
   constructor(indexers: Readonly<Record<string, IndexFunction<T>>> = {}, options: { readonly freeze?: boolean } = {}) {
     this.freezesObjects = options.freeze ?? true;
-    this.indexers = { ...indexers };
-    for (const name of Object.keys(indexers)) this.indexes.set(name, new Map());
+    for (const [name, indexer] of Object.entries(indexers)) this.addIndexer(name, indexer);
   }
 
   /**
@@ -52,9 +57,15 @@ export class ObjectStore<T extends KubeObject> {
    */
   addIndex(name: string, indexer: IndexFunction<T>): void {
     if (this.indexes.has(name)) throw new Error(`an index named ${name} exists already; expected a new name`);
-    this.indexes.set(name, new Map());
-    this.indexers[name] = indexer;
-    for (const [key, object] of this.objects) this.index(key, object, [[name, indexer]]);
+    const added = this.addIndexer(name, indexer);
+    for (const [key, object] of this.objects) this.index(key, object, [added]);
+  }
+
+  private addIndexer(name: string, indexer: IndexFunction<T>): StoreIndex<T> {
+    const entry = { index: new Map<string, Set<string>>(), indexer };
+    this.indexes.set(name, entry.index);
+    this.indexers.push(entry);
+    return entry;
   }
 
   get(key: string): T | undefined {
@@ -81,9 +92,8 @@ export class ObjectStore<T extends KubeObject> {
     return [...(index.get(value) ?? [])].map((key) => this.objects.get(key)!);
   }
 
-  /** Stores the object (frozen unless told not to) and returns the one it replaced. */
-  upsert(object: T): T | undefined {
-    const key = objectKey(object);
+  /** Stores the object (frozen unless told not to) and returns the one it replaced; `key` if the caller has it. */
+  upsert(object: T, key = objectKey(object)): T | undefined {
     const old = this.objects.get(key);
     if (old) this.unindex(key, old);
     this.objects.set(key, this.freezesObjects ? deepFreeze(object) : object);
@@ -108,7 +118,7 @@ export class ObjectStore<T extends KubeObject> {
       seen.add(key);
       const existing = this.objects.get(key);
       if (existing && existing.metadata.resourceVersion === object.metadata.resourceVersion) continue;
-      this.upsert(object);
+      this.upsert(object, key);
       if (existing) diff.updated.push({ old: existing, object });
       else diff.added.push(object);
     }
@@ -128,9 +138,8 @@ export class ObjectStore<T extends KubeObject> {
     return removed;
   }
 
-  private index(key: string, object: T, indexers: [string, IndexFunction<T>][] = Object.entries(this.indexers)): void {
-    for (const [name, indexer] of indexers) {
-      const index = this.indexes.get(name)!;
+  private index(key: string, object: T, indexers = this.indexers): void {
+    for (const { index, indexer } of indexers) {
       for (const value of indexer(object)) {
         let keys = index.get(value);
         if (!keys) index.set(value, (keys = new Set()));
@@ -140,8 +149,7 @@ export class ObjectStore<T extends KubeObject> {
   }
 
   private unindex(key: string, object: T): void {
-    for (const [name, indexer] of Object.entries(this.indexers)) {
-      const index = this.indexes.get(name)!;
+    for (const { index, indexer } of this.indexers) {
       for (const value of indexer(object)) {
         const keys = index.get(value);
         keys?.delete(key);

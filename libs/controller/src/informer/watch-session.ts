@@ -1,6 +1,8 @@
 import { isGone, KubeApiError } from '../kube/kube-api-error.js';
 import type { KubeClient, QueryParams } from '../kube/kube-client.js';
 import type { KubeObject, KubeStatus } from '../kube/kube-object.js';
+import { decodeWatchEvent } from '../kube/protobuf/kube-protobuf.js';
+import type { ObjectEncoding } from './informer-options.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -22,6 +24,7 @@ export interface WatchSessionOptions<T extends KubeObject> {
   readonly client: KubeClient;
   readonly path: string;
   readonly query: QueryParams;
+  readonly encoding: ObjectEncoding;
   /**
    * Where the watch starts. Without one it streams the current state first (`sendInitialEvents=true` with
    * `resourceVersionMatch=NotOlderThan`, a consistent read) and calls `onInitialEventsEnd` at the bookmark that ends it.
@@ -71,6 +74,18 @@ export async function runWatchSession<T extends KubeObject>(options: WatchSessio
     }
     handleLine(parsed);
   };
+  const onFrame = (buf: Buffer, start: number, end: number) => {
+    if (ended) return;
+    watchdog.refresh();
+    let parsed: WatchLine;
+    try {
+      parsed = decodeWatchEvent(buf, start, end);
+    } catch (error) {
+      finish('error', new Error(`watch ${options.path}: undecodable event (${(error as Error).message})`));
+      return;
+    }
+    handleLine(parsed);
+  };
   const handleLine = ({ type, object }: WatchLine) => {
     if (type === 'ERROR') {
       const status = (object ?? {}) as KubeStatus;
@@ -90,19 +105,16 @@ export async function runWatchSession<T extends KubeObject>(options: WatchSessio
       options.onEvent(type, object as T);
     }
   };
+  const query = {
+    ...options.query,
+    ...(options.resourceVersion === undefined
+      ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' }
+      : { resourceVersion: options.resourceVersion }),
+    allowWatchBookmarks: true,
+  };
   try {
-    await options.client.watch(
-      options.path,
-      {
-        ...options.query,
-        ...(options.resourceVersion === undefined
-          ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' }
-          : { resourceVersion: options.resourceVersion }),
-        allowWatchBookmarks: true,
-      },
-      { onLine, onOpen: options.onOpen },
-      signal,
-    );
+    if (options.encoding === 'protobuf') await options.client.watchFrames(options.path, query, { onFrame, onOpen: options.onOpen }, signal);
+    else await options.client.watch(options.path, query, { onLine, onOpen: options.onOpen }, signal);
     finish('closed');
   } catch (error) {
     if (options.signal.aborted) finish(options.signal.reason === 'relist-period' ? 'relist-period' : 'stopped');

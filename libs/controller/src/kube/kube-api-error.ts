@@ -20,7 +20,11 @@ export class KubeApiError extends Error {
     } catch {
       // Not every error body is a Status (proxies, a dying server); keep the text instead.
     }
-    return new KubeApiError(statusCode, status.reason ?? 'Unknown', status.message ?? body.slice(0, 500), method, path);
+    return KubeApiError.fromStatus(statusCode, { message: body.slice(0, 500), ...status }, method, path);
+  }
+
+  static fromStatus(statusCode: number, status: KubeStatus, method: string, path: string): KubeApiError {
+    return new KubeApiError(statusCode, status.reason || 'Unknown', status.message ?? '', method, path);
   }
 }
 

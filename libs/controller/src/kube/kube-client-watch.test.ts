@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientForLocalServer } from '../test-support/local-server-client.js';
 import type { KubeClient } from './kube-client.js';
 
-// The watch's line framing, against a local HTTP server that sends a stream cut at chosen byte offsets: the API
+// The watch's line and frame framing, against a local HTTP server that sends a stream cut at chosen byte offsets: the API
 // server's own chunking cannot be steered, and the framing must hold for any cut.
 let server: http.Server;
 let client: KubeClient;
@@ -26,6 +26,16 @@ beforeAll(async () => {
 });
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function watchFrames(chunks: Buffer[]): Promise<Buffer[]> {
+  nextStream = chunks;
+  const frames: Buffer[] = [];
+  await client.watchFrames('/api/v1/configmaps', {}, { onFrame: (buf, start, end) => frames.push(Buffer.from(buf.subarray(start, end))) }, new AbortController().signal);
+  return frames;
+}
+
+const lengthDelimited = (frames: Buffer[]): Buffer =>
+  Buffer.concat(frames.flatMap((frame) => [Buffer.from([frame.length >>> 24, (frame.length >>> 16) & 0xff, (frame.length >>> 8) & 0xff, frame.length & 0xff]), frame]));
 
 async function watchLines(chunks: Buffer[]): Promise<string[]> {
   nextStream = chunks;
@@ -58,5 +68,28 @@ describe('KubeClient.watch line framing', () => {
     const stream = Buffer.from(`${event}\n`, 'utf8');
     const offsets = Array.from({ length: 50 }, (_, i) => Math.floor(((i + 1) * stream.length) / 51));
     expect(await watchLines(cutAt(stream, offsets))).toEqual([event]);
+  });
+});
+
+describe('KubeClient.watchFrames length-delimited framing', () => {
+  it('delivers each frame whole however the bytes are cut: inside the length prefix, across several chunks, empty frames', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.uint8Array({ maxLength: 300 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        async (payloads, offsets) => {
+          const frames = payloads.map((payload) => Buffer.from(payload));
+          expect(await watchFrames(cutAt(lengthDelimited(frames), offsets))).toEqual(frames);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('joins a large frame sent one byte of its prefix at a time and the rest in many chunks', async () => {
+    const frame = Buffer.alloc(70_000, 7);
+    const stream = lengthDelimited([frame, Buffer.from('tail')]);
+    const offsets = [1, 2, 3, ...Array.from({ length: 40 }, (_, i) => 4 + Math.floor(((i + 1) * 70_000) / 41))];
+    expect(await watchFrames(cutAt(stream, offsets))).toEqual([frame, Buffer.from('tail')]);
   });
 });

@@ -3,6 +3,8 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster, KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from './kube-api-error.js';
+import type { KubeStatus } from './kube-object.js';
+import { decodeKubeObject, protobufMediaType, protobufWatchMediaType } from './protobuf/kube-protobuf.js';
 import { requestRetry, type RequestRetryReason } from './request-retry.js';
 
 export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -38,10 +40,20 @@ export interface WatchHandlers {
   readonly onLine: (line: string) => void;
 }
 
+export interface WatchFrameHandlers {
+  readonly onOpen?: () => void;
+  /**
+   * One length-delimited protobuf frame (a metav1.WatchEvent): bytes [start, end) of `buf`. The buffer is only lent
+   * for the call; decode what is needed before returning.
+   */
+  readonly onFrame: (buf: Buffer, start: number, end: number) => void;
+}
+
 interface RequestOptions {
   readonly query?: QueryParams;
   readonly body?: unknown;
   readonly contentType?: string;
+  readonly accept?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -52,6 +64,7 @@ interface Outgoing {
   readonly query?: QueryParams;
   readonly body?: string;
   readonly contentType?: string;
+  readonly accept: string;
   readonly signal: AbortSignal;
 }
 
@@ -100,25 +113,30 @@ export class KubeClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const text = await this.requestText(method, path, options);
+    const text = (await this.requestBody(method, path, options)).toString('utf8');
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
   /** The undecoded body of a successful GET, for a caller that acts on it before decoding it (a paged list). */
-  getText(path: string, query?: QueryParams, signal?: AbortSignal): Promise<string> {
-    return this.requestText('GET', path, { query, signal });
+  async getText(path: string, query?: QueryParams, signal?: AbortSignal): Promise<string> {
+    return (await this.requestBody('GET', path, { query, signal })).toString('utf8');
   }
 
-  private async requestText(method: string, path: string, options: RequestOptions): Promise<string> {
+  /** A successful GET's body as the API server's protobuf encoding (built-in kinds only; see kube-protobuf.ts). */
+  getProtobuf(path: string, query?: QueryParams, signal?: AbortSignal): Promise<Buffer> {
+    return this.requestBody('GET', path, { query, signal, accept: protobufMediaType });
+  }
+
+  private async requestBody(method: string, path: string, options: RequestOptions): Promise<Buffer> {
     const deadline = Date.now() + this.requestTimeoutMs;
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const response = await this.sendRetrying(outgoing(method, path, options, signal), deadline);
-    const text = await readBody(response);
+    const body = await readBody(response);
     if (response.statusCode === undefined || response.statusCode < 200 || response.statusCode >= 300) {
-      throw KubeApiError.fromBody(response.statusCode ?? 0, text, method, path);
+      throw errorOf(response, body, method, path);
     }
-    return text;
+    return body;
   }
 
   /**
@@ -128,10 +146,7 @@ export class KubeClient {
    * `onOpen`; a watch has no request timeout, so only `maxRetries` and `signal` bound it.
    */
   async watch(path: string, query: QueryParams, handlers: WatchHandlers, signal: AbortSignal): Promise<void> {
-    const response = await this.sendRetrying(outgoing('GET', path, { query: { ...query, watch: true } }, signal), Infinity);
-    if (response.statusCode !== 200) {
-      throw KubeApiError.fromBody(response.statusCode ?? 0, await readBody(response), 'WATCH', path);
-    }
+    const response = await this.openWatch(path, query, 'application/json', signal);
     handlers.onOpen?.();
     const { onLine } = handlers;
     // The decoder carries a UTF-8 character split across chunks. A line spread over several chunks is joined once,
@@ -163,6 +178,70 @@ export class KubeClient {
       response.on('error', reject);
       response.on('aborted', () => reject(new Error(`watch ${path}: connection aborted`)));
     });
+  }
+
+  /**
+   * The same as `watch`, in the API server's protobuf encoding: each event is a frame of a 4-byte big-endian length
+   * and that many bytes (client-go's LengthDelimitedFramer). A frame is handed over as a range of the chunk it arrived
+   * in; one split across chunks is copied once, with only its own bytes, when the last of them arrives.
+   */
+  async watchFrames(path: string, query: QueryParams, handlers: WatchFrameHandlers, signal: AbortSignal): Promise<void> {
+    const response = await this.openWatch(path, query, protobufWatchMediaType, signal);
+    handlers.onOpen?.();
+    const { onFrame } = handlers;
+    /** The start of a frame that did not fit its chunk: at least its length prefix, or all of what came of it. */
+    let partial: Buffer | undefined;
+    /** The whole frame's size, prefix included, once the prefix is known. */
+    let partialSize = 0;
+    let partialFilled = 0;
+    await new Promise<void>((resolve, reject) => {
+      response.on('data', (chunk: Buffer) => {
+        let start = 0;
+        if (partial) {
+          if (partialSize === 0) {
+            // Even the length prefix was split: join the few bytes of it first.
+            const joined = Buffer.concat([partial.subarray(0, partialFilled), chunk.subarray(0, 4 - partialFilled)]);
+            start = joined.length - partialFilled;
+            if (joined.length < 4) {
+              partial = joined;
+              partialFilled = joined.length;
+              return;
+            }
+            partialSize = 4 + joined.readUInt32BE(0);
+            partial = Buffer.allocUnsafe(partialSize);
+            joined.copy(partial, 0, 0, 4);
+            partialFilled = 4;
+          }
+          const taken = chunk.copy(partial, partialFilled, start, Math.min(chunk.length, start + partialSize - partialFilled));
+          partialFilled += taken;
+          start += taken;
+          if (partialFilled < partialSize) return;
+          onFrame(partial, 4, partialSize);
+          partial = undefined;
+        }
+        while (chunk.length - start >= 4) {
+          const end = start + 4 + chunk.readUInt32BE(start);
+          if (end > chunk.length) break;
+          onFrame(chunk, start + 4, end);
+          start = end;
+        }
+        if (start < chunk.length) {
+          const rest = chunk.length - start;
+          partialSize = rest >= 4 ? 4 + chunk.readUInt32BE(start) : 0;
+          partial = Buffer.allocUnsafe(Math.max(partialSize, 4));
+          partialFilled = chunk.copy(partial, 0, start);
+        }
+      });
+      response.on('end', resolve);
+      response.on('error', reject);
+      response.on('aborted', () => reject(new Error(`watch ${path}: connection aborted`)));
+    });
+  }
+
+  private async openWatch(path: string, query: QueryParams, accept: string, signal: AbortSignal): Promise<http.IncomingMessage> {
+    const response = await this.sendRetrying(outgoing('GET', path, { query: { ...query, watch: true }, accept }, signal), Infinity);
+    if (response.statusCode !== 200) throw errorOf(response, await readBody(response), 'WATCH', path);
+    return response;
   }
 
   /**
@@ -211,7 +290,7 @@ export class KubeClient {
     requestOptions.agent = this.reusableAgent(cluster, requestOptions.agent);
     const headers: http.OutgoingHttpHeaders = {
       ...(requestOptions.headers as http.OutgoingHttpHeaders | undefined),
-      accept: 'application/json',
+      accept: request.accept,
       ...(body === undefined
         ? {}
         : { 'content-type': request.contentType ?? 'application/json', 'content-length': Buffer.byteLength(body) }),
@@ -226,15 +305,28 @@ export class KubeClient {
 }
 
 function outgoing(method: string, path: string, options: RequestOptions, signal: AbortSignal): Outgoing {
-  const { query, body, contentType } = options;
-  return { method, path, query, body: body === undefined ? undefined : JSON.stringify(body), contentType, signal };
+  const { query, body, contentType, accept = 'application/json' } = options;
+  return { method, path, query, body: body === undefined ? undefined : JSON.stringify(body), contentType, accept, signal };
 }
 
-function readBody(response: http.IncomingMessage): Promise<string> {
+function readBody(response: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('end', () => resolve(Buffer.concat(chunks)));
     response.on('error', reject);
   });
+}
+
+/** A refusal's Status comes in the encoding the request asked for. */
+function errorOf(response: http.IncomingMessage, body: Buffer, method: string, path: string): KubeApiError {
+  const statusCode = response.statusCode ?? 0;
+  if (response.headers['content-type']?.startsWith(protobufMediaType)) {
+    try {
+      return KubeApiError.fromStatus(statusCode, decodeKubeObject<KubeStatus>(body), method, path);
+    } catch {
+      // Not a Status after all; the text below says what came.
+    }
+  }
+  return KubeApiError.fromBody(statusCode, body.toString('utf8'), method, path);
 }
