@@ -69,7 +69,8 @@ interface Outgoing {
 }
 
 /**
- * A small JSON client over node:http(s) that takes credentials and TLS from a client-node KubeConfig. It exists
+ * A small JSON client over node:http(s) that takes credentials and TLS from a client-node KubeConfig (informers of
+ * built-in kinds also read protobuf through it: `getProtobuf`, `watchFrames`). It exists
  * because client-node 2.x's generated clients turn metadata timestamps into Date objects, pick a JSON-patch
  * content type for custom-object patches, and its Watch cannot be aborted before the response headers arrive. Here every object stays plain JSON, patch types are explicit, and watches are abortable from the
  * first byte.

@@ -40,4 +40,29 @@ describe('ControllerMetrics', () => {
     expect(text).toContain('leader_election_is_leader{lease="l"} 1');
     expect(text).toContain('informer_watch_restarts_total{resource="r",reason="silent"} 1');
   });
+
+  it('hands counts kept off prom-client on hot paths to every read, each counted once, for every queue and outcome', async () => {
+    const metrics = new ControllerMetrics(new Registry());
+    const a = metrics.queueObserver('a');
+    const b = metrics.queueObserver('b');
+    const reconciled = metrics.registerController('a').reconciled;
+    for (let i = 0; i < 3; i++) a.added?.();
+    b.added?.();
+    a.depth?.(2);
+    reconciled('done', 0.01);
+    reconciled('done', 0.01);
+    let text = await metrics.registry.metrics();
+    expect(text).toContain('workqueue_adds_total{name="a"} 3');
+    expect(text).toContain('workqueue_adds_total{name="b"} 1');
+    expect(text).toContain('workqueue_depth{name="a"} 2');
+    expect(text).toContain('controller_reconcile_total{controller="a",outcome="done"} 2');
+    a.added?.();
+    a.depth?.(0);
+    text = await metrics.registry.metrics();
+    expect(text).toContain('workqueue_adds_total{name="a"} 4');
+    expect(text).toContain('workqueue_adds_total{name="b"} 1');
+    expect(text).toContain('workqueue_depth{name="a"} 0');
+    expect(text).toContain('controller_reconcile_total{controller="a",outcome="done"} 2');
+    expect((await metrics.registry.getSingleMetric('workqueue_adds_total')!.get()).values).toContainEqual({ labels: { name: 'a' }, value: 4 });
+  });
 });

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type LabelValues, type Registry } from 'prom-client';
 import type { KubeClientObserver } from '../kube/kube-client.js';
 import { requestRetryReasons } from '../kube/request-retry.js';
 import { outcomeLabels, type OutcomeLabel } from '../queue/reconcile-outcome.js';
@@ -8,7 +8,7 @@ import type { WorkQueueObserver } from '../queue/work-queue.js';
 export const watchRestartReasons = ['gone', 'error', 'silent', 'closed', 'relist-period'] as const;
 export type WatchRestartReason = (typeof watchRestartReasons)[number];
 
-/** Records one controller's reconciles; its label children are resolved once, not on every observation. */
+/** Records one controller's reconciles: outcomes as deferred counts, durations through a label child resolved once. */
 export interface ReconcileObserver {
   readonly reconciled: (outcome: OutcomeLabel, seconds: number) => void;
 }
@@ -30,12 +30,22 @@ export class ControllerMetrics {
   private readonly isLeader: Gauge<'lease'>;
   private readonly leaderTransitions: Counter<'lease'>;
   private readonly kubeRequestRetries: Counter<'client' | 'reason'>;
+  /**
+   * What hot paths (every event, every reconcile) counted since the last read, per metric: prom-client hashes the
+   * label set on every `inc` or `set`, even through a child of `labels()`, so those paths count in a plain number and
+   * the metric's `collect` hook, which prom-client runs before every read of the registry, hands the counts over.
+   */
+  private readonly pending = new Map<object, (() => void)[]>();
 
   constructor(readonly registry: Registry) {
+    const pending = this.pending;
+    function collect(this: object): void {
+      for (const flush of pending.get(this) ?? []) flush();
+    }
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
-      new Counter<L>({ name, help, labelNames, registers: [registry] });
+      new Counter<L>({ name, help, labelNames, registers: [registry], collect });
     const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
-      new Gauge<L>({ name, help, labelNames, registers: [registry] });
+      new Gauge<L>({ name, help, labelNames, registers: [registry], collect });
     const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
       new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
 
@@ -75,17 +85,36 @@ export class ControllerMetrics {
     const totals = new Map(
       outcomeLabels.map((outcome) => {
         this.reconcileTotal.inc({ controller, outcome }, 0);
-        return [outcome, this.reconcileTotal.labels({ controller, outcome })] as const;
+        return [outcome, this.deferredIncrements(this.reconcileTotal, { controller, outcome })] as const;
       }),
     );
     this.reconcileDuration.zero({ controller });
     const duration = this.reconcileDuration.labels({ controller });
     return {
       reconciled: (outcome, seconds) => {
-        totals.get(outcome)!.inc();
+        totals.get(outcome)!();
         duration.observe(seconds);
       },
     };
+  }
+
+  /** An increment of `labels` that costs an addition; the counter gets the sum when the registry is read. */
+  private deferredIncrements<L extends string>(counter: Counter<L>, labels: LabelValues<L>): () => void {
+    let count = 0;
+    this.onCollect(counter, () => {
+      if (count === 0) return;
+      counter.inc(labels, count);
+      count = 0;
+    });
+    return () => {
+      count += 1;
+    };
+  }
+
+  private onCollect(metric: object, flush: () => void): void {
+    const flushes = this.pending.get(metric);
+    if (flushes) flushes.push(flush);
+    else this.pending.set(metric, [flush]);
   }
 
   /** The observer to pass to a WorkQueue named `name`. */
@@ -94,14 +123,17 @@ export class ControllerMetrics {
     this.queueAdds.inc({ name }, 0);
     this.queueRetries.inc({ name }, 0);
     this.queueLatency.zero({ name });
-    const depth = this.queueDepth.labels({ name });
+    let depth = 0;
+    this.onCollect(this.queueDepth, () => this.queueDepth.set({ name }, depth));
     const latency = this.queueLatency.labels({ name });
-    const adds = this.queueAdds.labels({ name });
+    const added = this.deferredIncrements(this.queueAdds, { name });
     const retries = this.queueRetries.labels({ name });
     return {
-      depth: (keys) => depth.set(keys),
+      depth: (keys) => {
+        depth = keys;
+      },
       waited: (seconds) => latency.observe(seconds),
-      added: () => adds.inc(),
+      added,
       retried: () => retries.inc(),
     };
   }
