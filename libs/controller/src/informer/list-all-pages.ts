@@ -24,29 +24,12 @@ interface PageCodec<B, T> {
   readonly decode: (body: B) => { metadata: { resourceVersion?: string; continue?: string }; items: T[] };
 }
 
-function pageCodec<T extends KubeObject>(client: KubeClient, path: string, encoding: ObjectEncoding, signal: AbortSignal | undefined): PageCodec<unknown, T> {
-  if (encoding === 'protobuf') {
-    const codec: PageCodec<Buffer, T> = {
-      fetch: (query) => client.getProtobuf(path, query, signal),
-      continueHint: (body) => decodeKubeListMetadata(body).continue || undefined,
-      decode: (body) => decodeKubeList<T>(body),
-    };
-    return codec as PageCodec<unknown, T>;
-  }
-  const codec: PageCodec<string, T> = {
-    fetch: (query) => client.getText(path, query, signal),
-    continueHint: (body) => continueInHead.exec(body.slice(0, 4096))?.[1],
-    decode: (body) => JSON.parse(body) as KubeList<T>,
-  };
-  return codec as PageCodec<unknown, T>;
-}
-
 /**
  * Lists a collection page by page (`limit` + `continue`), as one consistent snapshot; while one page is decoded the
  * next is already on its way. If the continue token expires mid-way (410), it falls back to one unpaginated list, as
  * client-go's pager does.
  */
-export async function listAllPages<T extends KubeObject>(
+export function listAllPages<T extends KubeObject>(
   client: KubeClient,
   path: string,
   selectors: QueryParams,
@@ -54,14 +37,36 @@ export async function listAllPages<T extends KubeObject>(
   encoding: ObjectEncoding,
   signal?: AbortSignal,
 ): Promise<ListResult<T>> {
-  const codec = pageCodec<T>(client, path, encoding, signal);
+  if (encoding === 'protobuf') {
+    return listPages<Buffer, T>(
+      {
+        fetch: (query) => client.getProtobuf(path, query, signal),
+        continueHint: (body) => decodeKubeListMetadata(body).continue || undefined,
+        decode: (body) => decodeKubeList<T>(body),
+      },
+      selectors,
+      pageSize,
+    );
+  }
+  return listPages<string, T>(
+    {
+      fetch: (query) => client.getText(path, query, signal),
+      continueHint: (body) => continueInHead.exec(body.slice(0, 4096))?.[1],
+      decode: (body) => JSON.parse(body) as KubeList<T>,
+    },
+    selectors,
+    pageSize,
+  );
+}
+
+async function listPages<B, T>(codec: PageCodec<B, T>, selectors: QueryParams, pageSize: number): Promise<ListResult<T>> {
   const items: T[] = [];
   const fetchPage = (continueToken: string | undefined) => codec.fetch({ ...selectors, limit: pageSize, continue: continueToken });
   let continueToken: string | undefined;
   let pending = fetchPage(undefined);
   let pages = 0;
   for (;;) {
-    let body: unknown;
+    let body: B;
     try {
       body = await pending;
     } catch (error) {
@@ -70,7 +75,7 @@ export async function listAllPages<T extends KubeObject>(
       return { items: full.items, resourceVersion: full.metadata.resourceVersion ?? '', pages: pages + 1 };
     }
     const hinted = codec.continueHint(body);
-    let prefetched: Promise<unknown> | undefined;
+    let prefetched: Promise<B> | undefined;
     if (hinted) {
       prefetched = fetchPage(hinted);
       // Decoding may still reject this page; the prefetch's failure is then nobody's to handle.
