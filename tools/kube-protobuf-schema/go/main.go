@@ -56,6 +56,9 @@ var selfMarshalling = map[reflect.Type]string{
 
 var marshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
 
+// The types whose zero value libs/controller's decoder recognises, so `omitzero` on them can be honoured.
+var zeroOmittable = map[string]bool{"string": true, "int": true, "bool": true, "time": true, "microTime": true}
+
 // Field flags, as libs/controller's decoder reads them.
 const (
 	repeated  = 1 << iota // a slice other than []byte
@@ -89,8 +92,6 @@ func (s *schema) typeName(t reflect.Type) string {
 		return "bool"
 	case reflect.Int32, reflect.Int64, reflect.Int, reflect.Uint32, reflect.Uint64:
 		return "int"
-	case reflect.Float64:
-		return "double"
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			return "bytes"
@@ -163,7 +164,7 @@ func (s *schema) describe(t reflect.Type) []field {
 		default:
 			typeName = s.typeName(ft)
 		}
-		if flags&omitZero != 0 && typeName != "time" && typeName != "microTime" && !strings.Contains("string int bool", typeName) {
+		if flags&omitZero != 0 && !zeroOmittable[typeName] {
 			panic(fmt.Sprintf("%s.%s: omitzero on %s has no decoder", t, f.Name, typeName))
 		}
 		fields = append(fields, field{number, name, typeName, flags})

@@ -25,9 +25,8 @@ export interface InformerOptions<T extends KubeObject> {
    */
   readonly initialList?: 'stream' | 'pages';
   /**
-   * Default `protobuf` for a built-in kind this library has a schema for (`decodesProtobuf`: ConfigMap, Secret,
-   * Service, Namespace, Node, EndpointSlice, Lease), as client-go asks for protobuf where it can: the API server
-   * encodes it in about half the time of JSON. Objects come out exactly as JSON would have given them. `json` for
+   * Default `protobuf` for a built-in kind this library has a schema for (`decodesProtobuf`), as client-go asks for
+   * protobuf where it can: the API server encodes it in about half the time of JSON. Objects come out exactly as JSON would have given them. `json` for
    * everything else (custom resources have no protobuf encoding).
    */
   readonly encoding?: ObjectEncoding;

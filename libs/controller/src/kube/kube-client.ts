@@ -158,26 +158,21 @@ export class KubeClient {
       // Whitespace between objects is skipped, as client-go's JSON stream decoder skips it.
       if (line.length > 1 || line.trim() !== '') onLine(line);
     };
-    await new Promise<void>((resolve, reject) => {
-      response.on('data', (chunk: string) => {
-        let start = 0;
-        let newline = chunk.indexOf('\n');
-        if (newline >= 0 && pending.length > 0) {
-          pending.push(chunk.slice(0, newline));
-          emit(pending.join(''));
-          pending = [];
-          start = newline + 1;
-          newline = chunk.indexOf('\n', start);
-        }
-        for (; newline >= 0; newline = chunk.indexOf('\n', start)) {
-          emit(chunk.slice(start, newline));
-          start = newline + 1;
-        }
-        if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.slice(start));
-      });
-      response.on('end', resolve);
-      response.on('error', reject);
-      response.on('aborted', () => reject(new Error(`watch ${path}: connection aborted`)));
+    await consumeStream(response, path, (chunk: string) => {
+      let start = 0;
+      let newline = chunk.indexOf('\n');
+      if (newline >= 0 && pending.length > 0) {
+        pending.push(chunk.slice(0, newline));
+        emit(pending.join(''));
+        pending = [];
+        start = newline + 1;
+        newline = chunk.indexOf('\n', start);
+      }
+      for (; newline >= 0; newline = chunk.indexOf('\n', start)) {
+        emit(chunk.slice(start, newline));
+        start = newline + 1;
+      }
+      if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.slice(start));
     });
   }
 
@@ -190,52 +185,45 @@ export class KubeClient {
     const response = await this.openWatch(path, query, protobufWatchMediaType, signal);
     handlers.onOpen?.();
     const { onFrame } = handlers;
-    /** The start of a frame that did not fit its chunk: at least its length prefix, or all of what came of it. */
+    /** A frame that did not fit its chunk, filled as the next chunks come; its length prefix at first, if split. */
     let partial: Buffer | undefined;
-    /** The whole frame's size, prefix included, once the prefix is known. */
+    /** The whole frame's size, prefix included; 0 while the prefix itself is incomplete. */
     let partialSize = 0;
     let partialFilled = 0;
-    await new Promise<void>((resolve, reject) => {
-      response.on('data', (chunk: Buffer) => {
-        let start = 0;
-        if (partial) {
-          if (partialSize === 0) {
-            // Even the length prefix was split: join the few bytes of it first.
-            const joined = Buffer.concat([partial.subarray(0, partialFilled), chunk.subarray(0, 4 - partialFilled)]);
-            start = joined.length - partialFilled;
-            if (joined.length < 4) {
-              partial = joined;
-              partialFilled = joined.length;
-              return;
-            }
-            partialSize = 4 + joined.readUInt32BE(0);
-            partial = Buffer.allocUnsafe(partialSize);
-            joined.copy(partial, 0, 0, 4);
-            partialFilled = 4;
-          }
-          const taken = chunk.copy(partial, partialFilled, start, Math.min(chunk.length, start + partialSize - partialFilled));
-          partialFilled += taken;
-          start += taken;
-          if (partialFilled < partialSize) return;
-          onFrame(partial, 4, partialSize);
-          partial = undefined;
+    /** Copies bytes of `chunk` from `start` into `partial` until it holds `upTo` bytes; returns where it stopped. */
+    const fill = (chunk: Buffer, start: number, upTo: number) => {
+      const copied = chunk.copy(partial!, partialFilled, start, Math.min(chunk.length, start + upTo - partialFilled));
+      partialFilled += copied;
+      return start + copied;
+    };
+    await consumeStream(response, path, (chunk: Buffer) => {
+      let start = 0;
+      if (partial) {
+        if (partialSize === 0) {
+          start = fill(chunk, 0, 4);
+          if (partialFilled < 4) return;
+          partialSize = 4 + partial.readUInt32BE(0);
+          const whole = Buffer.allocUnsafe(partialSize);
+          partial.copy(whole, 0, 0, 4);
+          partial = whole;
         }
-        while (chunk.length - start >= 4) {
-          const end = start + 4 + chunk.readUInt32BE(start);
-          if (end > chunk.length) break;
-          onFrame(chunk, start + 4, end);
-          start = end;
-        }
-        if (start < chunk.length) {
-          const rest = chunk.length - start;
-          partialSize = rest >= 4 ? 4 + chunk.readUInt32BE(start) : 0;
-          partial = Buffer.allocUnsafe(Math.max(partialSize, 4));
-          partialFilled = chunk.copy(partial, 0, start);
-        }
-      });
-      response.on('end', resolve);
-      response.on('error', reject);
-      response.on('aborted', () => reject(new Error(`watch ${path}: connection aborted`)));
+        start = fill(chunk, start, partialSize);
+        if (partialFilled < partialSize) return;
+        onFrame(partial, 4, partialSize);
+        partial = undefined;
+      }
+      while (chunk.length - start >= 4) {
+        const end = start + 4 + chunk.readUInt32BE(start);
+        if (end > chunk.length) break;
+        onFrame(chunk, start + 4, end);
+        start = end;
+      }
+      if (start < chunk.length) {
+        const rest = chunk.length - start;
+        partialSize = rest >= 4 ? 4 + chunk.readUInt32BE(start) : 0;
+        partial = Buffer.allocUnsafe(Math.max(partialSize, 4));
+        partialFilled = chunk.copy(partial, 0, start);
+      }
     });
   }
 
@@ -316,6 +304,16 @@ function readBody(response: http.IncomingMessage): Promise<Buffer> {
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.on('end', () => resolve(Buffer.concat(chunks)));
     response.on('error', reject);
+  });
+}
+
+/** Feeds every chunk of a streamed answer to `onChunk` until the server ends it; a broken connection rejects. */
+function consumeStream<C extends string | Buffer>(response: http.IncomingMessage, path: string, onChunk: (chunk: C) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    response.on('data', onChunk);
+    response.on('end', resolve);
+    response.on('error', reject);
+    response.on('aborted', () => reject(new Error(`watch ${path}: connection aborted`)));
   });
 }
 

@@ -11,7 +11,7 @@ export interface KubeProtobufSchema {
 }
 
 /**
- * [field number, JSON name, type, flags]. The type is a scalar (`string`, `int`, `bool`, `double`, `bytes`), a type
+ * [field number, JSON name, type, flags]. The type is a scalar (`string`, `int`, `bool`, `bytes`; Kubernetes APIs have no floats), a type
  * that marshals itself (`time`, `microTime`, `fieldsV1`, `quantity`, `intOrString`), a message name, or `map:` and
  * the type of the values (keys are strings).
  */

@@ -37,7 +37,7 @@ interface CompiledMessage {
 
 const never = () => false;
 const nullValue = () => null;
-const primitiveTypes = new Set(['string', 'int', 'bool', 'double', 'bytes']);
+const primitiveTypes = new Set(['string', 'int', 'bool', 'bytes']);
 const noBytes = Buffer.alloc(0);
 const secondsCache = { seconds: Number.NaN, text: '' };
 
@@ -68,7 +68,6 @@ const scalarTypes: Readonly<Record<string, ValueType>> = {
   string: { wire: wireType.lengthDelimited, decode: (reader) => reader.string(), zero: () => '', isEmpty: (value) => value === '' },
   int: { wire: wireType.varint, decode: (reader) => reader.int64(), zero: () => 0, isEmpty: (value) => value === 0 },
   bool: { wire: wireType.varint, decode: (reader) => reader.uint32() !== 0, zero: () => false, isEmpty: (value) => value === false },
-  double: { wire: wireType.fixed64, decode: (reader) => reader.double(), zero: () => 0, isEmpty: (value) => value === 0 },
   // []byte marshals as base64; a nil one as null.
   bytes: {
     wire: wireType.lengthDelimited,

@@ -60,12 +60,6 @@ export class ProtobufReader {
     return (high | 0) * twoTo32 + (low >>> 0);
   }
 
-  double(): number {
-    const value = this.buf.readDoubleLE(this.pos);
-    this.pos += 8;
-    return value;
-  }
-
   /** Reads a length prefix and returns where the delimited bytes end. */
   delimitedEnd(): number {
     const length = this.uint32();
