@@ -91,4 +91,18 @@ describe('ProtobufMessageDecoder', () => {
       data: { k: 'AP8=', empty: null },
     });
   });
+
+  it('gives objects with the same FieldsV1 one frozen value, and each object its own entry around it', () => {
+    const fields = JSON.stringify({ 'f:data': { '.': {}, 'f:payload': {} } });
+    const entry = (manager: string, raw: string) => [...bytes(1, manager), ...bytes(7, bytes(1, raw))];
+    const first = decode('meta.v1.ManagedFieldsEntry', entry('writer', fields));
+    const second = decode('meta.v1.ManagedFieldsEntry', entry('other', fields));
+    expect(first).toStrictEqual({ manager: 'writer', fieldsV1: JSON.parse(fields) });
+    expect(second.fieldsV1).toBe(first.fieldsV1);
+    expect(Object.isFrozen(first.fieldsV1)).toBe(true);
+    expect(Object.isFrozen(first)).toBe(false);
+    const changed = decode('meta.v1.ManagedFieldsEntry', entry('writer', JSON.stringify({ 'f:data': {} })));
+    expect(changed.fieldsV1).toStrictEqual({ 'f:data': {} });
+    expect(changed.fieldsV1).not.toBe(first.fieldsV1);
+  });
 });

@@ -1,5 +1,7 @@
 import { fieldFlags, type KubeProtobufSchema, type SchemaField } from './kube-protobuf-schema.js';
+import { parsedFieldsV1 } from './parsed-fields-v1.js';
 import { ProtobufReader, wireType } from './protobuf-reader.js';
+import { secondsText } from './time-text.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -39,7 +41,6 @@ const never = () => false;
 const nullValue = () => null;
 const primitiveTypes = new Set(['string', 'int', 'bool', 'bytes']);
 const noBytes = Buffer.alloc(0);
-const secondsCache = { seconds: Number.NaN, text: '' };
 
 /** metav1.Time and MicroTime: {seconds = 1, nanos = 2}; the zero time marshals as null. */
 function readTimestamp(reader: ProtobufReader): { seconds: number; nanos: number } {
@@ -53,15 +54,6 @@ function readTimestamp(reader: ProtobufReader): { seconds: number; nanos: number
     else reader.skip(tag & 7);
   }
   return { seconds, nanos };
-}
-
-/** RFC 3339 in UTC to the second, as metav1.Time marshals; objects share timestamps, so the last one is kept. */
-function secondsText(seconds: number): string {
-  if (secondsCache.seconds !== seconds) {
-    secondsCache.seconds = seconds;
-    secondsCache.text = new Date(seconds * 1000).toISOString().slice(0, 19);
-  }
-  return secondsCache.text;
 }
 
 const scalarTypes: Readonly<Record<string, ValueType>> = {
@@ -100,7 +92,7 @@ const scalarTypes: Readonly<Record<string, ValueType>> = {
     zero: nullValue,
     isEmpty: (value) => value === null,
   },
-  // metav1.FieldsV1 {raw = 1}: the raw bytes are JSON, and marshal as themselves.
+  // metav1.FieldsV1 {raw = 1}: the raw bytes are JSON, and marshal as themselves (shared: parsedFieldsV1).
   fieldsV1: {
     wire: wireType.lengthDelimited,
     decode: (reader) => {
@@ -113,7 +105,7 @@ const scalarTypes: Readonly<Record<string, ValueType>> = {
           continue;
         }
         const rawEnd = reader.delimitedEnd();
-        value = JSON.parse(reader.buf.toString('utf8', reader.pos, rawEnd));
+        value = parsedFieldsV1(reader.buf.toString('utf8', reader.pos, rawEnd));
         reader.pos = rawEnd;
       }
       return value;
