@@ -62,35 +62,33 @@ export async function runWatchSession<T extends KubeObject>(options: WatchSessio
   };
   // One timer re-armed by refresh(): cheaper per line than clearing and creating one.
   const watchdog = setTimeout(() => finish('silent'), options.silenceMs);
+  const undecodable = (what: string) => finish('error', new Error(`watch ${options.path}: ${what}`));
   const onLine = (line: string) => {
-    if (ended) return;
-    watchdog.refresh();
     let parsed: WatchLine;
     try {
       parsed = JSON.parse(line) as WatchLine;
     } catch {
-      finish('error', new Error(`watch ${options.path}: unparsable line ${line.slice(0, 200)}`));
+      undecodable(`unparsable line ${line.slice(0, 200)}`);
       return;
     }
     handleLine(parsed);
   };
   const onFrame = (buf: Buffer, start: number, end: number) => {
-    if (ended) return;
-    watchdog.refresh();
     let parsed: WatchLine;
     try {
       parsed = decodeWatchEvent(buf, start, end);
     } catch (error) {
-      finish('error', new Error(`watch ${options.path}: undecodable event (${(error as Error).message})`));
+      undecodable(`undecodable event (${(error as Error).message})`);
       return;
     }
     handleLine(parsed);
   };
   const handleLine = ({ type, object }: WatchLine) => {
+    if (ended) return;
+    watchdog.refresh();
     if (type === 'ERROR') {
       const status = (object ?? {}) as KubeStatus;
-      const error = new KubeApiError(status.code ?? 0, status.reason ?? 'Unknown', status.message ?? '', 'WATCH', options.path);
-      finish(status.code === 410 ? 'gone' : 'error', error);
+      finish(status.code === 410 ? 'gone' : 'error', KubeApiError.fromStatus(status.code ?? 0, status, 'WATCH', options.path));
       return;
     }
     const rv = (object as KubeObject | undefined)?.metadata?.resourceVersion;

@@ -120,19 +120,8 @@ export function decodeWatchEvent(frame: Buffer, start = 0, end = frame.length): 
   while (reader.pos < end) {
     const tag = reader.uint32();
     if (tag === 0x0a) type = reader.string();
-    else if (tag === 0x12) {
-      const extensionEnd = reader.delimitedEnd();
-      while (reader.pos < extensionEnd) {
-        const inner = reader.uint32();
-        if (inner !== 0x0a) {
-          reader.skip(inner & 7);
-          continue;
-        }
-        const rawEnd = reader.delimitedEnd();
-        object = decodeKubeObject(frame, reader.pos, rawEnd);
-        reader.pos = rawEnd;
-      }
-    } else reader.skip(tag & 7);
+    else if (tag === 0x12) object = reader.unwrap(decodeKubeObject, undefined);
+    else reader.skip(tag & 7);
   }
   return { type, object };
 }

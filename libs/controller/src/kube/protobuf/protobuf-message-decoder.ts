@@ -56,6 +56,8 @@ function readTimestamp(reader: ProtobufReader): { seconds: number; nanos: number
   return { seconds, nanos };
 }
 
+const readFieldsV1 = (buf: Buffer, start: number, end: number) => parsedFieldsV1(buf.toString('utf8', start, end));
+
 const scalarTypes: Readonly<Record<string, ValueType>> = {
   string: { wire: wireType.lengthDelimited, decode: (reader) => reader.string(), zero: () => '', isEmpty: (value) => value === '' },
   int: { wire: wireType.varint, decode: (reader) => reader.int64(), zero: () => 0, isEmpty: (value) => value === 0 },
@@ -95,21 +97,7 @@ const scalarTypes: Readonly<Record<string, ValueType>> = {
   // metav1.FieldsV1 {raw = 1}: the raw bytes are JSON, and marshal as themselves (shared: parsedFieldsV1).
   fieldsV1: {
     wire: wireType.lengthDelimited,
-    decode: (reader) => {
-      const end = reader.delimitedEnd();
-      let value: unknown = null;
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        if (tag !== 0x0a) {
-          reader.skip(tag & 7);
-          continue;
-        }
-        const rawEnd = reader.delimitedEnd();
-        value = parsedFieldsV1(reader.buf.toString('utf8', reader.pos, rawEnd));
-        reader.pos = rawEnd;
-      }
-      return value;
-    },
+    decode: (reader) => reader.unwrap(readFieldsV1, null),
     zero: nullValue,
     isEmpty: never,
   },
@@ -210,13 +198,16 @@ export class ProtobufMessageDecoder {
     const scalar = scalarTypes[typeName];
     if (scalar) return scalar;
     if (!this.schema.messages[typeName]) throw new Error(`protobuf: ${where} has type ${typeName}, which has no decoder`);
+    // Compiled on the first value, not here: message types refer to each other.
+    let compiled: CompiledMessage | undefined;
+    const message = () => (compiled ??= this.message(typeName));
     return {
       wire: wireType.lengthDelimited,
       decode: (reader) => {
         const end = reader.delimitedEnd();
-        return decodeFields({}, reader, end, this.message(typeName));
+        return decodeFields({}, reader, end, message());
       },
-      zero: () => decodeFields({}, new ProtobufReader(noBytes), 0, this.message(typeName)),
+      zero: () => decodeFields({}, new ProtobufReader(noBytes), 0, message()),
       isEmpty: never,
     };
   }

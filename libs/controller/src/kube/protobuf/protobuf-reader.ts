@@ -75,6 +75,26 @@ export class ProtobufReader {
     return value;
   }
 
+  /**
+   * A wrapper message whose field 1 holds raw bytes (runtime.RawExtension, metav1.FieldsV1), the reader at its length
+   * prefix: what `read` makes of those bytes, or `absent` when the wrapper carries none.
+   */
+  unwrap<T>(read: (buf: Buffer, start: number, end: number) => T, absent: T): T {
+    const end = this.delimitedEnd();
+    let value = absent;
+    while (this.pos < end) {
+      const tag = this.uint32();
+      if (tag !== 0x0a) {
+        this.skip(tag & 7);
+        continue;
+      }
+      const rawEnd = this.delimitedEnd();
+      value = read(this.buf, this.pos, rawEnd);
+      this.pos = rawEnd;
+    }
+    return value;
+  }
+
   skip(type: number): void {
     switch (type) {
       case wireType.varint:
