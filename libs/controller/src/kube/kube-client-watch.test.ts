@@ -2,17 +2,23 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net, { type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { KubeConfig } from '@kubernetes/client-node';
 import { clientForLocalServer } from '../test-support/local-server-client.js';
-import type { KubeClient } from './kube-client.js';
+import { KubeClient } from './kube-client.js';
+import { cutAt } from '../test-support/byte-cuts.js';
 
 // The watch's line and frame framing, against a local HTTP server that sends a stream cut at chosen byte offsets: the API
 // server's own chunking cannot be steered, and the framing must hold for any cut.
 let server: http.Server;
 let client: KubeClient;
 let nextStream: Buffer[] = [];
+let lastRequest: http.IncomingMessage | undefined;
 
 beforeAll(async () => {
-  server = http.createServer(async (_request, response) => {
+  server = http.createServer(async (request, response) => {
+    lastRequest = request;
     response.writeHead(200, { 'content-type': 'application/json' });
     for (const chunk of nextStream) {
       response.write(chunk);
@@ -42,11 +48,6 @@ async function watchLines(chunks: Buffer[]): Promise<string[]> {
   const lines: string[] = [];
   await client.watch('/api/v1/configmaps', {}, { onLine: (line) => lines.push(line) }, new AbortController().signal);
   return lines;
-}
-
-function cutAt(bytes: Buffer, offsets: number[]): Buffer[] {
-  const cuts = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
-  return [0, ...cuts].map((from, i) => bytes.subarray(from, cuts[i] ?? bytes.length)).filter((c) => c.length > 0);
 }
 
 describe('KubeClient.watch line framing', () => {
@@ -93,3 +94,71 @@ describe('KubeClient.watchFrames length-delimited framing', () => {
     expect(await watchFrames(cutAt(stream, offsets))).toEqual([frame, Buffer.from('tail')]);
   });
 });
+
+describe('KubeClient watch connections', () => {
+  const kubeConfigFor = (cluster: { server: string; proxyUrl?: string }, user: { username?: string; password?: string; impersonateUser?: string }) => {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: 'local', skipTLSVerify: true, ...cluster }],
+      users: [{ name: 'someone', ...user }],
+      contexts: [{ name: 'local', cluster: 'local', user: 'someone' }],
+      currentContext: 'local',
+    });
+    return kubeConfig;
+  };
+  const event = JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'cm' } } });
+
+  it("sends the kubeconfig's basic auth and impersonation, as node:http would, on the watch's own connection", async () => {
+    nextStream = [Buffer.from(`${event}\n`)];
+    const server = `http://127.0.0.1:${serverAddress().port}`;
+    const withPassword = new KubeClient(kubeConfigFor({ server }, { username: 'ann', password: 's3cret', impersonateUser: 'bob' }));
+    const lines: string[] = [];
+    await withPassword.watch('/api/v1/configmaps', { labelSelector: 'app=a b' }, { onLine: (line) => lines.push(line) }, new AbortController().signal);
+    expect(lines).toEqual([event]);
+    expect(lastRequest?.headers.authorization).toBe(`Basic ${Buffer.from('ann:s3cret').toString('base64')}`);
+    expect(lastRequest?.headers['impersonate-user']).toBe('bob');
+    expect(lastRequest?.url).toBe('/api/v1/configmaps?labelSelector=app%3Da+b&watch=true');
+  });
+
+  it("goes through the cluster's proxy-url when one is set, not straight to the server", async () => {
+    // client-node's proxy agents tunnel with CONNECT. The proxy sends every tunnel to the local watch server, and the
+    // server the kubeconfig names is not listening: the watch only works through the proxy.
+    nextStream = [Buffer.from(`${event}\n`)];
+    const tunnels: string[] = [];
+    const proxy = http.createServer();
+    proxy.on('connect', (request: http.IncomingMessage, client: Duplex) => {
+      tunnels.push(request.url ?? '');
+      const upstream = net.connect(serverAddress().port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const nobody = `127.0.0.1:${await closedPort()}`;
+      const viaProxy = new KubeClient(kubeConfigFor({ server: `http://${nobody}`, proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }, {}));
+      const lines: string[] = [];
+      await viaProxy.watch('/api/v1/configmaps', {}, { onLine: (line) => lines.push(line) }, new AbortController().signal);
+      expect(lines).toEqual([event]);
+      expect(tunnels).toEqual([nobody]);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+});
+
+function serverAddress(): AddressInfo {
+  return server.address() as AddressInfo;
+}
+
+/** A port that was free a moment ago: nothing listens on it. */
+async function closedPort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

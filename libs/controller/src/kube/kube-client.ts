@@ -1,11 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster, KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from './kube-api-error.js';
 import type { KubeStatus } from './kube-object.js';
 import { decodeKubeObject, protobufMediaType, protobufWatchMediaType } from './protobuf/kube-protobuf.js';
 import { requestRetry, type RequestRetryReason } from './request-retry.js';
+import { incomingResponse, openOnOwnConnection, type StreamedResponse } from './streamed-response.js';
 
 export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -66,11 +68,14 @@ interface Outgoing {
   readonly contentType?: string;
   readonly accept: string;
   readonly signal: AbortSignal;
+  /** A watch: read off a connection of its own (streamed-response.ts), unless the cluster is reached through a proxy. */
+  readonly ownConnection?: boolean;
 }
 
 /**
  * A small JSON client over node:http(s) that takes credentials and TLS from a client-node KubeConfig (informers of
- * built-in kinds also read protobuf through it: `getProtobuf`, `watchFrames`). It exists
+ * built-in kinds also read protobuf through it: `getProtobuf`, `watchFrames`); a watch reads its answer off a
+ * connection of its own (streamed-response.ts) unless the cluster is reached through a proxy. It exists
  * because client-node 2.x's generated clients turn metadata timestamps into Date objects, pick a JSON-patch
  * content type for custom-object patches, and its Watch cannot be aborted before the response headers arrive. Here every object stays plain JSON, patch types are explicit, and watches are abortable from the
  * first byte.
@@ -133,10 +138,8 @@ export class KubeClient {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const response = await this.sendRetrying(outgoing(method, path, options, signal), deadline);
-    const body = await readBody(response);
-    if (response.statusCode === undefined || response.statusCode < 200 || response.statusCode >= 300) {
-      throw errorOf(response, body, method, path);
-    }
+    const body = await response.readBody();
+    if (response.statusCode < 200 || response.statusCode >= 300) throw errorOf(response, body, method, path);
     return body;
   }
 
@@ -152,13 +155,14 @@ export class KubeClient {
     const { onLine } = handlers;
     // The decoder carries a UTF-8 character split across chunks. A line spread over several chunks is joined once,
     // when its newline arrives: prepending the remainder to every chunk would copy a large object once per chunk.
-    response.setEncoding('utf8');
+    const utf8 = new StringDecoder('utf8');
     let pending: string[] = [];
     const emit = (line: string) => {
       // Whitespace between objects is skipped, as client-go's JSON stream decoder skips it.
       if (line.length > 1 || line.trim() !== '') onLine(line);
     };
-    await consumeStream(response, path, (chunk: string) => {
+    await response.consume((buf, begin, end) => {
+      const chunk = utf8.write(buf.subarray(begin, end));
       let start = 0;
       let newline = chunk.indexOf('\n');
       if (newline >= 0 && pending.length > 0) {
@@ -178,8 +182,8 @@ export class KubeClient {
 
   /**
    * The same as `watch`, in the API server's protobuf encoding: each event is a frame of a 4-byte big-endian length
-   * and that many bytes (client-go's LengthDelimitedFramer). A frame is handed over as a range of the chunk it arrived
-   * in; one split across chunks is copied once, with only its own bytes, when the last of them arrives.
+   * and that many bytes (client-go's LengthDelimitedFramer). A frame is handed over as a range of the read it arrived
+   * in; one split across reads is copied once, with only its own bytes, when the last of them arrives.
    */
   async watchFrames(path: string, query: QueryParams, handlers: WatchFrameHandlers, signal: AbortSignal): Promise<void> {
     const response = await this.openWatch(path, query, protobufWatchMediaType, signal);
@@ -190,46 +194,47 @@ export class KubeClient {
     /** The whole frame's size, prefix included; 0 while the prefix itself is incomplete. */
     let partialSize = 0;
     let partialFilled = 0;
-    /** Copies bytes of `chunk` from `start` into `partial` until it holds `upTo` bytes; returns where it stopped. */
-    const fill = (chunk: Buffer, start: number, upTo: number) => {
-      const copied = chunk.copy(partial!, partialFilled, start, Math.min(chunk.length, start + upTo - partialFilled));
+    /** Copies bytes of `chunk` from `start` (up to `end`) into `partial` until it holds `upTo` bytes; returns where it stopped. */
+    const fill = (chunk: Buffer, start: number, end: number, upTo: number) => {
+      const copied = chunk.copy(partial!, partialFilled, start, Math.min(end, start + upTo - partialFilled));
       partialFilled += copied;
       return start + copied;
     };
-    await consumeStream(response, path, (chunk: Buffer) => {
-      let start = 0;
+    await response.consume((chunk, begin, end) => {
+      let start = begin;
       if (partial) {
         if (partialSize === 0) {
-          start = fill(chunk, 0, 4);
+          start = fill(chunk, start, end, 4);
           if (partialFilled < 4) return;
           partialSize = 4 + partial.readUInt32BE(0);
           const whole = Buffer.allocUnsafe(partialSize);
           partial.copy(whole, 0, 0, 4);
           partial = whole;
         }
-        start = fill(chunk, start, partialSize);
+        start = fill(chunk, start, end, partialSize);
         if (partialFilled < partialSize) return;
         onFrame(partial, 4, partialSize);
         partial = undefined;
       }
-      while (chunk.length - start >= 4) {
-        const end = start + 4 + chunk.readUInt32BE(start);
-        if (end > chunk.length) break;
-        onFrame(chunk, start + 4, end);
-        start = end;
+      while (end - start >= 4) {
+        const frameEnd = start + 4 + chunk.readUInt32BE(start);
+        if (frameEnd > end) break;
+        onFrame(chunk, start + 4, frameEnd);
+        start = frameEnd;
       }
-      if (start < chunk.length) {
-        const rest = chunk.length - start;
+      if (start < end) {
+        const rest = end - start;
         partialSize = rest >= 4 ? 4 + chunk.readUInt32BE(start) : 0;
         partial = Buffer.allocUnsafe(Math.max(partialSize, 4));
-        partialFilled = chunk.copy(partial, 0, start);
+        partialFilled = chunk.copy(partial, 0, start, end);
       }
     });
   }
 
-  private async openWatch(path: string, query: QueryParams, accept: string, signal: AbortSignal): Promise<http.IncomingMessage> {
-    const response = await this.sendRetrying(outgoing('GET', path, { query: { ...query, watch: true }, accept }, signal), Infinity);
-    if (response.statusCode !== 200) throw errorOf(response, await readBody(response), 'WATCH', path);
+  private async openWatch(path: string, query: QueryParams, accept: string, signal: AbortSignal): Promise<StreamedResponse> {
+    const request = { ...outgoing('GET', path, { query: { ...query, watch: true }, accept }, signal), ownConnection: true };
+    const response = await this.sendRetrying(request, Infinity);
+    if (response.statusCode !== 200) throw errorOf(response, await response.readBody(), 'WATCH', path);
     return response;
   }
 
@@ -254,19 +259,19 @@ export class KubeClient {
    * `signal` fired (the wait rejects at once with an AbortError, as the transport does) or when the wait would end
    * past `deadline` — then the caller gets the 429.
    */
-  private async sendRetrying(request: Outgoing, deadline: number): Promise<http.IncomingMessage> {
+  private async sendRetrying(request: Outgoing, deadline: number): Promise<StreamedResponse> {
     for (let retries = 0; ; retries++) {
       const response = await this.send(request);
-      const retry = retries < this.maxRetries ? requestRetry(response.statusCode ?? 0, response.headers['retry-after'], this.maxRetryDelayMs) : undefined;
+      const retry = retries < this.maxRetries ? requestRetry(response.statusCode, response.headers['retry-after'], this.maxRetryDelayMs) : undefined;
       if (!retry || Date.now() + retry.delayMs >= deadline) return response;
       // Read the refusal to its end so the keep-alive socket serves the next attempt.
-      await readBody(response);
+      await response.readBody();
       this.observer?.retried(retry.reason);
       await sleep(retry.delayMs, undefined, { signal: request.signal });
     }
   }
 
-  private async send(request: Outgoing): Promise<http.IncomingMessage> {
+  private async send(request: Outgoing): Promise<StreamedResponse> {
     const { method, body } = request;
     const cluster = this.kubeConfig.getCurrentCluster()!;
     const url = new URL(cluster.server.replace(/\/$/, '') + request.path);
@@ -276,6 +281,13 @@ export class KubeClient {
     const requestOptions: https.RequestOptions = {};
     // Called per request: it also refreshes credentials (tokens from exec plugins, OIDC) into the headers.
     await this.kubeConfig.applyToHTTPSOptions(requestOptions);
+    if (request.ownConnection && !cluster.proxyUrl) {
+      const { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername, auth } = requestOptions;
+      const headers: Record<string, string> = { ...(requestOptions.headers as Record<string, string> | undefined), accept: request.accept };
+      // What node:http does with a URL's or client-node's `auth` (a kubeconfig's username and password).
+      if (auth) headers.authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
+      return openOnOwnConnection({ url, headers, tls: { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername }, signal: request.signal });
+    }
     requestOptions.agent = this.reusableAgent(cluster, requestOptions.agent);
     const headers: http.OutgoingHttpHeaders = {
       ...(requestOptions.headers as http.OutgoingHttpHeaders | undefined),
@@ -286,7 +298,7 @@ export class KubeClient {
     };
     const transport = url.protocol === 'http:' ? http : https;
     return new Promise((resolve, reject) => {
-      const clientRequest = transport.request(url, { ...requestOptions, method, headers, signal: request.signal }, resolve);
+      const clientRequest = transport.request(url, { ...requestOptions, method, headers, signal: request.signal }, (message) => resolve(incomingResponse(message)));
       clientRequest.on('error', reject);
       clientRequest.end(body);
     });
@@ -298,28 +310,9 @@ function outgoing(method: string, path: string, options: RequestOptions, signal:
   return { method, path, query, body: body === undefined ? undefined : JSON.stringify(body), contentType, accept, signal };
 }
 
-function readBody(response: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('end', () => resolve(Buffer.concat(chunks)));
-    response.on('error', reject);
-  });
-}
-
-/** Feeds every chunk of a streamed answer to `onChunk` until the server ends it; a broken connection rejects. */
-function consumeStream<C extends string | Buffer>(response: http.IncomingMessage, path: string, onChunk: (chunk: C) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    response.on('data', onChunk);
-    response.on('end', resolve);
-    response.on('error', reject);
-    response.on('aborted', () => reject(new Error(`watch ${path}: connection aborted`)));
-  });
-}
-
 /** A refusal's Status comes in the encoding the request asked for. */
-function errorOf(response: http.IncomingMessage, body: Buffer, method: string, path: string): KubeApiError {
-  const statusCode = response.statusCode ?? 0;
+function errorOf(response: StreamedResponse, body: Buffer, method: string, path: string): KubeApiError {
+  const { statusCode } = response;
   if (response.headers['content-type']?.startsWith(protobufMediaType)) {
     try {
       return KubeApiError.fromStatus(statusCode, decodeKubeObject<KubeStatus>(body), method, path);
