@@ -120,6 +120,18 @@ describe('openOnOwnConnection', () => {
     await expect(response.consume(() => {})).rejects.toThrow('stopped before reading');
   });
 
+  it('refuses a header that would break the request head, before connecting', async () => {
+    const opened = requestHeads.length;
+    const signal = new AbortController().signal;
+    const url = new URL(`http://127.0.0.1:${port}/api`);
+    await expect(openOnOwnConnection({ url, headers: { authorization: 'Bearer t\r\nx-admin: yes' }, tls: {}, signal })).rejects.toThrow(
+      'header authorization holds a CR, LF or NUL; expected one line of text',
+    );
+    await expect(openOnOwnConnection({ url, headers: { 'bad name': 'v' }, tls: {}, signal })).rejects.toThrow('header name "bad name" is not an HTTP token');
+    await sleep(20);
+    expect(requestHeads.length).toBe(opened);
+  });
+
   it('reads a body once', async () => {
     answer = (socket) => writePieces(socket, ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok']);
     const response = await open();

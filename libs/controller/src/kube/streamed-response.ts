@@ -26,6 +26,7 @@ export interface OwnConnectionRequest {
 }
 
 const maxHeadBytes = 64 * 1024;
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * Sends a GET on a connection of its own and reads the HTTP/1.1 answer straight off the socket, for watches. Node's
@@ -39,13 +40,18 @@ export function openOnOwnConnection(request: OwnConnectionRequest): Promise<Stre
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const plain = url.protocol === 'http:';
   const port = Number(url.port) || (plain ? 80 : 443);
+  const lines = [`GET ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
+  for (const [name, value] of Object.entries(request.headers)) {
+    // As node:http refuses them: a CR or LF in a credential would end the header and start another.
+    if (!headerName.test(name)) return Promise.reject(new Error(`header name ${JSON.stringify(name)} is not an HTTP token`));
+    if (/[\r\n\0]/.test(value)) return Promise.reject(new Error(`header ${name} holds a CR, LF or NUL; expected one line of text`));
+    lines.push(`${name}: ${value}`);
+  }
   const socket = plain
     ? net.connect({ host, port })
     : tls.connect({ ...request.tls, host, port, servername: request.tls.servername ?? (net.isIP(host) ? undefined : host) });
   // As node's keep-alive agent does: a peer that vanished is noticed even on a quiet watch.
   socket.setKeepAlive(true, 1000);
-  const lines = [`GET ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
-  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
   socket.write(`${lines.join('\r\n')}\r\n\r\n`);
   const abort = () => socket.destroy(abortError(signal));
   if (signal.aborted) abort();
