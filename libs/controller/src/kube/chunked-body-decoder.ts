@@ -40,8 +40,8 @@ export class ChunkedBodyDecoder {
   }
 
   /** Feeds the next bytes of the body; returns where in `buf` the body ended (buf.length while it goes on). */
-  push(buf: Buffer, start = 0): number {
-    let pos = start;
+  push(buf: Buffer): number {
+    let pos = 0;
     const length = buf.length;
     while (pos < length) {
       switch (this.at) {

@@ -281,21 +281,18 @@ export class KubeClient {
     const requestOptions: https.RequestOptions = {};
     // Called per request: it also refreshes credentials (tokens from exec plugins, OIDC) into the headers.
     await this.kubeConfig.applyToHTTPSOptions(requestOptions);
+    const headers: Record<string, string> = { ...(requestOptions.headers as Record<string, string> | undefined), accept: request.accept };
     if (request.ownConnection && !cluster.proxyUrl) {
       const { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername, auth } = requestOptions;
-      const headers: Record<string, string> = { ...(requestOptions.headers as Record<string, string> | undefined), accept: request.accept };
       // What node:http does with a URL's or client-node's `auth` (a kubeconfig's username and password).
       if (auth) headers.authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
       return openOnOwnConnection({ url, headers, tls: { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername }, signal: request.signal });
     }
     requestOptions.agent = this.reusableAgent(cluster, requestOptions.agent);
-    const headers: http.OutgoingHttpHeaders = {
-      ...(requestOptions.headers as http.OutgoingHttpHeaders | undefined),
-      accept: request.accept,
-      ...(body === undefined
-        ? {}
-        : { 'content-type': request.contentType ?? 'application/json', 'content-length': Buffer.byteLength(body) }),
-    };
+    if (body !== undefined) {
+      headers['content-type'] = request.contentType ?? 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
     const transport = url.protocol === 'http:' ? http : https;
     return new Promise((resolve, reject) => {
       const clientRequest = transport.request(url, { ...requestOptions, method, headers, signal: request.signal }, (message) => resolve(incomingResponse(message)));

@@ -37,6 +37,8 @@ const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  */
 export function openOnOwnConnection(request: OwnConnectionRequest): Promise<StreamedResponse> {
   const { url, signal } = request;
+  /** What errors name: the watch, not only the server. */
+  const where = `${url.host}${url.pathname}`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const plain = url.protocol === 'http:';
   const port = Number(url.port) || (plain ? 80 : 443);
@@ -57,21 +59,18 @@ export function openOnOwnConnection(request: OwnConnectionRequest): Promise<Stre
   if (signal.aborted) abort();
   else signal.addEventListener('abort', abort, { once: true });
   return new Promise((resolve, reject) => {
-    const received: Buffer[] = [];
-    let receivedBytes = 0;
+    let head: Buffer = Buffer.alloc(0);
     const fail = (error: Error) => {
       signal.removeEventListener('abort', abort);
       socket.destroy();
       reject(error);
     };
-    const onClose = () => fail(signal.aborted ? abortError(signal) : new Error(`${url.host}: connection closed before the answer's head`));
+    const onClose = () => fail(signal.aborted ? abortError(signal) : new Error(`${where}: connection closed before the answer's head`));
     const onHead = (chunk: Buffer) => {
-      received.push(chunk);
-      receivedBytes += chunk.length;
-      const buf = received.length === 1 ? chunk : Buffer.concat(received);
-      const headEnd = buf.indexOf('\r\n\r\n');
+      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      const headEnd = head.indexOf('\r\n\r\n');
       if (headEnd < 0) {
-        if (receivedBytes > maxHeadBytes) fail(new Error(`${url.host}: an answer's head longer than ${maxHeadBytes} bytes`));
+        if (head.length > maxHeadBytes) fail(new Error(`${where}: an answer's head longer than ${maxHeadBytes} bytes`));
         return;
       }
       socket.off('data', onHead);
@@ -79,7 +78,7 @@ export function openOnOwnConnection(request: OwnConnectionRequest): Promise<Stre
       socket.off('close', onClose);
       socket.pause();
       try {
-        resolve(socketResponse(socket, buf.toString('latin1', 0, headEnd), buf.subarray(headEnd + 4), signal, abort));
+        resolve(socketResponse(socket, where, head.toString('latin1', 0, headEnd), head.subarray(headEnd + 4), signal, abort));
       } catch (error) {
         fail(error as Error);
       }
@@ -90,7 +89,7 @@ export function openOnOwnConnection(request: OwnConnectionRequest): Promise<Stre
   });
 }
 
-function socketResponse(socket: net.Socket, headText: string, rest: Buffer, signal: AbortSignal, abort: () => void): StreamedResponse {
+function socketResponse(socket: net.Socket, where: string, headText: string, rest: Buffer, signal: AbortSignal, abort: () => void): StreamedResponse {
   const [statusLine = '', ...headerLines] = headText.split('\r\n');
   const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(statusLine);
   if (!status) throw new Error(`expected an HTTP/1.1 status line, got ${JSON.stringify(statusLine.slice(0, 80))}`);
@@ -120,7 +119,9 @@ function socketResponse(socket: net.Socket, headText: string, rest: Buffer, sign
     consumed = true;
     socket.off('error', keepEarly);
     return new Promise<void>((resolve, reject) => {
+      let finished = false;
       const finish = (error?: Error) => {
+        finished = true;
         signal.removeEventListener('abort', abort);
         socket.removeListener('data', onChunk);
         socket.destroy();
@@ -154,11 +155,12 @@ function socketResponse(socket: net.Socket, headText: string, rest: Buffer, sign
       socket.on('close', () => {
         if (signal.aborted) finish(abortError(signal));
         else if (framing === 'close') finish();
-        else finish(new Error('connection closed before the answer ended'));
+        else finish(new Error(`${where}: connection closed before the answer ended`));
       });
       if (early) finish(early);
       else if (framing === 0) finish();
       else if (rest.length > 0) onChunk(rest);
+      if (finished) return;
       socket.on('data', onChunk);
       socket.resume();
     });
