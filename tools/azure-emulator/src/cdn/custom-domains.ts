@@ -28,6 +28,23 @@ function checkTlsSettings(request: WriteRequest, hostName: string): void {
   }
 }
 
+/** Host names AFD keeps in one profile: the same host, or a wildcard domain and one of its first-level subdomains (A77). */
+function overlap(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [wildcard, other] = a.startsWith('*.') ? [a, b] : [b, a];
+  if (!wildcard.startsWith('*.') || other.startsWith('*.')) return false;
+  const dot = other.indexOf('.');
+  return dot > 0 && other.slice(dot) === wildcard.slice(1);
+}
+
+/** A validated custom domain of another profile (of any subscription) that keeps `hostName` from this one (A76). */
+function validatedElsewhere(request: WriteRequest, context: EmulatorContext, hostName: string): ResourceRecord | undefined {
+  const profile = profileKeyOf(request.path);
+  return context.store
+    .ofKind(AFD.customDomain)
+    .find((domain) => domain.internal.validationState === 'Approved' && profileKeyOf(domain.path) !== profile && overlap(String(domain.body.properties.hostName).toLowerCase(), hostName));
+}
+
 /**
  * Microsoft.Cdn/profiles/customDomains. A domain is `Submitting` with an empty token while its PUT runs, then
  * `Pending` with a DNS TXT token. DNS validation never happens on its own here: the admin API sets the state
@@ -48,6 +65,9 @@ export const customDomainKind = afdChildKind({
       .ofKind(AFD.customDomain, profileKeyOf(request.path))
       .find((domain) => domain.key !== request.key && String(domain.body.properties.hostName).toLowerCase() === hostName);
     if (duplicate !== undefined) throw conflict(`Host name '${hostName}' is already used by custom domain '${duplicate.name}'.`);
+    if (request.existing === undefined && validatedElsewhere(request, context, hostName) !== undefined) {
+      throw conflict("We couldn't create your custom domain. Another custom domain with the same host name already exists.");
+    }
     const secret = (request.body.properties.tlsSettings as { secret?: unknown } | undefined)?.secret;
     if (secret !== undefined) requireReference(secret, 'properties.tlsSettings.secret', AFD.secret, request, context);
     checkTlsSettings(request, hostName);
