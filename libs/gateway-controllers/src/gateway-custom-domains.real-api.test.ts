@@ -82,18 +82,20 @@ describe('custom domains through the hub, the real API server and the emulator',
   it('a hostname stays with the Gateway holding it when an older Gateway claims it later; the claimant gets it once the holder is gone', async () => {
     const [shop, elderHost] = ['shop.contoso.example', 'elder.contoso.example'];
     const domainPuts = () => hub.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles/customDomains' });
-    await edge.serveAt('10.9.0.2', 'elder@member-1');
-    await publishExport(hub.client, { cluster: 'member-1', service: 'elder', publicAddress: '10.9.0.2' });
+    for (const [service, publicAddress] of [['elder', '10.9.0.2'], ['holder', '10.9.0.3']] as const) {
+      await edge.serveAt(publicAddress, `${service}@member-1`);
+      await publishExport(hub.client, { cluster: 'member-1', service, publicAddress });
+    }
     await applyObject(hub.client, gatewayPath('elder'), gatewayBody('elder', {}, [{ name: 'own', hostname: elderHost }]));
     await applyObject(hub.client, routePath('elder'), routeBody('elder', 'elder', [{ path: '/', backends: [{ name: 'elder' }] }]));
     await eventually(() => readGateway(hub.client, 'elder'), (g) => pendingValidation(g, 'own'), 60_000);
     await validate('elder', elderHost);
     await applyObject(hub.client, gatewayPath('holder'), gatewayBody('holder', {}, [{ name: 'shop', hostname: shop }]));
-    await applyObject(hub.client, routePath('holder'), routeBody('holder', 'holder', [{ path: '/', backends: [{ name: 'branded' }] }]));
+    await applyObject(hub.client, routePath('holder'), routeBody('holder', 'holder', [{ path: '/', backends: [{ name: 'holder' }] }]));
     await eventually(() => readGateway(hub.client, 'holder'), (g) => pendingValidation(g, 'shop'), 60_000);
     await validate('holder', shop);
     await eventually(() => readGateway(hub.client, 'holder'), (g) => listenerProgrammed(g, 'shop')?.status === 'True', 90_000);
-    expect((await edge.until('/', shop, (r) => r.status === 200)).body).toBe('branded@member-1');
+    expect((await edge.until('/', shop, (r) => r.status === 200)).body).toBe('holder@member-1');
 
     // The older Gateway adds a listener for the held hostname: that listener alone is conflicted, naming the holder.
     const putsBefore = domainPuts();
@@ -111,7 +113,7 @@ describe('custom domains through the hub, the real API server and the emulator',
     const elderDomains: string[] = [];
     for await (const d of hub.clients.cdn.afdCustomDomains.listByProfile(SCOPE.resourceGroup, await profileOf(hub, 'elder'))) elderDomains.push(d.hostName ?? '');
     expect(elderDomains).toEqual([elderHost]);
-    expect((await edge.get('/', shop)).body).toBe('branded@member-1');
+    expect((await edge.get('/', shop)).body).toBe('holder@member-1');
 
     // The holder goes (its profile with it): the claimant gets the domain, and serves it once validated.
     await hub.client.delete(gatewayPath('holder'));
