@@ -28,8 +28,8 @@ function writeKey(op: Operation): string {
 }
 
 /**
- * The writes of one Gateway that ARM refused terminally for what the body says (a 4xx validation error), by resource and hash of the refused body. Sending the same body again on every resync
- * would be refused again and only spend the subscription's write budget: it is not sent until the desired body
+ * The writes of one Gateway that ARM refused terminally for what the body says (a 4xx validation error), by resource
+ * and hash of the refused body. Sending the same body again on every resync would be refused again and only spend the subscription's write budget: it is not sent until the desired body
  * changes or `recheckMs` passes (an operator may have changed something on Azure's side meanwhile). Transient
  * failures are never remembered. Lives in the reconciler's process, one per Gateway.
  */
@@ -54,18 +54,18 @@ export class TerminalRefusals {
   }
 
   /**
-   * Remembers this apply's terminal refusals and forgets every other write of the same resources: a resource written
-   * (or refused with another body) is no longer held by an earlier refusal.
+   * Keeps this apply's terminal refusals (a recalled one keeps the time ARM refused it) and forgets every other: a
+   * write not planned this time, or written, or refused with another body, is no longer held by an earlier refusal.
    */
   record(results: readonly OperationResult[]): void {
-    const recalled = new Map(results.flatMap((r) => (r.outcome === 'failed' && r.recalled ? [[writeKey(r.op), this.refusals.get(writeKey(r.op))] as const] : [])));
-    const written = new Set(results.filter((r) => r.outcome !== 'skipped').map((r) => refKey(r.op.ref)));
-    for (const key of this.refusals.keys()) if (written.has(key.split('|')[1]!)) this.refusals.delete(key);
+    const kept = new Map<string, Refusal>();
     for (const r of results) {
       if (r.outcome !== 'failed' || !REMEMBERED.has(r.failure.category)) continue;
       const key = writeKey(r.op);
-      this.refusals.set(key, recalled.get(key) ?? { failure: r.failure, at: this.now() });
+      kept.set(key, (r.recalled ? this.refusals.get(key) : undefined) ?? { failure: r.failure, at: this.now() });
     }
+    this.refusals.clear();
+    for (const [key, refusal] of kept) this.refusals.set(key, refusal);
   }
 
   get size(): number {
