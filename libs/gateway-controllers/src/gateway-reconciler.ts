@@ -347,7 +347,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         if (!report.programmed) events.record(gateway, 'Warning', report.reason, 'Program', cause);
         return retry(new Error(cause));
       case 'terminal':
-        if (report.programmed) return requeueAfter(access.terminalRecheckMs ?? 5 * 60_000, cause);
+        if (report.programmed) {
+          logger.warn('Azure refused resources some HTTPRoutes need; their parent entries say which, the rest of the Gateway is programmed', { reason: report.reason, cause });
+          return requeueAfter(access.terminalRecheckMs ?? 5 * 60_000, cause);
+        }
         events.record(gateway, 'Warning', report.reason, 'Program', cause);
         // A refusal of the Gateway's own configuration is an expected condition (its status says what to change);
         // only Azure's refusal of a read or write is a failure of ours.
