@@ -35,8 +35,7 @@ export type OperationResult =
   | { readonly op: Operation; readonly outcome: 'done'; readonly resource?: { provisioningState?: string; deploymentStatus?: string } & object }
   /** `recalled`: not sent; ARM refused this exact write terminally before (see `ApplyOptions.recall`). */
   | { readonly op: Operation; readonly outcome: 'failed'; readonly failure: ArmFailure; readonly recalled?: boolean }
-  /** `blockedBy`: the operation it needed that failed or was not attempted. */
-  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string; readonly blockedBy?: Operation };
+  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string };
 
 type Written = { provisioningState?: string; deploymentStatus?: string } & object;
 
@@ -130,7 +129,7 @@ export async function applyOperations(
       const blocker = needs[i]!.map((n) => outcomes[n]).find((r) => r !== undefined && r.outcome !== 'done');
       const refusal = options.recall?.(op);
       const result: OperationResult | undefined = blocker
-        ? { op, outcome: 'skipped', because: `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} ${blocker.outcome === 'failed' ? `failed (${describeFailure(blocker.failure)})` : 'was not attempted'}`, blockedBy: blocker.op }
+        ? { op, outcome: 'skipped', because: `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} ${blocker.outcome === 'failed' ? `failed (${describeFailure(blocker.failure)})` : 'was not attempted'}` }
         : refusal
           ? { op, outcome: 'failed', failure: refusal, recalled: true }
           : undefined;

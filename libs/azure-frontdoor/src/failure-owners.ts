@@ -1,26 +1,15 @@
 import { compareText, type SourceRef } from '@fleet-gateway/model';
-import type { OperationResult } from './apply.js';
 import type { Operation } from './operations.js';
 
 /**
- * The HTTPRoutes a failed write holds back: those its resource serves, and those of every write not attempted
- * because of it (a custom domain serves listeners, but the routes that wait for it name the team whose hostname it is).
- * Empty when the failure holds back only the Gateway's own resources (profile, endpoint): then it is the Gateway's.
+ * The HTTPRoutes a failed write is theirs: those the resource comes from (a route's rules, a group's, a custom
+ * domain's when a route names its hostname). Empty for the Gateway's own resources (profile, endpoint, a listener's
+ * domain, the security policy) and for deletes: then the failure is the Gateway's. Routes that only wait for it (a
+ * route inheriting a `*` rule on another team's hostname) are not named: they cannot change what was refused.
  */
-export function failureOwners(failed: Operation, results: readonly OperationResult[]): SourceRef[] {
-  const resultOf = new Map(results.map((r) => [r.op, r]));
-  const rootOf = new Map<Operation, Operation>();
-  const root = (op: Operation): Operation => {
-    const known = rootOf.get(op);
-    if (known) return known;
-    const result = resultOf.get(op);
-    const found = result?.outcome === 'skipped' && result.blockedBy ? root(result.blockedBy) : op;
-    rootOf.set(op, found);
-    return found;
-  };
-  const held = [failed, ...results.filter((r) => r.outcome === 'skipped' && root(r.op) === failed).map((r) => r.op)];
+export function failureOwners(failed: Operation): SourceRef[] {
   const routes = new Map<string, SourceRef>();
-  for (const source of held.flatMap((op) => op.provenance)) {
+  for (const source of failed.provenance) {
     if (source.kind === 'HTTPRoute') routes.set(`${source.namespace}/${source.name}`, { kind: 'HTTPRoute', namespace: source.namespace, name: source.name });
   }
   return [...routes.values()].sort((a, b) => compareText(a.namespace, b.namespace) || compareText(a.name, b.name));

@@ -47,9 +47,9 @@ function privateLinkDetail(spec: ProgrammableOriginSpec, arm: ArmState | undefin
   return afd && afd !== member ? `Private Link: the member reports ${member}, AFD reports ${afd}` : `Private Link: ${member}`;
 }
 
-function failureReport(result: Extract<OperationResult, { outcome: 'failed' }>, results: readonly OperationResult[]): FailureReport {
+function failureReport(result: Extract<OperationResult, { outcome: 'failed' }>): FailureReport {
   const { op, failure, recalled } = result;
-  return { ref: op.ref, action: op.action, failure, owners: failureOwners(op, results), ...(recalled ? { recalled } : {}) };
+  return { ref: op.ref, action: op.action, failure, owners: failureOwners(op), ...(recalled ? { recalled } : {}) };
 }
 
 const ACTIONS: Readonly<Record<string, ResourceAction>> = { create: 'created', update: 'updated', delete: 'deleted' };
@@ -96,7 +96,7 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
       continue;
     }
     if (result?.outcome === 'failed') {
-      failures.push(failureReport(result, results));
+      failures.push(failureReport(result));
       report(ref, 'failed', states.get(key), describeFailure(result.failure));
       continue;
     }
@@ -112,7 +112,7 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
   for (const result of results) {
     if (specs.has(refKey(result.op.ref))) continue;
     const key = refKey(result.op.ref);
-    if (result.outcome === 'failed') failures.push(failureReport(result, results));
+    if (result.outcome === 'failed') failures.push(failureReport(result));
     const action: ResourceAction = result.outcome === 'done' ? (ACTIONS[result.op.action] as ResourceAction) : result.outcome;
     const cause = result.outcome === 'failed' ? describeFailure(result.failure) : result.outcome === 'skipped' ? result.because : result.op.reason;
     report(result.op.ref, action, result.outcome === 'done' && result.op.action !== 'delete' ? (result.resource as ArmState) : states.get(key), cause);

@@ -56,6 +56,12 @@ async function refuseRouteStatus(client: KubeClient, route: string): Promise<voi
   await client.create(collectionPath(bindings), { metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } });
 }
 
+/** Resolves once the API server enforces the policy (it loads policies asynchronously): a status write is refused. */
+async function whenStatusRefused(client: KubeClient, route: string): Promise<unknown> {
+  const attempt = () => client.patch(`${routePath(route)}/status`, { status: { parents: [] } }, 'merge').then(() => undefined, (error: unknown) => error);
+  return eventually(attempt, (error) => error !== undefined, 30_000);
+}
+
 async function backend(service: string, address: string): Promise<void> {
   await edge.serveAt(address, `${service}@member-1`);
   await publishExport(hub.client, { cluster: 'member-1', service, publicAddress: address });
@@ -70,9 +76,11 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     await refuseRouteStatus(hub.client, 'frozen-c');
     await backend('frozen-a', '10.6.0.1');
     await backend('frozen-c', '10.6.0.3');
+    // team-c's route first, its status frozen before the Gateway it names exists.
+    await applyObject(hub.client, routePath('frozen-c'), routeBody('frozen-c', 'frozen', rules('frozen-c', '/c')));
+    expect(await whenStatusRefused(hub.client, 'frozen-c')).toMatchObject({ statusCode: 403 });
     await applyObject(hub.client, gatewayPath('frozen'), gatewayBody('frozen'));
     await applyObject(hub.client, routePath('frozen-a'), routeBody('frozen-a', 'frozen', rules('frozen-a', '/a')));
-    await applyObject(hub.client, routePath('frozen-c'), routeBody('frozen-c', 'frozen', rules('frozen-c', '/c')));
     const host = (await whenProgrammed(hub, 'frozen', ['frozen-a'])).status?.addresses?.[0]?.value ?? '';
 
     // team-c's status write is refused: a Warning Event on its route, no entry, and the refusal is not thrown.
@@ -109,7 +117,8 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     const refused = await whenRouteRefused(hub, 'shared-x');
     expect(refused).toMatchObject({ type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: 'AzureRefused' });
     expect(refused?.message).toMatch(/^Azure refused the create of custom domain [^ ]+: BadRequest \(HTTP 400\): .*at most 64/);
-    const gateway = await programmedOf(hub, 'shared');
+    // Route entries are written before the Gateway's status in the same reconcile.
+    const gateway = await eventually(() => programmedOf(hub, 'shared'), (c) => c?.message.includes('refused by Azure') === true, 30_000);
     expect(gateway).toMatchObject({ status: 'True', reason: 'Programmed' });
     expect(gateway?.message).toContain('owned by HTTPRoute shop/shared-x');
 

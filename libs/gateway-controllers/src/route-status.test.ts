@@ -31,8 +31,8 @@ describe('route status', () => {
       parents: [{ parentRef: { name: 'shared' }, conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'ok', observedGeneration: 3 }] }],
     } as unknown as Parameters<typeof routeParentEntries>[0];
     const [withAzure] = routeParentEntries(verdict, azureFailureCondition([refused], 3));
-    expect(withAzure?.conditions.map((c) => c.type)).toEqual(['Accepted', AZURE_PROGRAMMED_CONDITION]);
-    expect(routeParentEntries(verdict)[0]?.conditions.map((c) => c.type)).toEqual(['Accepted']);
+    expect(withAzure!.conditions!.map((c) => c.type)).toEqual(['Accepted', AZURE_PROGRAMMED_CONDITION]);
+    expect(routeParentEntries(verdict)[0]!.conditions!.map((c) => c.type)).toEqual(['Accepted']);
   });
 
   it('keeps status.parents within its 32 entries beside other controllers’ entries', () => {
