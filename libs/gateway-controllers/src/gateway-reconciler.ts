@@ -320,8 +320,9 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       durationMs: Math.round(performance.now() - started),
     });
     // A custom domain awaiting DNS validation changes in Azure alone: Azure is read again until AFD has validated it.
-    // A route's transient failure is retried; its terminal refusal is not sent again anyway (TerminalRefusals).
-    if (report.programmed && report.outcome.type !== 'retry' && report.customDomains.every((d) => d.validated)) programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
+    // A failure a route owns leaves the Gateway programmed but is looked at again (a refused body is read, not re-sent:
+    // TerminalRefusals).
+    if (report.programmed && report.failures.length === 0 && report.customDomains.every((d) => d.validated)) programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
     else programmed.delete(owner.key);
     return report;
   }
