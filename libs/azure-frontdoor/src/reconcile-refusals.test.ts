@@ -1,35 +1,27 @@
-import { createServer, get, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { edgeRequest, startBackend, type Backend } from '@fleet-gateway/azure-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { customDomainName } from './afd-names.js';
 import { TerminalRefusals } from './terminal-refusals.js';
 import { buildGateway, type BackendFixture, type RouteFixture } from './testing/gateway-builder.js';
 import { reconcile, useHarness } from './testing/emulator-harness.js';
 
-const servers: Server[] = [];
-async function backend(name: string): Promise<number> {
-  const server = createServer((_req, res) => res.end(name));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
+const started: Backend[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  await Promise.all(started.splice(0).map((b) => b.close()));
 });
 
 const h = useHarness();
 
-/** fetch() drops a Host header, so the edge is asked with node:http. */
-function edgeGet(path: string, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = get(`${h().emulator.edgeUrl}${path}`, { headers: { host } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('error', reject);
-  });
+/** The backend behind `address`: it answers `{"backend":"<name>"}`. */
+async function serve(address: string, name: string): Promise<void> {
+  const backend = await startBackend(name);
+  started.push(backend);
+  h().emulator.admin.mapAddress(address, 8080, { host: '127.0.0.1', port: backend.port });
+}
+
+async function edgeGet(path: string, host: string): Promise<{ status: number; body: string }> {
+  const { status, body } = await edgeRequest(h().emulator.edgeUrl, host, path);
+  return { status, body };
 }
 
 const backends: BackendFixture[] = [
@@ -47,9 +39,9 @@ const CUSTOM_DOMAINS = 'Microsoft.Cdn/profiles/customDomains';
 describe('one team’s resource refused by ARM', () => {
   it('holds back only that team: another team’s new rule is created and served, a third team’s withdrawal is applied, and the refusal names its route', async () => {
     const { emulator } = h();
-    emulator.admin.mapAddress('10.1.0.10', 8080, { host: '127.0.0.1', port: await backend('a') });
-    emulator.admin.mapAddress('10.1.0.20', 8080, { host: '127.0.0.1', port: await backend('b') });
-    emulator.admin.mapAddress('10.1.0.30', 8080, { host: '127.0.0.1', port: await backend('c') });
+    await serve('10.1.0.10', 'a');
+    await serve('10.1.0.20', 'b');
+    await serve('10.1.0.30', 'c');
     const first = await reconcile(h(), buildGateway({ backends, routes: [teamA(['/a']), teamB] }));
     expect(first.failures).toEqual([]);
     const host = first.endpointHostName as string;
@@ -71,9 +63,9 @@ describe('one team’s resource refused by ARM', () => {
     expect(report.resources.filter((r) => r.action === 'deleted').map((r) => r.kind).sort()).toEqual(['originGroup', 'route']);
 
     await emulator.admin.whenPropagated();
-    expect(await edgeGet('/a2/x', host)).toEqual({ status: 200, body: 'a' });
-    expect(await edgeGet('/a/x', host)).toEqual({ status: 200, body: 'a' });
-    expect((await edgeGet('/b/x', host)).body).not.toBe('b');
+    expect(await edgeGet('/a2/x', host)).toEqual({ status: 200, body: '{"backend":"a"}' });
+    expect(await edgeGet('/a/x', host)).toEqual({ status: 200, body: '{"backend":"a"}' });
+    expect((await edgeGet('/b/x', host)).body).not.toContain('"b"');
   });
 
   it('a terminal refusal is not sent again while the body is the same; a changed body is sent', async () => {
