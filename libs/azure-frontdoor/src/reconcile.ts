@@ -187,7 +187,11 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   const pending = [...readiness.pending, ...tokens.failures];
   const base = { profile, ...readiness, pending, customDomains, problems: plan.problems, capacity: plan.capacity, usage: usageOf(plan, options), reads: requests.reads, writes };
   // A failure that holds back only some HTTPRoutes is theirs: their parent entries say so, the rest of the Gateway is
-  // programmed. A failure of the Gateway's own resources (or one no route can be named for) is the Gateway's.
+  // programmed. Gateway API's Programmed on a Gateway speaks of the Gateway's own configuration reaching the data
+  // plane, and a route's trouble is told on that route's parent status; turning every team's Gateway False for one
+  // team's refused resource would hide that the others are served. So the report stays `programmed` and its message
+  // names the refused resource, ARM's code and the route. A failure of the Gateway's own resources (profile, endpoint,
+  // a listener's domain, the security policy, a delete) is the Gateway's: AzureWriteFailed.
   const gatewayFailures = readiness.failures.filter((f) => f.owners.length === 0);
   if (gatewayFailures.length > 0) {
     const terminal = gatewayFailures.some((f) => f.failure.class === 'terminal');
