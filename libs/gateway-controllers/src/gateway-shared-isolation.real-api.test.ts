@@ -8,9 +8,11 @@ import {
   APP_NAMESPACE,
   applyObject,
   conditionOf,
+  exportPath,
   gatewayBody,
   gatewayPath,
   publishExport,
+  readExport,
   readRoute,
   routeBody,
   routePath,
@@ -39,18 +41,18 @@ async function routeEvents(client: KubeClient, name: string): Promise<RecordedEv
   return list.items.filter((e) => e.regarding.kind === 'HTTPRoute' && e.regarding.name === name);
 }
 
-/** A ValidatingAdmissionPolicy (and its binding) refusing every status update of the HTTPRoute `route`. */
-async function refuseRouteStatus(client: KubeClient, route: string): Promise<void> {
+/** A ValidatingAdmissionPolicy (and its binding) refusing every status update of the object `name` of `resource`. */
+async function refuseStatus(client: KubeClient, apiGroup: string, resource: string, object: string): Promise<void> {
   const group = { group: 'admissionregistration.k8s.io', version: 'v1', namespaced: false } as const;
   const policies = { ...group, kind: 'ValidatingAdmissionPolicy', plural: 'validatingadmissionpolicies' };
   const bindings = { ...group, kind: 'ValidatingAdmissionPolicyBinding', plural: 'validatingadmissionpolicybindings' };
-  const name = `freeze-${route}-status`;
+  const name = `freeze-${object}-status`;
   await client.create(collectionPath(policies), {
     metadata: { name },
     spec: {
       failurePolicy: 'Fail',
-      matchConstraints: { resourceRules: [{ apiGroups: ['gateway.networking.k8s.io'], apiVersions: ['*'], operations: ['UPDATE'], resources: ['httproutes/status'] }] },
-      validations: [{ expression: `object.metadata.name != '${route}'`, message: `the status of HTTPRoute ${route} is frozen`, reason: 'Forbidden' }],
+      matchConstraints: { resourceRules: [{ apiGroups: [apiGroup], apiVersions: ['*'], operations: ['UPDATE'], resources: [`${resource}/status`] }] },
+      validations: [{ expression: `object.metadata.name != '${object}'`, message: `the status of ${resource} ${object} is frozen`, reason: 'Forbidden' }],
     },
   });
   await client.create(collectionPath(bindings), { metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } });
@@ -73,7 +75,7 @@ const ours = (route: Awaited<ReturnType<typeof readRoute>>) => route.status?.par
 
 describe('one team on a shared Gateway holds back no other', { timeout: 120_000 }, () => {
   it('an HTTPRoute whose status the API server refuses is retried alone; another team’s new rule on the same Gateway is served', async () => {
-    await refuseRouteStatus(hub.client, 'frozen-c');
+    await refuseStatus(hub.client, 'gateway.networking.k8s.io', 'httproutes', 'frozen-c');
     await backend('frozen-a', '10.6.0.1');
     await backend('frozen-c', '10.6.0.3');
     // team-c's route first, its status frozen before the Gateway it names exists.
@@ -100,6 +102,28 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     expect(warnings.length).toBeGreaterThan(0);
     expect(warnings.length).toBeLessThan(10);
     expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+  });
+
+  it('an export whose status the API server refuses is retried alone; the other exports get the frontDoorId and the Gateway its status', async () => {
+    await backend('iso-a', '10.6.2.1');
+    await backend('iso-x', '10.6.2.2');
+    // Frozen once imported (the hub's Fleet side writes export status too).
+    await refuseStatus(hub.client, 'networking.fleet.azure.com', 'internalserviceexports', 'shop-iso-x');
+    await eventually(() => hub.client.patch(`${exportPath('member-1', 'iso-x')}/status`, { status: {} }, 'merge').then(() => undefined, (error: unknown) => error), (error) => error !== undefined, 30_000);
+    await applyObject(hub.client, gatewayPath('iso'), gatewayBody('iso'));
+    await applyObject(hub.client, routePath('iso'), routeBody('iso', 'iso', [...rules('iso-a', '/a'), ...rules('iso-x', '/x')]));
+    const programmed = await whenProgrammed(hub, 'iso', ['iso']);
+    const host = programmed.status?.addresses?.[0]?.value ?? '';
+    const a = await eventually(() => readExport(hub.client, 'member-1', 'iso-a'), (e) => (e.status?.frontDoors ?? []).length > 0, 30_000);
+    expect(a.status?.frontDoors?.map((f) => f.gateway)).toEqual(['shop/iso']);
+    expect((await readExport(hub.client, 'member-1', 'iso-x')).status?.frontDoors ?? []).toEqual([]);
+    const warned = await eventually(
+      async () => (await hub.client.get<{ items: RecordedEvent[] }>(collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, 'fleet-member-member-1'))).items,
+      (es) => es.some((e) => e.reason === 'StatusWriteFailed' && e.regarding.name === 'shop-iso-x'),
+      30_000,
+    );
+    expect(warned.find((e) => e.reason === 'StatusWriteFailed')?.note).toContain('the status for Gateway shop/iso could not be written');
+    expect(await edge.until('/x/page', host, (r) => r.status === 200)).toEqual({ status: 200, body: 'iso-x@member-1' });
   });
 
   it('an AFD resource ARM refuses for one team: that HTTPRoute names it, the Gateway stays programmed, another team’s new rule is served, and the refusal is not re-sent', async () => {
