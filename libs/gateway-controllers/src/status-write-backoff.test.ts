@@ -14,7 +14,7 @@ describe('StatusWriteBackoff', () => {
     expect(backoff.failed('gw|HTTPRoute|a', 8_000)).toBe(1_000);
   });
 
-  it('says when a Gateway’s first failed write is due, and forgets a Gateway', () => {
+  it('says when a Gateway’s first failed write is due, forgets writes no longer tried, and forgets a Gateway', () => {
     const backoff = new StatusWriteBackoff({ baseMs: 1_000, maxMs: 60_000 });
     expect(backoff.nextDueIn('gw|', 0)).toBeUndefined();
     backoff.failed('gw|HTTPRoute|a', 0);
@@ -22,7 +22,9 @@ describe('StatusWriteBackoff', () => {
     backoff.failed('gw|InternalServiceExport|e', 500);
     backoff.failed('other|HTTPRoute|a', 0);
     expect(backoff.nextDueIn('gw|', 600)).toBe(900);
-    expect(backoff.nextDueIn('gw|', 5_000)).toBe(1);
+    // The export was due at 1,500 and not tried again (gone): forgotten; the route is due at 2,000.
+    expect(backoff.nextDueIn('gw|', 1_600)).toBe(400);
+    expect(backoff.isDue('gw|InternalServiceExport|e', 0)).toBe(true);
     backoff.forget('gw|');
     expect(backoff.nextDueIn('gw|', 0)).toBeUndefined();
     expect(backoff.nextDueIn('other|', 0)).toBe(1_000);

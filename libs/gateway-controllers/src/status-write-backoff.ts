@@ -34,10 +34,18 @@ export class StatusWriteBackoff {
     this.failing.delete(key);
   }
 
-  /** How long until the first of the keys starting with `prefix` is due; undefined when none is failing. */
+  /**
+   * At the end of a reconcile: how long until the first of the keys starting with `prefix` is due; undefined when none
+   * waits. A key already due was not tried in the reconcile that just ended (its object is gone or no longer this
+   * Gateway's): it is forgotten, so it never requeues the Gateway.
+   */
   nextDueIn(prefix: string, now: number): number | undefined {
     let next: number | undefined;
-    for (const [key, { dueAt }] of this.failing) if (key.startsWith(prefix)) next = Math.min(next ?? Infinity, Math.max(dueAt - now, 1));
+    for (const [key, { dueAt }] of this.failing) {
+      if (!key.startsWith(prefix)) continue;
+      if (dueAt <= now) this.failing.delete(key);
+      else next = Math.min(next ?? Infinity, dueAt - now);
+    }
     return next;
   }
 
