@@ -3,9 +3,8 @@ import { eventually } from '@fleet-gateway/controller/test-support';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AZURE_PROGRAMMED_CONDITION } from './route-status.js';
-import { EdgeProbe, linesWithStackTraces, programmedOf, whenImported, whenProgrammed, whenRouteRefused, type RecordedEvent } from './test-support/hub-probes.js';
+import { EdgeProbe, eventsAbout, linesWithStackTraces, programmedOf, whenImported, whenProgrammed, whenRouteRefused } from './test-support/hub-probes.js';
 import {
-  APP_NAMESPACE,
   applyObject,
   conditionOf,
   exportPath,
@@ -35,11 +34,6 @@ afterAll(async () => {
   await hub?.stop();
   await edge?.close();
 });
-
-async function routeEvents(client: KubeClient, name: string): Promise<RecordedEvent[]> {
-  const list = await client.get<{ items: RecordedEvent[] }>(collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, APP_NAMESPACE));
-  return list.items.filter((e) => e.regarding.kind === 'HTTPRoute' && e.regarding.name === name);
-}
 
 /** A ValidatingAdmissionPolicy (and its binding) refusing every status update of the object `name` of `resource`. */
 async function refuseStatus(client: KubeClient, apiGroup: string, resource: string, object: string): Promise<void> {
@@ -86,7 +80,7 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     const host = (await whenProgrammed(hub, 'frozen', ['frozen-a'])).status?.addresses?.[0]?.value ?? '';
 
     // team-c's status write is refused: a Warning Event on its route, no entry, and the refusal is not thrown.
-    const events = await eventually(() => routeEvents(hub.client, 'frozen-c'), (es) => es.some((e) => e.reason === 'StatusWriteFailed'), 30_000);
+    const events = await eventually(() => eventsAbout(hub.client, 'HTTPRoute', 'frozen-c'), (es) => es.some((e) => e.reason === 'StatusWriteFailed'), 30_000);
     expect(events.find((e) => e.reason === 'StatusWriteFailed')?.note).toMatch(/the status for Gateway shop\/frozen could not be written \(.*403 Forbidden.*frozen.*\); retrying in \d+ s/);
     expect(ours(await readRoute(hub.client, 'frozen-c'))).toBeUndefined();
 
@@ -117,11 +111,7 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     const a = await eventually(() => readExport(hub.client, 'member-1', 'iso-a'), (e) => (e.status?.frontDoors ?? []).length > 0, 30_000);
     expect(a.status?.frontDoors?.map((f) => f.gateway)).toEqual(['shop/iso']);
     expect((await readExport(hub.client, 'member-1', 'iso-x')).status?.frontDoors ?? []).toEqual([]);
-    const warned = await eventually(
-      async () => (await hub.client.get<{ items: RecordedEvent[] }>(collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, 'fleet-member-member-1'))).items,
-      (es) => es.some((e) => e.reason === 'StatusWriteFailed' && e.regarding.name === 'shop-iso-x'),
-      30_000,
-    );
+    const warned = await eventually(() => eventsAbout(hub.client, 'InternalServiceExport', 'shop-iso-x', 'fleet-member-member-1'), (es) => es.some((e) => e.reason === 'StatusWriteFailed'), 30_000);
     expect(warned.find((e) => e.reason === 'StatusWriteFailed')?.note).toContain('the status for Gateway shop/iso could not be written');
     expect(await edge.until('/x/page', host, (r) => r.status === 200)).toEqual({ status: 200, body: 'iso-x@member-1' });
   });

@@ -87,11 +87,14 @@ export interface RecordedEvent {
   readonly regarding: { readonly kind?: string; readonly name?: string; readonly namespace?: string };
 }
 
-/** The events.k8s.io/v1 Events recorded about a Gateway. */
-export async function gatewayEvents(client: KubeClient, name: string): Promise<RecordedEvent[]> {
-  const list = await client.get<{ items: RecordedEvent[] }>(collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, APP_NAMESPACE));
-  return list.items.filter((e) => e.regarding.kind === 'Gateway' && e.regarding.name === name);
+/** The events.k8s.io/v1 Events recorded about one object. */
+export async function eventsAbout(client: KubeClient, kind: string, name: string, namespace = APP_NAMESPACE): Promise<RecordedEvent[]> {
+  const list = await client.get<{ items: RecordedEvent[] }>(collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, namespace));
+  return list.items.filter((e) => e.regarding.kind === kind && e.regarding.name === name);
 }
+
+/** The events.k8s.io/v1 Events recorded about a Gateway. */
+export const gatewayEvents = (client: KubeClient, name: string): Promise<RecordedEvent[]> => eventsAbout(client, 'Gateway', name);
 
 /** Polls until a Warning Event about the Gateway with that reason exists. */
 export const whenWarned = (client: KubeClient, name: string, reason: string, timeoutMs = 20_000) =>
