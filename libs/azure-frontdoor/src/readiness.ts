@@ -100,9 +100,12 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
       report(ref, 'failed', states.get(key), describeFailure(result.failure));
       continue;
     }
-    // What was not attempted waits for a failure, which the failures report (with the routes it holds back).
+    // What was not attempted waits for a failure, which the failures report (with the routes it is theirs). The
+    // security policy is the Gateway's: while it waits, custom domains written since may be served without the WAF
+    // policy, so the Gateway is not programmed.
     if (result?.outcome === 'skipped') {
       report(ref, 'skipped', arm, result.because);
+      if (ref.kind === 'securityPolicy') pending.push(`${describeRef(ref)} waits: ${result.because}`);
       continue;
     }
     const action: ResourceAction = result ? (ACTIONS[result.op.action] as ResourceAction) : kept.has(key) ? 'kept' : 'unchanged';

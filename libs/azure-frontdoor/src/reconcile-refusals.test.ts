@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { customDomainName } from './afd-names.js';
 import { TerminalRefusals } from './terminal-refusals.js';
 import { buildGateway, type BackendFixture, type RouteFixture } from './testing/gateway-builder.js';
-import { reconcile, useHarness } from './testing/emulator-harness.js';
+import { reconcile, TEST_SCOPE, useHarness } from './testing/emulator-harness.js';
 
 const started: Backend[] = [];
 afterEach(async () => {
@@ -83,6 +83,16 @@ describe('one team’s resource refused by ARM', () => {
     expect(fixed.failures).toEqual([]);
     expect(h().emulator.admin.requestTotal({ method: 'PUT', resourceType: CUSTOM_DOMAINS, status: 201 }) + h().emulator.admin.requestTotal({ method: 'PUT', resourceType: CUSTOM_DOMAINS, status: 200 })).toBe(1);
     expect(refusals.size).toBe(0);
+  });
+
+  it('with a WAF policy, the security policy waiting for a refused domain keeps the Gateway pending: no domain is reported served without it', async () => {
+    const waf = h().emulator.admin.createWafPolicy({ subscriptionId: TEST_SCOPE.subscriptionId, resourceGroup: 'waf', name: 'edgePolicy', sku: 'Premium_AzureFrontDoor' });
+    await reconcile(h(), buildGateway({ backends, wafPolicyId: waf, routes: [teamA(['/a'])] }));
+    const report = await reconcile(h(), buildGateway({ backends, wafPolicyId: waf, routes: [teamA(['/a']), teamC(LONG_HOST)] }));
+    expect(report.failures.map((f) => [f.ref.kind, f.owners.map((o) => o.name)])).toEqual([['customDomain', ['team-c']]]);
+    expect(report.resources.filter((r) => r.action === 'skipped').map((r) => r.kind).sort()).toEqual(['route', 'securityPolicy']);
+    expect([report.programmed, report.reason]).toEqual([false, 'Pending']);
+    expect(report.message).toMatch(/security policy [^ ]+ waits: not attempted: create of custom domain [^ ]+ failed \(BadRequest/);
   });
 
   it('without a remembered refusal the same body is sent again (transient failures and a new process retry as before)', async () => {
