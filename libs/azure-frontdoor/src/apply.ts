@@ -9,9 +9,10 @@ import type {
   Rule,
   SecurityPolicy,
 } from '@azure/arm-cdn';
-import { describeRef, type FrontDoorScope } from './afd-refs.js';
+import { describeRef, type AfdRef, type FrontDoorScope } from './afd-refs.js';
 import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
 import { mapBounded } from './observe.js';
+import { operationDependencies } from './operation-dependencies.js';
 import { orderOperations, type Operation } from './operations.js';
 import type { ArmRequestCount } from './request-count.js';
 
@@ -23,12 +24,17 @@ export interface ApplyOptions {
   readonly abortSignal?: AbortSignal;
   /** Counts the writes and the polls of their long-running operations. */
   readonly requests?: ArmRequestCount;
+  /** A resource's body as observed before this apply: who named a resource about to be deleted (default: unknown). */
+  readonly before?: (ref: AfdRef) => object | undefined;
+  /** A terminal refusal ARM gave this exact write before: the write is not sent again and fails as it did. */
+  readonly recall?: (op: Operation) => ArmFailure | undefined;
 }
 
 /** What ARM answered for a write: the resource as it now is (for readiness), or the classified failure. */
 export type OperationResult =
   | { readonly op: Operation; readonly outcome: 'done'; readonly resource?: { provisioningState?: string; deploymentStatus?: string } & object }
-  | { readonly op: Operation; readonly outcome: 'failed'; readonly failure: ArmFailure }
+  /** `recalled`: not sent; ARM refused this exact write terminally before (see `ApplyOptions.recall`). */
+  | { readonly op: Operation; readonly outcome: 'failed'; readonly failure: ArmFailure; readonly recalled?: boolean }
   | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string };
 
 type Written = { provisioningState?: string; deploymentStatus?: string } & object;
@@ -101,8 +107,10 @@ async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Oper
 }
 
 /**
- * Runs the writes level by level (see `levelOf`), each level concurrently. After a failed level nothing further is
- * attempted: a route never switches to a group that failed to appear, and nothing is deleted on a half-applied graph.
+ * Runs the writes level by level (see `levelOf`), each level concurrently. An operation whose needs (see
+ * `operationDependencies`) failed or were not attempted is not attempted: a route never switches to a group that
+ * failed to appear, and nothing is deleted while a resource that named it still does. Everything independent of a
+ * failure is written, so one team's refused resource holds back only what depends on it.
  */
 export async function applyOperations(
   cdn: CdnManagementClient,
@@ -110,17 +118,29 @@ export async function applyOperations(
   operations: readonly Operation[],
   options: ApplyOptions = {},
 ): Promise<OperationResult[]> {
+  const needs = operationDependencies(operations, options.before);
+  const index = new Map(operations.map((op, i) => [op, i]));
+  const outcomes: (OperationResult | undefined)[] = [];
   const results: OperationResult[] = [];
-  let blocker: OperationResult | undefined;
   for (const level of orderOperations(operations)) {
-    if (blocker && blocker.outcome === 'failed') {
-      const because = `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} failed first (${describeFailure(blocker.failure)})`;
-      results.push(...level.map((op): OperationResult => ({ op, outcome: 'skipped', because })));
-      continue;
+    const run: Operation[] = [];
+    for (const op of level) {
+      const i = index.get(op)!;
+      const blocker = needs[i]!.map((n) => outcomes[n]).find((r) => r !== undefined && r.outcome !== 'done');
+      const refusal = options.recall?.(op);
+      const result: OperationResult | undefined = blocker
+        ? { op, outcome: 'skipped', because: `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} ${blocker.outcome === 'failed' ? `failed (${describeFailure(blocker.failure)})` : 'was not attempted'}` }
+        : refusal
+          ? { op, outcome: 'failed', failure: refusal, recalled: true }
+          : undefined;
+      if (result) {
+        outcomes[i] = result;
+        results.push(result);
+      } else run.push(op);
     }
-    const done = await mapBounded(level, options.concurrency ?? 8, (op) => execute(cdn, scope, op, options));
+    const done = await mapBounded(run, options.concurrency ?? 8, (op) => execute(cdn, scope, op, options));
+    for (const result of done) outcomes[index.get(result.op)!] = result;
     results.push(...done);
-    blocker = done.find((r) => r.outcome === 'failed');
   }
   return results;
 }

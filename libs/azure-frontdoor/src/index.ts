@@ -22,7 +22,9 @@ export { armOperationOf, ARM_OPERATIONS, OPERATION_POLL } from './arm-operation.
 export { observeFrontDoor, type Observed, type ObservedGraph, type ObserveOptions } from './observe.js';
 export { ArmRequestCount } from './request-count.js';
 export { applyOperations, type ApplyOptions, type OperationResult } from './apply.js';
-export { reconcileFrontDoor, type ReconcileOptions } from './reconcile.js';
+export { describeFailureReport, reconcileFrontDoor, type ReconcileOptions } from './reconcile.js';
+export { TerminalRefusals, type TerminalRefusalsOptions } from './terminal-refusals.js';
+export { bodyReferences, operationDependencies } from './operation-dependencies.js';
 export { deleteFrontDoor, type DeleteOptions, type DeleteReport } from './delete-front-door.js';
 export { checkWafPolicy, type WafCheck } from './waf-policy.js';
 export type * from './report-types.js';

@@ -11,6 +11,7 @@ import {
   programmedOf,
   whenProgrammed,
   whenImported,
+  whenRouteRefused,
   whenWarned,
 } from './test-support/hub-probes.js';
 import {
@@ -68,15 +69,18 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
     noStackTraces();
   });
 
-  it('500s on the route write: AzureWriteFailed naming the route and the code while they last, nothing deleted, then programmed', async () => {
+  it('500s on the route write: the HTTPRoute says AzureWriteFailed naming the AFD route and the code while they last, nothing deleted, then programmed', async () => {
     // 8 reconciles of 5 attempts each: the key's backoff (5 ms doubling) keeps the failure visible for over a second.
     hub.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'PUT', pathPattern: `${profilePath('flaky')}/afdEndpoints/[^/]+/routes/`, count: 40 });
     await createGateway('flaky');
 
-    const failing = await eventually(() => programmedOf(hub, 'flaky'), (c) => c?.reason === 'AzureWriteFailed', 30_000);
+    // The route's failure is the route's: its parent entry says so, the Gateway (profile, endpoint) is programmed.
+    const failing = await whenRouteRefused(hub, 'flaky');
     expect(failing).toMatchObject({ status: 'False', reason: 'AzureWriteFailed', observedGeneration: 1 });
-    expect(failing?.message).toMatch(/^create of route rt-flaky-[^ ]+ failed: InternalServerError \(HTTP 500\): An internal error occurred/);
-    expect((await whenWarned(hub.client, 'flaky', 'AzureWriteFailed'))?.note).toContain('InternalServerError (HTTP 500)');
+    expect(failing?.message).toMatch(/^Azure refused the create of route rt-flaky-[^ ]+: InternalServerError \(HTTP 500\): An internal error occurred/);
+    const gateway = await eventually(() => programmedOf(hub, 'flaky'), (c) => c?.message.includes('refused by Azure') === true, 30_000);
+    expect(gateway).toMatchObject({ status: 'True', reason: 'Programmed' });
+    expect(gateway?.message).toMatch(/create of route rt-flaky-[^ ]+ failed: InternalServerError \(HTTP 500\).*, owned by HTTPRoute shop\/flaky/);
 
     await whenProgrammed(hub, 'flaky', ['flaky']);
     expect(hub.emulator.admin.requestTotal({ method: 'PUT', status: 500 })).toBe(40);
@@ -96,13 +100,11 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
     });
     await createGateway('lro');
 
-    const failed = await eventually(() => programmedOf(hub, 'lro'), (c) => c?.reason === 'AzureWriteFailed', 30_000);
-    expect(failed?.status).toBe('False');
-    expect(failed?.message).toMatch(/^create of origin group og-lro-[0-9a-f]{12} failed: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\.$/);
-    const warning = await whenWarned(hub.client, 'lro', 'AzureWriteFailed');
-    expect(warning?.note).toBe(failed?.message);
-    // A terminal failure is an error line with its cause, never a stack trace; the key is looked at again later.
-    expect(hub.logs.lines.some((l) => l.level === 'error' && String(l.cause).includes('OriginGroupInvalid'))).toBe(true);
+    const failed = await whenRouteRefused(hub, 'lro');
+    expect(failed).toMatchObject({ status: 'False', reason: 'AzureRefused' });
+    expect(failed?.message).toMatch(/^Azure refused the create of origin group og-lro-[0-9a-f]{12}: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\.; /);
+    // A route's terminal refusal is a warning line with its cause, never a stack trace; the key is looked at again later.
+    expect(hub.logs.lines.some((l) => l.level === 'warn' && String(l.cause).includes('OriginGroupInvalid'))).toBe(true);
     noStackTraces();
 
     const programmed = await whenProgrammed(hub, 'lro', ['lro']);

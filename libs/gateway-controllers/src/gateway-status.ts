@@ -1,5 +1,6 @@
 import type { Condition, GatewayStatus } from '@fleet-gateway/api-types';
 import type { ReconcileReason, ReconcileReport } from '@fleet-gateway/azure-frontdoor';
+import { capMessage } from '@fleet-gateway/controller';
 import type { GatewayVerdict, VerdictCondition } from '@fleet-gateway/model';
 
 /** Our condition beside Accepted and Programmed while this hub runs with `--enable-afd=false`. */
@@ -34,14 +35,13 @@ const PROGRAMMED_REASON: Readonly<Record<ReconcileReason, string>> = {
   AzureWriteFailed: 'AzureWriteFailed',
 };
 
-/** Condition messages are bounded by the API (32,768); long pending lists are cut with a count of what was left out. */
-const MESSAGE_LIMIT = 8_000;
+/**
+ * The Programmed message is kept well under the API's bound (32,768, which the status writer enforces on every
+ * message): a long pending list stays readable, cut at a list boundary with a count of what was left out.
+ */
+const PROGRAMMED_MESSAGE_LIMIT = 8_000;
 
-function bounded(message: string): string {
-  if (message.length <= MESSAGE_LIMIT) return message;
-  const cut = message.slice(0, MESSAGE_LIMIT);
-  return `${cut.slice(0, cut.lastIndexOf(';'))}; … (${message.length - MESSAGE_LIMIT} more characters)`;
-}
+const bounded = (message: string) => capMessage(message, PROGRAMMED_MESSAGE_LIMIT);
 
 /** "2 of 3 resources provisioned; origin group og-… Creating; …" from the provider's report. */
 export function describeReport(report: ReconcileReport): string {
