@@ -209,6 +209,22 @@ describe('planFrontDoor', () => {
     });
   });
 
+  it('an origin address AFD would refuse (not a domain name or IP address) keeps that origin as programmed; the others are planned', () => {
+    const model = buildGateway({
+      backends: [{ name: 'web', clusters: [{ name: 'member-1', address: 'bad host' }, { name: 'member-2', address: 'a..example' }, { name: 'member-3', address: 'fd00::4' }, { name: 'member-4', address: 'web.member-4.example' }] }],
+      routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }],
+    });
+    const plan = planFrontDoor(model, options);
+    expect(Object.fromEntries(plan.graph.origins.map((o) => [o.cluster, o.keep ?? 'programmed']))).toEqual({
+      'member-1': 'cluster member-1 reports address "bad host" for store/web:8080, which is neither a domain name nor an IP address',
+      'member-2': 'cluster member-2 reports address "a..example" for store/web:8080, which is neither a domain name nor an IP address',
+      'member-3': 'programmed',
+      'member-4': 'programmed',
+    });
+    expect(plan.problems).toEqual([]);
+    expect(isWritable(plan)).toBe(true);
+  });
+
   it('header, method and query matches become a rule set: conditions, an origin group override, then stop', () => {
     const model = buildGateway({
       backends: [web, api],

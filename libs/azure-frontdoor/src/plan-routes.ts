@@ -13,7 +13,7 @@ import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import { planRuleSet } from './plan-rule-set.js';
 import type { PlanProblem } from './plan-types.js';
 import { patternFor } from './route-patterns.js';
-import { MAX_CONDITIONS_PER_RULE, conditionsOf, isUnconditional } from './rule-translation.js';
+import { isUnconditional } from './rule-translation.js';
 import type { EndpointProtocol, HeldPattern, RouteSpec, RuleSetSpec, RuleSpec } from './spec-types.js';
 import { canonicalJson, compareText } from './canonical.js';
 
@@ -61,7 +61,7 @@ class ProblemSink {
 
 /**
  * The sequence that decides a path. A rule in error anywhere in it (its origin group cannot be planned, no
- * unconditional match ends it, too many conditions) holds the path: leaving that rule out would send its requests
+ * unconditional match ends it) holds the path: leaving that rule out would send its requests
  * to the next candidate, i.e. to another backend, which is a change no one asked for.
  */
 function decidePath(context: RouteContext, path: PathKey, candidates: readonly RoutingCandidate[], sink: ProblemSink): Decision {
@@ -82,11 +82,6 @@ function decidePath(context: RouteContext, path: PathKey, candidates: readonly R
   if (rejected.length > 0) {
     const causes = rejected.map((c) => context.problemOfRule.get(ruleKey(c))?.message ?? `${c.route} rule ${c.rule} is missing from the model`);
     return { held: causes.join('; '), sources: rejected.map((c) => ruleSource(context.model, c)) };
-  }
-  const crowded = sequence.find((c) => conditionsOf(c).length > MAX_CONDITIONS_PER_RULE);
-  if (crowded) {
-    const problem = sink.add('TooManyRuleConditions', ruleSource(context.model, crowded), `a match has ${conditionsOf(crowded).length} conditions; AFD rules allow ${MAX_CONDITIONS_PER_RULE}`);
-    return { held: problem.message, sources: problem.source ? [problem.source] : [] };
   }
   return { sequence: { signature: canonicalJson(sequence), candidates: sequence } };
 }

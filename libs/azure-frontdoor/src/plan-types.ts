@@ -12,7 +12,6 @@ export type PlanProblemCode =
   | 'MixedOriginConnectivity'
   | 'OriginGroupSettingsDiffer'
   | 'NoUnconditionalFallback'
-  | 'TooManyRuleConditions'
   | 'DuplicateRoutePattern'
   | 'InvalidRoutePattern'
   | 'NameCollision'
