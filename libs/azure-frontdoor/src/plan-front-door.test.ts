@@ -256,6 +256,29 @@ describe('planFrontDoor', () => {
     ]);
   });
 
+  it('a rule set over AFD\'s rules per rule set holds only the paths it decides, naming the rules past the limit; the rest is planned and writable', () => {
+    const header = (path: string, value: string) => ({ matches: [{ path: { type: 'PathPrefix' as const, value: path }, headers: [{ name: 'x-v', value }], queryParams: [] }], backends: [{ name: 'api' }] });
+    const model = buildGateway({
+      backends: [web, api],
+      routes: [
+        { name: 'crowded', rules: [header('/shop', '1'), header('/shop', '2'), header('/shop', '3'), { matches: [{ path: { type: 'PathPrefix', value: '/shop' }, headers: [], queryParams: [] }], backends: [{ name: 'web' }] }] },
+        { name: 'calm', rules: [header('/calm', '1'), { matches: [{ path: { type: 'PathPrefix', value: '/calm' }, headers: [], queryParams: [] }], backends: [{ name: 'web' }] }] },
+      ],
+    });
+    const plan = planFrontDoor(model, { ...options, capacityLimits: { rulesPerRuleSet: 2 } });
+    expect(plan.problems.map((p) => [p.code, p.source?.name, p.source?.section, p.blocksWrites])).toEqual([['TooManyRules', 'crowded', 'rule/2', false]]);
+    expect(plan.problems[0]?.message).toBe('store/crowded rule/2: the matches deciding /shop, /shop/* would need 3 AFD rules in one rule set; AFD allows 2, so these paths keep what AFD serves now');
+    expect(plan.graph.held.map((h) => `${h.pattern} ${h.protocol}`)).toEqual(['/shop Http', '/shop/* Http']);
+    expect(plan.graph.routes.flatMap((r) => r.patterns)).toEqual(['/calm', '/calm/*']);
+    expect(plan.graph.rules.every((r) => r.provenance.every((s) => s.name === 'calm'))).toBe(true);
+    expect(plan.capacity).toEqual([]);
+    expect(isWritable(plan)).toBe(true);
+    // Within the limit, the same Gateway plans the crowded path as usual.
+    const roomy = planFrontDoor(model, options);
+    expect(roomy.problems).toEqual([]);
+    expect(roomy.graph.held).toEqual([]);
+  });
+
   it('reports conditional matches with no unconditional fallback for the path (AFD cannot answer 404)', () => {
     const model = buildGateway({
       backends: [web],

@@ -1,6 +1,7 @@
 import type { GlobalGateway } from '@fleet-gateway/model';
 import { endpointName, nameProblem, profileName, securityPolicyName } from './afd-names.js';
 import { refKey, refName, type AfdRef } from './afd-refs.js';
+import { limitsFor } from './afd-limits.js';
 import { checkCapacity } from './capacity.js';
 import { ownershipTags } from './ownership.js';
 import { planOriginGroups } from './plan-origin-groups.js';
@@ -65,7 +66,8 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
   const tags = ownershipTags({ hubIdentity: options.hubIdentity, gateway });
   const sink = planSink(profile, endpoint, [model.source]);
   const groups = planOriginGroups(model, profile, sink.group.ref.originGroup);
-  const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule });
+  const { rulesPerRuleSet } = limitsFor(config.sku, options.capacityLimits);
+  const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule, rulesPerRuleSet });
   const customDomains = planCustomDomains(model, profile);
   // A group no planned route reaches (its rules were all reported) is not created; nor is the sink when no rule needs it.
   const graph = withoutUnusedGroups({

@@ -31,6 +31,8 @@ export interface RouteContext {
   readonly endpoint: string;
   readonly groupOfRule: ReadonlyMap<string, PlannedGroup>;
   readonly problemOfRule: ReadonlyMap<string, PlanProblem>;
+  /** AFD's rules per rule set (and per route: each route uses one rule set), as lowered by the capacity overrides. */
+  readonly rulesPerRuleSet: number;
 }
 
 /** The candidates that decide a path: conditional ones in precedence order, then the first unconditional one. */
@@ -97,6 +99,22 @@ interface RouteDraft {
 }
 
 /**
+ * A decision whose rule set AFD would refuse (more rules than a rule set, or a route, may hold) keeps its patterns as
+ * AFD serves them now, like a rule in error: the rules past the limit, the least precedent, are the ones named.
+ */
+function holdOversizedRuleSet(context: RouteContext, draft: RouteDraft, rules: readonly RuleSpec[], sink: ProblemSink): HeldPattern[] {
+  const past = [...new Map(rules.slice(context.rulesPerRuleSet).flatMap((r) => r.provenance).map((s) => [canonicalJson(s), s])).values()];
+  const patterns = [...draft.patterns.keys()].sort(compareText).join(', ');
+  const problems = past.map((source) =>
+    sink.add('TooManyRules', source, `the matches deciding ${patterns} would need ${rules.length} AFD rules in one rule set; AFD allows ${context.rulesPerRuleSet}, so these paths keep what AFD serves now`),
+  );
+  const cause = problems.map((p) => p.message).join('; ');
+  return [...draft.patterns].flatMap(([pattern, protocols]) =>
+    [...protocols].map((protocol) => ({ ...(draft.customDomain ? { customDomain: draft.customDomain } : {}), pattern, protocol, cause, provenance: past })),
+  );
+}
+
+/**
  * AFD routes, per domain: the endpoint's default domain for `*`, one custom domain per other hostname (whose routing
  * already holds the candidates it inherits from `*`). The path keys of one domain that share one decision (same
  * candidates in the same order) and the same protocols become one route; the decision's conditional candidates
@@ -134,6 +152,10 @@ export function planRoutes(context: RouteContext): RoutePlan {
       byProtocols.set(key, [...(byProtocols.get(key) ?? []), pattern]);
     }
     const ruleSet = planRuleSet(context, draft.sequence.candidates, ruleSetName(draft.identity), draft.pathRewrite);
+    if (ruleSet && ruleSet.rules.length > context.rulesPerRuleSet) {
+      held.push(...holdOversizedRuleSet(context, draft, ruleSet.rules, sink));
+      continue;
+    }
     if (ruleSet) {
       ruleSets.set(ruleSet.ruleSet.ref.ruleSet, ruleSet.ruleSet);
       for (const rule of ruleSet.rules) rules.set(`${rule.ref.ruleSet}/${rule.ref.rule}`, rule);

@@ -12,6 +12,7 @@ export type PlanProblemCode =
   | 'MixedOriginConnectivity'
   | 'OriginGroupSettingsDiffer'
   | 'NoUnconditionalFallback'
+  | 'TooManyRules'
   | 'DuplicateRoutePattern'
   | 'InvalidRoutePattern'
   | 'NameCollision'
