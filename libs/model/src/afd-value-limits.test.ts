@@ -105,4 +105,13 @@ describe('route hostnames and AFD-managed certificates', () => {
     expect(pathKeys(result)).toEqual(['b.example.com Exact /b', 'b.example.com Subtree /b']);
     expect(result.verdicts.gateway?.conditions.find((c) => c.type === 'Accepted')?.status).toBe('True');
   });
+
+  it('a single-label route hostname or one with a label over 63 characters is not served either', () => {
+    const longLabel = `${'l'.repeat(64)}.ex`;
+    const result = resolveRoutes(route('team-a', [okRule('/a')], ['intranet', longLabel, 'a.example.com']));
+    expect([...new Set(result.model?.routing.map((h) => h.hostname))]).toEqual(['a.example.com']);
+    const message = condition(result, 'team-a', 'Accepted')?.message ?? '';
+    expect(message).toContain('hostname intranet is not served through listener http: AFD custom domains are fully qualified domain names of at least two labels; intranet has one');
+    expect(message).toContain(`hostname ${longLabel} is not served through listener http: AFD custom domains have labels of at most 63 characters; ${'l'.repeat(64)} in ${longLabel} has 64`);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Gateway, HTTPRoute, ParentReference } from '@fleet-gateway/api-types';
-import { managedCertificateHostProblem } from './afd-value-limits.js';
+import { customDomainHostProblem } from './afd-value-limits.js';
 import { intersect, mostSpecificCovering } from './hostnames.js';
 import type { InputIndex } from './input-index.js';
 import { selectorMatches } from './label-selector.js';
@@ -13,7 +13,7 @@ export interface ListenerAttachment {
   readonly hostnames: readonly string[];
   /** Intersecting hosts that listener isolation gives to a more specific sibling, with that listener's name. */
   readonly isolated: readonly { readonly host: string; readonly listener: string }[];
-  /** Intersecting hosts AFD cannot serve as a custom domain (too long for its managed certificate), with why. */
+  /** Intersecting hosts AFD cannot serve as a custom domain (one label, or too long), with why. */
   readonly refused: readonly { readonly host: string; readonly problem: string }[];
 }
 
@@ -61,7 +61,7 @@ function isolate(listener: ListenerResult, routeHostnames: readonly string[], si
   for (const host of intersectingHostnames(listener, routeHostnames)) {
     const owner = mostSpecificCovering(peers.map((p) => p.hostname), host);
     // Every hostname but `*` becomes a custom domain with an AFD-managed certificate: one AFD refuses stays out.
-    const problem = host === ANY_HOSTNAME ? undefined : managedCertificateHostProblem(host);
+    const problem = host === ANY_HOSTNAME ? undefined : customDomainHostProblem(host);
     if (owner !== listener.hostname) isolated.push({ host, listener: peers.find((p) => p.hostname === owner)?.name ?? '' });
     else if (problem) refused.push({ host, problem });
     else hostnames.push(host);
