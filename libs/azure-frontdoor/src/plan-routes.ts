@@ -98,6 +98,11 @@ interface RouteDraft {
   readonly patterns: Map<string, Set<EndpointProtocol>>;
 }
 
+/** The order of held patterns: domain, pattern, protocol. */
+export function compareHeld(a: HeldPattern, b: HeldPattern): number {
+  return compareText(a.customDomain ?? '', b.customDomain ?? '') || compareText(a.pattern, b.pattern) || compareText(a.protocol, b.protocol);
+}
+
 /**
  * A decision whose rule set AFD would refuse (more rules than a rule set, or a route, may hold) keeps its patterns as
  * AFD serves them now, like a rule in error: the rules past the limit, the least precedent, are the ones named.
@@ -185,7 +190,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
     routes: routes.sort((a, b) => compareText(a.ref.route, b.ref.route)),
     ruleSets: [...ruleSets.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet)),
     rules: [...rules.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet) || a.order - b.order),
-    held: held.sort((a, b) => compareText(a.customDomain ?? '', b.customDomain ?? '') || compareText(a.pattern, b.pattern) || compareText(a.protocol, b.protocol)),
+    held: held.sort(compareHeld),
     problems: sink.list(),
   };
 }

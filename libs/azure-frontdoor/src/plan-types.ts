@@ -13,6 +13,7 @@ export type PlanProblemCode =
   | 'OriginGroupSettingsDiffer'
   | 'NoUnconditionalFallback'
   | 'TooManyRules'
+  | 'TooManyRoutes'
   | 'DuplicateRoutePattern'
   | 'InvalidRoutePattern'
   | 'NameCollision'
