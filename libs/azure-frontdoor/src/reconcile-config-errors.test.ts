@@ -145,4 +145,16 @@ describe('route-level cases that used to stop every write for the Gateway are pr
     const hostNames = h().emulator.admin.dumpResources().resources.filter((r) => r.type === 'microsoft.cdn/profiles/customdomains').map((r) => (r.body as { properties?: { hostName?: string } }).properties?.hostName);
     expect(hostNames).not.toContain(tooLong);
   });
+
+  it('a new HTTPRoute past the routes limit waits with zero writes; the programmed routes stay and nothing is refused', async () => {
+    await programmed(hubInputs(services(), routes()));
+    const before = patternsOf(h());
+    const extra = [httpRoute('team-d', 'late', '2026-03-01T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/late')], backendRefs: [backendRef('site', 1, 'team-c')] }])];
+    const report = await reconcile(h(), modelOf(hubInputs(services(), routes(0, extra))), { capacityLimits: { routes: 3 } });
+    expect(report.failures).toEqual([]);
+    expect(report.reason).not.toBe('CapacityExceeded');
+    expect(report.problems.map((p) => [p.code, p.source?.name])).toEqual([['TooManyRoutes', 'late']]);
+    expect(writesCounted(h().emulator)).toBe(0);
+    expect(patternsOf(h())).toEqual(before);
+  });
 });
