@@ -3,15 +3,8 @@ import type { CapacityLimits } from './afd-limits.js';
 import { compositeRouteMetric } from './capacity.js';
 import { canonicalJson, compareText } from './canonical.js';
 import type { PlanProblem } from './plan-types.js';
-import type { HeldPattern, RouteSpec, RuleSetSpec, RuleSpec } from './spec-types.js';
-
-export interface RouteBudgetResult {
-  readonly routes: readonly RouteSpec[];
-  readonly ruleSets: readonly RuleSetSpec[];
-  readonly rules: readonly RuleSpec[];
-  readonly held: readonly HeldPattern[];
-  readonly problems: readonly PlanProblem[];
-}
+import type { RoutePlan } from './plan-routes.js';
+import type { HeldPattern, RouteSpec } from './spec-types.js';
 
 /**
  * Keeps the planned AFD routes within AFD's routes per profile and composite route metric by age: routes are taken
@@ -21,9 +14,9 @@ export interface RouteBudgetResult {
  */
 export function withinRouteBudget(
   model: GlobalGateway,
-  planned: { routes: readonly RouteSpec[]; ruleSets: readonly RuleSetSpec[]; rules: readonly RuleSpec[] },
+  planned: Pick<RoutePlan, 'routes' | 'ruleSets' | 'rules'>,
   limits: Pick<CapacityLimits, 'routes' | 'compositeRouteMetric'>,
-): RouteBudgetResult {
+): RoutePlan {
   const created = new Map(model.routes.map((r) => [`${r.namespace}/${r.name}`, r.creationTimestamp ?? '\uffff']));
   const ageOf = (s: SourceRef) => (s.kind === 'HTTPRoute' ? (created.get(`${s.namespace}/${s.name}`) ?? '\uffff') : '');
   const newest = (route: RouteSpec) => route.provenance.map(ageOf).sort(compareText).at(-1) ?? '';
@@ -38,7 +31,7 @@ export function withinRouteBudget(
       metric += cost;
     } else over.push(route);
   }
-  if (over.length === 0) return { ...planned, held: [], problems: [] };
+  if (over.length === 0) return { routes: planned.routes, ruleSets: planned.ruleSets, rules: planned.rules, held: [], problems: [] };
   const problems = new Map<string, PlanProblem>();
   const held = over.flatMap((route) => {
     const age = newest(route);
