@@ -26,6 +26,7 @@ export function createAzureAccess(flags: HubFlags, registry: Registry, environme
     scope: { subscriptionId, resourceGroup },
     hubIdentity: hubIdentityOf({ subscriptionId, hubName }),
     identity: { identity: describeIdentity(environment) },
+    profileQuota: flags.afdProfileQuota,
   };
 }
 

@@ -7,6 +7,7 @@ export * from './ownership.js';
 export { SINK_HOST_SUFFIX } from './sink.js';
 export { allRefs, planFrontDoor } from './plan-front-door.js';
 export * from './plan-types.js';
+export { planProblemsByRoute, type RoutePlanProblems } from './route-plan-problems.js';
 export * from './route-patterns.js';
 export type * from './spec-types.js';
 export { diffFrontDoor, type DiffResult, type Note } from './diff.js';

@@ -15,6 +15,8 @@ function stateOf(state: ProgrammedState): GatewayState {
   switch (state.kind) {
     case 'reconciled':
       return state.report.programmed ? 'programmed' : state.report.reason === 'Pending' ? 'pending' : 'failed';
+    case 'over-quota':
+      return 'failed';
     case 'held':
       return 'held';
     case 'disabled':

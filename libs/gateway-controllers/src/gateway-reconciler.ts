@@ -40,9 +40,10 @@ import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
 import { gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
 import { hasGatewayFinalizer, setGatewayFinalizer } from './gateway-finalizer.js';
 import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.js';
-import { collectHubInputs, type GatewayStores } from './gateway-inputs.js';
+import { collectHubInputs, ourGateways, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
+import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
 import { privateLinkRequestsToIssue, requestOf, type GatewayOwner } from './private-link-requests.js';
 import { azureFailureCondition, routeParentEntries, routeParentRule, withinParentLimit } from './route-status.js';
 import { StatusWriteBackoff } from './status-write-backoff.js';
@@ -55,6 +56,8 @@ export interface AzureFrontDoorAccess {
   readonly hubIdentity: string;
   readonly identity: AzureIdentityDescription;
   readonly capacityLimits?: Partial<CapacityLimits>;
+  /** How many AFD profiles this hub may hold in the subscription (default 500, AFD's quota): one per Gateway. */
+  readonly profileQuota?: number;
   readonly pollIntervalMs?: number;
   /** How soon a Gateway with something pending is looked at again (default 15 s). */
   readonly pendingRequeueMs?: number;
@@ -182,6 +185,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const programmedBefore = hasGatewayFinalizer(gateway);
     let state: ProgrammedState;
     let outcome: ReconcileOutcome = done();
+    const quota = result.model && azure ? profileQuotaVerdict(ourGateways(stores), gateway, azure.profileQuota ?? AFD_PROFILES_PER_SUBSCRIPTION) : { within: true as const };
     if (!result.model) {
       state = programmedBefore ? { kind: 'held', previous, servingGeneration: servingGeneration(previous) ?? generation } : { kind: 'not-accepted' };
       if (programmedBefore) {
@@ -190,6 +194,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     } else if (!azure) {
       state = { kind: 'disabled', previous: programmedBefore ? previous : undefined };
       if (programmedBefore) events.record(gateway, 'Warning', 'AzureFrontDoorDisabled', 'Hold', 'Azure Front Door reconciliation is disabled on this hub; this Gateway’s AFD profile is neither changed nor deleted');
+    } else if (!quota.within) {
+      state = { kind: 'over-quota', message: quota.message };
+      events.record(gateway, 'Warning', 'ProfileQuotaExceeded', 'Program', quota.message);
+      logger.warn('over the AFD profile quota; nothing is written to Azure', { step: 'plan', quota: azure.profileQuota ?? AFD_PROFILES_PER_SUBSCRIPTION });
+      // Deleting an older Gateway frees a place without an event on this one: it is looked at again now and then.
+      outcome = requeueAfter(azure.terminalRecheckMs ?? 5 * 60_000, quota.message);
     } else {
       const issued = await issuePrivateLinkRequests(inputs, result, owner, logger);
       const model = issued.model;

@@ -82,6 +82,13 @@ describe('gatewayStatus', () => {
     expect(programmedOf(foreign)).toMatchObject({ status: 'False', reason: 'ForeignProfile' });
   });
 
+  it('a Gateway over the AFD profile quota is Programmed=False NoResources with the quota named, and its listeners follow', () => {
+    const status = gatewayStatus(verdict, 3, { kind: 'over-quota', message: 'the AFD profile quota of 500 Standard/Premium profiles per subscription is reached' }, undefined);
+    expect(programmedOf(status)).toMatchObject({ status: 'False', reason: 'NoResources', message: 'the AFD profile quota of 500 Standard/Premium profiles per subscription is reached', observedGeneration: 3 });
+    expect(status.listeners[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'False', reason: 'NoResources' });
+    expect(status.addresses).toBeUndefined();
+  });
+
   it('a held Gateway keeps Programmed=True at the current generation, naming the generation it serves, and keeps its address', () => {
     const previous = { type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready on e.azurefd.net', observedGeneration: 2, lastTransitionTime: '2026-01-01T00:00:00Z' } as const;
     const current = { addresses: [{ type: 'Hostname', value: 'e.azurefd.net' }] } as GatewayStatus;

@@ -18,6 +18,8 @@ export type ProgrammedState =
   | { readonly kind: 'disabled'; readonly previous: Condition | undefined }
   /** Nothing to program: resolve's verdict carries Programmed=False. */
   | { readonly kind: 'not-accepted' }
+  /** Over the subscription's AFD profile quota: nothing was written to Azure; `message` names the quota. */
+  | { readonly kind: 'over-quota'; readonly message: string }
   /** Deleting: the profile could not be removed yet. */
   | { readonly kind: 'deleting'; readonly reason: string; readonly message: string; readonly previous: Condition | undefined };
 
@@ -75,6 +77,8 @@ function programmedCondition(state: ProgrammedState, generation: number): Verdic
     case 'disabled':
       if (state.previous) return { ...at(state.previous.status, state.previous.reason, state.previous.message), observedGeneration: state.previous.observedGeneration ?? generation };
       return at('False', 'Pending', `${AFD_DISABLED_MESSAGE}; nothing is programmed in Azure`);
+    case 'over-quota':
+      return at('False', 'NoResources', state.message);
     case 'deleting':
       return at(state.previous?.status ?? 'False', state.reason, state.message);
     case 'not-accepted':

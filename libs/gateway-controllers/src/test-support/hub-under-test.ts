@@ -46,6 +46,8 @@ export interface AgentOptions {
   /** The agent's `--afd-resource-group` (default SCOPE's, which the emulator has). */
   readonly resourceGroup?: string;
   readonly terminalRecheckMs?: number;
+  /** The agent's `--afd-profile-quota` (default AFD's 500). */
+  readonly profileQuota?: number;
 }
 
 /** The Lease apps/hub-gateway replicas share; test timings keep failover within seconds. */
@@ -122,6 +124,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
             ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
             ...(agent.terminalRecheckMs !== undefined ? { terminalRecheckMs: agent.terminalRecheckMs } : {}),
+            ...(agent.profileQuota !== undefined ? { profileQuota: agent.profileQuota } : {}),
           };
     const gateway = registerGatewayController({
       manager,

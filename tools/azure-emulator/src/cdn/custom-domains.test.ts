@@ -18,8 +18,8 @@ async function waitFor(done: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-async function createDomain(name: string, hostName: string, profile = 'fd'): Promise<void> {
-  const poller = await bed.cdn.afdCustomDomains.beginCreate(RG, profile, name, { hostName, tlsSettings: MANAGED }, FAST_POLLING);
+async function createDomain(name: string, hostName: string, profile = 'fd', tlsSettings: { certificateType: 'ManagedCertificate' | 'CustomerCertificate' } = MANAGED): Promise<void> {
+  const poller = await bed.cdn.afdCustomDomains.beginCreate(RG, profile, name, { hostName, tlsSettings }, FAST_POLLING);
   bed.emulator.admin.finishOperations();
   await poller.pollUntilDone();
 }
@@ -102,5 +102,19 @@ describe('AFD custom domain validation', () => {
     await bed.cdn.afdCustomDomains.beginDelete(RG, 'fd', 'held').then((p) => (bed.emulator.admin.finishOperations(), p.pollUntilDone()));
     await createDomain('held', 'held.fabrikam.example', 'fd2');
     expect((await bed.cdn.afdCustomDomains.get(RG, 'fd2', 'held')).domainValidationState).toBe('Pending');
+  });
+
+  it('takes a fully qualified host name of at least two labels of at most 63 characters, a wildcard first label allowed', async () => {
+    for (const hostName of ['localhost', 'a..contoso.example', '-a.contoso.example', `${'l'.repeat(64)}.example`, 'a_b.contoso.example', 'a.*.contoso.example']) {
+      const error = await restErrorOf(bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'bad', { hostName, tlsSettings: { certificateType: 'CustomerCertificate' } }, FAST_POLLING));
+      expect([error.statusCode, error.code, error.message], hostName).toEqual([
+        400,
+        'BadRequest',
+        `'properties.hostName' '${hostName.toLowerCase()}' is not a valid domain name: expected a fully qualified domain name of at least two labels (the first may be '*'), each of letters, digits and inner hyphens and at most 63 characters, 253 in all.`,
+      ]);
+    }
+    await createDomain('apex', 'contoso.example');
+    await createDomain('label-63', `${'l'.repeat(63)}.ex`, 'fd', { certificateType: 'CustomerCertificate' });
+    expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'label-63')).hostName).toBe(`${'l'.repeat(63)}.ex`);
   });
 });

@@ -17,6 +17,22 @@ function issueValidationToken(record: ResourceRecord, context: EmulatorContext):
   record.internal.validationExpires = new Date(context.now() + VALIDITY_MS).toISOString();
 }
 
+/**
+ * A fully qualified domain name of at least two labels, the first of which may be `*`, each label letters, digits and
+ * inner hyphens, at most 63 characters, 253 in all (A79: the rule terraform-provider-azurerm checks before it calls
+ * Azure, validate/front_door_custom_domain_host_name.go; Azure's own answer is not published).
+ */
+const LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';
+const CUSTOM_DOMAIN_HOST = new RegExp(`^(?:\\*|${LABEL})(?:\\.${LABEL})+$`);
+const MAX_HOST_NAME = 253;
+
+function checkHostName(hostName: string): void {
+  if (hostName.length <= MAX_HOST_NAME && CUSTOM_DOMAIN_HOST.test(hostName)) return;
+  throw badRequest(
+    `'properties.hostName' '${hostName}' is not a valid domain name: expected a fully qualified domain name of at least two labels (the first may be '*'), each of letters, digits and inner hyphens and at most 63 characters, 253 in all.`,
+  );
+}
+
 function checkTlsSettings(request: WriteRequest, hostName: string): void {
   const tlsSettings = request.body.properties.tlsSettings as { certificateType?: string; minimumTlsVersion?: string } | undefined;
   // Front Door has refused TLS 1.0/1.1 minimums since 1 March 2025 (A70).
@@ -28,7 +44,7 @@ function checkTlsSettings(request: WriteRequest, hostName: string): void {
   }
 }
 
-/** Host names AFD keeps in one profile: the same host, or a wildcard domain and one of its first-level subdomains (A77). */
+/** Host names AFD keeps in one profile: the same host, or a wildcard domain and one of its first-level subdomains (A81). */
 function overlap(a: string, b: string): boolean {
   if (a === b) return true;
   const [wildcard, other] = a.startsWith('*.') ? [a, b] : [b, a];
@@ -37,7 +53,7 @@ function overlap(a: string, b: string): boolean {
   return dot > 0 && other.slice(dot) === wildcard.slice(1);
 }
 
-/** A validated custom domain of another profile (of any subscription) that keeps `hostName` from this one (A76). */
+/** A validated custom domain of another profile (of any subscription) that keeps `hostName` from this one (A80). */
 function validatedElsewhere(request: WriteRequest, context: EmulatorContext, hostName: string): ResourceRecord | undefined {
   const profile = profileKeyOf(request.path);
   return context.store
@@ -57,6 +73,7 @@ export const customDomainKind = afdChildKind({
   check(request, context) {
     enforceProfileLimit(request, context, AFD.customDomain, context.limits.afd.customDomainsPerProfile, 'custom domains per profile');
     const hostName = String(request.body.properties.hostName).toLowerCase();
+    checkHostName(hostName);
     const previous = request.existing?.body.properties.hostName;
     if (typeof previous === 'string' && previous.toLowerCase() !== hostName) {
       throw badRequest(`'properties.hostName' of custom domain '${request.existing?.name}' cannot change from '${previous}' to '${hostName}'.`);
