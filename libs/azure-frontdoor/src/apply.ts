@@ -12,6 +12,7 @@ import type {
 import { describeRef, type FrontDoorScope } from './afd-refs.js';
 import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
 import { mapBounded } from './observe.js';
+import { operationDeadline } from './operation-deadline.js';
 import { orderOperations, type Operation } from './operations.js';
 import type { ArmRequestCount } from './request-count.js';
 
@@ -23,13 +24,24 @@ export interface ApplyOptions {
   readonly abortSignal?: AbortSignal;
   /** Counts the writes and the polls of their long-running operations. */
   readonly requests?: ArmRequestCount;
+  /**
+   * How long one write and its long-running operation are followed (default 10 min). Past it the write is
+   * `in-flight`: ARM may still finish it, so it is neither done nor failed, and the next reconcile observes it.
+   */
+  readonly operationDeadlineMs?: number;
+  /**
+   * Asked before each level of writes: a reason (e.g. this replica's leader Lease is no longer valid) stops the
+   * apply there, and that level and every later one are skipped with it.
+   */
+  readonly fence?: () => string | undefined;
 }
 
 /** What ARM answered for a write: the resource as it now is (for readiness), or the classified failure. */
 export type OperationResult =
   | { readonly op: Operation; readonly outcome: 'done'; readonly resource?: { provisioningState?: string; deploymentStatus?: string } & object }
   | { readonly op: Operation; readonly outcome: 'failed'; readonly failure: ArmFailure }
-  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string };
+  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string }
+  | { readonly op: Operation; readonly outcome: 'in-flight'; readonly because: string };
 
 type Written = { provisioningState?: string; deploymentStatus?: string } & object;
 
@@ -82,9 +94,10 @@ async function remove(cdn: CdnManagementClient, rg: string, op: Operation, lro: 
 }
 
 async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Operation, options: ApplyOptions): Promise<OperationResult> {
+  const deadline = operationDeadline(options.abortSignal, options.operationDeadlineMs);
   const lro = {
     ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }),
-    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    abortSignal: deadline.signal,
     ...(options.requests ? { onResponse: options.requests.onResponse } : {}),
   };
   try {
@@ -96,13 +109,18 @@ async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Oper
   } catch (error) {
     // Gone already is what a delete wants.
     if (op.action === 'delete' && isNotFound(error)) return { op, outcome: 'done' };
+    if (deadline.expired()) {
+      return { op, outcome: 'in-flight', because: `ARM had not finished the ${op.action} within ${deadline.deadlineMs / 1000} s; it is observed again` };
+    }
     return { op, outcome: 'failed', failure: classifyArmError(error) };
   }
 }
 
 /**
- * Runs the writes level by level (see `levelOf`), each level concurrently. After a failed level nothing further is
- * attempted: a route never switches to a group that failed to appear, and nothing is deleted on a half-applied graph.
+ * Runs the writes level by level (see `levelOf`), each level concurrently. After a failed level (or one whose write
+ * is still in flight at its deadline) nothing further is attempted: a route never switches to a group that failed to
+ * appear, and nothing is deleted on a half-applied graph.
+ * The fence is asked before each level; once it gives a reason, nothing more is written.
  */
 export async function applyOperations(
   cdn: CdnManagementClient,
@@ -112,15 +130,23 @@ export async function applyOperations(
 ): Promise<OperationResult[]> {
   const results: OperationResult[] = [];
   let blocker: OperationResult | undefined;
+  let fenced: string | undefined;
   for (const level of orderOperations(operations)) {
-    if (blocker && blocker.outcome === 'failed') {
-      const because = `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} failed first (${describeFailure(blocker.failure)})`;
+    fenced ??= options.fence?.();
+    if (fenced) {
+      const because = `not attempted: ${fenced}`;
+      results.push(...level.map((op): OperationResult => ({ op, outcome: 'skipped', because })));
+      continue;
+    }
+    if (blocker && (blocker.outcome === 'failed' || blocker.outcome === 'in-flight')) {
+      const first = blocker.outcome === 'failed' ? `failed first (${describeFailure(blocker.failure)})` : 'is still in flight';
+      const because = `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} ${first}`;
       results.push(...level.map((op): OperationResult => ({ op, outcome: 'skipped', because })));
       continue;
     }
     const done = await mapBounded(level, options.concurrency ?? 8, (op) => execute(cdn, scope, op, options));
     results.push(...done);
-    blocker = done.find((r) => r.outcome === 'failed');
+    blocker = done.find((r) => r.outcome === 'failed') ?? done.find((r) => r.outcome === 'in-flight');
   }
   return results;
 }

@@ -8,6 +8,7 @@ import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors
 import { capacityUsage, capacityViolations, measureAfterApply, measureGraph, type CapacityViolation } from './capacity.js';
 import { diffFrontDoor } from './diff.js';
 import { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from './observe.js';
+import { operationDeadline } from './operation-deadline.js';
 import { checkOwnership, type Owner } from './ownership.js';
 import { planFrontDoor } from './plan-front-door.js';
 import type { FrontDoorPlan } from './plan-types.js';
@@ -37,6 +38,13 @@ export interface ReconcileOptions {
   readonly now?: () => number;
   /** When to look again while a custom domain awaits DNS validation (default 60 s). */
   readonly domainValidationRequeueMs?: number;
+  /** How long each write's long-running operation is followed (default 10 min); past it the write is in flight (pending). */
+  readonly operationDeadlineMs?: number;
+  /**
+   * Asked before each batch of ARM writes (each level, the token refreshes): a reason stops the writes there, e.g.
+   * the hub's leader Lease is no longer valid; what was not written is pending.
+   */
+  readonly fence?: () => string | undefined;
 }
 
 interface Refusal {
@@ -155,10 +163,18 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   const results = await applyOperations(clients.cdn, options.scope, diff.operations, {
     ...common,
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    ...(options.operationDeadlineMs !== undefined ? { operationDeadlineMs: options.operationDeadlineMs } : {}),
+    ...(options.fence ? { fence: options.fence } : {}),
   });
   const readiness = assessReadiness(diff, results, observed);
   const profile = plan.graph.profile.ref.profile;
-  const tokens = await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), common);
+  const fenced = options.fence?.();
+  const tokens = fenced
+    ? { refreshed: new Map<string, AFDDomain>(), writes: 0, failures: [] }
+    : await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), {
+        ...common,
+        abortSignal: operationDeadline(options.abortSignal, options.operationDeadlineMs).signal,
+      });
   // Each domain as ARM last answered: read, then written this pass, then refreshed (later entries win).
   const latestDomains = new Map<string, AFDDomain>([
     ...observed.customDomains.map((d): [string, AFDDomain] => [d.name.toLowerCase(), d.arm]),

@@ -86,6 +86,16 @@ export class Manager {
     return this.options.metricsAddress ? this.metricsServer?.url : this.healthServer?.url;
   }
 
+  /**
+   * A fence for writes outside the API server (Azure): a reason not to write while this replica's leader Lease is not
+   * valid for `marginMs` more; undefined without leader election (a single replica always may).
+   */
+  leaseFence(marginMs: number): (() => string | undefined) | undefined {
+    const elector = this.options.leaderElector;
+    if (!elector) return undefined;
+    return () => (elector.isLeaseValid(marginMs) ? undefined : `this replica's leader Lease is not valid for another ${marginMs / 1000} s (lost, or about to be); it writes nothing more`);
+  }
+
   get isRunningControllers(): boolean {
     return this.controllersStarted;
   }
