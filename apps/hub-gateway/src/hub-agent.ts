@@ -48,7 +48,10 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
   const prerequisite = new FleetCrdPrerequisite({ manager, client, logger, metrics, freezeObjects });
   const fleet = registerFleetHubControllers({ manager, client, events, logger, metrics, prerequisite, freezeObjects });
   const classes = registerGatewayClassController({ manager, client, logger, metrics, freezeObjects });
-  const azure = flags.enableAfd ? createAzureAccess(flags, registry, context.environment) : undefined;
+  // The leader writes to Azure only within the renew deadline of its last renewal: by then it has renewed or stepped
+  // down, and no standby takes the Lease before the lease duration has passed.
+  const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
+  const azure = flags.enableAfd ? createAzureAccess(flags, { registry, environment: context.environment, logger, ...(writeFence ? { writeFence } : {}) }) : undefined;
   registerGatewayController({
     manager,
     client,

@@ -1,5 +1,5 @@
 import { DefaultAzureCredential } from '@azure/identity';
-import { ArmRateLimiter, armBucketsShare } from '@fleet-gateway/azure-frontdoor';
+import { ArmRateLimiter, armBucketsShare, warnRetryAfterCapped } from '@fleet-gateway/azure-frontdoor';
 import type { Logger } from '@fleet-gateway/controller';
 import { createMemberNetworkClient, PrivateLinkDiscovery, PrivateLinkOriginDiscovery } from '@fleet-gateway/member-azure';
 import type { OriginDiscovery } from '@fleet-gateway/member-export';
@@ -21,6 +21,7 @@ export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Log
     subscriptionId,
     ...(flags.armEndpoint ? { endpoint: flags.armEndpoint } : {}),
     rateLimiter: new ArmRateLimiter(armBucketsShare(flags.armRateLimitShare)),
+    retry: { onRetryAfterCapped: warnRetryAfterCapped(logger) },
   });
   return new PrivateLinkOriginDiscovery({
     discovery: new PrivateLinkDiscovery(client),

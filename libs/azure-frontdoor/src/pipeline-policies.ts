@@ -39,6 +39,11 @@ export interface RetryAfterCapped {
   readonly waitedMs: number;
 }
 
+/** The agents' `onRetryAfterCapped`: one warning line on their logger. */
+export function warnRetryAfterCapped(logger: { warn(message: string, meta: object): unknown }): (capped: RetryAfterCapped) => void {
+  return (capped) => logger.warn('ARM asked to wait longer than the Retry-After cap; waiting the cap', { ...capped });
+}
+
 export const DEFAULT_REQUEST_TIMEOUT_MS = 90_000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 

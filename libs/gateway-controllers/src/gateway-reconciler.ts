@@ -59,6 +59,11 @@ export interface AzureFrontDoorAccess {
   readonly driftCheckMs?: number;
   /** How soon a terminal Azure failure (authorization, missing resource group) is tried again (default 5 min). */
   readonly terminalRecheckMs?: number;
+  /**
+   * Asked before each batch of ARM writes: a reason (this replica's leader Lease is no longer valid) stops the writes
+   * there. Absent, writes are never fenced (a single replica).
+   */
+  readonly writeFence?: () => string | undefined;
 }
 
 export interface GatewayReconcilerOptions {
@@ -245,6 +250,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       ...(access.capacityLimits ? { capacityLimits: access.capacityLimits } : {}),
       ...(access.pollIntervalMs !== undefined ? { pollIntervalMs: access.pollIntervalMs } : {}),
       ...(access.pendingRequeueMs !== undefined ? { pendingRequeueMs: access.pendingRequeueMs } : {}),
+      ...(access.writeFence ? { fence: access.writeFence } : {}),
       beforeFirstWrite: async () => {
         if (hasGatewayFinalizer(gateway)) return;
         await setGatewayFinalizer(client, gateway, true);
@@ -375,6 +381,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         scope: azure.scope,
         abortSignal: signal,
         ...(azure.pollIntervalMs !== undefined ? { pollIntervalMs: azure.pollIntervalMs } : {}),
+        ...(azure.writeFence ? { fence: azure.writeFence } : {}),
       });
       logger.info('deleting the AFD profile', { step: 'delete', profile: report.profile, result: report.result });
       if (report.result === 'refused' || report.result === 'failed') {
