@@ -41,6 +41,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,
+    stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });
   const client = clients.hub;
   const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));

@@ -47,6 +47,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,
+    stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });
   const { member: memberClient, hub: hubClient } = clients;
   const events = manager.addEventRecorder(new EventRecorder({ client: memberClient, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));

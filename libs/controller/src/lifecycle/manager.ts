@@ -21,7 +21,14 @@ export interface ManagerOptions {
   readonly drainTimeoutMs?: number;
   /** Called after leadership was lost and work stopped; the process should exit. */
   readonly onLeadershipLost?: () => void;
+  /**
+   * /healthz fails when a controller's work has waited this long with no reconcile finished meanwhile (default
+   * 30 min, beyond the longest a reconcile takes with every ARM call and operation bounded).
+   */
+  readonly stallTimeoutMs?: number;
 }
+
+export const DEFAULT_STALL_TIMEOUT_MS = 30 * 60_000;
 
 export interface ShutdownReport {
   readonly reason: string;
@@ -115,6 +122,20 @@ export class Manager {
     return [...checks, ...this.extraReadiness];
   }
 
+  /** For /healthz: every controller makes progress (see Controller.stalled). */
+  livenessChecks(): HealthCheck[] {
+    const bound = this.options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+    return [
+      {
+        name: 'controllers-progress',
+        check: () => {
+          const stalled = this.controllers.map((c) => c.stalled(bound)).filter((why): why is string => why !== undefined);
+          return stalled.length === 0 ? { ok: true } : { ok: false, message: stalled.join('; ') };
+        },
+      },
+    ];
+  }
+
   async start(): Promise<void> {
     for (const informer of this.informers) informer.start();
     const registry = this.options.metrics?.registry ?? new Registry();
@@ -126,6 +147,7 @@ export class Manager {
         ...this.options.health,
         ...(this.options.metricsAddress ? {} : { registry }),
         readiness: this.readinessChecks(),
+        liveness: this.livenessChecks(),
       });
     }
     const elector = this.options.leaderElector;
