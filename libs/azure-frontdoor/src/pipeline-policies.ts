@@ -21,8 +21,9 @@ export interface RetryOptions {
   readonly random?: () => number;
   /**
    * How long one attempt may wait for ARM's answer (default 90 s, beyond ARM's own 60 s bound on a resource
-   * provider's answer, so only a dead connection or a hung front end is cut): the attempt is aborted and retried as a
-   * network failure within `maxRetries`.
+   * provider's answer, after which ARM answers 504 itself (ARM RPC, common API details: Client Request Timeout), so
+   * only a dead connection or a hung front end is cut): the attempt is aborted and retried as a network failure
+   * within `maxRetries`.
    */
   readonly requestTimeoutMs?: number;
   /** The longest Retry-After obeyed (default 60 s): a longer one is cut to it, and said through `onRetryAfterCapped`. */
