@@ -11,7 +11,7 @@ import type { MemberFlags } from './flags.js';
  * sized to the flag's share of ARM's buckets, the Microsoft.Network client, and the Private Link origin discovery of
  * the node resource group's load balancers and Private Link Services.
  */
-export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Logger): OriginDiscovery {
+export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Logger, writeFence?: () => string | undefined): OriginDiscovery {
   // parseMemberFlags refuses discovery without these; the check keeps the types honest.
   const { azureSubscriptionId: subscriptionId, nodeResourceGroup } = flags;
   if (!subscriptionId || !nodeResourceGroup) throw new Error('--enable-private-link-origin-discovery needs --azure-subscription-id and --node-resource-group');
@@ -27,6 +27,7 @@ export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Log
     discovery: new PrivateLinkDiscovery(client),
     nodeResourceGroup,
     approveConnections: flags.approvePrivateLinkConnections,
+    ...(writeFence ? { writeFence } : {}),
     logger,
   });
 }
