@@ -31,6 +31,7 @@ export function createAzureAccess(flags: HubFlags, wiring: AzureAccessWiring): A
     rateLimiter: new ArmRateLimiter(armBucketsShare(flags.armRateLimitShare)),
     retry: { onRetryAfterCapped: warnRetryAfterCapped(logger) },
     metricsRegistry: registry,
+    ...(wiring.writeFence ? { writeFence: wiring.writeFence } : {}),
   });
   return {
     clients,

@@ -60,4 +60,16 @@ describe('the fence asked before each level of writes', () => {
     expect(report.resources.filter((r) => r.action === 'skipped')).toHaveLength(planned - 1);
     expect(asked).toBeGreaterThanOrEqual(2);
   });
+
+  it("a write the clients' fence stops inside a level is skipped with its reason, not failed", async () => {
+    let asked = 0;
+    h = await startHarness({ writeFence: () => (++asked > 1 ? 'the leader Lease is no longer valid' : undefined) });
+    const report = await reconcile(h, model);
+    expect(writesCounted(h.emulator)).toBe(1);
+    expect(report.failures).toEqual([]);
+    expect(report.reason).toBe('Pending');
+    const skipped = report.resources.filter((r) => r.action === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.some((r) => r.cause === 'not attempted: the leader Lease is no longer valid')).toBe(true);
+  });
 });

@@ -13,6 +13,7 @@ import { describeRef, type FrontDoorScope } from './afd-refs.js';
 import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
 import { mapBounded } from './observe.js';
 import { operationDeadline } from './operation-deadline.js';
+import { ArmWriteFencedError } from './pipeline-policies.js';
 import { orderOperations, type Operation } from './operations.js';
 import type { ArmRequestCount } from './request-count.js';
 
@@ -109,6 +110,7 @@ async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Oper
   } catch (error) {
     // Gone already is what a delete wants.
     if (op.action === 'delete' && isNotFound(error)) return { op, outcome: 'done' };
+    if (error instanceof ArmWriteFencedError) return { op, outcome: 'skipped', because: `not attempted: ${error.reason}` };
     if (deadline.expired()) {
       return { op, outcome: 'in-flight', because: `ARM had not finished the ${op.action} within ${deadline.deadlineMs / 1000} s; it is observed again` };
     }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyArmError } from './arm-errors.js';
-import { retryAfterMs, type RetryAfterCapped } from './pipeline-policies.js';
+import { ArmWriteFencedError, retryAfterMs, type RetryAfterCapped } from './pipeline-policies.js';
 import { startHarness, TEST_SCOPE, type Harness } from './testing/emulator-harness.js';
 
 const PROFILE = 'Microsoft.Cdn/profiles';
@@ -102,6 +102,22 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
     expect(capped).toHaveLength(2);
     expect(capped[0]).toMatchObject({ method: 'GET', status: 429, retryAfterMs: 600_000, waitedMs: 1_000 });
     expect(capped[0]?.url).toContain('/profiles/p1');
+  });
+
+  it('the write fence stops every write attempt, a resend after Retry-After included; reads pass', async () => {
+    let fenced: string | undefined;
+    const h = await withProfile({
+      writeFence: () => fenced,
+      // The fence turns while the retry policy waits out ARM's Retry-After (the process paused, the Lease lost).
+      retry: { sleep: async () => void (fenced = "this replica's leader Lease is not valid") },
+    });
+    h.emulator.admin.injectFault({ kind: 'status', status: 429, method: 'PUT', pathPattern: '/profiles/p1$', count: 1, retryAfterSeconds: 5 });
+    const body = { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, tags: { a: 'b' } };
+    const error = await h.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p1', body, { updateIntervalInMs: 5 }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ArmWriteFencedError);
+    expect((error as Error).message).toBe(`PUT /subscriptions/${TEST_SCOPE.subscriptionId}/resourceGroups/${TEST_SCOPE.resourceGroup}/providers/Microsoft.Cdn/profiles/p1 was not sent: this replica's leader Lease is not valid`);
+    expect(h.emulator.admin.requestTotal({ method: 'PUT' })).toBe(1);
+    await expect(getProfile(h)).resolves.toMatchObject({ name: 'p1', tags: {} });
   });
 
   it('authorization failures are terminal and never retried', async () => {

@@ -52,6 +52,21 @@ const RETRY_POLICY_NAME = 'fleetGatewayArmRetry';
 const RATE_LIMIT_POLICY_NAME = 'fleetGatewayArmRateLimit';
 const METRICS_POLICY_NAME = 'fleetGatewayArmMetrics';
 const TIMEOUT_POLICY_NAME = 'fleetGatewayArmTimeout';
+const WRITE_FENCE_POLICY_NAME = 'fleetGatewayArmWriteFence';
+
+/** A write the fence stopped before it went on the wire (the leader Lease is no longer valid). */
+export class ArmWriteFencedError extends Error {
+  readonly code = 'WriteFenced';
+
+  constructor(
+    method: string,
+    url: string,
+    readonly reason: string,
+  ) {
+    super(`${method} ${new URL(url).pathname} was not sent: ${reason}`);
+    this.name = 'ArmWriteFencedError';
+  }
+}
 
 /** An attempt ARM did not answer within the request timeout; `ETIMEDOUT` makes it a network failure (transient, retried). */
 export class ArmRequestTimeoutError extends Error {
@@ -155,6 +170,21 @@ export function armTimeoutPolicy(timeoutMs: number): PipelinePolicy {
   };
 }
 
+/**
+ * Asks the fence before every write attempt, retries included: a write the retry policy would resend after a long
+ * Retry-After (or a pause of the whole process) is not sent once the fence gives a reason. Reads pass.
+ */
+export function armWriteFencePolicy(fence: () => string | undefined): PipelinePolicy {
+  return {
+    name: WRITE_FENCE_POLICY_NAME,
+    async sendRequest(request: PipelineRequest, next) {
+      const reason = ArmRateLimiter.classify(request.method) === 'writes' ? fence() : undefined;
+      if (reason) throw new ArmWriteFencedError(request.method, request.url, reason);
+      return next(request);
+    },
+  };
+}
+
 /** Counts every HTTP attempt once, after the retry policy and the limiter, with the status ARM answered. */
 export function armMetricsPolicy(metrics: ArmMetrics): PipelinePolicy {
   return {
@@ -174,13 +204,15 @@ export function armMetricsPolicy(metrics: ArmMetrics): PipelinePolicy {
 }
 
 /**
- * Replaces the client's retry phase with ours and puts the limiter (and the metrics), then the per-attempt timeout,
- * right after it.
+ * Replaces the client's retry phase with ours and puts the write fence (when given), the limiter (and the metrics),
+ * then the per-attempt timeout, right after it.
  */
-export function installPolicies(pipeline: Pipeline, limiter: ArmRateLimiter, retry: RetryOptions = {}, metrics?: ArmMetrics): void {
+export function installPolicies(pipeline: Pipeline, limiter: ArmRateLimiter, retry: RetryOptions = {}, metrics?: ArmMetrics, writeFence?: () => string | undefined): void {
   pipeline.removePolicy({ phase: 'Retry' });
   pipeline.addPolicy(armRetryPolicy(retry), { phase: 'Retry' });
   pipeline.addPolicy(armRateLimitPolicy(limiter, metrics), { afterPhase: 'Retry' });
+  // Before the limiter: a write that is not sent takes no token.
+  if (writeFence) pipeline.addPolicy(armWriteFencePolicy(writeFence), { afterPhase: 'Retry', beforePolicies: [RATE_LIMIT_POLICY_NAME] });
   if (metrics) pipeline.addPolicy(armMetricsPolicy(metrics), { afterPhase: 'Retry', afterPolicies: [RATE_LIMIT_POLICY_NAME] });
   const before = metrics ? [RATE_LIMIT_POLICY_NAME, METRICS_POLICY_NAME] : [RATE_LIMIT_POLICY_NAME];
   pipeline.addPolicy(armTimeoutPolicy(retry.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS), { afterPhase: 'Retry', afterPolicies: before });
