@@ -1,5 +1,5 @@
 /** How long one ARM write and its long-running operation are followed before the caller moves on. */
-export const DEFAULT_OPERATION_DEADLINE_MS = 10 * 60_000;
+const DEFAULT_OPERATION_DEADLINE_MS = 10 * 60_000;
 
 export interface OperationDeadline {
   /** The caller's signal, ended also when the deadline passes: give it to the SDK's `begin…AndWait`. */

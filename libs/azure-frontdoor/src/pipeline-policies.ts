@@ -45,8 +45,8 @@ export function warnRetryAfterCapped(logger: { warn(message: string, meta: objec
   return (capped) => logger.warn('ARM asked to wait longer than the Retry-After cap; waiting the cap', { ...capped });
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 90_000;
-export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 90_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 const RETRY_POLICY_NAME = 'fleetGatewayArmRetry';
 const RATE_LIMIT_POLICY_NAME = 'fleetGatewayArmRateLimit';

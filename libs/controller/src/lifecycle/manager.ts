@@ -28,7 +28,7 @@ export interface ManagerOptions {
   readonly stallTimeoutMs?: number;
 }
 
-export const DEFAULT_STALL_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_STALL_TIMEOUT_MS = 30 * 60_000;
 
 export interface ShutdownReport {
   readonly reason: string;
