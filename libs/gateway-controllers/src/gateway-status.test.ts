@@ -79,6 +79,8 @@ describe('gatewayStatus', () => {
       const status = gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, undefined);
       expect(programmedOf(status)).toMatchObject({ status: 'False', reason: 'AzureReadFailed', message: unreadable.message });
       expect(status.addresses).toBeUndefined();
+      // Failing again still has nothing observed to keep: the same condition, not one wrapped in the other.
+      expect(programmedOf(gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, status as GatewayStatus))).toEqual(programmedOf(status));
     });
 
     it('a reconcile that read Azure and found no endpoint drops the address (only a failed read keeps it)', () => {

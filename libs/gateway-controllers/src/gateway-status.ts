@@ -90,7 +90,8 @@ function programmedCondition(state: ProgrammedState, generation: number, previou
   switch (state.kind) {
     case 'reconciled': {
       const { report } = state;
-      if (readFailed(state) && previous) return lastObserved(previous, report, generation);
+      // A Programmed that only ever said Azure could not be read has no observed state to keep.
+      if (readFailed(state) && previous && previous.reason !== PROGRAMMED_REASON.AzureReadFailed) return lastObserved(previous, report, generation);
       return at(report.programmed ? 'True' : 'False', PROGRAMMED_REASON[report.reason], describeReport(report));
     }
     case 'held': {
