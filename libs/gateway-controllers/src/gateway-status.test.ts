@@ -1,6 +1,7 @@
 import type { GatewayStatus } from '@fleet-gateway/api-types';
 import type { ReconcileReport } from '@fleet-gateway/azure-frontdoor';
 import type { GatewayVerdict } from '@fleet-gateway/model';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AFD_RECONCILIATION_CONDITION, AZURE_DATA_CURRENT_CONDITION, describeReport, gatewayStatus, servingGeneration } from './gateway-status.js';
 
@@ -64,6 +65,26 @@ describe('gatewayStatus', () => {
         message: `${unreadable.message}; Programmed and the addresses stay as last observed until Azure can be read again`,
         observedGeneration: 4,
       });
+    });
+
+    it('for any last observed state, however many reads fail in a row: the addresses, Programmed status and reason stay', () => {
+      const observed = fc.record({
+        programmed: fc.boolean(),
+        reason: fc.constantFrom<ReconcileReport['reason']>('Programmed', 'Pending', 'AzureWriteFailed', 'CapacityExceeded'),
+        message: fc.string({ maxLength: 40 }),
+        host: fc.option(fc.domain(), { nil: undefined }),
+      });
+      fc.assert(
+        fc.property(observed, fc.integer({ min: 1, max: 4 }), (last, failures) => {
+          const seen = report({ programmed: last.programmed, reason: last.programmed ? 'Programmed' : last.reason, message: last.message, ...(last.host ? { endpointHostName: last.host } : {}) });
+          const before = gatewayStatus(verdict, 3, { kind: 'reconciled', report: seen }, undefined);
+          let status = before;
+          for (let i = 0; i < failures; i++) status = gatewayStatus(verdict, 3 + i, { kind: 'reconciled', report: unreadable }, status as GatewayStatus);
+          expect(status.addresses).toEqual(before.addresses);
+          expect(programmedOf(status)).toMatchObject({ status: programmedOf(before)?.status, reason: programmedOf(before)?.reason });
+          expect(dataOf(status)).toMatchObject({ status: 'False', reason: 'AzureReadFailed' });
+        }),
+      );
     });
 
     it('failing again names the failure once; reading again restores what Azure shows', () => {
