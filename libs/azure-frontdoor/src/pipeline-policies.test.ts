@@ -104,6 +104,15 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
     expect(capped[0]?.url).toContain('/profiles/p1');
   });
 
+  it("a long-running operation's Retry-After beyond the cap is cut to it too: the poller waits the cap, not ARM's hour", async () => {
+    const capped: RetryAfterCapped[] = [];
+    harness = await startHarness({ emulator: { lroDelayMs: 50, lroRetryAfterSeconds: 3_600 }, retry: { maxRetryAfterMs: 1_000, onRetryAfterCapped: (c) => capped.push(c) } });
+    const body = { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } };
+    await expect(harness.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p2', body)).resolves.toMatchObject({ provisioningState: 'Succeeded' });
+    expect(capped.length).toBeGreaterThanOrEqual(1);
+    expect(capped[0]).toMatchObject({ method: 'PUT', retryAfterMs: 3_600_000, waitedMs: 1_000 });
+  });
+
   it('the write fence stops every write attempt, a resend after Retry-After included; reads pass', async () => {
     let fenced: string | undefined;
     const h = await withProfile({

@@ -113,6 +113,15 @@ export function armRetryPolicy(options: RetryOptions = {}): PipelinePolicy {
     options.onRetryAfterCapped?.({ method: request.method, url: request.url, status: response?.status ?? 0, retryAfterMs: hinted, waitedMs: retryAfterCap });
     return retryAfterCap;
   };
+  // A long-running operation's poller waits what its responses' Retry-After says: the answer it reads says the cap.
+  const capRetryAfter = (request: PipelineRequest, response: PipelineResponse): PipelineResponse => {
+    const hinted = retryAfterMs(response);
+    if (hinted === undefined || hinted <= retryAfterCap) return response;
+    options.onRetryAfterCapped?.({ method: request.method, url: request.url, status: response.status, retryAfterMs: hinted, waitedMs: retryAfterCap });
+    for (const name of ['retry-after-ms', 'x-ms-retry-after-ms']) response.headers.delete(name);
+    response.headers.set('retry-after', String(Math.ceil(retryAfterCap / 1000)));
+    return response;
+  };
   return {
     name: RETRY_POLICY_NAME,
     async sendRequest(request: PipelineRequest, next) {
@@ -123,7 +132,7 @@ export function armRetryPolicy(options: RetryOptions = {}): PipelinePolicy {
         } catch (error) {
           if (attempt >= maxRetries || !isNetworkError(error) || request.abortSignal?.aborted) throw error;
         }
-        if (response && (attempt >= maxRetries || !isRetriableStatus(response.status))) return response;
+        if (response && (attempt >= maxRetries || !isRetriableStatus(response.status))) return capRetryAfter(request, response);
         await wait(delayAfter(request, response, attempt), request.abortSignal as AbortSignal | undefined);
       }
     },
