@@ -34,6 +34,7 @@ describe('parseHubFlags', () => {
         leaseDurationMs: 15_000,
         renewDeadlineMs: 10_000,
         retryPeriodMs: 2_000,
+        reconcileStallTimeoutMs: 1_800_000,
         logLevel: 'info',
         enableAfd: false,
         defaultAfdSku: 'Standard_AzureFrontDoor',

@@ -17,7 +17,7 @@ export { levelOf, orderOperations, type Operation, type OperationAction } from '
 export { createFrontDoorClients, type ArmConnectionOptions, type FrontDoorClients, type TokenCredential } from './arm-clients.js';
 export * from './arm-errors.js';
 export { ArmRateLimiter, armBucketsShare, DEFAULT_ARM_BUCKETS, type BucketSettings, type RateLimiterOptions, type RateLimiterStats, type RequestClass } from './rate-limiter.js';
-export { armMetricsPolicy, armRateLimitPolicy, armRetryPolicy, type RetryOptions } from './pipeline-policies.js';
+export { armMetricsPolicy, armRateLimitPolicy, armRetryPolicy, armTimeoutPolicy, armWriteFencePolicy, ArmRequestTimeoutError, ArmWriteFencedError, type RetryAfterCapped, type RetryOptions, warnRetryAfterCapped } from './pipeline-policies.js';
 export { ArmMetrics, NO_RESPONSE_CODE } from './arm-metrics.js';
 export { armOperationOf, ARM_OPERATIONS, OPERATION_POLL } from './arm-operation.js';
 export { observeFrontDoor, type Observed, type ObservedGraph, type ObserveOptions } from './observe.js';

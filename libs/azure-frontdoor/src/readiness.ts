@@ -108,6 +108,11 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
       if (ref.kind === 'securityPolicy') pending.push(`${describeRef(ref)} waits: ${result.because}`);
       continue;
     }
+    if (result?.outcome === 'in-flight') {
+      report(ref, 'in-flight', arm, result.because);
+      pending.push(`${describeRef(ref)} ${result.op.action} in flight: ${result.because}`);
+      continue;
+    }
     const action: ResourceAction = result ? (ACTIONS[result.op.action] as ResourceAction) : kept.has(key) ? 'kept' : 'unchanged';
     report(ref, action, arm, [result?.op.reason ?? kept.get(key), plDetail].filter(Boolean).join('; ') || undefined);
     if (arm?.provisioningState && arm.provisioningState !== 'Succeeded') pending.push(`${describeRef(ref)} ${arm.provisioningState}`);
@@ -117,7 +122,8 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
     const key = refKey(result.op.ref);
     if (result.outcome === 'failed') failures.push(failureReport(result));
     const action: ResourceAction = result.outcome === 'done' ? (ACTIONS[result.op.action] as ResourceAction) : result.outcome;
-    const cause = result.outcome === 'failed' ? describeFailure(result.failure) : result.outcome === 'skipped' ? result.because : result.op.reason;
+    if (result.outcome === 'in-flight') pending.push(`${describeRef(result.op.ref)} ${result.op.action} in flight: ${result.because}`);
+    const cause = result.outcome === 'failed' ? describeFailure(result.failure) : result.outcome === 'done' ? result.op.reason : result.because;
     report(result.op.ref, action, result.outcome === 'done' && result.op.action !== 'delete' ? (result.resource as ArmState) : states.get(key), cause);
   }
   for (const note of diff.kept) if (!specs.has(refKey(note.ref)) && !written.has(refKey(note.ref))) report(note.ref, 'kept', states.get(refKey(note.ref)), note.reason);

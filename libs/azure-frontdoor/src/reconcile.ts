@@ -11,6 +11,7 @@ import { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from './observe.js'
 import { observedResources } from './observed-resources.js';
 import type { Operation } from './operations.js';
 import type { TerminalRefusals } from './terminal-refusals.js';
+import { operationDeadline } from './operation-deadline.js';
 import { checkOwnership, type Owner } from './ownership.js';
 import { planFrontDoor } from './plan-front-door.js';
 import type { FrontDoorPlan } from './plan-types.js';
@@ -42,6 +43,13 @@ export interface ReconcileOptions {
   readonly domainValidationRequeueMs?: number;
   /** This Gateway's writes ARM refused terminally: not sent again while their bodies stay the same. */
   readonly refusals?: TerminalRefusals;
+  /** How long each write's long-running operation is followed (default 10 min); past it the write is in flight (pending). */
+  readonly operationDeadlineMs?: number;
+  /**
+   * Asked before each batch of ARM writes (each level, the token refreshes): a reason stops the writes there, e.g.
+   * the hub's leader Lease is no longer valid; what was not written is pending.
+   */
+  readonly fence?: () => string | undefined;
 }
 
 interface Refusal {
@@ -171,11 +179,19 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
     before: (ref) => observedBodies.get(refKey(ref)),
     ...(refusals ? { recall: (op: Operation) => refusals.recall(op) } : {}),
+    ...(options.operationDeadlineMs !== undefined ? { operationDeadlineMs: options.operationDeadlineMs } : {}),
+    ...(options.fence ? { fence: options.fence } : {}),
   });
   refusals?.record(results);
   const readiness = assessReadiness(diff, results, observed);
   const profile = plan.graph.profile.ref.profile;
-  const tokens = await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), common);
+  const fenced = options.fence?.();
+  const tokens = fenced
+    ? { refreshed: new Map<string, AFDDomain>(), writes: 0, failures: [] }
+    : await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), {
+        ...common,
+        abortSignal: operationDeadline(options.abortSignal, options.operationDeadlineMs).signal,
+      });
   // Each domain as ARM last answered: read, then written this pass, then refreshed (later entries win).
   const latestDomains = new Map<string, AFDDomain>([
     ...observed.customDomains.map((d): [string, AFDDomain] => [d.name.toLowerCase(), d.arm]),

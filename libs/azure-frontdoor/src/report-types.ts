@@ -6,7 +6,8 @@ import type { PlanProblem } from './plan-types.js';
 import type { Provenance } from './spec-types.js';
 import type { SourceRef } from '@fleet-gateway/model';
 
-export type ResourceAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'kept' | 'not-programmed' | 'failed' | 'skipped';
+/** `in-flight`: written, but ARM had not finished within the operation deadline; observed again on the next reconcile. */
+export type ResourceAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'kept' | 'not-programmed' | 'failed' | 'skipped' | 'in-flight';
 
 /** Where one AFD resource stands after a reconcile. */
 export interface ResourceReport {

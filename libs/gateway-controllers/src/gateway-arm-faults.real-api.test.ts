@@ -1,6 +1,7 @@
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GATEWAY_FINALIZER } from './gateway-finalizer.js';
+import { AZURE_DATA_CURRENT_CONDITION } from './gateway-status.js';
 import {
   afdResourceCount,
   armWrites,
@@ -17,10 +18,13 @@ import {
 import {
   applyGatewayWithRoute,
   applyObject,
+  conditionOf,
   gatewayBody,
   gatewayPath,
   publishExport,
   readGateway,
+  routeBody,
+  routePath,
   SCOPE,
   startHubWithAgent,
   type HubUnderTest,
@@ -109,6 +113,35 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
 
     const programmed = await whenProgrammed(hub, 'lro', ['lro']);
     expect(programmed.status?.addresses?.[0]?.value).toMatch(/\.azurefd\.net$/);
+  });
+
+  it('an ARM outage (503 on every read) leaves the status as last observed, says what failed, and clears when ARM answers', async () => {
+    await createGateway('outage');
+    const before = await whenProgrammed(hub, 'outage', ['outage']);
+    const addresses = before.status?.addresses;
+    expect(addresses?.[0]?.value).toMatch(/\.azurefd\.net$/);
+    expect(conditionOf(before, AZURE_DATA_CURRENT_CONDITION)).toMatchObject({ status: 'True', reason: 'AzureDataRead' });
+    hub.emulator.admin.resetCounters();
+    hub.emulator.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPattern: profilePath('outage'), count: 100_000 });
+    // A second route changes the model, so the hub reads Azure again.
+    await applyObject(hub.client, routePath('outage-api'), routeBody('outage-api', 'outage', [{ path: '/api', backends: [{ name: 'outage' }] }]));
+
+    const during = await eventually(() => readGateway(hub.client, 'outage'), (g) => conditionOf(g, AZURE_DATA_CURRENT_CONDITION)?.status === 'False', 30_000);
+    expect(during.status?.addresses).toEqual(addresses);
+    const unreadable = conditionOf(during, AZURE_DATA_CURRENT_CONDITION);
+    expect(unreadable).toMatchObject({ reason: 'AzureReadFailed' });
+    expect(unreadable?.message).toMatch(/^reading the AFD profile failed, nothing was changed: ServiceUnavailable \(HTTP 503\): /);
+    const programmed = conditionOf(during, 'Programmed');
+    expect(programmed).toMatchObject({ status: 'True', reason: 'Programmed' });
+    expect(programmed?.message).toMatch(/^Azure could not be read \(reading the AFD profile failed, nothing was changed: ServiceUnavailable \(HTTP 503\): .*\); the last observed state stands: Azure Front Door configuration is ready/);
+    expect((await whenWarned(hub.client, 'outage', 'AzureReadFailed'))?.note).toContain('ServiceUnavailable (HTTP 503)');
+    expect(armWrites(hub)).toBe(0);
+    noStackTraces();
+
+    hub.emulator.admin.clearFaults();
+    const after = await eventually(() => readGateway(hub.client, 'outage'), (g) => conditionOf(g, AZURE_DATA_CURRENT_CONDITION)?.status === 'True', 30_000);
+    expect(after.status?.addresses).toEqual(addresses);
+    await whenProgrammed(hub, 'outage', ['outage', 'outage-api']);
   });
 
   it('endpoint deploymentStatus stuck at NotStarted: Programmed from provisioningState, propagation named as informational', async () => {

@@ -2,7 +2,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CapacityDimension } from '@fleet-gateway/azure-frontdoor';
 import type { ProgrammedState } from './gateway-status.js';
 
-export const GATEWAY_STATES = ['programmed', 'pending', 'failed', 'held', 'disabled', 'not-accepted', 'deleting'] as const;
+/** `azure-unreadable`: Azure could not be read; the Gateway's status stays as last observed. */
+export const GATEWAY_STATES = ['programmed', 'pending', 'failed', 'azure-unreadable', 'held', 'disabled', 'not-accepted', 'deleting'] as const;
 export type GatewayState = (typeof GATEWAY_STATES)[number];
 
 interface GatewayFigures {
@@ -14,6 +15,7 @@ interface GatewayFigures {
 function stateOf(state: ProgrammedState): GatewayState {
   switch (state.kind) {
     case 'reconciled':
+      if (state.report.reason === 'AzureReadFailed') return 'azure-unreadable';
       return state.report.programmed ? 'programmed' : state.report.reason === 'Pending' ? 'pending' : 'failed';
     case 'over-quota':
       return 'failed';

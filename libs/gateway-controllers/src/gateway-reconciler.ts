@@ -70,6 +70,11 @@ export interface AzureFrontDoorAccess {
   readonly terminalRecheckMs?: number;
   /** How long a write ARM refused for its body is not sent again while the body stays the same (default 1 h). */
   readonly refusalRecheckMs?: number;
+  /**
+   * Asked before each batch of ARM writes: a reason (this replica's leader Lease is no longer valid) stops the writes
+   * there. Absent, writes are never fenced (a single replica).
+   */
+  readonly writeFence?: () => string | undefined;
 }
 
 export interface GatewayReconcilerOptions {
@@ -310,6 +315,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       ...(access.pollIntervalMs !== undefined ? { pollIntervalMs: access.pollIntervalMs } : {}),
       ...(access.pendingRequeueMs !== undefined ? { pendingRequeueMs: access.pendingRequeueMs } : {}),
       refusals: refusalsOf(owner, access),
+      ...(access.writeFence ? { fence: access.writeFence } : {}),
       beforeFirstWrite: async () => {
         if (hasGatewayFinalizer(gateway)) return;
         await setGatewayFinalizer(client, gateway, true);
@@ -468,6 +474,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         scope: azure.scope,
         abortSignal: signal,
         ...(azure.pollIntervalMs !== undefined ? { pollIntervalMs: azure.pollIntervalMs } : {}),
+        ...(azure.writeFence ? { fence: azure.writeFence } : {}),
       });
       logger.info('deleting the AFD profile', { step: 'delete', profile: report.profile, result: report.result });
       if (report.result === 'refused' || report.result === 'failed') {

@@ -55,6 +55,23 @@ describe('fault injection', () => {
     expect(bed.emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 0 })).toBe(1);
   });
 
+  it('hangs: counted on arrival, no answer until the client gives up, then the next request is served', async () => {
+    bed.emulator.admin.resetCounters();
+    bed.emulator.admin.injectFault({ kind: 'hang', method: 'GET', pathPattern: '/profiles/fd$' });
+    const abort = new AbortController();
+    const hung = bed.cdn.profiles.get(RESOURCE_GROUP, 'fd', { abortSignal: abort.signal }).then(
+      () => 'answered',
+      () => 'gave up',
+    );
+    await expect.poll(() => bed.emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 0 })).toBe(1);
+    const outcome = await Promise.race([hung, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 300))]);
+    expect(outcome).toBe('still waiting');
+    abort.abort();
+    expect(await hung).toBe('gave up');
+    expect((await bed.cdn.profiles.get(RESOURCE_GROUP, 'fd')).name).toBe('fd');
+    expect(bed.emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Cdn/profiles' })).toBe(2);
+  });
+
   it('ends the next matching long-running operation Failed, which the SDK reports', async () => {
     bed.emulator.admin.injectFault({ kind: 'lro-failure', method: 'PUT', pathPattern: '/originGroups/og-fail$', code: 'OriginGroupFailed', message: 'injected' });
     const error = await restErrorOf(bed.cdn.afdOriginGroups.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'og-fail', {}, FAST_POLLING));

@@ -5,9 +5,10 @@ import { badRequest } from '../arm/errors.js';
  * - `status`: answer with an ARM error (429 carries Retry-After), without reaching the resource provider;
  * - `latency`: wait `latencyMs`, then proceed normally;
  * - `reset`: destroy the connection without answering;
+ * - `hang`: never answer; the connection stays open until the client gives up (a hung ARM front end);
  * - `lro-failure`: proceed, but the long-running operation the request starts ends Failed.
  */
-export type FaultKind = 'status' | 'latency' | 'reset' | 'lro-failure';
+export type FaultKind = 'status' | 'latency' | 'reset' | 'hang' | 'lro-failure';
 const FAULT_STATUSES = [403, 409, 429, 500, 503] as const;
 
 export interface FaultSpec {
@@ -32,7 +33,7 @@ export interface Fault extends Required<Pick<FaultSpec, 'kind' | 'method' | 'pat
   spec: FaultSpec;
 }
 
-const KINDS: readonly FaultKind[] = ['status', 'latency', 'reset', 'lro-failure'];
+const KINDS: readonly FaultKind[] = ['status', 'latency', 'reset', 'hang', 'lro-failure'];
 
 export class FaultInjector {
   private faults: Array<Fault & { regex: RegExp }> = [];
