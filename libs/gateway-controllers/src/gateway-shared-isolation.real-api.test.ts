@@ -1,3 +1,4 @@
+import { customDomainName } from '@fleet-gateway/azure-frontdoor';
 import { collectionPath, type KubeClient } from '@fleet-gateway/controller';
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
@@ -117,8 +118,9 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
   });
 
   it('an AFD resource ARM refuses for one team: that HTTPRoute names it, the Gateway stays programmed, another team’s new rule is served, and the refusal is not re-sent', async () => {
-    // 70 characters: over the 64 an AFD managed certificate takes, so ARM refuses the custom domain (400).
-    const longHost = `${'x'.repeat(58)}.example.com`;
+    // ARM refuses this team's custom domain for a value the plan does not check (an injected 400, every time).
+    const refusedHost = 'x-refused.example.com';
+    hub.emulator.admin.injectFault({ kind: 'status', status: 400, method: 'PUT', pathPattern: `/customDomains/${customDomainName(refusedHost)}$`, count: 1_000 });
     await backend('shared-a', '10.6.1.1');
     await backend('shared-x', '10.6.1.2');
     await applyObject(hub.client, gatewayPath('shared'), gatewayBody('shared'));
@@ -127,10 +129,10 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     const refusedBefore = hub.emulator.admin.requestTotal({ method: 'PUT', resourceType: CUSTOM_DOMAINS, status: 400 });
 
     const long = routeBody('shared-x', 'shared', rules('shared-x', '/x'));
-    await applyObject(hub.client, routePath('shared-x'), { ...long, spec: { ...long.spec, hostnames: [longHost] } });
+    await applyObject(hub.client, routePath('shared-x'), { ...long, spec: { ...long.spec, hostnames: [refusedHost] } });
     const refused = await whenRouteRefused(hub, 'shared-x');
     expect(refused).toMatchObject({ type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: 'AzureRefused' });
-    expect(refused?.message).toMatch(/^Azure refused the create of custom domain [^ ]+: BadRequest \(HTTP 400\): .*at most 64/);
+    expect(refused?.message).toMatch(/^Azure refused the create of custom domain [^ ]+: BadRequest \(HTTP 400\): The request is invalid \(injected fault\)/);
     // Route entries are written before the Gateway's status in the same reconcile.
     const gateway = await eventually(() => programmedOf(hub, 'shared'), (c) => c?.message.includes('refused by Azure') === true, 30_000);
     expect(gateway).toMatchObject({ status: 'True', reason: 'Programmed' });

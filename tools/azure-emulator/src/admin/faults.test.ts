@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('fault injection', () => {
-  it.each([403, 409, 429, 500, 503] as const)('fails the next matching request with %i and an ARM error body', async (status) => {
+  it.each([400, 403, 409, 429, 500, 503] as const)('fails the next matching request with %i and an ARM error body', async (status) => {
     bed.emulator.admin.injectFault({ kind: 'status', method: 'GET', pathPattern: '/profiles/fd$', status });
     const error = await restErrorOf(bed.cdn.profiles.get(RESOURCE_GROUP, 'fd'));
     expect(error.statusCode).toBe(status);
@@ -97,7 +97,7 @@ describe('fault injection', () => {
 describe('FaultInjector validation', () => {
   it('rejects bad specs naming the field', () => {
     const faults = new FaultInjector();
-    expect(() => faults.add({ kind: 'status', status: 418 as never })).toThrow(/'status' must be one of 403, 409, 429, 500, 503/);
+    expect(() => faults.add({ kind: 'status', status: 418 as never })).toThrow(/'status' must be one of 400, 403, 409, 429, 500, 503/);
     expect(() => faults.add({ kind: 'explode' as never })).toThrow(/'kind' must be one of/);
     expect(() => faults.add({ kind: 'latency' })).toThrow(/'latencyMs'/);
     expect(() => faults.add({ kind: 'reset', pathPattern: '(' })).toThrow(/'pathPattern'/);

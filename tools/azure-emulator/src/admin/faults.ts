@@ -9,7 +9,7 @@ import { badRequest } from '../arm/errors.js';
  * - `lro-failure`: proceed, but the long-running operation the request starts ends Failed.
  */
 export type FaultKind = 'status' | 'latency' | 'reset' | 'hang' | 'lro-failure';
-const FAULT_STATUSES = [403, 409, 429, 500, 503] as const;
+const FAULT_STATUSES = [400, 403, 409, 429, 500, 503] as const;
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -100,6 +100,8 @@ function validateFault(spec: FaultSpec): FaultSpec {
 }
 
 const DEFAULT_ERRORS: Record<number, { code: string; message: string }> = {
+  // A value ARM refuses that the hub's plan does not check: how one team's resource is refused in tests.
+  400: { code: 'BadRequest', message: 'The request is invalid (injected fault).' },
   403: { code: 'AuthorizationFailed', message: 'The client does not have authorization to perform this action (injected fault).' },
   409: { code: 'Conflict', message: 'The request conflicts with the current state of the resource (injected fault).' },
   429: { code: 'TooManyRequests', message: 'The request was throttled (injected fault). Retry after the interval in Retry-After.' },
