@@ -4,6 +4,7 @@ import type { Condition } from '@fleet-gateway/api-types';
 import {
   deleteFrontDoor,
   profileName,
+  planProblemsByRoute,
   reconcileFrontDoor,
   TerminalRefusals,
   type CapacityLimits,
@@ -45,7 +46,7 @@ import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
 import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
 import { privateLinkRequestsToIssue, requestOf, type GatewayOwner } from './private-link-requests.js';
-import { azureFailureCondition, routeParentEntries, routeParentRule, withinParentLimit } from './route-status.js';
+import { azureProgrammedCondition, routeParentEntries, routeParentRule, withinParentLimit } from './route-status.js';
 import { StatusWriteBackoff } from './status-write-backoff.js';
 
 /** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
@@ -218,7 +219,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       outcome = outcomeOf(report, gateway, logger, azure);
     }
     // After the Azure step, so each route's entry carries the Azure outcome of what it needs; each object on its own.
-    await writeRouteStatuses(gateway, owner, result, state.kind === 'reconciled' ? state.report.failures : [], logger);
+    await writeRouteStatuses(gateway, owner, result, state.kind === 'reconciled' ? state.report : undefined, logger);
     await writeGatewayStatus(gateway, result, state, logger);
     options.metrics?.record(owner.key, state);
     return withStatusRetries(outcome, owner);
@@ -386,16 +387,18 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     return hints.size === 0 ? report : { ...report, message: [report.message, ...hints].join('; ') };
   }
 
-  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, result: ResolveResult, failures: readonly FailureReport[], logger: Logger): Promise<void> {
+  /** Each route's parent entries for this Gateway, with what Azure refused of it or the plan could not program. */
+  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, result: ResolveResult, report: ReconcileReport | undefined, logger: Logger): Promise<void> {
     const verdicts = new Map(result.verdicts.routes.map((v) => [`${v.namespace}/${v.name}`, v]));
     const detached = stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key).filter((r) => !verdicts.has(objectKey(r)));
     const failuresOf = new Map<string, FailureReport[]>();
-    for (const f of failures) for (const o of f.owners) failuresOf.set(`${o.namespace}/${o.name}`, [...(failuresOf.get(`${o.namespace}/${o.name}`) ?? []), f]);
+    for (const f of report?.failures ?? []) for (const o of f.owners) failuresOf.set(`${o.namespace}/${o.name}`, [...(failuresOf.get(`${o.namespace}/${o.name}`) ?? []), f]);
+    const plannedOf = new Map(planProblemsByRoute(report?.problems ?? []).map((p) => [`${p.namespace}/${p.name}`, p]));
     let writes = 0;
     for (const verdict of verdicts.values()) {
       const route = stores.httpRoutes.getByName(verdict.name, verdict.namespace);
       if (!route) continue;
-      const azure = azureFailureCondition(failuresOf.get(objectKey(route)) ?? [], route.metadata.generation ?? 0);
+      const azure = azureProgrammedCondition(failuresOf.get(objectKey(route)) ?? [], plannedOf.get(objectKey(route)), route.metadata.generation ?? 0);
       if (await spliceRouteParents(route, owner, routeParentEntries(verdict, azure), logger)) writes++;
     }
     for (const route of detached) if (await spliceRouteParents(route, owner, [], logger)) writes++;

@@ -1,8 +1,8 @@
 import type { RouteParentStatus } from '@fleet-gateway/api-types';
-import type { FailureReport } from '@fleet-gateway/azure-frontdoor';
+import { planProblemsByRoute, type FailureReport } from '@fleet-gateway/azure-frontdoor';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
-import { AZURE_PROGRAMMED_CONDITION, azureFailureCondition, routeParentEntries, routeParentRule, withinParentLimit } from './route-status.js';
+import { AZURE_PROGRAMMED_CONDITION, azureProgrammedCondition, routeParentEntries, routeParentRule, withinParentLimit } from './route-status.js';
 
 const refused: FailureReport = {
   ref: { kind: 'customDomain', profile: 'p', customDomain: 'cd-long' },
@@ -15,13 +15,29 @@ const entry = (gateway: string, controllerName = CONTROLLER_NAME): RouteParentSt
 
 describe('route status', () => {
   it('names the refused resource, ARM’s code and message on the AzureProgrammed condition', () => {
-    expect(azureFailureCondition([], 3)).toBeUndefined();
-    const condition = azureFailureCondition([refused], 3);
+    expect(azureProgrammedCondition([], undefined, 3)).toBeUndefined();
+    const condition = azureProgrammedCondition([refused], undefined, 3);
     expect(condition).toMatchObject({ type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: 'AzureRefused', observedGeneration: 3 });
     expect(condition?.message).toMatch(/^Azure refused the create of custom domain cd-long: BadRequest \(HTTP 400\): Host name is 70 characters long; .*other routes of the Gateway are programmed$/);
-    const transient = azureFailureCondition([{ ...refused, failure: { ...refused.failure, class: 'transient', status: 500, code: 'InternalServerError' } }], 3);
+    const transient = azureProgrammedCondition([{ ...refused, failure: { ...refused.failure, class: 'transient', status: 500, code: 'InternalServerError' } }], undefined, 3);
     expect(transient).toMatchObject({ reason: 'AzureWriteFailed' });
     expect(transient?.message).toContain('it is retried');
+  });
+
+  it('says what the plan could not program of the route (AFD limits), and leaves held backends to ResolvedRefs', () => {
+    const source = { kind: 'HTTPRoute', namespace: 'team-c', name: 'web', section: 'rule/2' } as const;
+    const planned = planProblemsByRoute([
+      { code: 'TooManyRoutes', message: 'HTTPRoute team-c/web waits: the profile holds 200 routes', source, blocksWrites: false },
+      { code: 'InvalidBackendConfiguration', message: 'rule 2: invalid annotations; serving the last programmed configuration', source, blocksWrites: false },
+    ])[0];
+    const condition = azureProgrammedCondition([], planned, 4);
+    expect(condition).toMatchObject({ type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: 'TooManyRoutes', observedGeneration: 4 });
+    expect(condition?.message).toMatch(/^HTTPRoute team-c\/web waits: the profile holds 200 routes; what AFD cannot take of this route keeps what it last served/);
+    expect(condition?.message).not.toContain('invalid annotations');
+    // Only a held backend: resolve's ResolvedRefs says it, no AzureProgrammed condition.
+    expect(azureProgrammedCondition([], planProblemsByRoute([planned!.problems[1]!])[0], 4)).toBeUndefined();
+    // With a refusal too, both are said, the refusal first.
+    expect(azureProgrammedCondition([refused], planned, 4)?.message).toMatch(/^Azure refused .*; HTTPRoute team-c\/web waits/);
   });
 
   it('adds the condition to every parent entry of the route, after resolve’s', () => {
@@ -30,7 +46,7 @@ describe('route status', () => {
       name: 'web',
       parents: [{ parentRef: { name: 'shared' }, conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'ok', observedGeneration: 3 }] }],
     } as unknown as Parameters<typeof routeParentEntries>[0];
-    const [withAzure] = routeParentEntries(verdict, azureFailureCondition([refused], 3));
+    const [withAzure] = routeParentEntries(verdict, azureProgrammedCondition([refused], undefined, 3));
     expect(withAzure!.conditions!.map((c) => c.type)).toEqual(['Accepted', AZURE_PROGRAMMED_CONDITION]);
     expect(routeParentEntries(verdict)[0]!.conditions!.map((c) => c.type)).toEqual(['Accepted']);
   });

@@ -1,5 +1,5 @@
 import type { RouteParentStatus } from '@fleet-gateway/api-types';
-import { describeFailure, describeRef, type FailureReport } from '@fleet-gateway/azure-frontdoor';
+import { describeFailure, describeRef, type FailureReport, type RoutePlanProblems } from '@fleet-gateway/azure-frontdoor';
 import type { OwnedEntryRule } from '@fleet-gateway/controller';
 import { CONTROLLER_NAME, type RouteVerdict, type VerdictCondition } from '@fleet-gateway/model';
 import { gatewayParentKey } from './gateway-indexes.js';
@@ -14,9 +14,19 @@ export const AZURE_PROGRAMMED_CONDITION = 'networking.fleet.azure.com/AzureProgr
 /** The HTTPRoutes `status.parents` list holds at most 32 entries (its CRD's maxItems). */
 export const MAX_ROUTE_PARENTS = 32;
 
-/** The route's AzureProgrammed condition from the failures that name it, or none. */
-export function azureFailureCondition(failures: readonly FailureReport[], generation: number): VerdictCondition | undefined {
-  if (failures.length === 0) return undefined;
+/**
+ * The route's AzureProgrammed condition: what Azure refused of it (the failures that name it), else what the plan
+ * could not program of it (AFD's limits: the newest routes past the profile's route budget, rules past a rule set's
+ * limit), or none while everything of it is programmed.
+ */
+export function azureProgrammedCondition(failures: readonly FailureReport[], planned: RoutePlanProblems | undefined, generation: number): VerdictCondition | undefined {
+  const notPlanned = planned?.problems.filter((p) => p.code !== 'InvalidBackendConfiguration') ?? [];
+  const plan = notPlanned.map((p) => p.message).join('; ');
+  if (failures.length === 0) {
+    if (notPlanned.length === 0) return undefined;
+    const message = `${plan}; what AFD cannot take of this route keeps what it last served (nothing, if never programmed); the rest of it and other routes of the Gateway are programmed`;
+    return { type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: notPlanned[0]!.code, message, observedGeneration: generation };
+  }
   const terminal = failures.every((f) => f.failure.class === 'terminal');
   const what = failures
     .map((f) => `Azure refused the ${f.action} of ${describeRef(f.ref)}: ${describeFailure(f.failure)}`)
@@ -24,7 +34,8 @@ export function azureFailureCondition(failures: readonly FailureReport[], genera
   const then = terminal
     ? 'what this route needs from it is not programmed and the rest stays as last programmed until the route changes; other routes of the Gateway are programmed'
     : 'it is retried; other routes of the Gateway are programmed';
-  return { type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: terminal ? 'AzureRefused' : 'AzureWriteFailed', message: `${what}; ${then}`, observedGeneration: generation };
+  const message = [what, then, ...(plan ? [plan] : [])].join('; ');
+  return { type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: terminal ? 'AzureRefused' : 'AzureWriteFailed', message, observedGeneration: generation };
 }
 
 /**
