@@ -1,5 +1,4 @@
 import { customDomainName } from '@fleet-gateway/azure-frontdoor';
-import { collectionPath, type KubeClient } from '@fleet-gateway/controller';
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import {
   type HubUnderTest,
   type RuleFixture,
 } from './test-support/hub-under-test.js';
+import { refuseStatus, whenStatusRefused } from './test-support/status-refusal.js';
 
 // Teams sharing one Gateway: one team's HTTPRoute whose status the API server refuses, or whose AFD resource ARM
 // refuses, holds back nothing of another team's.
@@ -35,29 +35,6 @@ afterAll(async () => {
   await hub?.stop();
   await edge?.close();
 });
-
-/** A ValidatingAdmissionPolicy (and its binding) refusing every status update of the object `name` of `resource`. */
-async function refuseStatus(client: KubeClient, apiGroup: string, resource: string, object: string): Promise<void> {
-  const group = { group: 'admissionregistration.k8s.io', version: 'v1', namespaced: false } as const;
-  const policies = { ...group, kind: 'ValidatingAdmissionPolicy', plural: 'validatingadmissionpolicies' };
-  const bindings = { ...group, kind: 'ValidatingAdmissionPolicyBinding', plural: 'validatingadmissionpolicybindings' };
-  const name = `freeze-${object}-status`;
-  await client.create(collectionPath(policies), {
-    metadata: { name },
-    spec: {
-      failurePolicy: 'Fail',
-      matchConstraints: { resourceRules: [{ apiGroups: [apiGroup], apiVersions: ['*'], operations: ['UPDATE'], resources: [`${resource}/status`] }] },
-      validations: [{ expression: `object.metadata.name != '${object}'`, message: `the status of ${resource} ${object} is frozen`, reason: 'Forbidden' }],
-    },
-  });
-  await client.create(collectionPath(bindings), { metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } });
-}
-
-/** Resolves once the API server enforces the policy (it loads policies asynchronously): a status write is refused. */
-async function whenStatusRefused(client: KubeClient, route: string): Promise<unknown> {
-  const attempt = () => client.patch(`${routePath(route)}/status`, { status: { parents: [] } }, 'merge').then(() => undefined, (error: unknown) => error);
-  return eventually(attempt, (error) => error !== undefined, 30_000);
-}
 
 async function backend(service: string, address: string): Promise<void> {
   await edge.serveAt(address, `${service}@member-1`);
@@ -75,7 +52,7 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     await backend('frozen-c', '10.6.0.3');
     // team-c's route first, its status frozen before the Gateway it names exists.
     await applyObject(hub.client, routePath('frozen-c'), routeBody('frozen-c', 'frozen', rules('frozen-c', '/c')));
-    expect(await whenStatusRefused(hub.client, 'frozen-c')).toMatchObject({ statusCode: 403 });
+    expect(await whenStatusRefused(hub.client, `${routePath('frozen-c')}/status`)).toMatchObject({ statusCode: 403 });
     await applyObject(hub.client, gatewayPath('frozen'), gatewayBody('frozen'));
     await applyObject(hub.client, routePath('frozen-a'), routeBody('frozen-a', 'frozen', rules('frozen-a', '/a')));
     const host = (await whenProgrammed(hub, 'frozen', ['frozen-a'])).status?.addresses?.[0]?.value ?? '';
@@ -104,7 +81,7 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     await backend('iso-x', '10.6.2.2');
     // Frozen once imported (the hub's Fleet side writes export status too).
     await refuseStatus(hub.client, 'networking.fleet.azure.com', 'internalserviceexports', 'shop-iso-x');
-    await eventually(() => hub.client.patch(`${exportPath('member-1', 'iso-x')}/status`, { status: {} }, 'merge').then(() => undefined, (error: unknown) => error), (error) => error !== undefined, 30_000);
+    await whenStatusRefused(hub.client, `${exportPath('member-1', 'iso-x')}/status`);
     await applyObject(hub.client, gatewayPath('iso'), gatewayBody('iso'));
     await applyObject(hub.client, routePath('iso'), routeBody('iso', 'iso', [...rules('iso-a', '/a'), ...rules('iso-x', '/x')]));
     const programmed = await whenProgrammed(hub, 'iso', ['iso']);

@@ -1,6 +1,6 @@
 import type { RunningEmulator, start } from '@fleet-gateway/azure-emulator';
 import type { Sku } from '@fleet-gateway/annotations';
-import type { ArmRateLimiter, FrontDoorClients, FrontDoorScope, RateLimiterOptions } from '@fleet-gateway/azure-frontdoor';
+import type { ArmRateLimiter, FrontDoorClients, FrontDoorScope, RateLimiterOptions, RetryOptions } from '@fleet-gateway/azure-frontdoor';
 import { createPrivateLinkService as createMemberPrivateLinkService, memberNetwork, startHarness, TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import {
   collectionPath,
@@ -83,6 +83,8 @@ export interface HubUnderTestOptions {
   readonly members?: readonly string[];
   /** The ARM clients' limiter buckets (default: one that never waits); benchmarks pass the agent's (`{}`). */
   readonly limiter?: RateLimiterOptions;
+  /** The ARM clients' retry and bounds (request timeout, Retry-After cap); default the harness's fast retries. */
+  readonly retry?: RetryOptions;
 }
 
 export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
@@ -92,6 +94,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
   const { emulator, clients, limiter } = await startHarness({
     ...(options.emulator ? { emulator: options.emulator } : {}),
     ...(options.limiter ? { limiter: options.limiter } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
   });
   await client.create(collectionPath(gatewayClasses), {
     apiVersion: 'gateway.networking.k8s.io/v1',
