@@ -140,7 +140,7 @@ describe('discovery against the emulator (cloud-provider-azure naming, unmodifie
     const listed = published(await subject.discover({ service: facts }));
     expect(listed.connections).toHaveLength(1);
     bed.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'GET', pathPattern: '/privateEndpointConnections' });
-    const result = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const result = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(result.connections).toEqual(listed.connections);
     expect(result.connectionsReadAt).toEqual(listed.connectionsReadAt);
     expect(result.stale).toMatchObject({ failure: { category: 'authorization' } });
@@ -172,14 +172,14 @@ describe('connections and approval against the emulator (Front Door makes the co
     }
     expect(connectionReads()).toBe(0);
 
-    const waiting = await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] });
+    const waiting = await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] });
     expect(connectionReads()).toBe(1);
     expect(waiting).toMatchObject({ awaitedMessages: ['fleet-req-1'], requeueAfterMs: 1_000 });
-    await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] });
+    await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] });
     expect(connectionReads()).toBe(1);
     await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
     now += 1_000;
-    const arrived = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const arrived = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(connectionReads()).toBe(2);
     expect(arrived.connections.find((c) => c.description === 'fleet-req-1')).toMatchObject({ status: 'Pending', privateEndpointId: expect.stringMatching(/\/resourceGroups\/eafd-Prod-eastus2\//) });
     expect(arrived).toMatchObject({ awaitedMessages: ['fleet-req-1'], requeueAfterMs: 2_000 });
@@ -193,15 +193,15 @@ describe('connections and approval against the emulator (Front Door makes the co
     const endpoint = (name: string) => `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/${name}`;
     bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls.id, privateEndpointId: endpoint('pe-foreign'), requestMessage: 'let me in' });
     bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls.id, privateEndpointId: endpoint('pe-copycat'), requestMessage: 'fleet-req-1' });
-    const current = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const current = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(current.connections).toHaveLength(3);
     const writesBefore = bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' });
 
-    const result = await subject.approve(current, ['fleet-req-1']);
+    const result = await subject.approve(current, [{ gateway: 'shop/gw', message: 'fleet-req-1' }]);
     const afd = current.connections.find((c) => c.privateEndpointId.includes('/eafd-Prod-'));
     expect(result.approved).toEqual([afd?.name]);
     expect(result.failures).toEqual([]);
-    expect(result.refused).toEqual([{ connection: expect.objectContaining({ name: expect.stringMatching(/^pe-copycat\./) }), why: expect.stringContaining('left Pending') }]);
+    expect(result.refused).toEqual([{ connection: expect.objectContaining({ name: expect.stringMatching(/^pe-copycat\./) }), kind: 'not-front-door', why: expect.stringContaining('left Pending') }]);
     expect(bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' }) - writesBefore).toBe(1);
 
     const states = [];
@@ -216,10 +216,11 @@ describe('connections and approval against the emulator (Front Door makes the co
       ].sort(),
     );
     // The approval's answer is remembered: the next reconcile sees it Approved and waits for nothing.
-    const after = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const after = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(after.awaitedMessages).toEqual([]);
-    expect(after).not.toHaveProperty('requeueAfterMs');
-    expect((await subject.approve(after, ['fleet-req-1'])).approved).toEqual([]);
+    // Nothing is awaited, but the hub relies on the connection: it is looked at again with the lists, after the TTL.
+    expect(after.requeueAfterMs).toBe(TTL);
+    expect((await subject.approve(after, [{ gateway: 'shop/gw', message: 'fleet-req-1' }])).approved).toEqual([]);
   });
 
   it('never approves on a Private Link Service without cloud-provider-azure tags (made by hand on the frontend): reported instead', async () => {
@@ -235,10 +236,10 @@ describe('connections and approval against the emulator (Front Door makes the co
     const pls = published(await subject.discover({ service })).privateLinkService;
     expect(pls).toMatchObject({ name: 'hand-made', ownership: 'unmanaged' });
     await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
-    const current = published(await subject.discover({ service, requestMessages: ['fleet-req-1'] }));
-    const result = await subject.approve(current, ['fleet-req-1']);
+    const current = published(await subject.discover({ service, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
+    const result = await subject.approve(current, [{ gateway: 'shop/gw', message: 'fleet-req-1' }]);
     expect(result.approved).toEqual([]);
-    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), why: expect.stringContaining('no cloud-provider-azure tags') }]);
+    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), kind: 'not-honoured', why: expect.stringContaining('no cloud-provider-azure tags') }]);
     expect(bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' })).toBe(0);
   });
 });

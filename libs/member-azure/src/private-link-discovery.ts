@@ -6,7 +6,7 @@ import { awaitedMessages, connectionReadDue, nextConnectionWatch, type Connectio
 import { discoverPrivateLink, type DiscoveredPrivateLinkService } from './discover-private-link.js';
 import { frontDoorConnections } from './front-door-endpoint.js';
 import { NetworkInventory, type InventoryOptions } from './network-inventory.js';
-import { planApprovals, type RefusedApproval } from './plan-approvals.js';
+import { planApprovals, type ApprovalPolicy, type HubRequest, type RefusedApproval } from './plan-approvals.js';
 import { isUnknown, privateLinkTargetOf, unknown, type ServiceFacts, type Unknown } from './service-facts.js';
 
 /** What is missing from lists read before the cloud provider finished: a fresher list can find it. */
@@ -14,8 +14,8 @@ const BEHIND: ReadonlySet<string> = new Set(['LoadBalancerNotFound', 'FrontendNo
 
 export interface DiscoverRequest {
   readonly service: ServiceFacts;
-  /** The request messages the hub issued for this export (InternalServiceExport status); none before the hub asks. */
-  readonly requestMessages?: readonly string[];
+  /** The requests the hub issued for this export (InternalServiceExport status); none before the hub asks. */
+  readonly requests?: readonly HubRequest[];
 }
 
 /** What to publish for a Private Link Service-backed Service. */
@@ -103,21 +103,26 @@ export class PrivateLinkDiscovery {
       return { ...failed, ...(stale ? { stale } : {}), requeueAfterMs };
     }
     if (outcome.state === 'unknown') return { ...outcome, ...(stale ? { stale } : {}), requeueAfterMs };
-    const result = await this.withConnections(target.serviceKey, outcome.privateLinkService, { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) }, request.requestMessages ?? [], stale);
-    // Stale values are missing information: look again when the failed list is retried.
-    return stale === undefined ? result : { ...result, requeueAfterMs: Math.min(result.requeueAfterMs ?? requeueAfterMs, requeueAfterMs) };
+    const requestMessages = (request.requests ?? []).map((r) => r.message);
+    const result = await this.withConnections(target.serviceKey, outcome.privateLinkService, { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) }, requestMessages, stale);
+    // Stale values are missing information: look again when the failed list is retried. So is a published connection
+    // the hub relies on: it can vanish (its origin deleted, its Gateway gone, an operator's delete) with nothing in
+    // Kubernetes changing, so an export with hub requests or Front Door connections is looked at again with its lists.
+    const tracked = requestMessages.length > 0 || frontDoorConnections(outcome.privateLinkService.id, result.connections).length > 0;
+    if (stale === undefined && !tracked) return result;
+    return { ...result, requeueAfterMs: Math.max(0, Math.min(result.requeueAfterMs ?? requeueAfterMs, requeueAfterMs)) };
   }
 
   /**
-   * Approves the Pending connections of a discovered service whose description is one of the hub's messages and whose
-   * private endpoint is Front Door's, keeping the message as the approval's description. Touches nothing else.
+   * Approves the Pending connections of a discovered service that `planApprovals` binds to exactly one of the hub's
+   * requests, keeping the message as the approval's description. Touches nothing else.
    */
-  async approve(published: PublishedPrivateLink, requestMessages: readonly string[]): Promise<ApprovalResult> {
+  async approve(published: PublishedPrivateLink, requests: readonly HubRequest[], policy: ApprovalPolicy = {}): Promise<ApprovalResult> {
     const service = published.privateLinkService;
-    const plan = planApprovals(service.id, published.connections, requestMessages);
+    const plan = planApprovals(service.id, published.connections, requests, policy);
     if (service.ownership === 'unmanaged') {
       const why = `Private Link Service ${service.name} carries no cloud-provider-azure tags, so this agent cannot prove it is the cluster's; approve by hand`;
-      return { approved: [], refused: [...plan.refused, ...plan.approve.map(({ connection }) => ({ connection, why }))], failures: [] };
+      return { approved: [], refused: [...plan.refused, ...plan.approve.map(({ connection }) => ({ connection, kind: 'not-honoured' as const, why }))], failures: [] };
     }
     const approved: string[] = [];
     const failures: Array<{ name: string; failure: ArmFailure }> = [];

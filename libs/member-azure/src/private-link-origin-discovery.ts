@@ -8,6 +8,7 @@ import {
   type OriginFields,
   type OriginObservation,
 } from '@fleet-gateway/member-export';
+import { hubRequestOf } from './plan-approvals.js';
 import type { PrivateLinkDiscovery } from './private-link-discovery.js';
 import { privateLinkObservation } from './private-link-observation.js';
 import type { ServiceFacts } from './service-facts.js';
@@ -20,6 +21,8 @@ export interface PrivateLinkOriginDiscoveryOptions {
   readonly loadBalancerName?: string;
   /** --approve-private-link-connections: approve exactly the Front Door connections carrying the hub's messages. */
   readonly approveConnections: boolean;
+  /** --private-link-approval-hubs: when set, only messages of these hub identities are honoured. */
+  readonly approvalHubs?: readonly string[];
   readonly logger?: Logger;
 }
 
@@ -40,11 +43,12 @@ export class PrivateLinkOriginDiscovery implements OriginDiscovery {
     const facts = this.factsOf(service);
     const hubExport = ofThisService(context.hubExport, service);
     const requests = hubExport?.status?.privateLinkRequests ?? [];
-    const request = { service: facts, requestMessages: requests.map((r) => r.requestMessage) };
+    const request = { service: facts, requests: requests.map(hubRequestOf) };
+    const policy = this.options.approvalHubs ? { allowedHubs: this.options.approvalHubs } : {};
     let result = await discovery.discover(request);
     let approval;
     if (this.options.approveConnections && result.state === 'found' && requests.length > 0) {
-      approval = await discovery.approve(result, request.requestMessages);
+      approval = await discovery.approve(result, request.requests, policy);
       for (const name of approval.approved) this.logger.info('approved a private endpoint connection the hub requested', { connection: name, privateLinkService: result.privateLinkService.id });
       // The approvals were recorded in the inventory: the second look reads no Azure list.
       if (approval.approved.length > 0) result = await discovery.discover(request);
@@ -55,6 +59,7 @@ export class PrivateLinkOriginDiscovery implements OriginDiscovery {
       hubExportRef: context.hubExportRef,
       result,
       requests,
+      policy,
       ...(approval ? { approval } : {}),
       published: spec ? originFieldsOf(spec) : {},
       ...(spec?.azureObservedTime ? { publishedAt: spec.azureObservedTime } : {}),
