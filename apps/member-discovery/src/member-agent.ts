@@ -38,7 +38,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     fields: { member: flags.memberClusterName },
     ...(context.logStream ? { stream: context.logStream } : {}),
   });
-  const { manager, clients, metrics, identity } = agentManager({
+  const { manager, clients, metrics, registry, identity } = agentManager({
     election: flags,
     kubeConfigs: { member: context.memberKubeConfig, hub: context.hubKubeConfig },
     leaseCluster: 'member',
@@ -51,7 +51,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
   const { member: memberClient, hub: hubClient } = clients;
   const events = manager.addEventRecorder(new EventRecorder({ client: memberClient, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
   const prerequisite = new ServedSchemaPrerequisite({ manager, hubClient, logger });
-  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger) : undefined;
+  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger, registry) : undefined;
   registerMemberExportControllers({
     manager,
     memberClient,

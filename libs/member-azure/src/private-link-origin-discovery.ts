@@ -10,7 +10,8 @@ import {
 } from '@fleet-gateway/member-export';
 import { hubRequestOf } from './plan-approvals.js';
 import type { PrivateLinkDiscovery } from './private-link-discovery.js';
-import { privateLinkObservation } from './private-link-observation.js';
+import type { PrivateLinkApprovalMetrics } from './approval-metrics.js';
+import { PRIVATE_LINK_EVENT_REASONS, privateLinkObservation } from './private-link-observation.js';
 import type { ServiceFacts } from './service-facts.js';
 
 export interface PrivateLinkOriginDiscoveryOptions {
@@ -23,6 +24,8 @@ export interface PrivateLinkOriginDiscoveryOptions {
   readonly approveConnections: boolean;
   /** --private-link-approval-hubs: when set, only messages of these hub identities are honoured. */
   readonly approvalHubs?: readonly string[];
+  /** Where the possible impersonations are counted (the agent's /metrics). */
+  readonly metrics?: PrivateLinkApprovalMetrics;
   readonly logger?: Logger;
 }
 
@@ -54,7 +57,7 @@ export class PrivateLinkOriginDiscovery implements OriginDiscovery {
       if (approval.approved.length > 0) result = await discovery.discover(request);
     }
     const spec = hubExport?.spec;
-    return privateLinkObservation({
+    const observation = privateLinkObservation({
       serviceKey: `${facts.namespace}/${facts.name}`,
       hubExportRef: context.hubExportRef,
       result,
@@ -65,10 +68,13 @@ export class PrivateLinkOriginDiscovery implements OriginDiscovery {
       ...(spec?.azureObservedTime ? { publishedAt: spec.azureObservedTime } : {}),
       nodeResourceGroup: this.options.nodeResourceGroup,
     });
+    this.options.metrics?.record(`${facts.namespace}/${facts.name}`, (observation.events ?? []).filter((e) => e.reason === PRIVATE_LINK_EVENT_REASONS.possibleImpersonation).length);
+    return observation;
   }
 
   forget(namespace: string, name: string): void {
     this.options.discovery.forget(namespace, name);
+    this.options.metrics?.forget(`${namespace}/${name}`);
   }
 
   private factsOf(service: CachedService): ServiceFacts {
