@@ -38,7 +38,7 @@ import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.j
 import { collectHubInputs, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
-import { privateLinkRequestsToIssue, requestOf, type GatewayOwner } from './private-link-requests.js';
+import { currentRequestOf, privateLinkRequestsToIssue, type GatewayOwner } from './private-link-requests.js';
 import { routeParentEntries, routeParentRule } from './route-status.js';
 
 /** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
@@ -102,7 +102,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   const now = options.now ?? (() => new Date());
   const newMessage = options.newRequestMessage ?? randomRequestMessage;
   const programmed = new Map<string, Programmed>();
-  /** Request messages this process made, by Gateway UID and PLS id (lower case). */
+  /** Request messages this process made, by Gateway UID and connection key (member, PLS id, message replaced). */
   const issuedMessages = new Map<string, string>();
 
   return async (request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileOutcome> => {
@@ -198,23 +198,23 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     if (!model) return result;
     const withRequests = stores.internalServiceExports.byIndex(EXPORTS_BY_GATEWAY, owner.key);
     // A cache that has not caught up with a message written a moment ago must not make a second one for that PLS.
-    const messageFor = (pls: string) => {
-      const key = `${owner.uid}|${pls}`;
+    const messageFor = (connection: string) => {
+      const key = `${owner.uid}|${connection}`;
       const message = issuedMessages.get(key) ?? newMessage();
       issuedMessages.set(key, message);
       return message;
     };
-    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, messageFor, now());
+    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, messageFor, now(), azure?.hubIdentity);
     if (toIssue.length === 0) return result;
     const written = new Map<string, CachedInternalServiceExport>();
     for (const { export: cached, request } of toIssue) {
       const ise = await client.get<CachedInternalServiceExport>(objectPath(internalServiceExports, cached.metadata.name, cached.metadata.namespace));
-      if (requestOf(ise, owner)) {
+      if (currentRequestOf(ise, owner, azure?.hubIdentity)) {
         written.set(objectKey(ise), ise);
         continue;
       }
       const rule = entryRule(owner);
-      if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs)) logger.info('replacing the request message of an earlier Gateway of this name', { export: objectKey(ise) });
+      if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs)) logger.info('replacing a request entry of this Gateway name: an earlier Gateway, a retired message or one without its binding', { export: objectKey(ise) });
       const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule });
       if (outcome.written) written.set(objectKey(ise), outcome.object);
       logger.info('issued a Private Link request message', { step: 'private-link', export: objectKey(ise), privateLinkService: ise.spec?.privateLinkService?.resourceID });

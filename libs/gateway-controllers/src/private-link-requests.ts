@@ -22,10 +22,38 @@ function plsOf(ise: CachedInternalServiceExport): string | undefined {
 }
 
 /**
- * The request messages to write before this Gateway's Private Link origins can be planned: one per export whose
- * origin lacks one. AFD shares one private endpoint per profile, PLS and region, so exports behind one PLS share
- * one connection and one message: an existing message of this Gateway for that PLS (on any export) is reused, and
- * new ones are made once per PLS. `newMessage(pls)` is the only source of new messages (tests pass a counter).
+ * Whether the member reports the message spent: a connection carrying it was Rejected or Disconnected and none carrying
+ * it is Approved. The member approves nothing with such a message again, so the hub issues a new one and the origin
+ * asks again. A connection carrying it that is Approved keeps it (a stray rejected copy must not unseat a working
+ * connection).
+ */
+export function isRetired(ise: CachedInternalServiceExport, message: string): boolean {
+  const carrying = (ise.spec?.privateEndpointConnections ?? []).filter((c) => c.description === message);
+  return carrying.some((c) => c.status === 'Rejected' || c.status === 'Disconnected') && !carrying.some((c) => c.status === 'Approved');
+}
+
+/**
+ * This Gateway's request on the export when it stands as it should: not retired, naming the export's Private Link
+ * Service and (when given) this hub. Anything else is issued again — a new message when retired, the same one with
+ * the binding fields otherwise.
+ */
+export function currentRequestOf(ise: CachedInternalServiceExport, gateway: GatewayOwner, hubIdentity?: string): PrivateLinkRequest | undefined {
+  const request = requestOf(ise, gateway);
+  if (!request || isRetired(ise, request.requestMessage)) return undefined;
+  const pls = ise.spec?.privateLinkService?.resourceID;
+  if (pls !== undefined && request.privateLinkServiceID?.toLowerCase() !== pls.toLowerCase()) return undefined;
+  if (hubIdentity !== undefined && request.hubIdentity !== hubIdentity) return undefined;
+  return request;
+}
+
+/**
+ * The request messages to write before this Gateway's Private Link origins can be planned. A message belongs to one
+ * (Gateway, member cluster, PLS): AFD shares one private endpoint per profile, PLS and region, so exports of one member
+ * behind one PLS share one connection and one message (an existing one is reused), while another member never gets
+ * it, even if it reports the same PLS id. Each entry names the PLS and the issuing hub, which the member checks. A
+ * retired message is replaced by a new one. `newMessage(key)` is the only source of new messages (tests pass a
+ * counter); its key names the member, the PLS and the message it replaces, so a cache of it never hands out a
+ * retired message again.
  */
 export function privateLinkRequestsToIssue(
   model: GlobalGateway,
@@ -33,30 +61,43 @@ export function privateLinkRequestsToIssue(
   exportByKey: (key: string) => CachedInternalServiceExport | undefined,
   /** Exports that already carry an entry of this Gateway (the EXPORTS_BY_GATEWAY index). */
   exportsWithRequests: readonly CachedInternalServiceExport[],
-  newMessage: (privateLinkService: string) => string,
+  newMessage: (connectionKey: string) => string,
   now: Date,
+  hubIdentity?: string,
 ): RequestToIssue[] {
-  const messageByPls = new Map<string, string>();
+  const connectionOf = (ise: CachedInternalServiceExport, pls: string) => `${ise.metadata.namespace ?? ''}|${pls}`;
+  const messageByConnection = new Map<string, string>();
   for (const ise of exportsWithRequests) {
     const pls = plsOf(ise);
     const request = requestOf(ise, gateway);
-    if (pls && request && !messageByPls.has(pls)) messageByPls.set(pls, request.requestMessage);
+    const key = pls && connectionOf(ise, pls);
+    if (key && request && !isRetired(ise, request.requestMessage) && !messageByConnection.has(key)) messageByConnection.set(key, request.requestMessage);
   }
   const toIssue = new Map<string, RequestToIssue>();
   for (const backend of model.backends) {
     if (backend.connectivity !== 'private-link') continue;
     for (const origin of backend.origins) {
-      if (!origin.privateLink || origin.privateLink.requestMessage) continue;
+      if (!origin.privateLink) continue;
       const key = `${origin.source.namespace}/${origin.source.name}`;
       const ise = exportByKey(key);
       const pls = ise && plsOf(ise);
-      if (!ise || !pls || toIssue.has(key) || requestOf(ise, gateway)) continue;
-      let message = messageByPls.get(pls);
+      if (!ise || !pls || toIssue.has(key) || currentRequestOf(ise, gateway, hubIdentity)) continue;
+      const existing = requestOf(ise, gateway);
+      const connection = connectionOf(ise, pls);
+      let message = existing && !isRetired(ise, existing.requestMessage) ? existing.requestMessage : messageByConnection.get(connection);
       if (!message) {
-        message = newMessage(pls);
-        messageByPls.set(pls, message);
+        message = newMessage(`${connection}|${existing?.requestMessage ?? ''}`);
+        messageByConnection.set(connection, message);
       }
-      toIssue.set(key, { export: ise, request: { gateway: gateway.key, gatewayUID: gateway.uid, requestMessage: message, issuedTime: now.toISOString().replace(/\.\d+Z$/, 'Z') } });
+      const request: PrivateLinkRequest = {
+        gateway: gateway.key,
+        gatewayUID: gateway.uid,
+        requestMessage: message,
+        issuedTime: message === existing?.requestMessage && existing.issuedTime ? existing.issuedTime : now.toISOString().replace(/\.\d+Z$/, 'Z'),
+        privateLinkServiceID: ise.spec?.privateLinkService?.resourceID ?? pls,
+        ...(hubIdentity !== undefined ? { hubIdentity } : {}),
+      };
+      toIssue.set(key, { export: ise, request });
     }
   }
   return [...toIssue.values()];
