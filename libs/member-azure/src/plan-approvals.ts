@@ -103,7 +103,7 @@ export function planApprovals(privateLinkServiceId: string, connections: readonl
     } else if (approved !== undefined) {
       refuse('impersonation', () => `possible impersonation: its message is already Approved on connection ${approved.name}, and a message authorises one connection`, candidates);
     } else if (candidates.length > 1) {
-      const names = candidates.map((c) => c.name).join(', ');
+      const names = candidates.map((c) => c.name).sort((a, b) => a.localeCompare(b)).join(', ');
       refuse('impersonation', () => `possible impersonation: connections ${names} carry the same message and only one can be the hub's; none is approved`, candidates);
     } else {
       approve.push({ connection: candidates[0]!, message });
