@@ -38,7 +38,7 @@ import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.j
 import { collectHubInputs, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
-import { currentRequestOf, privateLinkRequestsToIssue, type GatewayOwner } from './private-link-requests.js';
+import { currentRequestOf, privateLinkRequestsToIssue, requestsAskedAgain, type GatewayOwner } from './private-link-requests.js';
 import { routeParentEntries, routeParentRule } from './route-status.js';
 
 /** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
@@ -184,6 +184,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       result = issued;
       const report = withAccessHints(await programFrontDoor(gateway, model, hash, owner, logger, signal, azure), azure);
       await publishFrontDoorIds(model, owner, report, logger);
+      await markAskedAgain(owner, report, logger);
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
     }
@@ -330,6 +331,14 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       if (!ise) continue;
       const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['frontDoors'], entries: [entry], rule: entryRule(owner) });
       if (outcome.written) logger.info('published the profile’s frontDoorId on the export', { step: 'status', export: key });
+    }
+  }
+
+  /** Tells the members whose Private Link origin this reconcile created that a new connection is on its way. */
+  async function markAskedAgain(owner: GatewayOwner, report: ReconcileReport, logger: Logger): Promise<void> {
+    for (const { export: ise, request } of requestsAskedAgain(report, owner, (k) => stores.internalServiceExports.get(k), now(), azure?.hubIdentity)) {
+      const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule: entryRule(owner) });
+      if (outcome.written) logger.info('the Private Link origin asked again: marked on the export', { step: 'status', export: objectKey(ise) });
     }
   }
 

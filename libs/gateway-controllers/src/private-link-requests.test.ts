@@ -1,7 +1,7 @@
 import type { CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import type { GlobalGateway, ModelBackend } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
-import { privateLinkRequestsToIssue } from './private-link-requests.js';
+import { privateLinkRequestsToIssue, requestsAskedAgain } from './private-link-requests.js';
 
 const PLS_A = '/subscriptions/s/resourceGroups/mc-1/providers/Microsoft.Network/privateLinkServices/pls-a';
 const PLS_B = '/subscriptions/s/resourceGroups/mc-2/providers/Microsoft.Network/privateLinkServices/pls-b';
@@ -132,5 +132,26 @@ describe('privateLinkRequestsToIssue', () => {
     ]);
     const bound = exportOf('pay', PLS_A, [issued[0]!.request]);
     expect(privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => bound, [bound], counter(), now, HUB)).toEqual([]);
+  });
+});
+
+describe('requestsAskedAgain', () => {
+  const origin = (name: string, action: 'created' | 'unchanged' | 'updated', exportName: string) => ({
+    kind: 'origin' as const,
+    name,
+    action,
+    provenance: [{ kind: 'HTTPRoute' as const, namespace: 'shop', name: 'r' }, { kind: 'InternalServiceExport' as const, namespace: 'fleet-member-1', name: exportName }],
+  });
+
+  it('marks the current request of each export whose origin this reconcile created, with the time; nothing else', () => {
+    const bound = { gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'm', privateLinkServiceID: PLS_A, hubIdentity: HUB };
+    const exports = new Map([
+      ['fleet-member-1/pay', exportOf('pay', PLS_A, [bound])],
+      ['fleet-member-1/cart', exportOf('cart', PLS_A, [bound])],
+      ['fleet-member-1/legacy', exportOf('legacy', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'm' }])],
+    ]);
+    const report = { resources: [origin('o-pay', 'created', 'pay'), origin('o-cart', 'unchanged', 'cart'), origin('o-legacy', 'created', 'legacy'), origin('o-ghost', 'created', 'ghost')] };
+    const marked = requestsAskedAgain(report, gateway, (k) => exports.get(k), now, HUB);
+    expect(marked.map((m) => [m.export.metadata.name, m.request])).toEqual([['pay', { ...bound, askedTime: '2026-12-01T10:00:00Z' }]]);
   });
 });

@@ -1,3 +1,4 @@
+import type { ReconcileReport } from '@fleet-gateway/azure-frontdoor';
 import type { CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import type { GlobalGateway } from '@fleet-gateway/model';
 
@@ -93,7 +94,7 @@ export function privateLinkRequestsToIssue(
         gateway: gateway.key,
         gatewayUID: gateway.uid,
         requestMessage: message,
-        issuedTime: message === existing?.requestMessage && existing.issuedTime ? existing.issuedTime : now.toISOString().replace(/\.\d+Z$/, 'Z'),
+        issuedTime: message === existing?.requestMessage && existing.issuedTime ? existing.issuedTime : timestamp(now),
         privateLinkServiceID: ise.spec?.privateLinkService?.resourceID ?? pls,
         ...(hubIdentity !== undefined ? { hubIdentity } : {}),
       };
@@ -102,3 +103,27 @@ export function privateLinkRequestsToIssue(
   }
   return [...toIssue.values()];
 }
+
+/**
+ * The request entries to mark with `askedTime` because this reconcile created the export's Private Link origin — a
+ * first ask, or a re-creation after the origin was deleted: AFD's new connection is on its way while the member may
+ * still list the old one, and a new `askedTime` makes it re-read the service's connections at once instead of after
+ * its lists' TTL. Exports whose cached entry is not (yet) this Gateway's current request are left alone.
+ */
+export function requestsAskedAgain(
+  report: Pick<ReconcileReport, 'resources'>,
+  gateway: GatewayOwner,
+  exportByKey: (key: string) => CachedInternalServiceExport | undefined,
+  now: Date,
+  hubIdentity?: string,
+): RequestToIssue[] {
+  const created = report.resources.filter((r) => r.kind === 'origin' && r.action === 'created');
+  const keys = new Set(created.flatMap((r) => r.provenance.filter((s) => s.kind === 'InternalServiceExport').map((s) => `${s.namespace}/${s.name}`)));
+  return [...keys].sort().flatMap((key) => {
+    const ise = exportByKey(key);
+    const request = ise && currentRequestOf(ise, gateway, hubIdentity);
+    return ise && request ? [{ export: ise, request: { ...request, askedTime: timestamp(now) } }] : [];
+  });
+}
+
+const timestamp = (now: Date): string => now.toISOString().replace(/\.\d+Z$/, 'Z');

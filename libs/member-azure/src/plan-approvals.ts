@@ -10,6 +10,8 @@ export interface HubRequest {
   readonly privateLinkServiceId?: string;
   /** The issuing hub's identity (its ownership tag value), for `--private-link-approval-hubs`. */
   readonly hubIdentity?: string;
+  /** When the hub's origin last asked for a connection with this message (created or re-created it). */
+  readonly askedTime?: string;
 }
 
 /** A request entry of the InternalServiceExport's status, as planApprovals reads it. */
@@ -19,6 +21,7 @@ export function hubRequestOf(request: PrivateLinkRequest): HubRequest {
     message: request.requestMessage,
     ...(request.privateLinkServiceID ? { privateLinkServiceId: request.privateLinkServiceID } : {}),
     ...(request.hubIdentity ? { hubIdentity: request.hubIdentity } : {}),
+    ...(request.askedTime ? { askedTime: request.askedTime } : {}),
   };
 }
 

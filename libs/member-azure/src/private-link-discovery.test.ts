@@ -1,3 +1,5 @@
+import { FAST_POLLING } from '@fleet-gateway/azure-emulator';
+import { TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrivateLinkDiscovery, type DiscoveryResult, type PublishedPrivateLink } from './private-link-discovery.js';
 import { SERVICE_ANNOTATIONS } from './service-facts.js';
@@ -221,6 +223,25 @@ describe('connections and approval against the emulator (Front Door makes the co
     // Nothing is awaited, but the hub relies on the connection: it is looked at again with the lists, after the TTL.
     expect(after.requeueAfterMs).toBe(TTL);
     expect((await subject.approve(after, [{ gateway: 'shop/gw', message: 'fleet-req-1' }])).approved).toEqual([]);
+  });
+
+  it('a new askedTime (the hub re-created its origin) re-reads the connections before the TTL: the deleted one is dropped, the new one seen', async () => {
+    const facts = await provisionService(bed, { name: 'web', uid: uid(1) });
+    const subject = discovery();
+    const pls = published(await subject.discover({ service: facts })).privateLinkService;
+    await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
+    const requests = [{ gateway: 'shop/gw', message: 'fleet-req-1', askedTime: '2026-12-01T10:00:00Z' }];
+    const [approved] = (await subject.approve(published(await subject.discover({ service: facts, requests })), requests)).approved;
+    await bed.harness.clients.cdn.afdOrigins.beginDeleteAndWait(TEST_SCOPE.resourceGroup, 'fd-1', 'og', 'member-1', FAST_POLLING);
+    await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
+    now += 1_000;
+    // Within the TTL, nothing says Azure moved: the approved connection is what the export still knows.
+    const unchanged = published(await subject.discover({ service: facts, requests }));
+    expect(unchanged.connections.map((c) => [c.name, c.status])).toEqual([[approved, 'Approved']]);
+    const asked = published(await subject.discover({ service: facts, requests: [{ ...requests[0]!, askedTime: '2026-12-01T10:05:00Z' }] }));
+    expect(asked.connections).toEqual([expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' })]);
+    expect(asked.connections[0]?.name).not.toBe(approved);
+    expect(asked.awaitedMessages).toEqual(['fleet-req-1']);
   });
 
   it('never approves on a Private Link Service without cloud-provider-azure tags (made by hand on the frontend): reported instead', async () => {

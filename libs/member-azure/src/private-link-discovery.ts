@@ -104,7 +104,9 @@ export class PrivateLinkDiscovery {
     }
     if (outcome.state === 'unknown') return { ...outcome, ...(stale ? { stale } : {}), requeueAfterMs };
     const requestMessages = (request.requests ?? []).map((r) => r.message);
-    const result = await this.withConnections(target.serviceKey, outcome.privateLinkService, { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) }, requestMessages, stale);
+    const asked = (request.requests ?? []).flatMap((r) => (r.askedTime ? [r.askedTime] : []));
+    const listed = { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) };
+    const result = await this.withConnections(target.serviceKey, outcome.privateLinkService, listed, requestMessages, asked, stale);
     // Stale values are missing information: look again when the failed list is retried. So is a published connection
     // the hub relies on: it can vanish (its origin deleted, its Gateway gone, an operator's delete) with nothing in
     // Kubernetes changing, so an export with hub requests or Front Door connections is looked at again with its lists.
@@ -154,17 +156,18 @@ export class PrivateLinkDiscovery {
     service: DiscoveredPrivateLinkService,
     listed: Snapshot<ConnectionView[]>,
     requestMessages: readonly string[],
+    asked: readonly string[],
     listStale: Staleness | undefined,
   ): Promise<PublishedPrivateLink> {
     const watch = this.watches.get(exportKey);
     let connections = newest(listed, this.inventory.connectionSnapshot(service.id));
     const now = this.now();
     // Only Front Door's connections can be the hub's: a copied message on another endpoint is never waited for.
-    const reread = connectionReadDue(watch, requestMessages, frontDoorConnections(service.id, connections.value ?? []), now);
+    const reread = connectionReadDue(watch, requestMessages, frontDoorConnections(service.id, connections.value ?? []), now, asked);
     if (reread) connections = newest(connections, await this.inventory.rereadConnections(service.id));
     const values = connections.value ?? [];
     const frontDoor = frontDoorConnections(service.id, values);
-    const next = nextConnectionWatch(watch, requestMessages, frontDoor, reread, this.now(), this.inventory.backoff);
+    const next = nextConnectionWatch(watch, requestMessages, frontDoor, reread, this.now(), this.inventory.backoff, asked);
     this.watches.set(exportKey, next);
     const stale = listStale ?? connections.stale;
     return {

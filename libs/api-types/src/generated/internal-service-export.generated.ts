@@ -226,6 +226,10 @@ export interface InternalServiceExport {
        * The identity of the hub that issued the request message (the value of its AFD profiles' fleet-networking-hub-identity ownership tag), for members that honour only listed hubs.
        */
       hubIdentity?: string;
+      /**
+       * When the Gateway's AFD origin last asked for a connection with this message (created or re-created); a new value makes the member re-read the service's connections at once.
+       */
+      askedTime?: string;
     }[];
     /**
      * Extension. Per Gateway that uses this export, the AFD profile and its frontDoorId (the X-Azure-FDID header value AFD sends to origins), so that backend owners can lock public origins to it.
