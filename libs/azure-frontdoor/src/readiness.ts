@@ -74,6 +74,7 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
       action,
       ...(arm?.provisioningState ? { state: arm.provisioningState } : {}),
       ...(arm?.deploymentStatus ? { deploymentStatus: arm.deploymentStatus } : {}),
+      ...(ref.kind === 'origin' && arm?.sharedPrivateLinkResource?.status ? { privateLinkStatus: arm.sharedPrivateLinkResource.status } : {}),
       ...(cause ? { cause } : {}),
       provenance,
     });

@@ -53,7 +53,7 @@ describe('Private Link origins against the emulator', () => {
     expect(report.reason).toBe('Pending');
     expect(report.privateLinkAwaiting).toBe(1);
     expect(report.message).toContain('Private Link: 1 of 1 connections awaiting approval (member-1 Pending (AFD; the member last reported Approved), PLS');
-    expect(report.resources.find((r) => r.kind === 'origin')?.cause).toContain('Private Link: the member reports Approved, AFD reports Pending');
+    expect(report.resources.find((r) => r.kind === 'origin')).toMatchObject({ privateLinkStatus: 'Pending', cause: expect.stringContaining('Private Link: the member reports Approved, AFD reports Pending') });
     // Once AFD's own connection is approved, the two agree.
     await approveConnection(network, 'pls-web', 'fleet:gw-1:abc');
     const agreed = await reconcile(h(), model);

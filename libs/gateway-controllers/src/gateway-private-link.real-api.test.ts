@@ -111,7 +111,7 @@ describe('Private Link origins through the hub agent', { timeout: 120_000 }, () 
     expect(writes()).toBe(writesAfter);
   });
 
-  it('a Rejected connection: the hub issues a new message bound to the PLS and this hub, its origin asks again with it, and the Gateway waits for its approval', async () => {
+  it('a Rejected or deleted connection: the hub issues a new message bound to the PLS and this hub, its origin asks again with it, and the Gateway waits for its approval', async () => {
     const pls = await createPrivateLinkService(hub.emulator, 'member-2', 'ledger');
     await publishExport(hub.client, { cluster: 'member-2', service: 'ledger', privateLink: pls });
     await applyObject(hub.client, gatewayPath('rot'), gatewayBody('rot', PREMIUM));
@@ -132,6 +132,15 @@ describe('Private Link origins through the hub agent', { timeout: 120_000 }, () 
     // The member reads a new message at once; until it reports the connection approved, the Gateway is Pending.
     const gateway = await eventually(() => readGateway(hub.client, 'rot'), (g) => conditionOf(g, 'Programmed')?.reason === 'Pending', 30_000);
     expect(conditionOf(gateway, 'Programmed')?.status).toBe('False');
+
+    // The service's owner deletes the new connection: the member lists nothing, AFD reports the origin Disconnected.
+    const [again] = asked;
+    await pls.network.privateLinkServices.deletePrivateEndpointConnection(pls.resourceGroup, 'pls-ledger', again?.name ?? '', { updateIntervalInMs: 5 });
+    await publishExport(hub.client, { cluster: 'member-2', service: 'ledger', privateLink: pls, connections: [] });
+    const third = await eventually(() => readExport(hub.client, 'member-2', 'ledger'), (e) => ![first?.requestMessage, second?.requestMessage].includes(e.status?.privateLinkRequests?.[0]?.requestMessage), 30_000);
+    const message = third.status?.privateLinkRequests?.[0]?.requestMessage;
+    const askedThird = await eventually(() => connectionsOf(pls, 'ledger'), (list) => list.some((c) => c.privateLinkServiceConnectionState?.description === message), 30_000);
+    expect(askedThird.map((c) => c.privateLinkServiceConnectionState?.status)).toEqual(['Pending']);
   });
 
   it('with AFD disabled, a programmed Gateway keeps its status with a warning and a new one is Pending; nothing in Azure is touched', async () => {

@@ -38,7 +38,7 @@ import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.j
 import { collectHubInputs, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
-import { currentRequestOf, privateLinkRequestsToIssue, requestsAskedAgain, type GatewayOwner } from './private-link-requests.js';
+import { AfdRetiredMessages, currentRequestOf, privateLinkRequestsToIssue, requestsAskedAgain, type GatewayOwner, type RequestBinding } from './private-link-requests.js';
 import { routeParentEntries, routeParentRule } from './route-status.js';
 
 /** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
@@ -104,6 +104,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   const programmed = new Map<string, Programmed>();
   /** Request messages this process made, by Gateway UID and connection key (member, PLS id, message replaced). */
   const issuedMessages = new Map<string, string>();
+  const afdRetired = new AfdRetiredMessages();
+  const bindingOf = (owner: GatewayOwner): RequestBinding => ({ ...(azure ? { hubIdentity: azure.hubIdentity } : {}), retiredByAfd: afdRetired.of(owner) });
 
   return async (request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileOutcome> => {
     const { logger } = context;
@@ -185,6 +187,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       const report = withAccessHints(await programFrontDoor(gateway, model, hash, owner, logger, signal, azure), azure);
       await publishFrontDoorIds(model, owner, report, logger);
       await markAskedAgain(owner, report, logger);
+      afdRetired.record(owner, report, (k) => stores.internalServiceExports.get(k));
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
     }
@@ -205,12 +208,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       issuedMessages.set(key, message);
       return message;
     };
-    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, messageFor, now(), azure?.hubIdentity);
+    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, messageFor, now(), bindingOf(owner));
     if (toIssue.length === 0) return result;
     const written = new Map<string, CachedInternalServiceExport>();
     for (const { export: cached, request } of toIssue) {
       const ise = await client.get<CachedInternalServiceExport>(objectPath(internalServiceExports, cached.metadata.name, cached.metadata.namespace));
-      if (currentRequestOf(ise, owner, azure?.hubIdentity)) {
+      if (currentRequestOf(ise, owner, bindingOf(owner))) {
         written.set(objectKey(ise), ise);
         continue;
       }
@@ -336,7 +339,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
 
   /** Tells the members whose Private Link origin this reconcile created that a new connection is on its way. */
   async function markAskedAgain(owner: GatewayOwner, report: ReconcileReport, logger: Logger): Promise<void> {
-    for (const { export: ise, request } of requestsAskedAgain(report, owner, (k) => stores.internalServiceExports.get(k), now(), azure?.hubIdentity)) {
+    for (const { export: ise, request } of requestsAskedAgain(report, owner, (k) => stores.internalServiceExports.get(k), now(), bindingOf(owner))) {
       const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule: entryRule(owner) });
       if (outcome.written) logger.info('the Private Link origin asked again: marked on the export', { step: 'status', export: objectKey(ise) });
     }
@@ -360,6 +363,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const identity = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: owner.uid, generation: gateway.metadata.generation ?? 0 };
     programmed.delete(owner.key);
     for (const key of issuedMessages.keys()) if (key.startsWith(`${owner.uid}|`)) issuedMessages.delete(key);
+    afdRetired.forget(owner);
     options.metrics?.forget(owner.key);
     if (!hasGatewayFinalizer(gateway)) return done();
     const policy = readDeletionPolicy(gateway.metadata.annotations);

@@ -1,7 +1,7 @@
 import type { CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import type { GlobalGateway, ModelBackend } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
-import { privateLinkRequestsToIssue, requestsAskedAgain } from './private-link-requests.js';
+import { AfdRetiredMessages, privateLinkRequestsToIssue, requestsAskedAgain } from './private-link-requests.js';
 
 const PLS_A = '/subscriptions/s/resourceGroups/mc-1/providers/Microsoft.Network/privateLinkServices/pls-a';
 const PLS_B = '/subscriptions/s/resourceGroups/mc-2/providers/Microsoft.Network/privateLinkServices/pls-b';
@@ -126,12 +126,12 @@ describe('privateLinkRequestsToIssue', () => {
 
   it('an entry without its binding (PLS, this hub) is written again with the same message and issue time', () => {
     const legacy = exportOf('pay', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'kept', issuedTime: '2026-11-01T00:00:00Z' }]);
-    const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => legacy, [legacy], counter(), now, HUB);
+    const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => legacy, [legacy], counter(), now, { hubIdentity: HUB });
     expect(issued.map((i) => i.request)).toEqual([
       { gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'kept', issuedTime: '2026-11-01T00:00:00Z', privateLinkServiceID: PLS_A, hubIdentity: HUB },
     ]);
     const bound = exportOf('pay', PLS_A, [issued[0]!.request]);
-    expect(privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => bound, [bound], counter(), now, HUB)).toEqual([]);
+    expect(privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => bound, [bound], counter(), now, { hubIdentity: HUB })).toEqual([]);
   });
 });
 
@@ -151,7 +151,48 @@ describe('requestsAskedAgain', () => {
       ['fleet-member-1/legacy', exportOf('legacy', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'm' }])],
     ]);
     const report = { resources: [origin('o-pay', 'created', 'pay'), origin('o-cart', 'unchanged', 'cart'), origin('o-legacy', 'created', 'legacy'), origin('o-ghost', 'created', 'ghost')] };
-    const marked = requestsAskedAgain(report, gateway, (k) => exports.get(k), now, HUB);
+    const marked = requestsAskedAgain(report, gateway, (k) => exports.get(k), now, { hubIdentity: HUB });
     expect(marked.map((m) => [m.export.metadata.name, m.request])).toEqual([['pay', { ...bound, askedTime: '2026-12-01T10:00:00Z' }]]);
+  });
+});
+
+describe('AfdRetiredMessages', () => {
+  const originReport = (privateLinkStatus: string | undefined, exportName = 'pay') => ({
+    resources: [
+      {
+        kind: 'origin' as const,
+        name: `o-${exportName}`,
+        action: 'unchanged' as const,
+        ...(privateLinkStatus ? { privateLinkStatus } : {}),
+        provenance: [{ kind: 'InternalServiceExport' as const, namespace: 'fleet-member-1', name: exportName }],
+      },
+    ],
+  });
+
+  it('a message whose origin AFD reports Rejected or Disconnected (the connection deleted on the service) is replaced, though the member lists nothing', () => {
+    const bound = { gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'gone', privateLinkServiceID: PLS_A, hubIdentity: HUB };
+    const ise = exportOf('pay', PLS_A, [bound]);
+    const exports = new Map([['fleet-member-1/pay', ise]]);
+    for (const status of ['Rejected', 'Disconnected']) {
+      const retired = new AfdRetiredMessages();
+      retired.record(gateway, originReport(status), (k) => exports.get(k));
+      const keys: string[] = [];
+      const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'gone')]), gateway, (k) => exports.get(k), [ise], counter(keys), now, { hubIdentity: HUB, retiredByAfd: retired.of(gateway) });
+      expect(issued.map((i) => i.request.requestMessage)).toEqual(['m1']);
+      expect(keys).toEqual([`fleet-member-1|${PLS_A.toLowerCase()}|gone`]);
+    }
+    // Pending, Approved or no word from AFD: the message stands; another Gateway's record is not this one's.
+    for (const status of ['Pending', 'Approved', undefined]) {
+      const retired = new AfdRetiredMessages();
+      retired.record(gateway, originReport(status), (k) => exports.get(k));
+      expect(privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'gone')]), gateway, (k) => exports.get(k), [ise], counter(), now, { hubIdentity: HUB, retiredByAfd: retired.of(gateway) })).toEqual([]);
+    }
+    const retired = new AfdRetiredMessages();
+    retired.record(gateway, originReport('Rejected'), (k) => exports.get(k));
+    expect(retired.of({ key: 'shop/other', uid: 'uid-other' })('fleet-member-1/pay', 'gone')).toBe(false);
+    // The new message is not retired by what AFD said of the old one.
+    expect(retired.of(gateway)('fleet-member-1/pay', 'm1')).toBe(false);
+    retired.forget(gateway);
+    expect(retired.of(gateway)('fleet-member-1/pay', 'gone')).toBe(false);
   });
 });
