@@ -126,7 +126,7 @@ describe('Private Link origins through the hub agent', { timeout: 120_000 }, () 
     const rotated = await eventually(() => readExport(hub.client, 'member-2', 'ledger'), (e) => e.status?.privateLinkRequests?.[0]?.requestMessage !== first?.requestMessage, 30_000);
     const second = rotated.status?.privateLinkRequests?.[0];
     expect(second).toMatchObject({ gateway: 'shop/rot', privateLinkServiceID: pls.id, hubIdentity: first?.hubIdentity });
-    // AFD asks again with the new message; the rejected connection leaves the service (A80).
+    // AFD asks again with the new message; the rejected connection leaves the service (A82).
     const asked = await eventually(() => connectionsOf(pls, 'ledger'), (list) => list.some((c) => c.privateLinkServiceConnectionState?.description === second?.requestMessage), 30_000);
     expect(asked.map((c) => [c.privateLinkServiceConnectionState?.status, c.privateLinkServiceConnectionState?.description])).toEqual([['Pending', second?.requestMessage]]);
     // The member reads a new message at once; until it reports the connection approved, the Gateway is Pending.

@@ -40,9 +40,10 @@ export interface PlannedApproval {
  * Why a connection carrying a hub message is left Pending: `impersonation` when more than one connection that looks
  * like Front Door's carries the message (a copy is indistinguishable from the hub's own), `retired` when the message
  * was already rejected or disconnected, `not-front-door` for another endpoint shape, `not-honoured` for a message of a
- * hub outside the allowlist or issued for another Private Link Service.
+ * hub outside the allowlist or issued for another Private Link Service, `fenced` when this replica may not write (its
+ * leader Lease is not fresh).
  */
-export type RefusalKind = 'impersonation' | 'retired' | 'not-front-door' | 'not-honoured';
+export type RefusalKind = 'impersonation' | 'retired' | 'not-front-door' | 'not-honoured' | 'fenced';
 
 export interface RefusedApproval {
   readonly connection: ConnectionView;

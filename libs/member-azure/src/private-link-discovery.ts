@@ -117,9 +117,10 @@ export class PrivateLinkDiscovery {
 
   /**
    * Approves the Pending connections of a discovered service that `planApprovals` binds to exactly one of the hub's
-   * requests, keeping the message as the approval's description. Touches nothing else.
+   * requests, keeping the message as the approval's description. Touches nothing else. The fence (the agent's leader
+   * Lease) is asked before each approval: with a reason, the rest stay Pending with it.
    */
-  async approve(published: PublishedPrivateLink, requests: readonly HubRequest[], policy: ApprovalPolicy = {}): Promise<ApprovalResult> {
+  async approve(published: PublishedPrivateLink, requests: readonly HubRequest[], policy: ApprovalPolicy = {}, fence?: () => string | undefined): Promise<ApprovalResult> {
     const service = published.privateLinkService;
     const plan = planApprovals(service.id, published.connections, requests, policy);
     if (service.ownership === 'unmanaged') {
@@ -128,8 +129,14 @@ export class PrivateLinkDiscovery {
     }
     const approved: string[] = [];
     const failures: Array<{ name: string; failure: ArmFailure }> = [];
+    const fenced: RefusedApproval[] = [];
     let current = published.connections;
     for (const { connection, message } of plan.approve) {
+      const why = fence?.();
+      if (why) {
+        fenced.push({ connection, kind: 'fenced', why });
+        continue;
+      }
       try {
         const answer = await this.client.privateLinkServices.updatePrivateEndpointConnection(resourceGroupOf(service.id) ?? '', service.name, connection.name, {
           name: connection.name,
@@ -142,7 +149,7 @@ export class PrivateLinkDiscovery {
         failures.push({ name: connection.name, failure: classifyArmError(error) });
       }
     }
-    return { approved, refused: plan.refused, failures };
+    return { approved, refused: [...plan.refused, ...fenced], failures };
   }
 
   /** Forgets an export's watch (the Service was unexported or deleted). */

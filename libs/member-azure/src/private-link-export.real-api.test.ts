@@ -287,7 +287,7 @@ describe('the member agent with Private Link origin discovery', () => {
     const copy = withCopy.find((c) => c.name !== first?.name);
     const refused = await eventually(() => readServiceExport('rot'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.message.includes(copy?.name ?? '-') ?? false, 30_000);
     expect(conditionOf(refused, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(`its message was on connection ${first?.name}, now Rejected`);
-    // The hub issues a new message and writes it on its origin: AFD asks again with it (A80).
+    // The hub issues a new message and writes it on its origin: AFD asks again with it (A82).
     await issueRequest('rot', 'shop/gw', 'fleet-rot-2', { privateLinkServiceID: pls.id });
     await requestFromFrontDoor(bed, 'fd-rot', pls.id, 'fleet-rot-2');
     const se = await eventually(() => readServiceExport('rot'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True', 30_000);

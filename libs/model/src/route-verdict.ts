@@ -1,3 +1,4 @@
+import type { ListenerAttachment } from './attachment.js';
 import { conditionsFor, joinMessages } from './conditions.js';
 import type { RouteResolution } from './route-resolution.js';
 import type { RouteVerdict, VerdictCondition } from './verdict-types.js';
@@ -22,10 +23,24 @@ function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['p
   if (res.rules.length > 0 && dropped.length === res.rules.length) {
     problems.push({ reason: 'UnsupportedValue', message: `all rules are dropped: ${dropped.join('; ')}` });
   }
+  // Invalid listeners say so themselves; through the valid ones, every host AFD refuses leaves nothing to serve.
+  const valid = attachment.ok ? attachment.attachments.filter((a) => !a.listener.problem) : [];
+  const refused = valid.flatMap((a) => a.refused);
+  if (refused.length > 0 && valid.every((a) => a.hostnames.length === 0)) {
+    problems.push({ reason: 'UnsupportedValue', message: `no hostname of the route can be served: ${refused.map((r) => r.problem).join('; ')}` });
+  }
   return problems;
 }
 
-/** The conditions of each of the route's parentRefs to this Gateway. */
+/** What a listener the route attaches to does not serve for it: everything (invalid), hosts AFD refuses, isolated hosts. */
+function unservedThrough(a: ListenerAttachment): string[] {
+  if (a.listener.problem) return [`listener ${a.listener.name} is not valid, so nothing is served through it (${a.listener.problem})`];
+  const refused = a.refused.map((r) => `hostname ${r.host} is not served through listener ${a.listener.name}: ${r.problem}`);
+  if (a.hostnames.length > 0 || a.isolated.length === 0) return refused;
+  const owners = a.isolated.map((i) => `${i.host} by listener ${i.listener}`).join(', ');
+  return [...refused, `listener ${a.listener.name} serves none of the route's hostnames: listener isolation gives each to the most specific listener (${owners})`];
+}
+
 /** What precedence across routes decided about this one's matches. */
 export interface RoutingNotes {
   /** Matches an identical, higher-precedence match takes everywhere: the route is still accepted. */
@@ -48,14 +63,7 @@ export function routeVerdict(res: RouteResolution, notes: RoutingNotes): RouteVe
     if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages(problems.map((p) => p.message))));
     else if (attachment.ok) {
       const listeners = [...new Set(attachment.attachments.map((a) => a.listener.name))].join(', ');
-      const unserved = attachment.attachments.map((a) => {
-        if (a.listener.problem) return `listener ${a.listener.name} is not valid, so nothing is served through it (${a.listener.problem})`;
-        if (a.hostnames.length === 0) {
-          const owners = a.isolated.map((i) => `${i.host} by listener ${i.listener}`).join(', ');
-          return `listener ${a.listener.name} serves none of the route's hostnames: listener isolation gives each to the most specific listener (${owners})`;
-        }
-        return undefined;
-      });
+      const unserved = attachment.attachments.flatMap(unservedThrough);
       conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...unserved, ...shadowNotes])));
     }
     conditions.push(refs);

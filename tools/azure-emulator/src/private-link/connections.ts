@@ -111,7 +111,7 @@ export class PrivateLinkConnections {
   }
 
   /**
-   * An origin's write changed its request message (A80): a connection that is Pending or Approved keeps the message it
+   * An origin's write changed its request message (A82): a connection that is Pending or Approved keeps the message it
    * was asked with; one that was Rejected or removed is replaced — AFD's private endpoint asks again, carrying the new
    * message, and the old connection leaves the Private Link Service.
    */
