@@ -1,8 +1,9 @@
 import { DefaultAzureCredential } from '@azure/identity';
 import { ArmRateLimiter, armBucketsShare, warnRetryAfterCapped } from '@fleet-gateway/azure-frontdoor';
 import type { Logger } from '@fleet-gateway/controller';
-import { createMemberNetworkClient, PrivateLinkDiscovery, PrivateLinkOriginDiscovery } from '@fleet-gateway/member-azure';
+import { createMemberNetworkClient, PrivateLinkApprovalMetrics, PrivateLinkDiscovery, PrivateLinkOriginDiscovery } from '@fleet-gateway/member-azure';
 import type { OriginDiscovery } from '@fleet-gateway/member-export';
+import type { Registry } from 'prom-client';
 import type { MemberFlags } from './flags.js';
 
 /**
@@ -11,7 +12,7 @@ import type { MemberFlags } from './flags.js';
  * sized to the flag's share of ARM's buckets, the Microsoft.Network client, and the Private Link origin discovery of
  * the node resource group's load balancers and Private Link Services.
  */
-export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Logger, writeFence?: () => string | undefined): OriginDiscovery {
+export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Logger, registry: Registry, writeFence?: () => string | undefined): OriginDiscovery {
   // parseMemberFlags refuses discovery without these; the check keeps the types honest.
   const { azureSubscriptionId: subscriptionId, nodeResourceGroup } = flags;
   if (!subscriptionId || !nodeResourceGroup) throw new Error('--enable-private-link-origin-discovery needs --azure-subscription-id and --node-resource-group');
@@ -27,6 +28,8 @@ export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Log
     discovery: new PrivateLinkDiscovery(client),
     nodeResourceGroup,
     approveConnections: flags.approvePrivateLinkConnections,
+    ...(flags.privateLinkApprovalHubs ? { approvalHubs: flags.privateLinkApprovalHubs } : {}),
+    metrics: new PrivateLinkApprovalMetrics(registry),
     ...(writeFence ? { writeFence } : {}),
     logger,
   });

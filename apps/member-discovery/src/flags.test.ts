@@ -102,6 +102,22 @@ describe('parseMemberFlags', () => {
     expect(errorsOf(parseMemberFlags(['--hub-kubeconfig', 'k']))).toEqual(['--member-cluster-name (or MEMBER_CLUSTER_NAME) is required: the Fleet member name, a DNS label']);
   });
 
+  it('--private-link-approval-hubs: comma-separated hub identities, each checked, only with discovery', () => {
+    const on = [...KUBECONFIG, '--enable-private-link-origin-discovery', '--azure-subscription-id', SUB, '--node-resource-group', 'MC_rg'];
+    const hubs = `subscription/${SUB}/cluster/hub, subscription/${SUB}/cluster/hub-2`;
+    expect(parseMemberFlags([...on, '--private-link-approval-hubs', hubs])).toMatchObject({
+      ok: true,
+      value: { privateLinkApprovalHubs: [`subscription/${SUB}/cluster/hub`, `subscription/${SUB}/cluster/hub-2`] },
+    });
+    expect(errorsOf(parseMemberFlags([...on, '--private-link-approval-hubs', `subscription/${SUB}/cluster/hub,hub-2`]))).toEqual([
+      '--private-link-approval-hubs: "hub-2" is not a hub identity; expected subscription/<subscription id>/cluster/<hub cluster name>',
+    ]);
+    expect(errorsOf(parseMemberFlags([...KUBECONFIG, '--private-link-approval-hubs', `subscription/${SUB}/cluster/hub`]))).toEqual([
+      '--private-link-approval-hubs needs --enable-private-link-origin-discovery',
+    ]);
+    expect(parseMemberFlags(on)).not.toHaveProperty('value.privateLinkApprovalHubs');
+  });
+
   it('needs a subscription and the node resource group once discovery is on, from flags or the cloud config', async () => {
     const on = [...KUBECONFIG, '--enable-private-link-origin-discovery'];
     expect(errorsOf(parseMemberFlags(on))).toEqual([

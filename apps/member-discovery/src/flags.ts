@@ -26,6 +26,8 @@ export interface MemberFlags extends CommonAgentFlags {
   enablePrivateLinkOriginDiscovery: boolean;
   /** Approve the pending Private Link connections whose request message the hub issued (needs discovery). */
   approvePrivateLinkConnections: boolean;
+  /** When set, only the request messages of these hub identities are honoured (approved, or offered as a command). */
+  privateLinkApprovalHubs?: readonly string[];
   /** The cluster's node resource group (MC_…), where its load balancers and Private Link Services are. */
   nodeResourceGroup?: string;
   azureTenantId?: string;
@@ -46,6 +48,11 @@ const MEMBER_FLAGS = {
   },
   'enable-private-link-origin-discovery': { type: 'boolean', default: false, description: 'feature gate: discover the internal load balancer and Private Link Service behind exported Services' },
   'approve-private-link-connections': { type: 'boolean', default: false, description: 'approve the pending Private Link connections whose request message the hub issued (needs discovery)' },
+  'private-link-approval-hubs': {
+    type: 'string',
+    valueName: 'IDS',
+    description: "honour only the request messages of these hubs: comma-separated hub identities (the hub's fleet-networking-hub-identity tag, subscription/<id>/cluster/<hub>)",
+  },
   'node-resource-group': { type: 'string', valueName: 'NAME', description: "the cluster's node resource group (MC_...) (overrides --cloud-config)" },
   region: { type: 'string', valueName: 'REGION', description: "the cluster's Azure region (overrides --cloud-config; default: the nodes' topology.kubernetes.io/region)" },
   ...azureAgentOptions({ name: 'member agent', cloudConfigReads: 'subscription, tenant, cloud, node resource group and location' }),
@@ -83,6 +90,8 @@ export function parseMemberFlags(argv: string[], environment: NodeJS.ProcessEnv 
   const discovery = values['enable-private-link-origin-discovery'];
   const approve = values['approve-private-link-connections'];
   if (approve && !discovery) errors.push('--approve-private-link-connections needs --enable-private-link-origin-discovery');
+  const approvalHubs = readApprovalHubs(values['private-link-approval-hubs'], errors);
+  if (approvalHubs && !discovery) errors.push('--private-link-approval-hubs needs --enable-private-link-origin-discovery');
   if (discovery && !subscription) errors.push(`--azure-subscription-id (or subscriptionId of --cloud-config) must be configured ${DISCOVERY_ON}`);
   if (discovery && !nodeResourceGroup) errors.push(`--node-resource-group (or resourceGroup of --cloud-config) must be configured ${DISCOVERY_ON}`);
   for (const problem of [
@@ -104,12 +113,25 @@ export function parseMemberFlags(argv: string[], environment: NodeJS.ProcessEnv 
       hub,
       enablePrivateLinkOriginDiscovery: discovery,
       approvePrivateLinkConnections: approve,
+      ...(approvalHubs ? { privateLinkApprovalHubs: approvalHubs } : {}),
       armRateLimitShare,
       ...(nodeResourceGroup !== undefined ? { nodeResourceGroup } : {}),
       ...(tenant !== undefined ? { azureTenantId: tenant } : {}),
       ...(region !== undefined ? { region } : {}),
     },
   };
+}
+
+const HUB_IDENTITY = /^subscription\/[^/\s]+\/cluster\/[^/\s]+$/;
+
+/** `--private-link-approval-hubs`: hub identities as `hubIdentityOf` builds them; each bad one is named. */
+function readApprovalHubs(value: string | undefined, errors: string[]): string[] | undefined {
+  if (value === undefined) return undefined;
+  const hubs = value.split(',').map((hub) => hub.trim());
+  for (const hub of hubs) {
+    if (!HUB_IDENTITY.test(hub)) errors.push(`--private-link-approval-hubs: ${JSON.stringify(hub)} is not a hub identity; expected subscription/<subscription id>/cluster/<hub cluster name>`);
+  }
+  return hubs;
 }
 
 /** `--member-cluster-name`, else upstream's MEMBER_CLUSTER_NAME; an error names whichever gave the value. */

@@ -38,7 +38,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     fields: { member: flags.memberClusterName },
     ...(context.logStream ? { stream: context.logStream } : {}),
   });
-  const { manager, clients, metrics, identity } = agentManager({
+  const { manager, clients, metrics, registry, identity } = agentManager({
     election: flags,
     kubeConfigs: { member: context.memberKubeConfig, hub: context.hubKubeConfig },
     leaseCluster: 'member',
@@ -54,7 +54,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
   const prerequisite = new ServedSchemaPrerequisite({ manager, hubClient, logger });
   // Approvals only within the renew deadline of the last renewal, as the hub's ARM writes.
   const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
-  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger, writeFence) : undefined;
+  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger, registry, writeFence) : undefined;
   registerMemberExportControllers({
     manager,
     memberClient,

@@ -80,6 +80,7 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
       action,
       ...(arm?.provisioningState ? { state: arm.provisioningState } : {}),
       ...(arm?.deploymentStatus ? { deploymentStatus: arm.deploymentStatus } : {}),
+      ...(ref.kind === 'origin' && arm?.sharedPrivateLinkResource?.status ? { privateLinkStatus: arm.sharedPrivateLinkResource.status } : {}),
       ...(cause ? { cause } : {}),
       provenance,
     });
@@ -132,7 +133,12 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
     report(note.ref, 'not-programmed', undefined, note.reason);
     pending.push(`${describeRef(note.ref)} not programmed: ${note.reason}`);
   }
-  pending.push(...privateLinkPending(graph));
+  const afdStatusOf = (origin: ProgrammableOriginSpec): string | undefined => {
+    const r = written.get(refKey(origin.ref));
+    return (r?.outcome === 'done' ? (r.resource as ArmState | undefined) : states.get(refKey(origin.ref)))?.sharedPrivateLinkResource?.status;
+  };
+  const connections = privateLinkConnections(graph, afdStatusOf);
+  pending.push(...privateLinkPending(connections));
   const endpoint = resources.find((r) => r.kind === 'endpoint' && r.name === graph.endpoint.ref.endpoint);
   const latest = (ref: AfdRef): ArmState | undefined => {
     const r = written.get(refKey(ref));
@@ -152,23 +158,31 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
     pending,
     propagation,
     failures,
-    privateLinkAwaiting: privateLinkConnections(graph).waiting.length,
+    privateLinkAwaiting: connections.waiting.length,
     ...(endpointArm?.hostName ? { endpointHostName: endpointArm.hostName } : {}),
     ...(frontDoorId ? { frontDoorId } : {}),
   };
 }
 
+type PrivateLinkConnections = ReturnType<typeof privateLinkConnections>;
+
 /**
  * Private Link connections of the plan: AFD makes one private endpoint per profile, PLS and region, so origins that
- * share a PLS (and so the hub's request message) share one connection and one approval.
+ * share a PLS (and so the hub's request message) share one connection and one approval. A connection is approved
+ * when the member reports it Approved and AFD, where it says, agrees: the member's report can be older than AFD's
+ * own connection (an origin re-created after a deletion asks anew, while the member still lists the old connection
+ * Approved), and an origin AFD holds Pending gets no traffic whatever the member last saw.
  */
-function privateLinkConnections(graph: FrontDoorGraph) {
+function privateLinkConnections(graph: FrontDoorGraph, afdStatusOf: (origin: ProgrammableOriginSpec) => string | undefined) {
   const linked = graph.origins.filter((o): o is ProgrammableOriginSpec => o.keep === undefined && o.privateLink !== undefined);
   const connections = new Map<string, { id: string; clusters: Set<string>; state: string }>();
   for (const origin of linked) {
     const pl = origin.privateLink!;
     const key = `${pl.privateLinkId.toLowerCase()}|${pl.location}|${pl.requestMessage}`;
-    const connection = connections.get(key) ?? { id: pl.privateLinkId, clusters: new Set<string>(), state: pl.memberState };
+    const afd = afdStatusOf(origin);
+    const state = pl.memberState === 'Approved' && afd !== undefined && afd !== 'Approved' ? `${afd} (AFD; the member last reported Approved)` : pl.memberState;
+    const connection = connections.get(key) ?? { id: pl.privateLinkId, clusters: new Set<string>(), state };
+    if (connection.state === 'Approved') connection.state = state;
     connection.clusters.add(origin.cluster);
     connections.set(key, connection);
   }
@@ -176,8 +190,7 @@ function privateLinkConnections(graph: FrontDoorGraph) {
   return { all, waiting: all.filter((c) => c.state !== 'Approved') };
 }
 
-function privateLinkPending(graph: FrontDoorGraph): string[] {
-  const { all, waiting } = privateLinkConnections(graph);
+function privateLinkPending({ all, waiting }: PrivateLinkConnections): string[] {
   if (waiting.length === 0) return [];
   const who = waiting.map((c) => `${[...c.clusters].join(', ')} ${c.state}, PLS ${c.id}`).join('; ');
   const plsIds = [...new Set(waiting.map((c) => c.id))];

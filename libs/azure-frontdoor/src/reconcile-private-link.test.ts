@@ -40,7 +40,7 @@ describe('Private Link origins against the emulator', () => {
     expect(approved.resources.find((r) => r.kind === 'origin')?.cause).toBe('Private Link: Approved');
   });
 
-  it('AFD reporting a state the member does not is shown as a discrepancy, the member report still decides', async () => {
+  it('the member’s Approved is not enough while AFD holds its own connection Pending (a re-created origin asks anew): not programmed, and said so', async () => {
     const network = memberNetwork(h().emulator, 'member-1');
     const pls = await createPrivateLinkService(network, 'web');
     const model = withService(buildGateway({
@@ -49,7 +49,15 @@ describe('Private Link origins against the emulator', () => {
       routes: [{ name: 'shop', rules: [{ backends: [{ name: 'web' }] }] }],
     }), pls.id);
     const report = await reconcile(h(), model);
-    expect(report.programmed).toBe(true);
-    expect(report.resources.find((r) => r.kind === 'origin')?.cause).toContain('Private Link: the member reports Approved, AFD reports Pending');
+    expect(report.programmed).toBe(false);
+    expect(report.reason).toBe('Pending');
+    expect(report.privateLinkAwaiting).toBe(1);
+    expect(report.message).toContain('Private Link: 1 of 1 connections awaiting approval (member-1 Pending (AFD; the member last reported Approved), PLS');
+    expect(report.resources.find((r) => r.kind === 'origin')).toMatchObject({ privateLinkStatus: 'Pending', cause: expect.stringContaining('Private Link: the member reports Approved, AFD reports Pending') });
+    // Once AFD's own connection is approved, the two agree.
+    await approveConnection(network, 'pls-web', 'fleet:gw-1:abc');
+    const agreed = await reconcile(h(), model);
+    expect(agreed.programmed).toBe(true);
+    expect(agreed.privateLinkAwaiting).toBe(0);
   });
 });

@@ -20,6 +20,8 @@ export interface ResourceReport {
   readonly state?: string;
   /** AFD deploymentStatus (edge propagation): reported, never waited for. */
   readonly deploymentStatus?: string;
+  /** A Private Link origin's connection as AFD sees it (`sharedPrivateLinkResource.status`: Pending, Approved, Rejected, Disconnected, Timeout). */
+  readonly privateLinkStatus?: string;
   readonly cause?: string;
   readonly provenance: Provenance;
 }

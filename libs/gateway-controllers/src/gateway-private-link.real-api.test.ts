@@ -111,6 +111,38 @@ describe('Private Link origins through the hub agent', { timeout: 120_000 }, () 
     expect(writes()).toBe(writesAfter);
   });
 
+  it('a Rejected or deleted connection: the hub issues a new message bound to the PLS and this hub, its origin asks again with it, and the Gateway waits for its approval', async () => {
+    const pls = await createPrivateLinkService(hub.emulator, 'member-2', 'ledger');
+    await publishExport(hub.client, { cluster: 'member-2', service: 'ledger', privateLink: pls });
+    await applyObject(hub.client, gatewayPath('rot'), gatewayBody('rot', PREMIUM));
+    await applyObject(hub.client, routePath('ledger'), routeBody('ledger', 'rot', [{ path: '/ledger', backends: [{ name: 'ledger' }] }]));
+    const issuedFirst = await eventually(() => readExport(hub.client, 'member-2', 'ledger'), (e) => (e.status?.privateLinkRequests ?? []).length === 1, 30_000);
+    const first = issuedFirst.status?.privateLinkRequests?.[0];
+    expect(first).toMatchObject({ gateway: 'shop/rot', privateLinkServiceID: pls.id, hubIdentity: expect.stringMatching(/^subscription\/[^/]+\/cluster\/.+/) });
+    const [connection] = await eventually(() => connectionsOf(pls, 'ledger'), (list) => list.length > 0, 30_000);
+    // The service's owner rejects it; the member reports so.
+    await pls.network.privateLinkServices.updatePrivateEndpointConnection(pls.resourceGroup, 'pls-ledger', connection?.name ?? '', { ...connection, privateLinkServiceConnectionState: { status: 'Rejected' } });
+    await publishExport(hub.client, { cluster: 'member-2', service: 'ledger', privateLink: pls, connections: [{ name: connection?.name ?? '', status: 'Rejected', description: first?.requestMessage ?? '' }] });
+    const rotated = await eventually(() => readExport(hub.client, 'member-2', 'ledger'), (e) => e.status?.privateLinkRequests?.[0]?.requestMessage !== first?.requestMessage, 30_000);
+    const second = rotated.status?.privateLinkRequests?.[0];
+    expect(second).toMatchObject({ gateway: 'shop/rot', privateLinkServiceID: pls.id, hubIdentity: first?.hubIdentity });
+    // AFD asks again with the new message; the rejected connection leaves the service (A82).
+    const asked = await eventually(() => connectionsOf(pls, 'ledger'), (list) => list.some((c) => c.privateLinkServiceConnectionState?.description === second?.requestMessage), 30_000);
+    expect(asked.map((c) => [c.privateLinkServiceConnectionState?.status, c.privateLinkServiceConnectionState?.description])).toEqual([['Pending', second?.requestMessage]]);
+    // The member reads a new message at once; until it reports the connection approved, the Gateway is Pending.
+    const gateway = await eventually(() => readGateway(hub.client, 'rot'), (g) => conditionOf(g, 'Programmed')?.reason === 'Pending', 30_000);
+    expect(conditionOf(gateway, 'Programmed')?.status).toBe('False');
+
+    // The service's owner deletes the new connection: the member lists nothing, AFD reports the origin Disconnected.
+    const [again] = asked;
+    await pls.network.privateLinkServices.deletePrivateEndpointConnection(pls.resourceGroup, 'pls-ledger', again?.name ?? '', { updateIntervalInMs: 5 });
+    await publishExport(hub.client, { cluster: 'member-2', service: 'ledger', privateLink: pls, connections: [] });
+    const third = await eventually(() => readExport(hub.client, 'member-2', 'ledger'), (e) => ![first?.requestMessage, second?.requestMessage].includes(e.status?.privateLinkRequests?.[0]?.requestMessage), 30_000);
+    const message = third.status?.privateLinkRequests?.[0]?.requestMessage;
+    const askedThird = await eventually(() => connectionsOf(pls, 'ledger'), (list) => list.some((c) => c.privateLinkServiceConnectionState?.description === message), 30_000);
+    expect(askedThird.map((c) => c.privateLinkServiceConnectionState?.status)).toEqual(['Pending']);
+  });
+
   it('with AFD disabled, a programmed Gateway keeps its status with a warning and a new one is Pending; nothing in Azure is touched', async () => {
     await publishExport(hub.client, { cluster: 'member-2', service: 'docs', publicAddress: '10.2.0.7' });
     await applyObject(hub.client, gatewayPath('before'), gatewayBody('before'));

@@ -45,7 +45,7 @@ import { collectHubInputs, ourGateways, type GatewayStores } from './gateway-inp
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
 import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
-import { privateLinkRequestsToIssue, requestOf, type GatewayOwner } from './private-link-requests.js';
+import { AfdRetiredMessages, currentRequestOf, privateLinkRequestsToIssue, requestsAskedAgain, type GatewayOwner, type RequestBinding } from './private-link-requests.js';
 import { azureProgrammedCondition, routeParentEntries, routeParentRule, withinParentLimit } from './route-status.js';
 import { StatusWriteBackoff } from './status-write-backoff.js';
 
@@ -121,8 +121,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   const now = options.now ?? (() => new Date());
   const newMessage = options.newRequestMessage ?? randomRequestMessage;
   const programmed = new Map<string, Programmed>();
-  /** Request messages this process made, by Gateway UID and PLS id (lower case). */
+  /** Request messages this process made, by Gateway UID and connection key (member, PLS id, message replaced). */
   const issuedMessages = new Map<string, string>();
+  const afdRetired = new AfdRetiredMessages();
+  const bindingOf = (owner: GatewayOwner): RequestBinding => ({ ...(azure ? { hubIdentity: azure.hubIdentity } : {}), retiredByAfd: afdRetired.of(owner) });
   /** Per Gateway: the writes ARM refused for their bodies, not sent again until the body changes. */
   const refusals = new Map<string, TerminalRefusals>();
   /** Status writes that failed, per Gateway and object: each retried on its own backoff. */
@@ -215,6 +217,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       result = issued;
       const report = withAccessHints(await programFrontDoor(gateway, model, hash, owner, logger, signal, azure), azure);
       await publishFrontDoorIds(gateway, model, owner, report, logger);
+      await markAskedAgain(owner, report, logger);
+      afdRetired.record(owner, report, (k) => stores.internalServiceExports.get(k));
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
     }
@@ -265,24 +269,24 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     if (!model) return result;
     const withRequests = stores.internalServiceExports.byIndex(EXPORTS_BY_GATEWAY, owner.key);
     // A cache that has not caught up with a message written a moment ago must not make a second one for that PLS.
-    const messageFor = (pls: string) => {
-      const key = `${owner.uid}|${pls}`;
+    const messageFor = (connection: string) => {
+      const key = `${owner.uid}|${connection}`;
       const message = issuedMessages.get(key) ?? newMessage();
       issuedMessages.set(key, message);
       return message;
     };
-    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, messageFor, now());
+    const toIssue = privateLinkRequestsToIssue(model, owner, (k) => stores.internalServiceExports.get(k), withRequests, messageFor, now(), bindingOf(owner));
     if (toIssue.length === 0) return result;
     const written = new Map<string, CachedInternalServiceExport>();
     for (const { export: cached, request } of toIssue) {
       await writeOwnStatus(cached, 'InternalServiceExport', owner, logger, async () => {
         const ise = await client.get<CachedInternalServiceExport>(objectPath(internalServiceExports, cached.metadata.name, cached.metadata.namespace));
-        if (requestOf(ise, owner)) {
+        if (currentRequestOf(ise, owner, bindingOf(owner))) {
           written.set(objectKey(ise), ise);
           return false;
         }
         const rule = entryRule(owner);
-        if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs)) logger.info('replacing the request message of an earlier Gateway of this name', { export: objectKey(ise) });
+        if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs)) logger.info('replacing a request entry of this Gateway name: an earlier Gateway, a retired message or one without its binding', { export: objectKey(ise) });
         const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule });
         if (outcome.written) written.set(objectKey(ise), outcome.object);
         logger.info('issued a Private Link request message', { step: 'private-link', export: objectKey(ise), privateLinkService: ise.spec?.privateLinkService?.resourceID });
@@ -433,6 +437,17 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     }
   }
 
+  /** Tells the members whose Private Link origin this reconcile created that a new connection is on its way. */
+  async function markAskedAgain(owner: GatewayOwner, report: ReconcileReport, logger: Logger): Promise<void> {
+    for (const { export: ise, request } of requestsAskedAgain(report, owner, (k) => stores.internalServiceExports.get(k), now(), bindingOf(owner))) {
+      await writeOwnStatus(ise, 'InternalServiceExport', owner, logger, async () => {
+        const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule: entryRule(owner) });
+        if (outcome.written) logger.info('the Private Link origin asked again: marked on the export', { step: 'status', export: objectKey(ise) });
+        return outcome.written;
+      });
+    }
+  }
+
   async function writeGatewayStatus(gateway: CachedGateway, result: ResolveResult, state: ProgrammedState, logger: Logger): Promise<void> {
     const verdict = result.verdicts.gateway;
     if (!verdict) return;
@@ -453,6 +468,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     refusals.delete(owner.key);
     statusBackoff.forget(`${owner.key}|`);
     for (const key of issuedMessages.keys()) if (key.startsWith(`${owner.uid}|`)) issuedMessages.delete(key);
+    afdRetired.forget(owner);
     options.metrics?.forget(owner.key);
     if (!hasGatewayFinalizer(gateway)) return done();
     const policy = readDeletionPolicy(gateway.metadata.annotations);

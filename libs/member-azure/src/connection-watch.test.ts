@@ -34,4 +34,12 @@ describe('connection re-reads', () => {
     expect(awaitedMessages(['m1'], [conn('foreign')])).toEqual(['m1']);
     expect(awaitedMessages(['m1'], [conn('m1', 'Rejected')])).toEqual([]);
   });
+
+  it('a new askedTime from the hub (its origin asked again) is read at once, once', () => {
+    const approved = [conn('m1', 'Approved')];
+    const watch = nextConnectionWatch(undefined, ['m1'], approved, true, 0, BACKOFF, ['2026-12-01T10:00:00Z']);
+    expect(watch).toEqual({ messages: ['m1'], asked: ['2026-12-01T10:00:00Z'], attempt: 0 });
+    expect(connectionReadDue(watch, ['m1'], approved, 1, ['2026-12-01T10:00:00Z'])).toBe(false);
+    expect(connectionReadDue(watch, ['m1'], approved, 1, ['2026-12-01T10:05:00Z'])).toBe(true);
+  });
 });

@@ -12,6 +12,8 @@ export const DEFAULT_CONNECTION_BACKOFF: BackoffSettings = { initialMs: 5_000, m
 /** Per export: what the last decision knew. */
 export interface ConnectionWatch {
   readonly messages: readonly string[];
+  /** The hub's `askedTime`s seen: when one is new, the hub's origin asked again since. */
+  readonly asked?: readonly string[];
   /** Re-reads made while waiting, for the backoff. */
   readonly attempt: number;
   /** When the next re-read is due while waiting; undefined when nothing is awaited. */
@@ -28,11 +30,13 @@ export function awaitedMessages(requestMessages: readonly string[], connections:
 
 /**
  * Pure: whether to re-read a service's connections now, outside the resource group's TTL — when the hub issued a
- * message this export has not seen, or when an awaited message's re-read is due. Foreign connections (carrying no
- * hub message) never count, Pending or not.
+ * message this export has not seen or says its origin asked again (a new `askedTime`: a re-created origin's new
+ * connection is on its way, and the one listed may be gone), or when an awaited message's re-read is due. Foreign
+ * connections (carrying no hub message) never count, Pending or not.
  */
-export function connectionReadDue(watch: ConnectionWatch | undefined, requestMessages: readonly string[], connections: readonly ConnectionView[], now: number): boolean {
+export function connectionReadDue(watch: ConnectionWatch | undefined, requestMessages: readonly string[], connections: readonly ConnectionView[], now: number, asked: readonly string[] = []): boolean {
   if (requestMessages.some((message) => !(watch?.messages ?? []).includes(message))) return true;
+  if (asked.some((time) => !(watch?.asked ?? []).includes(time))) return true;
   if (awaitedMessages(requestMessages, connections).length === 0) return false;
   return watch?.nextReadAt === undefined || now >= watch.nextReadAt;
 }
@@ -45,10 +49,12 @@ export function nextConnectionWatch(
   reread: boolean,
   now: number,
   backoff: BackoffSettings = DEFAULT_CONNECTION_BACKOFF,
+  asked: readonly string[] = [],
 ): ConnectionWatch {
-  if (awaitedMessages(requestMessages, connections).length === 0) return { messages: [...requestMessages], attempt: 0 };
-  if (!reread && watch?.nextReadAt !== undefined) return { ...watch, messages: [...requestMessages] };
+  const seen = { messages: [...requestMessages], ...(asked.length > 0 ? { asked: [...asked] } : {}) };
+  if (awaitedMessages(requestMessages, connections).length === 0) return { ...seen, attempt: 0 };
+  if (!reread && watch?.nextReadAt !== undefined) return { ...watch, ...seen };
   const attempt = reread ? (watch?.attempt ?? 0) + 1 : (watch?.attempt ?? 0);
   const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.max(0, attempt - 1));
-  return { messages: [...requestMessages], attempt, nextReadAt: now + delay };
+  return { ...seen, attempt, nextReadAt: now + delay };
 }

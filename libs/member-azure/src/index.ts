@@ -22,3 +22,4 @@ export {
 // The member-export seam: an internal load balancer Service's origin, and what its ServiceExport says of it.
 export * from './private-link-observation.js';
 export { PrivateLinkOriginDiscovery, type PrivateLinkOriginDiscoveryOptions } from './private-link-origin-discovery.js';
+export { PrivateLinkApprovalMetrics } from './approval-metrics.js';

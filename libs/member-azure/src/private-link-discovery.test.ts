@@ -1,3 +1,5 @@
+import { FAST_POLLING } from '@fleet-gateway/azure-emulator';
+import { TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrivateLinkDiscovery, type DiscoveryResult, type PublishedPrivateLink } from './private-link-discovery.js';
 import { SERVICE_ANNOTATIONS } from './service-facts.js';
@@ -140,7 +142,7 @@ describe('discovery against the emulator (cloud-provider-azure naming, unmodifie
     const listed = published(await subject.discover({ service: facts }));
     expect(listed.connections).toHaveLength(1);
     bed.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'GET', pathPattern: '/privateEndpointConnections' });
-    const result = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const result = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(result.connections).toEqual(listed.connections);
     expect(result.connectionsReadAt).toEqual(listed.connectionsReadAt);
     expect(result.stale).toMatchObject({ failure: { category: 'authorization' } });
@@ -172,14 +174,14 @@ describe('connections and approval against the emulator (Front Door makes the co
     }
     expect(connectionReads()).toBe(0);
 
-    const waiting = await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] });
+    const waiting = await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] });
     expect(connectionReads()).toBe(1);
     expect(waiting).toMatchObject({ awaitedMessages: ['fleet-req-1'], requeueAfterMs: 1_000 });
-    await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] });
+    await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] });
     expect(connectionReads()).toBe(1);
     await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
     now += 1_000;
-    const arrived = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const arrived = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(connectionReads()).toBe(2);
     expect(arrived.connections.find((c) => c.description === 'fleet-req-1')).toMatchObject({ status: 'Pending', privateEndpointId: expect.stringMatching(/\/resourceGroups\/eafd-Prod-eastus2\//) });
     expect(arrived).toMatchObject({ awaitedMessages: ['fleet-req-1'], requeueAfterMs: 2_000 });
@@ -193,15 +195,15 @@ describe('connections and approval against the emulator (Front Door makes the co
     const endpoint = (name: string) => `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/${name}`;
     bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls.id, privateEndpointId: endpoint('pe-foreign'), requestMessage: 'let me in' });
     bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls.id, privateEndpointId: endpoint('pe-copycat'), requestMessage: 'fleet-req-1' });
-    const current = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const current = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(current.connections).toHaveLength(3);
     const writesBefore = bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' });
 
-    const result = await subject.approve(current, ['fleet-req-1']);
+    const result = await subject.approve(current, [{ gateway: 'shop/gw', message: 'fleet-req-1' }]);
     const afd = current.connections.find((c) => c.privateEndpointId.includes('/eafd-Prod-'));
     expect(result.approved).toEqual([afd?.name]);
     expect(result.failures).toEqual([]);
-    expect(result.refused).toEqual([{ connection: expect.objectContaining({ name: expect.stringMatching(/^pe-copycat\./) }), why: expect.stringContaining('left Pending') }]);
+    expect(result.refused).toEqual([{ connection: expect.objectContaining({ name: expect.stringMatching(/^pe-copycat\./) }), kind: 'not-front-door', why: expect.stringContaining('left Pending') }]);
     expect(bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' }) - writesBefore).toBe(1);
 
     const states = [];
@@ -216,10 +218,30 @@ describe('connections and approval against the emulator (Front Door makes the co
       ].sort(),
     );
     // The approval's answer is remembered: the next reconcile sees it Approved and waits for nothing.
-    const after = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const after = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(after.awaitedMessages).toEqual([]);
-    expect(after).not.toHaveProperty('requeueAfterMs');
-    expect((await subject.approve(after, ['fleet-req-1'])).approved).toEqual([]);
+    // Nothing is awaited, but the hub relies on the connection: it is looked at again with the lists, after the TTL.
+    expect(after.requeueAfterMs).toBe(TTL);
+    expect((await subject.approve(after, [{ gateway: 'shop/gw', message: 'fleet-req-1' }])).approved).toEqual([]);
+  });
+
+  it('a new askedTime (the hub re-created its origin) re-reads the connections before the TTL: the deleted one is dropped, the new one seen', async () => {
+    const facts = await provisionService(bed, { name: 'web', uid: uid(1) });
+    const subject = discovery();
+    const pls = published(await subject.discover({ service: facts })).privateLinkService;
+    await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
+    const requests = [{ gateway: 'shop/gw', message: 'fleet-req-1', askedTime: '2026-12-01T10:00:00Z' }];
+    const [approved] = (await subject.approve(published(await subject.discover({ service: facts, requests })), requests)).approved;
+    await bed.harness.clients.cdn.afdOrigins.beginDeleteAndWait(TEST_SCOPE.resourceGroup, 'fd-1', 'og', 'member-1', FAST_POLLING);
+    await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
+    now += 1_000;
+    // Within the TTL, nothing says Azure moved: the approved connection is what the export still knows.
+    const unchanged = published(await subject.discover({ service: facts, requests }));
+    expect(unchanged.connections.map((c) => [c.name, c.status])).toEqual([[approved, 'Approved']]);
+    const asked = published(await subject.discover({ service: facts, requests: [{ ...requests[0]!, askedTime: '2026-12-01T10:05:00Z' }] }));
+    expect(asked.connections).toEqual([expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' })]);
+    expect(asked.connections[0]?.name).not.toBe(approved);
+    expect(asked.awaitedMessages).toEqual(['fleet-req-1']);
   });
 
   it('a fence with a reason (the leader Lease no longer valid) approves nothing: the connection stays Pending with that reason', async () => {
@@ -227,18 +249,18 @@ describe('connections and approval against the emulator (Front Door makes the co
     const subject = discovery();
     const pls = published(await subject.discover({ service: facts })).privateLinkService;
     await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
-    const current = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const current = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     const writes = () => bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' });
     const writesBefore = writes();
 
     const why = "this replica's leader Lease is not valid";
-    const result = await subject.approve(current, ['fleet-req-1'], () => why);
+    const result = await subject.approve(current, [{ gateway: 'shop/gw', message: 'fleet-req-1' }], {}, () => why);
     expect(result.approved).toEqual([]);
     expect(result.failures).toEqual([]);
-    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), why }]);
+    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), kind: 'fenced', why }]);
     expect(writes() - writesBefore).toBe(0);
     // A valid Lease lets the same approval through.
-    expect((await subject.approve(current, ['fleet-req-1'], () => undefined)).approved).toHaveLength(1);
+    expect((await subject.approve(current, [{ gateway: 'shop/gw', message: 'fleet-req-1' }], {}, () => undefined)).approved).toHaveLength(1);
     expect(writes() - writesBefore).toBe(1);
   });
 
@@ -255,10 +277,10 @@ describe('connections and approval against the emulator (Front Door makes the co
     const pls = published(await subject.discover({ service })).privateLinkService;
     expect(pls).toMatchObject({ name: 'hand-made', ownership: 'unmanaged' });
     await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
-    const current = published(await subject.discover({ service, requestMessages: ['fleet-req-1'] }));
-    const result = await subject.approve(current, ['fleet-req-1']);
+    const current = published(await subject.discover({ service, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
+    const result = await subject.approve(current, [{ gateway: 'shop/gw', message: 'fleet-req-1' }]);
     expect(result.approved).toEqual([]);
-    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), why: expect.stringContaining('no cloud-provider-azure tags') }]);
+    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), kind: 'not-honoured', why: expect.stringContaining('no cloud-provider-azure tags') }]);
     expect(bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' })).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { awaitedMessages, connectionReadDue, nextConnectionWatch, type Connectio
 import { discoverPrivateLink, type DiscoveredPrivateLinkService } from './discover-private-link.js';
 import { frontDoorConnections } from './front-door-endpoint.js';
 import { NetworkInventory, type InventoryOptions } from './network-inventory.js';
-import { planApprovals, type RefusedApproval } from './plan-approvals.js';
+import { planApprovals, type ApprovalPolicy, type HubRequest, type RefusedApproval } from './plan-approvals.js';
 import { isUnknown, privateLinkTargetOf, unknown, type ServiceFacts, type Unknown } from './service-facts.js';
 
 /** What is missing from lists read before the cloud provider finished: a fresher list can find it. */
@@ -14,8 +14,8 @@ const BEHIND: ReadonlySet<string> = new Set(['LoadBalancerNotFound', 'FrontendNo
 
 export interface DiscoverRequest {
   readonly service: ServiceFacts;
-  /** The request messages the hub issued for this export (InternalServiceExport status); none before the hub asks. */
-  readonly requestMessages?: readonly string[];
+  /** The requests the hub issued for this export (InternalServiceExport status); none before the hub asks. */
+  readonly requests?: readonly HubRequest[];
 }
 
 /** What to publish for a Private Link Service-backed Service. */
@@ -103,22 +103,29 @@ export class PrivateLinkDiscovery {
       return { ...failed, ...(stale ? { stale } : {}), requeueAfterMs };
     }
     if (outcome.state === 'unknown') return { ...outcome, ...(stale ? { stale } : {}), requeueAfterMs };
-    const result = await this.withConnections(target.serviceKey, outcome.privateLinkService, { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) }, request.requestMessages ?? [], stale);
-    // Stale values are missing information: look again when the failed list is retried.
-    return stale === undefined ? result : { ...result, requeueAfterMs: Math.min(result.requeueAfterMs ?? requeueAfterMs, requeueAfterMs) };
+    const requestMessages = (request.requests ?? []).map((r) => r.message);
+    const asked = (request.requests ?? []).flatMap((r) => (r.askedTime ? [r.askedTime] : []));
+    const listed = { value: [...outcome.connections], ...(services.readAt ? { readAt: services.readAt } : {}) };
+    const result = await this.withConnections(target.serviceKey, outcome.privateLinkService, listed, requestMessages, asked, stale);
+    // Stale values are missing information: look again when the failed list is retried. So is a published connection
+    // the hub relies on: it can vanish (its origin deleted, its Gateway gone, an operator's delete) with nothing in
+    // Kubernetes changing, so an export with hub requests or Front Door connections is looked at again with its lists.
+    const tracked = requestMessages.length > 0 || frontDoorConnections(outcome.privateLinkService.id, result.connections).length > 0;
+    if (stale === undefined && !tracked) return result;
+    return { ...result, requeueAfterMs: Math.max(0, Math.min(result.requeueAfterMs ?? requeueAfterMs, requeueAfterMs)) };
   }
 
   /**
-   * Approves the Pending connections of a discovered service whose description is one of the hub's messages and whose
-   * private endpoint is Front Door's, keeping the message as the approval's description. Touches nothing else. The
-   * fence (the agent's leader Lease) is asked before each approval: with a reason, the rest stay Pending with it.
+   * Approves the Pending connections of a discovered service that `planApprovals` binds to exactly one of the hub's
+   * requests, keeping the message as the approval's description. Touches nothing else. The fence (the agent's leader
+   * Lease) is asked before each approval: with a reason, the rest stay Pending with it.
    */
-  async approve(published: PublishedPrivateLink, requestMessages: readonly string[], fence?: () => string | undefined): Promise<ApprovalResult> {
+  async approve(published: PublishedPrivateLink, requests: readonly HubRequest[], policy: ApprovalPolicy = {}, fence?: () => string | undefined): Promise<ApprovalResult> {
     const service = published.privateLinkService;
-    const plan = planApprovals(service.id, published.connections, requestMessages);
+    const plan = planApprovals(service.id, published.connections, requests, policy);
     if (service.ownership === 'unmanaged') {
       const why = `Private Link Service ${service.name} carries no cloud-provider-azure tags, so this agent cannot prove it is the cluster's; approve by hand`;
-      return { approved: [], refused: [...plan.refused, ...plan.approve.map(({ connection }) => ({ connection, why }))], failures: [] };
+      return { approved: [], refused: [...plan.refused, ...plan.approve.map(({ connection }) => ({ connection, kind: 'not-honoured' as const, why }))], failures: [] };
     }
     const approved: string[] = [];
     const failures: Array<{ name: string; failure: ArmFailure }> = [];
@@ -127,7 +134,7 @@ export class PrivateLinkDiscovery {
     for (const { connection, message } of plan.approve) {
       const why = fence?.();
       if (why) {
-        fenced.push({ connection, why });
+        fenced.push({ connection, kind: 'fenced', why });
         continue;
       }
       try {
@@ -156,17 +163,18 @@ export class PrivateLinkDiscovery {
     service: DiscoveredPrivateLinkService,
     listed: Snapshot<ConnectionView[]>,
     requestMessages: readonly string[],
+    asked: readonly string[],
     listStale: Staleness | undefined,
   ): Promise<PublishedPrivateLink> {
     const watch = this.watches.get(exportKey);
     let connections = newest(listed, this.inventory.connectionSnapshot(service.id));
     const now = this.now();
     // Only Front Door's connections can be the hub's: a copied message on another endpoint is never waited for.
-    const reread = connectionReadDue(watch, requestMessages, frontDoorConnections(service.id, connections.value ?? []), now);
+    const reread = connectionReadDue(watch, requestMessages, frontDoorConnections(service.id, connections.value ?? []), now, asked);
     if (reread) connections = newest(connections, await this.inventory.rereadConnections(service.id));
     const values = connections.value ?? [];
     const frontDoor = frontDoorConnections(service.id, values);
-    const next = nextConnectionWatch(watch, requestMessages, frontDoor, reread, this.now(), this.inventory.backoff);
+    const next = nextConnectionWatch(watch, requestMessages, frontDoor, reread, this.now(), this.inventory.backoff, asked);
     this.watches.set(exportKey, next);
     const stale = listStale ?? connections.stale;
     return {

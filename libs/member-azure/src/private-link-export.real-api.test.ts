@@ -1,4 +1,7 @@
+import { setTimeout } from 'node:timers/promises';
 import { CloudProviderStandIn, FAST_POLLING, planLoadBalancer } from '@fleet-gateway/azure-emulator';
+import type { PrivateLinkRequest } from '@fleet-gateway/api-types';
+import { TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import { startControlPlane, type ControlPlane } from '@fleet-gateway/control-plane';
 import { collectionPath, KubeClient, objectPath, type Condition } from '@fleet-gateway/controller';
 import { captureLogLines, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
@@ -55,7 +58,7 @@ afterAll(async () => {
 });
 
 /** (Re)starts the member agent: Private Link discovery with short TTL and backoff, approving or not. */
-async function startAgent(approveConnections: boolean): Promise<void> {
+async function startAgent(approveConnections: boolean, approvalHubs?: readonly string[]): Promise<void> {
   await agent?.stop();
   discovery = new PrivateLinkDiscovery(bed.network, { ttlMs: 1_000, backoff: { initialMs: 300, maxMs: 1_000 } });
   agent = await startMemberAgent({
@@ -63,7 +66,7 @@ async function startAgent(approveConnections: boolean): Promise<void> {
     memberKubeConfig: plane.cluster('member-1').kubeConfig(),
     hubKubeconfigPath: hubKubeconfig,
     logStream: logs.stream,
-    privateLinkDiscovery: new PrivateLinkOriginDiscovery({ discovery, nodeResourceGroup: bed.settings.resourceGroup, approveConnections }),
+    privateLinkDiscovery: new PrivateLinkOriginDiscovery({ discovery, nodeResourceGroup: bed.settings.resourceGroup, approveConnections, ...(approvalHubs ? { approvalHubs } : {}) }),
   });
 }
 
@@ -88,9 +91,23 @@ const connectionsOf = async (name: string) => {
   return list;
 };
 
-/** What the hub's Gateway controller writes when a Gateway starts using the export: its request message. */
-async function issueRequest(name: string, gateway: string, requestMessage: string): Promise<void> {
-  await hub.patch(`${objectPath(internalServiceExports, `${ns}-${name}`, hubNamespace)}/status`, { status: { privateLinkRequests: [{ gateway, requestMessage }] } }, 'merge');
+/** What the hub's Gateway controller writes when a Gateway starts using the export: its request message (and its binding). */
+async function issueRequest(name: string, gateway: string, requestMessage: string, binding: Partial<PrivateLinkRequest> = {}): Promise<void> {
+  await hub.patch(`${objectPath(internalServiceExports, `${ns}-${name}`, hubNamespace)}/status`, { status: { privateLinkRequests: [{ gateway, requestMessage, ...binding }] } }, 'merge');
+}
+
+const OUTSIDER_GROUP = 'rg-outsider';
+const stateOf = async (pls: string, name: string | undefined) => (await connectionsOf(pls)).find((c) => c.name === name)?.privateLinkServiceConnectionState;
+const warningsAbout = async (connection: string | undefined) =>
+  (await member.get<{ items: { type?: string; reason?: string; note?: string }[] }>(`/apis/events.k8s.io/v1/namespaces/${ns}/events`)).items.filter(
+    (e) => e.reason === PRIVATE_LINK_EVENT_REASONS.possibleImpersonation && e.note?.includes(`connection ${connection} `),
+  );
+
+/** An exported internal Service whose Private Link Service is published; its id and name. */
+async function exportedPrivateLink(name: string): Promise<{ id: string; name: string }> {
+  await exportInternalService(name);
+  const ise = await eventually(() => readExport(name), (e) => e?.spec?.privateLinkService !== undefined, 30_000);
+  return { id: ise!.spec!.privateLinkService!.resourceID, name: plsName(ise) };
 }
 
 describe('the member agent with Private Link origin discovery', () => {
@@ -145,7 +162,7 @@ describe('the member agent with Private Link origin discovery', () => {
       // A restarted agent has never read Azure: it still keeps what the hub export carries.
       await startAgent(false);
       await eventually(() => logs.lines.filter((l) => l.message === 'reconciled' && l.name === 'web').length, (n) => n > 0);
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await setTimeout(2_000);
       const kept = await readExport('web');
       expect(kept?.spec?.privateLinkService).toEqual(before?.spec?.privateLinkService);
       expect(kept?.spec?.azureDataStale).toBe(true);
@@ -217,5 +234,101 @@ describe('the member agent with Private Link origin discovery', () => {
       `Approved private endpoint connection ${frontDoor?.name} on Private Link Service ${plsName(ise)}: it carries a request message the hub issued`,
     ]);
     expect(service.metadata.uid).toBe(published?.spec?.serviceReference.uid);
+  });
+
+  // An outsider can read the hub's message (from the connection, with Reader on the service) and ask the same service
+  // with it from a Premium profile of its own: AFD makes that connection with the same kind of private endpoint.
+  it('a copied message: a second Premium profile in another resource group asking with it is never approved, and is reported', async () => {
+    const pls = await exportedPrivateLink('imp');
+    await issueRequest('imp', 'shop/gw', 'fleet-imp-1', { privateLinkServiceID: pls.id });
+    await requestFromFrontDoor(bed, 'fd-imp', pls.id, 'fleet-imp-1');
+    const approved = await eventually(() => connectionsOf(pls.name), (list) => list.some((c) => c.privateLinkServiceConnectionState?.status === 'Approved'), 30_000);
+    const hubs = approved.find((c) => c.privateLinkServiceConnectionState?.status === 'Approved');
+    bed.emulator.admin.createResourceGroup({ subscriptionId: bed.settings.subscriptionId, name: OUTSIDER_GROUP });
+    await requestFromFrontDoor(bed, 'fd-outsider', pls.id, 'fleet-imp-1', OUTSIDER_GROUP);
+    const se = await eventually(() => readServiceExport('imp'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.possibleImpersonation, 30_000);
+    const copy = (await connectionsOf(pls.name)).find((c) => c.name !== hubs?.name);
+    // By its shape the copy is Front Door's as much as the hub's own.
+    expect(copy?.privateEndpoint?.id).toMatch(/\/resourceGroups\/eafd-Prod-[^/]+\/providers\/Microsoft\.Network\/privateEndpoints\//);
+    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)).toMatchObject({ status: 'False' });
+    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(
+      `connection ${copy?.name} carries a hub request message but possible impersonation: its message is already Approved on connection ${hubs?.name}`,
+    );
+    await eventually(() => warningsAbout(copy?.name), (events) => events.length > 0);
+    // Reconciles go on (the lists' TTL is 1 s): the copy stays Pending.
+    await setTimeout(3_000);
+    expect(await stateOf(pls.name, copy?.name)).toMatchObject({ status: 'Pending', description: 'fleet-imp-1' });
+    expect(await stateOf(pls.name, hubs?.name)).toMatchObject({ status: 'Approved' });
+  });
+
+  it('two Pending connections with one message: neither is approved, both are reported', async () => {
+    const pls = await exportedPrivateLink('twin');
+    await requestFromFrontDoor(bed, 'fd-twin', pls.id, 'fleet-twin-1');
+    await requestFromFrontDoor(bed, 'fd-twin-outsider', pls.id, 'fleet-twin-1', OUTSIDER_GROUP);
+    const both = await eventually(() => connectionsOf(pls.name), (list) => list.length === 2, 30_000);
+    await issueRequest('twin', 'shop/gw', 'fleet-twin-1', { privateLinkServiceID: pls.id });
+    const se = await eventually(() => readServiceExport('twin'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.possibleImpersonation, 30_000);
+    const names = both.map((c) => c.name ?? '').sort((a, b) => a.localeCompare(b));
+    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(`possible impersonation: connections ${names.join(', ')} carry the same message`);
+    for (const name of names) await eventually(() => warningsAbout(name), (events) => events.length > 0);
+    await setTimeout(3_000);
+    for (const name of names) expect(await stateOf(pls.name, name)).toMatchObject({ status: 'Pending' });
+  });
+
+  it('after the hub’s connection is Rejected its message approves nothing, not even a copy; the new message is approved on the connection the origin asks again for', async () => {
+    const pls = await exportedPrivateLink('rot');
+    await requestFromFrontDoor(bed, 'fd-rot', pls.id, 'fleet-rot-1');
+    const [first] = await eventually(() => connectionsOf(pls.name), (list) => list.length === 1, 30_000);
+    await bed.network.privateLinkServices.updatePrivateEndpointConnection(bed.settings.resourceGroup, pls.name, first!.name!, { name: first!.name!, privateLinkServiceConnectionState: { status: 'Rejected' } });
+    await issueRequest('rot', 'shop/gw', 'fleet-rot-1', { privateLinkServiceID: pls.id });
+    await eventually(() => readServiceExport('rot'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.rejected, 30_000);
+    await requestFromFrontDoor(bed, 'fd-rot-outsider', pls.id, 'fleet-rot-1', OUTSIDER_GROUP);
+    const withCopy = await eventually(() => connectionsOf(pls.name), (list) => list.length === 2, 30_000);
+    const copy = withCopy.find((c) => c.name !== first?.name);
+    const refused = await eventually(() => readServiceExport('rot'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.message.includes(copy?.name ?? '-') ?? false, 30_000);
+    expect(conditionOf(refused, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(`its message was on connection ${first?.name}, now Rejected`);
+    // The hub issues a new message and writes it on its origin: AFD asks again with it (A82).
+    await issueRequest('rot', 'shop/gw', 'fleet-rot-2', { privateLinkServiceID: pls.id });
+    await requestFromFrontDoor(bed, 'fd-rot', pls.id, 'fleet-rot-2');
+    const se = await eventually(() => readServiceExport('rot'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True', 30_000);
+    const fresh = (await connectionsOf(pls.name)).find((c) => c.privateLinkServiceConnectionState?.description === 'fleet-rot-2');
+    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toBe(`Gateway shop/gw: connection ${fresh?.name} Approved`);
+    expect(fresh?.privateLinkServiceConnectionState?.status).toBe('Approved');
+    expect(await stateOf(pls.name, copy?.name)).toMatchObject({ status: 'Pending', description: 'fleet-rot-1' });
+  });
+
+  it('a re-created origin is approved without any Kubernetes change; the export drops connections that are gone, also once the Gateway is gone', async () => {
+    const pls = await exportedPrivateLink('again');
+    await issueRequest('again', 'shop/gw', 'fleet-again-1', { privateLinkServiceID: pls.id });
+    await requestFromFrontDoor(bed, 'fd-again', pls.id, 'fleet-again-1');
+    const first = await eventually(() => readExport('again'), (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved', 30_000);
+    const firstName = first?.spec?.privateEndpointConnections?.[0]?.name;
+    // The origin is deleted out of band: AFD removes its connection, and the export stops listing it.
+    await bed.harness.clients.cdn.afdOrigins.beginDeleteAndWait(TEST_SCOPE.resourceGroup, 'fd-again', 'og', 'member-1', FAST_POLLING);
+    await eventually(() => readExport('again'), (e) => (e?.spec?.privateEndpointConnections ?? []).length === 0, 30_000);
+    // The hub re-creates it: a new connection with the same message, approved and published.
+    await requestFromFrontDoor(bed, 'fd-again', pls.id, 'fleet-again-1');
+    const second = await eventually(() => readExport('again'), (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved', 30_000);
+    expect(second?.spec?.privateEndpointConnections?.map((c) => c.name)).toEqual([expect.not.stringMatching(firstName ?? '-')]);
+    // The Gateway is deleted: the hub withdraws its request and its origin goes; the connection leaves the export.
+    await hub.patch(`${objectPath(internalServiceExports, `${ns}-again`, hubNamespace)}/status`, { status: { privateLinkRequests: null } }, 'merge');
+    await bed.harness.clients.cdn.afdOrigins.beginDeleteAndWait(TEST_SCOPE.resourceGroup, 'fd-again', 'og', 'member-1', FAST_POLLING);
+    const gone = await eventually(() => readExport('again'), (e) => (e?.spec?.privateEndpointConnections ?? []).length === 0, 30_000);
+    expect(gone?.spec?.privateEndpointConnections).toEqual([]);
+  });
+
+  it('with --private-link-approval-hubs, only the messages of the listed hubs are honoured', async () => {
+    const listed = `subscription/${bed.settings.subscriptionId}/cluster/hub`;
+    await startAgent(true, [listed]);
+    const pls = await exportedPrivateLink('listed');
+    await requestFromFrontDoor(bed, 'fd-listed', pls.id, 'fleet-listed-1');
+    await issueRequest('listed', 'shop/gw', 'fleet-listed-1', { privateLinkServiceID: pls.id, hubIdentity: `subscription/${bed.settings.subscriptionId}/cluster/other` });
+    const se = await eventually(() => readServiceExport('listed'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.refused, 30_000);
+    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(`its message was issued by hub subscription/${bed.settings.subscriptionId}/cluster/other, which --private-link-approval-hubs does not list`);
+    const [connection] = await connectionsOf(pls.name);
+    expect(connection?.privateLinkServiceConnectionState?.status).toBe('Pending');
+    await issueRequest('listed', 'shop/gw', 'fleet-listed-1', { privateLinkServiceID: pls.id, hubIdentity: listed });
+    await eventually(() => readServiceExport('listed'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True', 30_000);
+    expect(await stateOf(pls.name, connection?.name)).toMatchObject({ status: 'Approved', description: 'fleet-listed-1' });
   });
 });

@@ -118,7 +118,7 @@ describe('privateLinkObservation', () => {
     const observation = privateLinkObservation(
       base(approved, {
         requests: [request('shop/web', 'm-1')],
-        approval: { approved: ['afd-1'], refused: [{ connection: connection('copy', 'Pending', 'm-1', customerEndpoint), why: 'not Front Door’s; left Pending' }], failures: [] },
+        approval: { approved: ['afd-1'], refused: [{ connection: connection('copy', 'Pending', 'm-1', customerEndpoint), kind: 'not-front-door', why: 'not Front Door’s; left Pending' }], failures: [] },
       }),
     );
     expect(observation.events).toEqual([
@@ -131,6 +131,33 @@ describe('privateLinkObservation', () => {
     const clean = privateLinkObservation(base(found([connection('afd-1', 'Approved', 'm-1')]), { requests: [request('shop/web', 'm-1')], approval: { approved: [], refused: [], failures: [] } }));
     expect(conditionOf(clean, CONNECTIONS_APPROVED_CONDITION)).toMatchObject({ status: 'True', reason: PRIVATE_LINK_REASONS.approved, message: 'Gateway shop/web: connection afd-1 Approved' });
     expect(clean.events).toBeUndefined();
+  });
+
+  it('a copied message on a second Front Door connection: PossibleImpersonation on the condition, a Warning event, and no approve command', () => {
+    const copied = found([connection('afd-a', 'Pending', 'm-1'), connection('afd-b', 'Pending', 'm-1', frontDoorEndpoint(2))]);
+    for (const approval of [undefined, { approved: [], refused: [], failures: [] }]) {
+      // Manual mode plans for itself; auto mode reports what its plan refused (here: recomputed the same way).
+      const refused = approval ? { ...approval, refused: [{ connection: copied.connections[0]!, kind: 'impersonation' as const, why: 'possible impersonation: connections afd-a, afd-b carry the same message and only one can be the hub\'s; none is approved; left Pending' }, { connection: copied.connections[1]!, kind: 'impersonation' as const, why: 'possible impersonation: connections afd-a, afd-b carry the same message and only one can be the hub\'s; none is approved; left Pending' }] } : undefined;
+      const observation = privateLinkObservation(base(copied, { requests: [request('shop/web', 'm-1')], ...(refused ? { approval: refused } : {}) }));
+      const condition = conditionOf(observation, CONNECTIONS_APPROVED_CONDITION);
+      expect(condition).toMatchObject({ status: 'False', reason: PRIVATE_LINK_REASONS.possibleImpersonation });
+      expect(condition?.message).not.toContain('az network');
+      expect(condition?.message).toContain('Gateway shop/web: connection afd-a is Pending: possible impersonation: connections afd-a, afd-b carry the same message');
+      expect(condition?.message).toContain('connection afd-b carries a hub request message but possible impersonation');
+      expect(observation.events?.map((e) => [e.type, e.reason, e.note.split(':')[0]])).toEqual([
+        ['Warning', PRIVATE_LINK_EVENT_REASONS.possibleImpersonation, 'Left private endpoint connection afd-a on Private Link Service pls-web Pending'],
+        ['Warning', PRIVATE_LINK_EVENT_REASONS.possibleImpersonation, 'Left private endpoint connection afd-b on Private Link Service pls-web Pending'],
+      ]);
+    }
+  });
+
+  it('manual mode with an allowlist: a message of a hub not listed gets no approve command, and says why', () => {
+    const observation = privateLinkObservation(
+      base(found([connection('afd-1', 'Pending', 'm-1')]), { requests: [{ ...request('shop/web', 'm-1'), hubIdentity: 'subscription/s/cluster/other' }], policy: { allowedHubs: ['subscription/s/cluster/hub'] } }),
+    );
+    const condition = conditionOf(observation, CONNECTIONS_APPROVED_CONDITION);
+    expect(condition).toMatchObject({ status: 'False', reason: PRIVATE_LINK_REASONS.refused });
+    expect(condition?.message).toBe('Gateway shop/web: connection afd-1 is Pending: its message was issued by hub subscription/s/cluster/other, which --private-link-approval-hubs does not list; left Pending');
   });
 
   it('a refused approval in the node resource group names the lockdown and what to set, and is retried', () => {

@@ -14,7 +14,7 @@ import {
 import type { ArmFailure } from '@fleet-gateway/azure-frontdoor/arm-runtime';
 import type { ConnectionView } from './azure-views.js';
 import { frontDoorConnections } from './front-door-endpoint.js';
-import { connectionIdOf, manualApprovalCommand, planApprovals, type RefusedApproval } from './plan-approvals.js';
+import { connectionIdOf, hubRequestOf, manualApprovalCommand, planApprovals, type ApprovalPolicy, type RefusedApproval } from './plan-approvals.js';
 import type { ApprovalResult, DiscoveryResult, PublishedPrivateLink } from './private-link-discovery.js';
 import type { UnknownReason } from './service-facts.js';
 
@@ -26,12 +26,14 @@ export const PRIVATE_LINK_REASONS = {
   awaitingConnection: 'AwaitingConnection',
   manualApproval: 'ManualApprovalRequired',
   refused: 'ApprovalRefused',
+  possibleImpersonation: 'PossibleImpersonation',
   approvalFailed: 'ApprovalFailed',
   rejected: 'ConnectionRejected',
 } as const;
 
 export const PRIVATE_LINK_EVENT_REASONS = {
   approved: 'PrivateLinkConnectionApproved',
+  possibleImpersonation: 'PrivateLinkPossibleImpersonation',
   published: 'PrivateLinkServicePublished',
 } as const;
 
@@ -56,6 +58,8 @@ export interface PrivateLinkObservationInputs {
   readonly result: DiscoveryResult;
   /** The hub's request messages for this export (InternalServiceExport status), one per Gateway. */
   readonly requests: readonly PrivateLinkRequest[];
+  /** Which hubs' messages count (--private-link-approval-hubs); default: every message on the export. */
+  readonly policy?: ApprovalPolicy;
   /** Set when this agent approves connections itself (--approve-private-link-connections) and tried now. */
   readonly approval?: ApprovalResult;
   /** What the InternalServiceExport carries now: kept, marked stale, when Azure could not be read (fail-static). */
@@ -127,6 +131,10 @@ function foundObservation(inputs: PrivateLinkObservationInputs, result: Publishe
     reason: PRIVATE_LINK_EVENT_REASONS.approved,
     note: `Approved private endpoint connection ${name} on Private Link Service ${pls.name}: it carries a request message the hub issued`,
   }));
+  // Repeated each reconcile while it lasts: the event recorder folds repeats into one Event's series.
+  for (const suspect of approvals?.impersonations ?? []) {
+    events.push({ type: 'Warning', reason: PRIVATE_LINK_EVENT_REASONS.possibleImpersonation, note: `Left private endpoint connection ${suspect.connection.name} on Private Link Service ${pls.name} Pending: ${suspect.why}` });
+  }
   const recheckMs = [result.requeueAfterMs, approvals?.retryMs].filter((ms): ms is number => ms !== undefined);
   return {
     fields,
@@ -153,18 +161,25 @@ function approvalCondition(
   inputs: PrivateLinkObservationInputs,
   result: PublishedPrivateLink,
   frontDoor: readonly ConnectionView[],
-): { condition: OriginCondition; retryMs?: number } | undefined {
+): { condition: OriginCondition; retryMs?: number; impersonations: readonly RefusedApproval[] } | undefined {
   const requests = [...inputs.requests].filter((r) => r.requestMessage !== '').sort((a, b) => a.gateway.localeCompare(b.gateway));
   if (requests.length === 0) return undefined;
   const pls = result.privateLinkService;
   const approving = inputs.approval !== undefined;
-  // In manual mode the plan is only read for what it refuses (a hub message on an endpoint that is not Front Door's).
-  const refused: readonly RefusedApproval[] = inputs.approval?.refused ?? planApprovals(pls.id, result.connections, requests.map((r) => r.requestMessage)).refused;
+  // In manual mode the plan is only read for what it refuses (a copied message, one on an endpoint that is not Front
+  // Door's, one this agent does not honour): the operator is told not to approve those either.
+  const refused: readonly RefusedApproval[] = inputs.approval?.refused ?? planApprovals(pls.id, result.connections, requests.map(hubRequestOf), inputs.policy).refused;
   const failures = inputs.approval?.failures ?? [];
   const lines: string[] = [];
   let reason: string = PRIVATE_LINK_REASONS.approved;
   const escalate = (next: string) => {
     if (REASON_ORDER.indexOf(next) > REASON_ORDER.indexOf(reason)) reason = next;
+  };
+  const told = new Set<string>();
+  const tell = (r: RefusedApproval, line: string) => {
+    told.add(r.connection.name);
+    escalate(r.kind === 'impersonation' ? PRIVATE_LINK_REASONS.possibleImpersonation : r.kind === 'retired' ? PRIVATE_LINK_REASONS.rejected : PRIVATE_LINK_REASONS.refused);
+    lines.push(line);
   };
   for (const request of requests) {
     const state = gatewayState(frontDoor, request.requestMessage);
@@ -175,32 +190,31 @@ function approvalCondition(
       lines.push(`${gateway}: connection ${state.connection.name} is ${state.connection.status}, and this agent never approves a connection that someone rejected or removed`);
     } else if (state.kind === 'pending') {
       const name = state.connection.name;
+      const refusal = refused.find((r) => r.connection.name === name);
       const failure = failures.find((f) => f.name === name);
-      if (failure) {
+      if (refusal) tell(refusal, `${gateway}: connection ${name} is Pending: ${refusal.why}`);
+      else if (failure) {
         escalate(PRIVATE_LINK_REASONS.approvalFailed);
         lines.push(`${gateway}: approving connection ${name} failed (${failure.failure.code}: ${failure.failure.cause})${lockdownHint(failure.failure, pls.id, inputs.nodeResourceGroup)}; retrying`);
       } else if (!approving) {
         escalate(PRIVATE_LINK_REASONS.manualApproval);
         lines.push(`${gateway}: connection ${name} is Pending; approve it with: ${manualApprovalCommand(connectionIdOf(pls.id, name), request.requestMessage)}`);
       } else {
-        // Approving, with no failure: the connection was left Pending on purpose (a service this agent cannot prove it owns).
-        escalate(PRIVATE_LINK_REASONS.refused);
-        lines.push(`${gateway}: connection ${name} is Pending: ${refused.find((r) => r.connection.name === name)?.why ?? 'left Pending'}`);
+        // Approving, with neither refusal nor failure: the approval was planned on connections read before a change.
+        escalate(PRIVATE_LINK_REASONS.awaitingConnection);
+        lines.push(`${gateway}: connection ${name} is Pending; its approval is planned again at the next reconcile`);
       }
     } else {
       escalate(PRIVATE_LINK_REASONS.awaitingConnection);
       lines.push(`${gateway}: Front Door's connection has not appeared on Private Link Service ${pls.name} yet`);
     }
   }
-  const foreign = refused.filter((r) => !frontDoor.some((c) => c.name === r.connection.name));
-  if (foreign.length > 0) {
-    escalate(PRIVATE_LINK_REASONS.refused);
-    for (const r of foreign) lines.push(`connection ${r.connection.name} carries a hub request message but ${r.why}`);
-  }
+  for (const r of refused) if (!told.has(r.connection.name)) tell(r, `connection ${r.connection.name} carries a hub request message but ${r.why}`);
   const status = reason === PRIVATE_LINK_REASONS.approved ? 'True' : 'False';
   return {
     condition: { type: CONNECTIONS_APPROVED_CONDITION, status, reason, message: lines.join('; ') },
     ...(reason === PRIVATE_LINK_REASONS.approvalFailed ? { retryMs: APPROVAL_RETRY_MS } : {}),
+    impersonations: refused.filter((r) => r.kind === 'impersonation'),
   };
 }
 
@@ -212,6 +226,7 @@ const REASON_ORDER: readonly string[] = [
   PRIVATE_LINK_REASONS.manualApproval,
   PRIVATE_LINK_REASONS.refused,
   PRIVATE_LINK_REASONS.approvalFailed,
+  PRIVATE_LINK_REASONS.possibleImpersonation,
 ];
 
 function gatewayState(frontDoor: readonly ConnectionView[], message: string): GatewayState {

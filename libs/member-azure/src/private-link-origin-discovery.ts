@@ -8,8 +8,10 @@ import {
   type OriginFields,
   type OriginObservation,
 } from '@fleet-gateway/member-export';
+import { hubRequestOf } from './plan-approvals.js';
 import type { PrivateLinkDiscovery } from './private-link-discovery.js';
-import { privateLinkObservation } from './private-link-observation.js';
+import type { PrivateLinkApprovalMetrics } from './approval-metrics.js';
+import { PRIVATE_LINK_EVENT_REASONS, privateLinkObservation } from './private-link-observation.js';
 import type { ServiceFacts } from './service-facts.js';
 
 export interface PrivateLinkOriginDiscoveryOptions {
@@ -20,6 +22,10 @@ export interface PrivateLinkOriginDiscoveryOptions {
   readonly loadBalancerName?: string;
   /** --approve-private-link-connections: approve exactly the Front Door connections carrying the hub's messages. */
   readonly approveConnections: boolean;
+  /** --private-link-approval-hubs: when set, only messages of these hub identities are honoured. */
+  readonly approvalHubs?: readonly string[];
+  /** Where the possible impersonations are counted (the agent's /metrics). */
+  readonly metrics?: PrivateLinkApprovalMetrics;
   /** Asked before each approval (Manager.leaseFence): a replica whose leader Lease is not valid approves nothing. */
   readonly writeFence?: () => string | undefined;
   readonly logger?: Logger;
@@ -42,30 +48,35 @@ export class PrivateLinkOriginDiscovery implements OriginDiscovery {
     const facts = this.factsOf(service);
     const hubExport = ofThisService(context.hubExport, service);
     const requests = hubExport?.status?.privateLinkRequests ?? [];
-    const request = { service: facts, requestMessages: requests.map((r) => r.requestMessage) };
+    const request = { service: facts, requests: requests.map(hubRequestOf) };
+    const policy = this.options.approvalHubs ? { allowedHubs: this.options.approvalHubs } : {};
     let result = await discovery.discover(request);
     let approval;
     if (this.options.approveConnections && result.state === 'found' && requests.length > 0) {
-      approval = await discovery.approve(result, request.requestMessages, this.options.writeFence);
+      approval = await discovery.approve(result, request.requests, policy, this.options.writeFence);
       for (const name of approval.approved) this.logger.info('approved a private endpoint connection the hub requested', { connection: name, privateLinkService: result.privateLinkService.id });
       // The approvals were recorded in the inventory: the second look reads no Azure list.
       if (approval.approved.length > 0) result = await discovery.discover(request);
     }
     const spec = hubExport?.spec;
-    return privateLinkObservation({
+    const observation = privateLinkObservation({
       serviceKey: `${facts.namespace}/${facts.name}`,
       hubExportRef: context.hubExportRef,
       result,
       requests,
+      policy,
       ...(approval ? { approval } : {}),
       published: spec ? originFieldsOf(spec) : {},
       ...(spec?.azureObservedTime ? { publishedAt: spec.azureObservedTime } : {}),
       nodeResourceGroup: this.options.nodeResourceGroup,
     });
+    this.options.metrics?.record(`${facts.namespace}/${facts.name}`, (observation.events ?? []).filter((e) => e.reason === PRIVATE_LINK_EVENT_REASONS.possibleImpersonation).length);
+    return observation;
   }
 
   forget(namespace: string, name: string): void {
     this.options.discovery.forget(namespace, name);
+    this.options.metrics?.forget(`${namespace}/${name}`);
   }
 
   private factsOf(service: CachedService): ServiceFacts {

@@ -197,7 +197,7 @@ export interface InternalServiceExport {
       type: string;
     }[];
     /**
-     * Extension. The Private Link request messages the hub issued for this export, one per Gateway; the member approves only connections whose description matches one of them.
+     * Extension. The Private Link request messages the hub issued for this export, one per Gateway; the member approves with each at most one connection whose description matches it.
      *
      * @maxItems 256
      */
@@ -218,6 +218,18 @@ export interface InternalServiceExport {
        * When the hub issued the request message.
        */
       issuedTime?: string;
+      /**
+       * The Private Link Service the request message was issued for; the member approves with it only a connection on that service.
+       */
+      privateLinkServiceID?: string;
+      /**
+       * The identity of the hub that issued the request message (the value of its AFD profiles' fleet-networking-hub-identity ownership tag), for members that honour only listed hubs.
+       */
+      hubIdentity?: string;
+      /**
+       * When the Gateway's AFD origin last asked for a connection with this message (created or re-created); a new value makes the member re-read the service's connections at once.
+       */
+      askedTime?: string;
     }[];
     /**
      * Extension. Per Gateway that uses this export, the AFD profile and its frontDoorId (the X-Azure-FDID header value AFD sends to origins), so that backend owners can lock public origins to it.

@@ -1,3 +1,4 @@
+import type { HubRequest } from '../plan-approvals.js';
 import { PrivateLinkDiscovery, type PublishedPrivateLink } from '../private-link-discovery.js';
 import { SERVICE_ANNOTATIONS, type ServiceFacts } from '../service-facts.js';
 import { provisionService, requestFromFrontDoor, startMemberBed, type MemberBed } from '../testing/index.js';
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
       bed.emulator.admin.resetCounters();
     };
     const messages = new Map<string, string[]>();
-    const resync = () => Promise.all(services.map((service) => discovery.discover({ service, requestMessages: messages.get(service.name) ?? [] })));
+    const resync = () => Promise.all(services.map((service) => discovery.discover({ service, requests: hubRequests(messages.get(service.name) ?? []) })));
 
     bed.emulator.admin.resetCounters();
     const started = performance.now();
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
     line('5 min with 6 hub connections left Pending (manual mode)', resyncs);
     const current = (await resync()).filter((result): result is PublishedPrivateLink => result.state === 'found');
     let approved = 0;
-    for (const result of current) approved += (await discovery.approve(result, messages.get(serviceOf(services, result)?.name ?? '') ?? [])).approved.length;
+    for (const result of current) approved += (await discovery.approve(result, hubRequests(messages.get(serviceOf(services, result)?.name ?? '') ?? []))).approved.length;
     for (resyncs = 0; resyncs < 30; resyncs++) {
       now += RESYNC_MS;
       await resync();
@@ -87,6 +88,8 @@ async function memberServices(bed: MemberBed): Promise<ServiceFacts[]> {
   }
   return services;
 }
+
+const hubRequests = (messages: readonly string[]): HubRequest[] => messages.map((message) => ({ gateway: 'shop/gw', message }));
 
 function serviceOf(services: readonly ServiceFacts[], result: PublishedPrivateLink): ServiceFacts | undefined {
   return services.find((service) => service.ingressIP === result.privateLinkService.internalAddress);

@@ -41,6 +41,8 @@ const CONSUMER_ENDPOINT_ID = /^\/subscriptions\/([^/]+)\/resourceGroups\/[^/]+\/
 interface SharedConnection {
   /** Absent while AFD is still creating the private endpoint (`connectionDelayMs`). */
   connectionKey?: string;
+  /** The request message the connection was asked with. */
+  requestMessage: string;
   origins: Set<string>;
   opening?: NodeJS.Timeout;
 }
@@ -92,23 +94,46 @@ export class PrivateLinkConnections {
     const link = origin.body.properties.sharedPrivateLinkResource as SharedPrivateLinkResource | undefined;
     const tuple = link === undefined ? undefined : tupleKey(profileKeyOf(origin.path), link);
     const previous = this.tupleOfOrigin.get(origin.key);
-    if (previous === tuple) return;
+    if (previous === tuple) {
+      if (link !== undefined && tuple !== undefined) this.askAgain(tuple, link);
+      return;
+    }
     if (previous !== undefined) this.detach(origin.key);
     if (link === undefined || tuple === undefined) return;
     let entry = this.shared.get(tuple);
     if (entry === undefined) {
-      const opened: SharedConnection = { origins: new Set() };
-      entry = opened;
-      this.shared.set(tuple, opened);
-      const open = (): void => {
-        opened.opening = undefined;
-        opened.connectionKey = this.openConnection(link);
-      };
-      if (this.timing.connectionDelayMs <= 0) open();
-      else opened.opening = this.later(this.timing.connectionDelayMs, open);
+      entry = { origins: new Set(), requestMessage: requestMessageOf(link) };
+      this.shared.set(tuple, entry);
+      this.open(entry, link);
     }
     entry.origins.add(origin.key);
     this.tupleOfOrigin.set(origin.key, tuple);
+  }
+
+  /**
+   * An origin's write changed its request message (A82): a connection that is Pending or Approved keeps the message it
+   * was asked with; one that was Rejected or removed is replaced — AFD's private endpoint asks again, carrying the new
+   * message, and the old connection leaves the Private Link Service.
+   */
+  private askAgain(tuple: string, link: SharedPrivateLinkResource): void {
+    const entry = this.shared.get(tuple);
+    const message = requestMessageOf(link);
+    if (entry === undefined || entry.opening !== undefined || entry.requestMessage === message) return;
+    const live = this.liveConnection(tuple);
+    if (live !== undefined && (connectionStatusOf(live) === 'Pending' || connectionStatusOf(live) === 'Approved')) return;
+    entry.requestMessage = message;
+    if (entry.connectionKey !== undefined && this.store.remove(entry.connectionKey) !== undefined) this.store.changed();
+    entry.connectionKey = undefined;
+    this.open(entry, link);
+  }
+
+  private open(entry: SharedConnection, link: SharedPrivateLinkResource): void {
+    const open = (): void => {
+      entry.opening = undefined;
+      entry.connectionKey = this.openConnection(link);
+    };
+    if (this.timing.connectionDelayMs <= 0) open();
+    else entry.opening = this.later(this.timing.connectionDelayMs, open);
   }
 
   /** The origin is gone or no longer private: leave its shared connection, closing it if it was the last user. */
@@ -207,7 +232,7 @@ export class PrivateLinkConnections {
     return this.createConnection(service, {
       privateEndpointId: `/subscriptions/${this.afdSubscriptionId}/resourceGroups/eafd-Prod-${location}/providers/Microsoft.Network/privateEndpoints/${endpointName}`,
       location,
-      requestMessage: typeof link.requestMessage === 'string' ? link.requestMessage : '',
+      requestMessage: requestMessageOf(link),
       autoApproved: this.autoApproves(service, this.afdSubscriptionId),
     });
   }
@@ -284,6 +309,10 @@ export class PrivateLinkConnections {
 export function connectionStatusOf(connection: ResourceRecord): ConnectionStatus {
   const state = connection.body.properties.privateLinkServiceConnectionState as { status?: ConnectionStatus } | undefined;
   return state?.status ?? 'Pending';
+}
+
+function requestMessageOf(link: SharedPrivateLinkResource): string {
+  return typeof link.requestMessage === 'string' ? link.requestMessage : '';
 }
 
 function tupleKey(profileKey: string, link: SharedPrivateLinkResource): string {

@@ -110,6 +110,27 @@ describe('Private Link origins as AFD makes them', () => {
     await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'orphan', FAST_POLLING);
   });
 
+  it('a new request message asks again once the connection was Rejected or removed; a Pending or Approved one keeps its message', async () => {
+    const state = async () => (await connectionsOf('pls-2')).map((c) => [c.privateLinkServiceConnectionState?.status, c.privateLinkServiceConnectionState?.description]);
+    await createOrigin(bed, 'fd', 'og', privateOrigin('again', 'pls-2', 'first'));
+    await createOrigin(bed, 'fd', 'og', privateOrigin('again', 'pls-2', 'second'));
+    expect(await state()).toEqual([['Pending', 'first']]);
+    const [first] = await connectionsOf('pls-2');
+    await bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-2', first?.name as string, { privateLinkServiceConnectionState: { status: 'Rejected' } });
+    await createOrigin(bed, 'fd', 'og', privateOrigin('again', 'pls-2', 'second'));
+    // The Rejected connection leaves; a new private endpoint asks with the new message.
+    expect(await state()).toEqual([['Pending', 'second']]);
+    const [second] = await connectionsOf('pls-2');
+    expect(second?.privateEndpoint?.id).not.toBe(first?.privateEndpoint?.id);
+    expect(await originStatus('again')).toBe('Pending');
+    await bed.network.privateLinkServices.deletePrivateEndpointConnection(RG, 'pls-2', second?.name as string, FAST_POLLING);
+    expect(await originStatus('again')).toBe('Disconnected');
+    await createOrigin(bed, 'fd', 'og', privateOrigin('again', 'pls-2', 'third'));
+    expect(await state()).toEqual([['Pending', 'third']]);
+    await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'again', FAST_POLLING);
+    expect(await connectionsOf('pls-2')).toEqual([]);
+  });
+
   it('deleting the Private Link Service removes its connections and leaves the origin Disconnected', async () => {
     await createPrivateLinkService(bed, 'pls-doomed', 'kubernetes-internal', 'fe-4');
     await createOrigin(bed, 'fd', 'og', privateOrigin('doomed', 'pls-doomed', 'm'));
