@@ -13,3 +13,5 @@ export type { VerdictCase } from './verdict-catalog.js';
 export { renderVerdictTable, verdictCatalog } from './verdict-catalog.js';
 export type * from './verdict-types.js';
 export { apportionWeights, MAX_ORIGIN_WEIGHT } from './weights.js';
+export type { AcceptedSpec } from './accepted-spec.js';
+export { ACCEPTED_SPEC_PREFIX, acceptedSpecKey, acceptedSpecsDue, acceptedSpecValue, readAcceptedSpec } from './accepted-spec.js';
