@@ -50,7 +50,8 @@ export function resolveServing(route: HTTPRoute, ctx: RouteContext, gateway: str
   const record = problems.size === 0 ? undefined : readAcceptedSpec(route, gateway);
   if (!record || record.generation === (route.metadata.generation ?? 0)) return { current, served: current };
   const accepted = resolveAccepted(route, record, ctx);
-  if (!accepted) return { current, served: current };
+  // Accepted nowhere today (allowedRoutes narrowed, say), the accepted generation serves nothing either: nothing holds.
+  if (!accepted || !accepted.parents.some((p) => p.attachment.ok) || accepted.keptRules.length === 0) return { current, served: current };
   const before = routeProblems(accepted);
   if ([...problems].every((p) => before.has(p))) return { current, served: current };
   return { current, served: accepted, servingGeneration: record.generation };
