@@ -30,6 +30,7 @@ import {
 } from '@fleet-gateway/controller';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import { modelHash, resolveGateway, type GlobalGateway, type HubInputs, type ResolveResult } from '@fleet-gateway/model';
+import { recordAcceptedSpecs } from './accepted-spec-records.js';
 import { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
 import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
 import { gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
@@ -184,6 +185,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       result = issued;
       const report = withAccessHints(await programFrontDoor(gateway, model, hash, owner, logger, signal, azure), azure);
       await publishFrontDoorIds(model, owner, report, logger);
+      // Only a model Azure took (programmed, or on its way) is a programmed generation worth keeping on an invalid edit.
+      if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, logger);
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
     }
