@@ -36,24 +36,32 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const isList = (value: unknown): boolean => value === undefined || (Array.isArray(value) && value.every(isObject));
 const isTexts = (value: unknown): boolean => value === undefined || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
 
-/**
- * The record a Gateway keeps on the route, or undefined when there is none usable. The annotation is writable by whoever
- * may edit the route, so its shape is checked as the API server's schema would have; what does not fit is no record.
- */
-export function readAcceptedSpec(route: HTTPRoute, gateway: string): AcceptedSpec | undefined {
-  const raw = route.metadata.annotations?.[acceptedSpecKey(gateway)];
-  if (raw === undefined) return undefined;
+/** One record as written, or undefined when it does not fit: the annotation is writable by whoever may edit the route. */
+function parseRecord(route: HTTPRoute, raw: string): AcceptedSpec | undefined {
   let record: unknown;
   try {
     record = JSON.parse(raw);
   } catch {
     return undefined;
   }
-  if (!isObject(record) || record.gateway !== gateway || record.uid !== route.metadata.uid || !Number.isSafeInteger(record.generation)) return undefined;
+  if (!isObject(record) || typeof record.gateway !== 'string' || record.uid !== route.metadata.uid || !Number.isSafeInteger(record.generation)) return undefined;
   const spec = record.spec;
+  // The shape the API server's schema would have checked, as far as resolve relies on it.
   if (!isObject(spec) || !isList(spec.parentRefs) || !isTexts(spec.hostnames) || !isList(spec.rules)) return undefined;
   const rulesFit = ((spec.rules ?? []) as Record<string, unknown>[]).every((rule) => isList(rule.matches) && isList(rule.filters) && isList(rule.backendRefs));
   return rulesFit ? (record as unknown as AcceptedSpec) : undefined;
+}
+
+/** The record the Gateway keeps on the route, or undefined when there is none usable. */
+export function readAcceptedSpec(route: HTTPRoute, gateway: string): AcceptedSpec | undefined {
+  const raw = route.metadata.annotations?.[acceptedSpecKey(gateway)];
+  const record = raw === undefined ? undefined : parseRecord(route, raw);
+  return record?.gateway === gateway ? record : undefined;
+}
+
+/** Every Gateway's record on the route: what it may serve, so its backends are among what the hub watches for it. */
+export function acceptedSpecsOf(route: HTTPRoute): AcceptedSpec[] {
+  return Object.entries(route.metadata.annotations ?? {}).flatMap(([key, raw]) => (key.startsWith(ACCEPTED_SPEC_PREFIX) ? (parseRecord(route, raw) ?? []) : []));
 }
 
 /** The annotation value recording the route's current generation as accepted by the Gateway. */

@@ -14,4 +14,4 @@ export { renderVerdictTable, verdictCatalog } from './verdict-catalog.js';
 export type * from './verdict-types.js';
 export { apportionWeights, MAX_ORIGIN_WEIGHT } from './weights.js';
 export type { AcceptedSpec } from './accepted-spec.js';
-export { ACCEPTED_SPEC_PREFIX, acceptedSpecKey, acceptedSpecsDue, acceptedSpecValue, readAcceptedSpec } from './accepted-spec.js';
+export { acceptedSpecKey, acceptedSpecsDue, acceptedSpecsOf, acceptedSpecValue, readAcceptedSpec } from './accepted-spec.js';
