@@ -95,7 +95,7 @@ export const whenWarned = (client: KubeClient, name: string, reason: string, tim
 export function settled(hub: HubUnderTest, agent: RunningAgent, name: string): boolean {
   const lines = hub.logs.lines.filter((l) => l.controller === 'gateway' && l.name === name);
   const last = lines.at(-1);
-  if (last?.message !== 'requeued') return false;
+  if (last?.message !== 'requeued' && last?.message !== 'reconciled') return false;
   const wrote = lines.some((l) => l.reconcileId === last.reconcileId && (String(l.message).startsWith('wrote ') || String(l.message).startsWith('recorded ')));
   return !wrote && agent.gateway.controller.queueDepth === 0;
 }
