@@ -29,7 +29,7 @@ import {
   type StatusWriter,
 } from '@fleet-gateway/controller';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
-import { modelHash, resolveGateway, type GlobalGateway, type HubInputs, type ResolveResult } from '@fleet-gateway/model';
+import { modelHash, resolveGateway, type GlobalGateway, type HubInputs, type ResolveResult, type RouteVerdict } from '@fleet-gateway/model';
 import { recordAcceptedSpecs } from './accepted-spec-records.js';
 import { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
 import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
@@ -40,7 +40,7 @@ import { collectHubInputs, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
 import { privateLinkRequestsToIssue, requestOf, type GatewayOwner } from './private-link-requests.js';
-import { routeParentEntries, routeParentRule } from './route-status.js';
+import { routeParentEntries, routeParentRule, routeVerdictsAsServed } from './route-status.js';
 
 /** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
 export interface AzureFrontDoorAccess {
@@ -161,7 +161,6 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const resolvedHash = result.model && modelHash(result.model);
     const changed = resolvedHash !== undefined && programmed.get(owner.key)?.hash !== resolvedHash;
     logger[changed ? 'info' : 'debug']('resolved', resolved);
-    await writeRouteStatuses(gateway, owner, result, logger);
 
     const generation = gateway.metadata.generation ?? 0;
     const previous = findCondition(gateway.status?.conditions as Condition[] | undefined, 'Programmed');
@@ -190,6 +189,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
     }
+    // After the Azure step: a route's status must not report a withdrawal that step did not make.
+    await writeRouteStatuses(gateway, owner, routeVerdictsAsServed(result.verdicts.routes, state), logger);
     await writeGatewayStatus(gateway, result, state, logger);
     options.metrics?.record(owner.key, state);
     return outcome;
@@ -303,8 +304,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     return hints.size === 0 ? report : { ...report, message: [report.message, ...hints].join('; ') };
   }
 
-  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, result: ResolveResult, logger: Logger): Promise<void> {
-    const verdicts = new Map(result.verdicts.routes.map((v) => [`${v.namespace}/${v.name}`, v]));
+  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, routes: readonly RouteVerdict[], logger: Logger): Promise<void> {
+    const verdicts = new Map(routes.map((v) => [`${v.namespace}/${v.name}`, v]));
     const detached = stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key).filter((r) => !verdicts.has(objectKey(r)));
     let writes = 0;
     for (const verdict of verdicts.values()) {

@@ -15,3 +15,4 @@ export type * from './verdict-types.js';
 export { apportionWeights, MAX_ORIGIN_WEIGHT } from './weights.js';
 export type { AcceptedSpec } from './accepted-spec.js';
 export { acceptedSpecKey, acceptedSpecsDue, acceptedSpecsOf, acceptedSpecValue, readAcceptedSpec } from './accepted-spec.js';
+export { withdrawalsNotMade } from './withdrawn-notes.js';
