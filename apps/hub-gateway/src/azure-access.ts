@@ -1,5 +1,6 @@
 import { DefaultAzureCredential } from '@azure/identity';
-import { ArmRateLimiter, armBucketsShare, createFrontDoorClients, hubIdentityOf } from '@fleet-gateway/azure-frontdoor';
+import { ArmRateLimiter, armBucketsShare, createFrontDoorClients, hubIdentityOf, warnRetryAfterCapped } from '@fleet-gateway/azure-frontdoor';
+import type { Logger } from '@fleet-gateway/controller';
 import type { AzureFrontDoorAccess } from '@fleet-gateway/gateway-controllers';
 import type { Registry } from 'prom-client';
 import type { HubFlags } from './flags.js';
@@ -9,7 +10,16 @@ import type { HubFlags } from './flags.js';
  * the emulator's managed-identity endpoint locally), one rate limiter for the process sized to the flag's share of
  * ARM's buckets, and the Front Door clients reporting their ARM metrics on the agent's registry.
  */
-export function createAzureAccess(flags: HubFlags, registry: Registry, environment: NodeJS.ProcessEnv): AzureFrontDoorAccess {
+export interface AzureAccessWiring {
+  readonly registry: Registry;
+  readonly environment: NodeJS.ProcessEnv;
+  readonly logger: Logger;
+  /** The leader Lease's fence (Manager.leaseFence); absent without leader election. */
+  readonly writeFence?: () => string | undefined;
+}
+
+export function createAzureAccess(flags: HubFlags, wiring: AzureAccessWiring): AzureFrontDoorAccess {
+  const { registry, environment, logger } = wiring;
   // parseHubFlags refuses --enable-afd without these; the check keeps the types honest.
   const { azureSubscriptionId: subscriptionId, afdResourceGroup: resourceGroup, hubName } = flags;
   if (!subscriptionId || !resourceGroup || !hubName) throw new Error('--enable-afd needs --azure-subscription-id, --afd-resource-group and --hub-name');
@@ -19,13 +29,17 @@ export function createAzureAccess(flags: HubFlags, registry: Registry, environme
     subscriptionId,
     ...(flags.armEndpoint ? { endpoint: flags.armEndpoint } : {}),
     rateLimiter: new ArmRateLimiter(armBucketsShare(flags.armRateLimitShare)),
+    retry: { onRetryAfterCapped: warnRetryAfterCapped(logger) },
     metricsRegistry: registry,
+    ...(wiring.writeFence ? { writeFence: wiring.writeFence } : {}),
   });
   return {
     clients,
     scope: { subscriptionId, resourceGroup },
     hubIdentity: hubIdentityOf({ subscriptionId, hubName }),
     identity: { identity: describeIdentity(environment) },
+    profileQuota: flags.afdProfileQuota,
+    ...(wiring.writeFence ? { writeFence: wiring.writeFence } : {}),
   };
 }
 

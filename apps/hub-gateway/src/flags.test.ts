@@ -34,10 +34,12 @@ describe('parseHubFlags', () => {
         leaseDurationMs: 15_000,
         renewDeadlineMs: 10_000,
         retryPeriodMs: 2_000,
+        reconcileStallTimeoutMs: 1_800_000,
         logLevel: 'info',
         enableAfd: false,
         defaultAfdSku: 'Standard_AzureFrontDoor',
         armRateLimitShare: 0.5,
+        afdProfileQuota: 500,
       },
     });
   });
@@ -94,6 +96,14 @@ describe('parseHubFlags', () => {
     expect(bad.ok ? [] : bad.errors.map((e) => e.split(' ')[0])).toEqual(['--afd-resource-group', '--hub-name', '--azure-subscription-id', '--arm-endpoint']);
     const unknown = parseHubFlags(['--enable-afdd']);
     expect(unknown.ok ? '' : unknown.errors[0]).toContain("'--enable-afdd'");
+  });
+
+  it('takes an AFD profile quota up to AFD\'s 500, which is the default', () => {
+    expect(parseHubFlags(ENABLED)).toMatchObject({ ok: true, value: { afdProfileQuota: 500 } });
+    expect(parseHubFlags([...ENABLED, '--afd-profile-quota', '40'])).toMatchObject({ ok: true, value: { afdProfileQuota: 40 } });
+    for (const value of ['0', '501', '1.5', 'many']) {
+      expect(parseHubFlags([...ENABLED, '--afd-profile-quota', value])).toEqual({ ok: false, errors: [`--afd-profile-quota has invalid value "${value}"; expected a whole number from 1 to 500`] });
+    }
   });
 
   it('answers --help with a text that documents every flag the parser takes', () => {

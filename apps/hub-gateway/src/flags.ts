@@ -13,6 +13,7 @@ import {
   type FlagSpecs,
   type FlagsResult,
 } from '@fleet-gateway/agent-flags';
+import { AFD_PROFILES_PER_SUBSCRIPTION } from '@fleet-gateway/gateway-controllers';
 
 export const KNOWN_AFD_SKUS = ['Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'] as const;
 export type AfdSku = (typeof KNOWN_AFD_SKUS)[number];
@@ -28,6 +29,8 @@ export interface HubFlags extends CommonAgentFlags {
   hubName?: string;
   /** The share of ARM's per-subscription request buckets this hub may use, in (0, 1]. */
   armRateLimitShare: number;
+  /** How many AFD profiles (one per Gateway) this hub may hold in the subscription; AFD's quota is 500. */
+  afdProfileQuota: number;
 }
 
 export type HubFlagsResult = FlagsResult<HubFlags>;
@@ -36,6 +39,7 @@ const HUB_FLAGS = {
   'enable-afd': { type: 'boolean', default: false, description: 'feature gate: reconcile Gateways of class azure-fleet-afd into Azure Front Door' },
   'afd-resource-group': { type: 'string', valueName: 'NAME', description: 'resource group of the AFD profiles (required with --enable-afd)' },
   'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor', valueName: 'SKU', description: `profile SKU when a Gateway names none, one of ${KNOWN_AFD_SKUS.join(', ')}` },
+  'afd-profile-quota': { type: 'string', default: String(AFD_PROFILES_PER_SUBSCRIPTION), valueName: 'COUNT', description: `AFD profiles this hub may hold in the subscription, one per Gateway; Gateways past it (oldest first) are not programmed. AFD allows ${AFD_PROFILES_PER_SUBSCRIPTION} Standard/Premium profiles per subscription` },
   'hub-name': { type: 'string', valueName: 'NAME', description: "this hub cluster's name, a DNS label; with the subscription it identifies the hub in ownership tags (required with --enable-afd)" },
   ...azureAgentOptions({ name: 'hub', cloudConfigReads: 'subscription, tenant and cloud' }),
   ...commonAgentOptions({ metrics: ':8082', health: ':8083' }),
@@ -83,6 +87,7 @@ export function parseHubFlags(argv: string[]): HubFlagsResult {
   const tenantError = checkSubscriptionId('azure-tenant-id', values['azure-tenant-id']);
   if (tenantError) errors.push(tenantError);
   const armRateLimitShare = readArmRateLimitShare(values['arm-rate-limit-share'], errors);
+  const afdProfileQuota = readProfileQuota(values['afd-profile-quota'], errors);
   const common = readCommonAgentFlags({ ...values, 'azure-subscription-id': subscription, 'arm-endpoint': armEndpoint }, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
@@ -93,9 +98,18 @@ export function parseHubFlags(argv: string[]): HubFlagsResult {
       enableAfd,
       defaultAfdSku: sku as AfdSku,
       armRateLimitShare,
+      afdProfileQuota,
       ...(resourceGroup !== undefined ? { afdResourceGroup: resourceGroup } : {}),
       ...(hubName !== undefined ? { hubName } : {}),
       ...(tenant !== undefined ? { azureTenantId: tenant } : {}),
     },
   };
+}
+
+/** A hub may be given fewer profiles than AFD's quota, never more. */
+function readProfileQuota(value: string, errors: string[]): number {
+  const quota = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (quota >= 1 && quota <= AFD_PROFILES_PER_SUBSCRIPTION) return quota;
+  errors.push(`--afd-profile-quota has invalid value "${value}"; expected a whole number from 1 to ${AFD_PROFILES_PER_SUBSCRIPTION}`);
+  return AFD_PROFILES_PER_SUBSCRIPTION;
 }

@@ -41,6 +41,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,
+    stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });
   const client = clients.hub;
   const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
@@ -48,7 +49,10 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
   const prerequisite = new FleetCrdPrerequisite({ manager, client, logger, metrics, freezeObjects });
   const fleet = registerFleetHubControllers({ manager, client, events, logger, metrics, prerequisite, freezeObjects });
   const classes = registerGatewayClassController({ manager, client, logger, metrics, freezeObjects });
-  const azure = flags.enableAfd ? createAzureAccess(flags, registry, context.environment) : undefined;
+  // The leader writes to Azure only within the renew deadline of its last renewal: by then it has renewed or stepped
+  // down, and no standby takes the Lease before the lease duration has passed.
+  const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
+  const azure = flags.enableAfd ? createAzureAccess(flags, { registry, environment: context.environment, logger, ...(writeFence ? { writeFence } : {}) }) : undefined;
   registerGatewayController({
     manager,
     client,

@@ -1,5 +1,5 @@
 import { DefaultAzureCredential } from '@azure/identity';
-import { ArmRateLimiter, armBucketsShare } from '@fleet-gateway/azure-frontdoor';
+import { ArmRateLimiter, armBucketsShare, warnRetryAfterCapped } from '@fleet-gateway/azure-frontdoor';
 import type { Logger } from '@fleet-gateway/controller';
 import { createMemberNetworkClient, PrivateLinkDiscovery, PrivateLinkOriginDiscovery } from '@fleet-gateway/member-azure';
 import type { OriginDiscovery } from '@fleet-gateway/member-export';
@@ -11,7 +11,7 @@ import type { MemberFlags } from './flags.js';
  * sized to the flag's share of ARM's buckets, the Microsoft.Network client, and the Private Link origin discovery of
  * the node resource group's load balancers and Private Link Services.
  */
-export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Logger): OriginDiscovery {
+export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Logger, writeFence?: () => string | undefined): OriginDiscovery {
   // parseMemberFlags refuses discovery without these; the check keeps the types honest.
   const { azureSubscriptionId: subscriptionId, nodeResourceGroup } = flags;
   if (!subscriptionId || !nodeResourceGroup) throw new Error('--enable-private-link-origin-discovery needs --azure-subscription-id and --node-resource-group');
@@ -21,11 +21,13 @@ export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Log
     subscriptionId,
     ...(flags.armEndpoint ? { endpoint: flags.armEndpoint } : {}),
     rateLimiter: new ArmRateLimiter(armBucketsShare(flags.armRateLimitShare)),
+    retry: { onRetryAfterCapped: warnRetryAfterCapped(logger) },
   });
   return new PrivateLinkOriginDiscovery({
     discovery: new PrivateLinkDiscovery(client),
     nodeResourceGroup,
     approveConnections: flags.approvePrivateLinkConnections,
+    ...(writeFence ? { writeFence } : {}),
     logger,
   });
 }

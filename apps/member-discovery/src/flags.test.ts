@@ -42,6 +42,7 @@ describe('parseMemberFlags', () => {
         leaseDurationMs: 15_000,
         renewDeadlineMs: 10_000,
         retryPeriodMs: 2_000,
+        reconcileStallTimeoutMs: 1_800_000,
         logLevel: 'info',
         enablePrivateLinkOriginDiscovery: false,
         approvePrivateLinkConnections: false,

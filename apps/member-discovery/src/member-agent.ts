@@ -47,11 +47,14 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
     onLeadershipLost: context.onLeadershipLost,
+    stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });
   const { member: memberClient, hub: hubClient } = clients;
   const events = manager.addEventRecorder(new EventRecorder({ client: memberClient, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
   const prerequisite = new ServedSchemaPrerequisite({ manager, hubClient, logger });
-  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger) : undefined;
+  // Approvals only within the renew deadline of the last renewal, as the hub's ARM writes.
+  const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
+  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger, writeFence) : undefined;
   registerMemberExportControllers({
     manager,
     memberClient,

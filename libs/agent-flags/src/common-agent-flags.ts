@@ -13,6 +13,8 @@ export interface CommonAgentFlags {
   leaseDurationMs: number;
   renewDeadlineMs: number;
   retryPeriodMs: number;
+  /** /healthz fails when work waits this long with no reconcile finished meanwhile. */
+  reconcileStallTimeoutMs: number;
   azureSubscriptionId?: string;
   /** ARM endpoint override (the local emulator); default: Azure public cloud. */
   armEndpoint?: string;
@@ -32,6 +34,12 @@ export function commonAgentOptions(ports: { metrics: string; health: string }) {
     'leader-elect-lease-duration': { type: 'string', default: '15s', valueName: 'DURATION', description: 'how long a lease is valid' },
     'leader-elect-renew-deadline': { type: 'string', default: '10s', valueName: 'DURATION', description: 'how long the leader keeps trying to renew' },
     'leader-elect-retry-period': { type: 'string', default: '2s', valueName: 'DURATION', description: 'how often candidates retry' },
+    'reconcile-stall-timeout': {
+      type: 'string',
+      default: '30m',
+      valueName: 'DURATION',
+      description: '/healthz fails when requests wait or a reconcile runs this long with no reconcile finished meanwhile',
+    },
     'azure-subscription-id': { type: 'string', valueName: 'GUID', description: 'the Azure subscription' },
     'arm-endpoint': { type: 'string', valueName: 'URL', description: 'the ARM endpoint, e.g. a sovereign cloud or the local emulator (default: Azure public cloud)' },
     'log-level': { type: 'string', default: 'info', valueName: 'LEVEL', description: `log level, one of ${LOG_LEVELS.join(', ')}` },
@@ -55,8 +63,13 @@ export function readCommonAgentFlags(values: ParsedCommon, errors: string[]): Co
   ];
   errors.push(...problems.filter((p): p is string => p !== undefined));
   const timings = readLeaseTimings(values, errors);
+  const stall = parseDuration(values['reconcile-stall-timeout']);
+  if (stall === undefined || stall <= 0) {
+    errors.push(`--reconcile-stall-timeout has invalid value "${values['reconcile-stall-timeout']}"; expected a positive duration such as 30m or 90s`);
+  }
   return {
     ...timings,
+    reconcileStallTimeoutMs: stall ?? 0,
     metricsBindAddress: values['metrics-bind-address'],
     healthProbeBindAddress: values['health-probe-bind-address'],
     leaderElect: values['leader-elect'],

@@ -9,9 +9,12 @@ import type {
   Rule,
   SecurityPolicy,
 } from '@azure/arm-cdn';
-import { describeRef, type FrontDoorScope } from './afd-refs.js';
+import { describeRef, type AfdRef, type FrontDoorScope } from './afd-refs.js';
 import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
 import { mapBounded } from './observe.js';
+import { operationDependencies } from './operation-dependencies.js';
+import { operationDeadline } from './operation-deadline.js';
+import { ArmWriteFencedError } from './pipeline-policies.js';
 import { orderOperations, type Operation } from './operations.js';
 import type { ArmRequestCount } from './request-count.js';
 
@@ -23,13 +26,29 @@ export interface ApplyOptions {
   readonly abortSignal?: AbortSignal;
   /** Counts the writes and the polls of their long-running operations. */
   readonly requests?: ArmRequestCount;
+  /** A resource's body as observed before this apply: who named a resource about to be deleted (default: unknown). */
+  readonly before?: (ref: AfdRef) => object | undefined;
+  /** A terminal refusal ARM gave this exact write before: the write is not sent again and fails as it did. */
+  readonly recall?: (op: Operation) => ArmFailure | undefined;
+  /**
+   * How long one write and its long-running operation are followed (default 10 min). Past it the write is
+   * `in-flight`: ARM may still finish it, so it is neither done nor failed, and the next reconcile observes it.
+   */
+  readonly operationDeadlineMs?: number;
+  /**
+   * Asked before each level of writes: a reason (e.g. this replica's leader Lease is no longer valid) stops the
+   * apply there, and that level and every later one are skipped with it.
+   */
+  readonly fence?: () => string | undefined;
 }
 
 /** What ARM answered for a write: the resource as it now is (for readiness), or the classified failure. */
 export type OperationResult =
   | { readonly op: Operation; readonly outcome: 'done'; readonly resource?: { provisioningState?: string; deploymentStatus?: string } & object }
-  | { readonly op: Operation; readonly outcome: 'failed'; readonly failure: ArmFailure }
-  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string };
+  /** `recalled`: not sent; ARM refused this exact write terminally before (see `ApplyOptions.recall`). */
+  | { readonly op: Operation; readonly outcome: 'failed'; readonly failure: ArmFailure; readonly recalled?: boolean }
+  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string }
+  | { readonly op: Operation; readonly outcome: 'in-flight'; readonly because: string };
 
 type Written = { provisioningState?: string; deploymentStatus?: string } & object;
 
@@ -82,9 +101,10 @@ async function remove(cdn: CdnManagementClient, rg: string, op: Operation, lro: 
 }
 
 async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Operation, options: ApplyOptions): Promise<OperationResult> {
+  const deadline = operationDeadline(options.abortSignal, options.operationDeadlineMs);
   const lro = {
     ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }),
-    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    abortSignal: deadline.signal,
     ...(options.requests ? { onResponse: options.requests.onResponse } : {}),
   };
   try {
@@ -96,13 +116,25 @@ async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Oper
   } catch (error) {
     // Gone already is what a delete wants.
     if (op.action === 'delete' && isNotFound(error)) return { op, outcome: 'done' };
+    if (error instanceof ArmWriteFencedError) return { op, outcome: 'skipped', because: `not attempted: ${error.reason}` };
+    if (deadline.expired()) {
+      return { op, outcome: 'in-flight', because: `ARM had not finished the ${op.action} within ${deadline.deadlineMs / 1000} s; it is observed again` };
+    }
     return { op, outcome: 'failed', failure: classifyArmError(error) };
   }
 }
 
+function blockedBy(blocker: Exclude<OperationResult, { outcome: 'done' }>): string {
+  if (blocker.outcome === 'failed') return `failed (${describeFailure(blocker.failure)})`;
+  return blocker.outcome === 'in-flight' ? 'is still in flight' : 'was not attempted';
+}
+
 /**
- * Runs the writes level by level (see `levelOf`), each level concurrently. After a failed level nothing further is
- * attempted: a route never switches to a group that failed to appear, and nothing is deleted on a half-applied graph.
+ * Runs the writes level by level (see `levelOf`), each level concurrently. An operation whose needs (see
+ * `operationDependencies`) failed, are still in flight at their deadline or were not attempted is not attempted: a
+ * route never switches to a group that failed to appear, and nothing is deleted while a resource that named it still
+ * does. Everything independent of a failure is written, so one team's refused resource holds back only what depends
+ * on it. The fence is asked before each level; once it gives a reason, nothing more is written.
  */
 export async function applyOperations(
   cdn: CdnManagementClient,
@@ -110,17 +142,36 @@ export async function applyOperations(
   operations: readonly Operation[],
   options: ApplyOptions = {},
 ): Promise<OperationResult[]> {
+  const needs = operationDependencies(operations, options.before);
+  const index = new Map(operations.map((op, i) => [op, i]));
+  const outcomes: (OperationResult | undefined)[] = [];
   const results: OperationResult[] = [];
-  let blocker: OperationResult | undefined;
+  let fenced: string | undefined;
   for (const level of orderOperations(operations)) {
-    if (blocker && blocker.outcome === 'failed') {
-      const because = `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} failed first (${describeFailure(blocker.failure)})`;
+    fenced ??= options.fence?.();
+    if (fenced) {
+      const because = `not attempted: ${fenced}`;
       results.push(...level.map((op): OperationResult => ({ op, outcome: 'skipped', because })));
       continue;
     }
-    const done = await mapBounded(level, options.concurrency ?? 8, (op) => execute(cdn, scope, op, options));
+    const run: Operation[] = [];
+    for (const op of level) {
+      const i = index.get(op)!;
+      const blocker = needs[i]!.map((n) => outcomes[n]).find((r) => r !== undefined && r.outcome !== 'done');
+      const refusal = options.recall?.(op);
+      const result: OperationResult | undefined = blocker
+        ? { op, outcome: 'skipped', because: `not attempted: ${blocker.op.action} of ${describeRef(blocker.op.ref)} ${blockedBy(blocker)}` }
+        : refusal
+          ? { op, outcome: 'failed', failure: refusal, recalled: true }
+          : undefined;
+      if (result) {
+        outcomes[i] = result;
+        results.push(result);
+      } else run.push(op);
+    }
+    const done = await mapBounded(run, options.concurrency ?? 8, (op) => execute(cdn, scope, op, options));
+    for (const result of done) outcomes[index.get(result.op)!] = result;
     results.push(...done);
-    blocker = done.find((r) => r.outcome === 'failed');
   }
   return results;
 }

@@ -26,6 +26,8 @@ export interface ArmConnectionOptions {
    * it once: one createFrontDoorClients per registry (the hub creates its clients once).
    */
   readonly metricsRegistry?: Registry;
+  /** Asked before every write attempt (the hub's leader Lease): with a reason, the write is not sent (ArmWriteFencedError). */
+  readonly writeFence?: () => string | undefined;
 }
 
 /**
@@ -49,7 +51,7 @@ function commonOptions(options: ArmConnectionOptions) {
 export function createFrontDoorClients(options: ArmConnectionOptions): FrontDoorClients {
   const metrics = options.metricsRegistry ? new ArmMetrics(options.metricsRegistry) : undefined;
   const cdn = new CdnManagementClient(options.credential, options.subscriptionId, commonOptions(options));
-  installPolicies(cdn.pipeline, options.rateLimiter, options.retry, metrics);
+  installPolicies(cdn.pipeline, options.rateLimiter, options.retry, metrics, options.writeFence);
   const waf = new Map<string, FrontDoorManagementClient>();
   return {
     cdn,
@@ -58,7 +60,7 @@ export function createFrontDoorClients(options: ArmConnectionOptions): FrontDoor
       let client = waf.get(key);
       if (!client) {
         client = new FrontDoorManagementClient(options.credential, subscriptionId, commonOptions(options));
-        installPolicies(client.pipeline, options.rateLimiter, options.retry, metrics);
+        installPolicies(client.pipeline, options.rateLimiter, options.retry, metrics, options.writeFence);
         waf.set(key, client);
       }
       return client.policies;

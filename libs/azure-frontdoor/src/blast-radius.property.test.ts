@@ -59,7 +59,8 @@ const matchArb: fc.Arbitrary<NonNullable<HTTPRouteRule['matches']>[number]> = fc
     type: fc.constantFrom('Exact' as const, 'PathPrefix' as const),
     value: fc.constantFrom(...ownPaths),
     method: fc.option(fc.constantFrom('GET', 'PATCH'), { nil: undefined }),
-    headers: fc.array(fc.record({ name: fc.constantFrom('x-a', 'x-b', 'x-c', 'x-d', 'x-e', 'x-f'), value: fc.constantFrom('1', '2') }), { maxLength: 12 }),
+    // Over AFD's limits too: more than 10 conditions, a header value over 256 characters.
+    headers: fc.array(fc.record({ name: fc.constantFrom('x-a', 'x-b', 'x-c', 'x-d', 'x-e', 'x-f', 'x-g', 'x-h', 'x-i', 'x-j', 'x-k'), value: fc.constantFrom('1', '2', 'v'.repeat(257)) }), { maxLength: 12 }),
   }).map(({ type, value, method, headers }) => ({
     path: { type, value },
     ...(method ? { method } : {}),
@@ -76,6 +77,7 @@ const filterArb: fc.Arbitrary<HTTPRouteFilter> = fc.constantFrom<HTTPRouteFilter
   { type: 'URLRewrite', urlRewrite: { path: { type: 'ReplaceFullPath', replaceFullPath: '/z' } } },
   { type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } },
   { type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'f' } },
+  { type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-long', value: 'v'.repeat(641) }] } },
 );
 
 function refArb(namespace: string) {
@@ -131,7 +133,8 @@ const routeMutationArb: fc.Arbitrary<Mutation> = fc.constantFrom(...targets).cha
     namespace: fc.constant(namespace),
     name: fc.constant(name),
     rules: fc.array(ruleArb(namespace), { minLength: 1, maxLength: 3 }),
-    hostnames: fc.option(fc.constantFrom(['x.example.com'], ['*.example.com']), { nil: undefined }),
+    // Host names AFD cannot take as a custom domain among them: over 64 characters, a single label.
+    hostnames: fc.option(fc.constantFrom(['x.example.com'], ['*.example.com'], [`${'h'.repeat(60)}.example.com`], ['intranet', 'y.example.com']), { nil: undefined }),
     parentRefs: parentRefArb,
   }),
 );

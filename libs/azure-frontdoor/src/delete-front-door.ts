@@ -3,6 +3,7 @@ import { profileName } from './afd-names.js';
 import type { FrontDoorScope } from './afd-refs.js';
 import type { FrontDoorClients } from './arm-clients.js';
 import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
+import { operationDeadline } from './operation-deadline.js';
 import { checkOwnership } from './ownership.js';
 import type { ReconcileOutcome } from './report-types.js';
 
@@ -21,6 +22,10 @@ export interface DeleteOptions {
   readonly scope: FrontDoorScope;
   readonly pollIntervalMs?: number;
   readonly abortSignal?: AbortSignal;
+  /** How long the profile's deletion is followed (default 10 min); past it, it is tried again (a 404 then ends it). */
+  readonly operationDeadlineMs?: number;
+  /** Asked just before the delete: a reason (e.g. the leader Lease is no longer valid) stops it, as a transient failure. */
+  readonly fence?: () => string | undefined;
 }
 
 /**
@@ -63,9 +68,19 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
     const message = `profile ${profile} holds endpoint(s) ${foreign.join(', ')} without this Gateway's ownership tags; deleting the profile would delete them too, so nothing was deleted (move or delete them, then the profile goes)`;
     return { profile, result: 'refused', message, outcome: { type: 'terminal', reason: message } };
   }
+  const fenced = options.fence?.();
+  if (fenced) {
+    const message = `deleting profile ${profile} was not attempted: ${fenced}`;
+    return { profile, result: 'failed', message, outcome: { type: 'retry', reason: message } };
+  }
+  const deadline = operationDeadline(options.abortSignal, options.operationDeadlineMs);
   try {
-    await clients.cdn.profiles.beginDeleteAndWait(rg, profile, { ...call, ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }) });
+    await clients.cdn.profiles.beginDeleteAndWait(rg, profile, { abortSignal: deadline.signal, ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }) });
   } catch (error) {
+    if (deadline.expired()) {
+      const message = `ARM had not finished deleting profile ${profile} within ${deadline.deadlineMs / 1000} s; it is observed again`;
+      return { profile, result: 'failed', message, outcome: { type: 'retry', reason: message } };
+    }
     if (!isNotFound(error)) return failed(error, 'deleting');
   }
   return { profile, result: 'deleted', message: `profile ${profile} and everything under it were deleted`, outcome: { type: 'done' } };

@@ -89,7 +89,7 @@ export function reportCustomDomains(
     return {
       name: spec.ref.customDomain,
       hostName: spec.hostName,
-      listeners: [...new Set(spec.provenance.flatMap((p) => (p.section ? [p.section] : [])))],
+      listeners: [...new Set(spec.provenance.flatMap((p) => (p.kind === 'Gateway' && p.section ? [p.section] : [])))],
       validationState: state,
       ...(token ? { validationToken: token } : {}),
       ...(expires ? { expirationDate: expires } : {}),

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyArmError } from './arm-errors.js';
-import { retryAfterMs } from './pipeline-policies.js';
+import { ArmWriteFencedError, retryAfterMs, type RetryAfterCapped } from './pipeline-policies.js';
 import { startHarness, TEST_SCOPE, type Harness } from './testing/emulator-harness.js';
 
 const PROFILE = 'Microsoft.Cdn/profiles';
@@ -63,6 +63,70 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
     h.emulator.admin.injectFault({ kind: 'reset', method: 'GET', pathPattern: '/profiles/p1$', count: 1 });
     await expect(getProfile(h)).resolves.toMatchObject({ name: 'p1' });
     expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(2);
+  });
+
+  it('an attempt ARM never answers is cut at the request timeout and retried', async () => {
+    const h = await withProfile({ retry: { requestTimeoutMs: 300 } });
+    h.emulator.admin.injectFault({ kind: 'hang', method: 'GET', pathPattern: '/profiles/p1$', count: 1 });
+    await expect(getProfile(h)).resolves.toMatchObject({ name: 'p1' });
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE, status: 0 })).toBe(1);
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(2);
+  });
+
+  it('attempts that all hang end, after the retries, in a transient network failure naming the timeout', async () => {
+    const h = await withProfile({ retry: { requestTimeoutMs: 200, maxRetries: 2 } });
+    h.emulator.admin.injectFault({ kind: 'hang', method: 'GET', pathPattern: '/profiles/p1$', count: 5 });
+    const error = await getProfile(h).then(() => undefined, (e: unknown) => e);
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE, status: 0 })).toBe(3);
+    expect(classifyArmError(error)).toMatchObject({ class: 'transient', category: 'network', code: 'ETIMEDOUT', cause: expect.stringContaining('within 0.2 s') });
+  });
+
+  it("the caller's abort during a hung attempt is not retried", async () => {
+    const h = await withProfile({ retry: { requestTimeoutMs: 60_000 } });
+    h.emulator.admin.injectFault({ kind: 'hang', method: 'GET', pathPattern: '/profiles/p1$', count: 5 });
+    const abort = new AbortController();
+    const pending = h.clients.cdn.profiles.get(TEST_SCOPE.resourceGroup, 'p1', { abortSignal: abort.signal }).then(() => undefined, (e: unknown) => e);
+    await expect.poll(() => h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE, status: 0 })).toBe(1);
+    abort.abort();
+    expect((await pending) as Error).toMatchObject({ name: 'AbortError' });
+    expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(1);
+  });
+
+  it('a Retry-After beyond the cap is cut to it and reported', async () => {
+    const waits: number[] = [];
+    const capped: RetryAfterCapped[] = [];
+    const h = await withProfile({ retry: { sleep: async (ms) => void waits.push(ms), maxRetryAfterMs: 1_000, onRetryAfterCapped: (c) => capped.push(c) } });
+    h.emulator.admin.injectFault({ kind: 'status', status: 429, method: 'GET', pathPattern: '/profiles/p1$', count: 2, retryAfterSeconds: 600 });
+    await expect(getProfile(h)).resolves.toMatchObject({ name: 'p1' });
+    expect(waits).toEqual([1_000, 1_000]);
+    expect(capped).toHaveLength(2);
+    expect(capped[0]).toMatchObject({ method: 'GET', status: 429, retryAfterMs: 600_000, waitedMs: 1_000 });
+    expect(capped[0]?.url).toContain('/profiles/p1');
+  });
+
+  it("a long-running operation's Retry-After beyond the cap is cut to it too: the poller waits the cap, not ARM's hour", async () => {
+    const capped: RetryAfterCapped[] = [];
+    harness = await startHarness({ emulator: { lroDelayMs: 50, lroRetryAfterSeconds: 3_600 }, retry: { maxRetryAfterMs: 1_000, onRetryAfterCapped: (c) => capped.push(c) } });
+    const body = { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } };
+    await expect(harness.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p2', body)).resolves.toMatchObject({ provisioningState: 'Succeeded' });
+    expect(capped.length).toBeGreaterThanOrEqual(1);
+    expect(capped[0]).toMatchObject({ method: 'PUT', retryAfterMs: 3_600_000, waitedMs: 1_000 });
+  });
+
+  it('the write fence stops every write attempt, a resend after Retry-After included; reads pass', async () => {
+    let fenced: string | undefined;
+    const h = await withProfile({
+      writeFence: () => fenced,
+      // The fence turns while the retry policy waits out ARM's Retry-After (the process paused, the Lease lost).
+      retry: { sleep: async () => void (fenced = "this replica's leader Lease is not valid") },
+    });
+    h.emulator.admin.injectFault({ kind: 'status', status: 429, method: 'PUT', pathPattern: '/profiles/p1$', count: 1, retryAfterSeconds: 5 });
+    const body = { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, tags: { a: 'b' } };
+    const error = await h.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p1', body, { updateIntervalInMs: 5 }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ArmWriteFencedError);
+    expect((error as Error).message).toBe(`PUT /subscriptions/${TEST_SCOPE.subscriptionId}/resourceGroups/${TEST_SCOPE.resourceGroup}/providers/Microsoft.Cdn/profiles/p1 was not sent: this replica's leader Lease is not valid`);
+    expect(h.emulator.admin.requestTotal({ method: 'PUT' })).toBe(1);
+    await expect(getProfile(h)).resolves.toMatchObject({ name: 'p1', tags: {} });
   });
 
   it('authorization failures are terminal and never retried', async () => {

@@ -28,6 +28,22 @@ describe('custom domains (plan)', () => {
     expect(body.customDomains).toEqual([{ id: `/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Cdn/profiles/${plan.graph.profile.ref.profile}/customDomains/${name}` }]);
   });
 
+  it('a hostname no listener names comes from the routes naming it: they, not the routes inheriting `*`, own its domain', () => {
+    const plan = planFrontDoor(
+      buildGateway({
+        backends: [web],
+        routes: [
+          { name: 'cart', hostnames: ['shop.example.com'], rules: [{ paths: ['/cart'], backends: [{ name: 'web' }] }] },
+          { name: 'plain', rules: [{ backends: [{ name: 'web' }] }] },
+        ],
+      }),
+      options,
+    );
+    const [domain] = plan.graph.customDomains;
+    expect(domain?.provenance.filter((s) => s.kind === 'HTTPRoute').map((s) => s.name)).toEqual(['cart']);
+    expect(domain?.provenance.filter((s) => s.kind === 'Gateway').map((s) => s.section)).toEqual(['http']);
+  });
+
   it('one domain per distinct hostname, however many routes name it; routes without hostnames stay on the default domain', () => {
     const plan = planFrontDoor(
       buildGateway({

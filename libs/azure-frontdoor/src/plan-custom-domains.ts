@@ -18,13 +18,18 @@ export function planCustomDomains(model: GlobalGateway, profile: string): Custom
     domain.listeners.add(host.listener);
     domains.set(customDomain, domain);
   }
-  // Provenance: the listeners that serve the hostname, which carry its validation status.
+  // Provenance: the listeners that serve the hostname, which carry its validation status; and, for a hostname no
+  // listener names (a route's under a wildcard or hostname-less listener), the HTTPRoutes that name it: a refusal of
+  // the domain is theirs, not the Gateway's.
+  const listenerHosts = new Set(model.listeners.map((l) => l.hostname));
+  const namedBy = (hostName: string) =>
+    listenerHosts.has(hostName) ? [] : model.routes.filter((r) => r.hostnames.includes(hostName)).map((r) => ({ kind: r.source.kind, namespace: r.source.namespace, name: r.source.name }));
   return [...domains.entries()]
     .map(([customDomain, { hostName, listeners }]): CustomDomainSpec => ({
       ref: { kind: 'customDomain', profile, customDomain },
       hostName,
       minimumTlsVersion: 'TLS12',
-      provenance: [...listeners].sort(compareText).map((section) => ({ ...model.source, section })),
+      provenance: [...[...listeners].sort(compareText).map((section) => ({ ...model.source, section })), ...namedBy(hostName)],
     }))
     .sort((a, b) => compareText(a.ref.customDomain, b.ref.customDomain));
 }

@@ -209,6 +209,22 @@ describe('planFrontDoor', () => {
     });
   });
 
+  it('an origin address AFD would refuse (not a domain name or IP address) keeps that origin as programmed; the others are planned', () => {
+    const model = buildGateway({
+      backends: [{ name: 'web', clusters: [{ name: 'member-1', address: 'bad host' }, { name: 'member-2', address: 'a..example' }, { name: 'member-3', address: 'fd00::4' }, { name: 'member-4', address: 'web.member-4.example' }] }],
+      routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }],
+    });
+    const plan = planFrontDoor(model, options);
+    expect(Object.fromEntries(plan.graph.origins.map((o) => [o.cluster, o.keep ?? 'programmed']))).toEqual({
+      'member-1': 'cluster member-1 reports address "bad host" for store/web:8080, which is neither a domain name nor an IP address',
+      'member-2': 'cluster member-2 reports address "a..example" for store/web:8080, which is neither a domain name nor an IP address',
+      'member-3': 'programmed',
+      'member-4': 'programmed',
+    });
+    expect(plan.problems).toEqual([]);
+    expect(isWritable(plan)).toBe(true);
+  });
+
   it('header, method and query matches become a rule set: conditions, an origin group override, then stop', () => {
     const model = buildGateway({
       backends: [web, api],
@@ -238,6 +254,29 @@ describe('planFrontDoor', () => {
       },
       { order: 2, conditions: [], actions: [{ type: 'responseHeader', action: 'Overwrite', name: 'x-served-by', value: 'web' }], then: 'Continue' },
     ]);
+  });
+
+  it('a rule set over AFD\'s rules per rule set holds only the paths it decides, naming the rules past the limit; the rest is planned and writable', () => {
+    const header = (path: string, value: string) => ({ matches: [{ path: { type: 'PathPrefix' as const, value: path }, headers: [{ name: 'x-v', value }], queryParams: [] }], backends: [{ name: 'api' }] });
+    const model = buildGateway({
+      backends: [web, api],
+      routes: [
+        { name: 'crowded', rules: [header('/shop', '1'), header('/shop', '2'), header('/shop', '3'), { matches: [{ path: { type: 'PathPrefix', value: '/shop' }, headers: [], queryParams: [] }], backends: [{ name: 'web' }] }] },
+        { name: 'calm', rules: [header('/calm', '1'), { matches: [{ path: { type: 'PathPrefix', value: '/calm' }, headers: [], queryParams: [] }], backends: [{ name: 'web' }] }] },
+      ],
+    });
+    const plan = planFrontDoor(model, { ...options, capacityLimits: { rulesPerRuleSet: 2 } });
+    expect(plan.problems.map((p) => [p.code, p.source?.name, p.source?.section, p.blocksWrites])).toEqual([['TooManyRules', 'crowded', 'rule/2', false]]);
+    expect(plan.problems[0]?.message).toBe('store/crowded rule/2: the matches deciding /shop, /shop/* would need 3 AFD rules in one rule set; AFD allows 2, so these paths keep what AFD serves now');
+    expect(plan.graph.held.map((h) => `${h.pattern} ${h.protocol}`)).toEqual(['/shop Http', '/shop/* Http']);
+    expect(plan.graph.routes.flatMap((r) => r.patterns)).toEqual(['/calm', '/calm/*']);
+    expect(plan.graph.rules.every((r) => r.provenance.every((s) => s.name === 'calm'))).toBe(true);
+    expect(plan.capacity).toEqual([]);
+    expect(isWritable(plan)).toBe(true);
+    // Within the limit, the same Gateway plans the crowded path as usual.
+    const roomy = planFrontDoor(model, options);
+    expect(roomy.problems).toEqual([]);
+    expect(roomy.graph.held).toEqual([]);
   });
 
   it('reports conditional matches with no unconditional fallback for the path (AFD cannot answer 404)', () => {

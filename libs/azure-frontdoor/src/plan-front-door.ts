@@ -1,11 +1,13 @@
 import type { GlobalGateway } from '@fleet-gateway/model';
 import { endpointName, nameProblem, profileName, securityPolicyName } from './afd-names.js';
 import { refKey, refName, type AfdRef } from './afd-refs.js';
+import { limitsFor } from './afd-limits.js';
 import { checkCapacity } from './capacity.js';
 import { ownershipTags } from './ownership.js';
 import { planOriginGroups } from './plan-origin-groups.js';
 import { planCustomDomains } from './plan-custom-domains.js';
-import { planRoutes } from './plan-routes.js';
+import { withinRouteBudget } from './plan-route-budget.js';
+import { compareHeld, planRoutes } from './plan-routes.js';
 import { planSink } from './sink.js';
 import { compareText } from './canonical.js';
 import type { FrontDoorPlan, PlanOptions, PlanProblem } from './plan-types.js';
@@ -65,7 +67,9 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
   const tags = ownershipTags({ hubIdentity: options.hubIdentity, gateway });
   const sink = planSink(profile, endpoint, [model.source]);
   const groups = planOriginGroups(model, profile, sink.group.ref.originGroup);
-  const routes = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule });
+  const limits = limitsFor(config.sku, options.capacityLimits);
+  const planned = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule, rulesPerRuleSet: limits.rulesPerRuleSet });
+  const routes = withinRouteBudget(model, planned, limits);
   const customDomains = planCustomDomains(model, profile);
   // A group no planned route reaches (its rules were all reported) is not created; nor is the sink when no rule needs it.
   const graph = withoutUnusedGroups({
@@ -88,7 +92,7 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
           },
         }
       : {}),
-    held: routes.held,
+    held: [...planned.held, ...routes.held].sort(compareHeld),
   });
   const conflicts: PlanProblem[] = findRoutePatternConflicts(graph.routes).map((c) => ({
     code: 'DuplicateRoutePattern',
@@ -103,7 +107,7 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
   );
   return {
     graph,
-    problems: [...groups.problems, ...routes.problems, ...conflicts, ...invalidPatterns, ...checkNames(graph)],
+    problems: [...groups.problems, ...planned.problems, ...routes.problems, ...conflicts, ...invalidPatterns, ...checkNames(graph)],
     capacity: checkCapacity(graph, config.sku, options.capacityLimits),
   };
 }

@@ -1,5 +1,6 @@
 import type { ModelBackend, SourceRef, SplitEntry } from '@fleet-gateway/model';
 import { originName } from './afd-names.js';
+import { isOriginAddress } from './origin-address.js';
 import type { OriginSpec } from './spec-types.js';
 
 export interface OriginInput {
@@ -28,6 +29,10 @@ export function planOrigin(input: OriginInput): OriginSpec {
     return keep(`member data of cluster ${entry.cluster} for ${backend.key} is unknown${origin?.unknownReason ? `: ${origin.unknownReason}` : ''}`);
   }
   if (!origin.address) return keep(`cluster ${entry.cluster} reports no address for ${backend.key}`);
+  // AFD refuses such an origin: sending it would fail the write and everything that waits on it.
+  if (!isOriginAddress(origin.address)) {
+    return keep(`cluster ${entry.cluster} reports address ${JSON.stringify(origin.address)} for ${backend.key}, which is neither a domain name nor an IP address`);
+  }
   const privateLink = backend.connectivity === 'private-link' ? origin.privateLink : undefined;
   if (backend.connectivity === 'private-link' && privateLink === undefined) {
     return keep(`cluster ${entry.cluster} reports no Private Link Service for ${backend.key}`);

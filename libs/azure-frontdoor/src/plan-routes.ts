@@ -13,7 +13,7 @@ import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
 import { planRuleSet } from './plan-rule-set.js';
 import type { PlanProblem } from './plan-types.js';
 import { patternFor } from './route-patterns.js';
-import { MAX_CONDITIONS_PER_RULE, conditionsOf, isUnconditional } from './rule-translation.js';
+import { isUnconditional } from './rule-translation.js';
 import type { EndpointProtocol, HeldPattern, RouteSpec, RuleSetSpec, RuleSpec } from './spec-types.js';
 import { canonicalJson, compareText } from './canonical.js';
 
@@ -31,6 +31,8 @@ export interface RouteContext {
   readonly endpoint: string;
   readonly groupOfRule: ReadonlyMap<string, PlannedGroup>;
   readonly problemOfRule: ReadonlyMap<string, PlanProblem>;
+  /** AFD's rules per rule set (and per route: each route uses one rule set), as lowered by the capacity overrides. */
+  readonly rulesPerRuleSet: number;
 }
 
 /** The candidates that decide a path: conditional ones in precedence order, then the first unconditional one. */
@@ -61,7 +63,7 @@ class ProblemSink {
 
 /**
  * The sequence that decides a path. A rule in error anywhere in it (its origin group cannot be planned, no
- * unconditional match ends it, too many conditions) holds the path: leaving that rule out would send its requests
+ * unconditional match ends it) holds the path: leaving that rule out would send its requests
  * to the next candidate, i.e. to another backend, which is a change no one asked for.
  */
 function decidePath(context: RouteContext, path: PathKey, candidates: readonly RoutingCandidate[], sink: ProblemSink): Decision {
@@ -83,11 +85,6 @@ function decidePath(context: RouteContext, path: PathKey, candidates: readonly R
     const causes = rejected.map((c) => context.problemOfRule.get(ruleKey(c))?.message ?? `${c.route} rule ${c.rule} is missing from the model`);
     return { held: causes.join('; '), sources: rejected.map((c) => ruleSource(context.model, c)) };
   }
-  const crowded = sequence.find((c) => conditionsOf(c).length > MAX_CONDITIONS_PER_RULE);
-  if (crowded) {
-    const problem = sink.add('TooManyRuleConditions', ruleSource(context.model, crowded), `a match has ${conditionsOf(crowded).length} conditions; AFD rules allow ${MAX_CONDITIONS_PER_RULE}`);
-    return { held: problem.message, sources: problem.source ? [problem.source] : [] };
-  }
   return { sequence: { signature: canonicalJson(sequence), candidates: sequence } };
 }
 
@@ -99,6 +96,27 @@ interface RouteDraft {
   readonly identity: string;
   readonly pathRewrite: PathRewrite | undefined;
   readonly patterns: Map<string, Set<EndpointProtocol>>;
+}
+
+/** The order of held patterns: domain, pattern, protocol. */
+export function compareHeld(a: HeldPattern, b: HeldPattern): number {
+  return compareText(a.customDomain ?? '', b.customDomain ?? '') || compareText(a.pattern, b.pattern) || compareText(a.protocol, b.protocol);
+}
+
+/**
+ * A decision whose rule set AFD would refuse (more rules than a rule set, or a route, may hold) keeps its patterns as
+ * AFD serves them now, like a rule in error: the rules past the limit, the least precedent, are the ones named.
+ */
+function holdOversizedRuleSet(context: RouteContext, draft: RouteDraft, rules: readonly RuleSpec[], sink: ProblemSink): HeldPattern[] {
+  const past = [...new Map(rules.slice(context.rulesPerRuleSet).flatMap((r) => r.provenance).map((s) => [canonicalJson(s), s])).values()];
+  const patterns = [...draft.patterns.keys()].sort(compareText).join(', ');
+  const problems = past.map((source) =>
+    sink.add('TooManyRules', source, `the matches deciding ${patterns} would need ${rules.length} AFD rules in one rule set; AFD allows ${context.rulesPerRuleSet}, so these paths keep what AFD serves now`),
+  );
+  const cause = problems.map((p) => p.message).join('; ');
+  return [...draft.patterns].flatMap(([pattern, protocols]) =>
+    [...protocols].map((protocol) => ({ ...(draft.customDomain ? { customDomain: draft.customDomain } : {}), pattern, protocol, cause, provenance: past })),
+  );
 }
 
 /**
@@ -139,6 +157,10 @@ export function planRoutes(context: RouteContext): RoutePlan {
       byProtocols.set(key, [...(byProtocols.get(key) ?? []), pattern]);
     }
     const ruleSet = planRuleSet(context, draft.sequence.candidates, ruleSetName(draft.identity), draft.pathRewrite);
+    if (ruleSet && ruleSet.rules.length > context.rulesPerRuleSet) {
+      held.push(...holdOversizedRuleSet(context, draft, ruleSet.rules, sink));
+      continue;
+    }
     if (ruleSet) {
       ruleSets.set(ruleSet.ruleSet.ref.ruleSet, ruleSet.ruleSet);
       for (const rule of ruleSet.rules) rules.set(`${rule.ref.ruleSet}/${rule.ref.rule}`, rule);
@@ -168,7 +190,7 @@ export function planRoutes(context: RouteContext): RoutePlan {
     routes: routes.sort((a, b) => compareText(a.ref.route, b.ref.route)),
     ruleSets: [...ruleSets.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet)),
     rules: [...rules.values()].sort((a, b) => compareText(a.ref.ruleSet, b.ref.ruleSet) || a.order - b.order),
-    held: held.sort((a, b) => compareText(a.customDomain ?? '', b.customDomain ?? '') || compareText(a.pattern, b.pattern) || compareText(a.protocol, b.protocol)),
+    held: held.sort(compareHeld),
     problems: sink.list(),
   };
 }

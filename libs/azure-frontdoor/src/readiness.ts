@@ -2,6 +2,7 @@ import type { AFDOrigin } from '@azure/arm-cdn';
 import { describeRef, refKey, refName, refParent, type AfdRef } from './afd-refs.js';
 import type { OperationResult } from './apply.js';
 import { describeFailure } from './arm-errors.js';
+import { failureOwners } from './failure-owners.js';
 import type { DiffResult } from './diff.js';
 import type { ObservedGraph } from './observe.js';
 import { observedResources } from './observed-resources.js';
@@ -44,6 +45,11 @@ function privateLinkDetail(spec: ProgrammableOriginSpec, arm: ArmState | undefin
   const afd = arm?.sharedPrivateLinkResource?.status;
   const member = spec.privateLink.memberState;
   return afd && afd !== member ? `Private Link: the member reports ${member}, AFD reports ${afd}` : `Private Link: ${member}`;
+}
+
+function failureReport(result: Extract<OperationResult, { outcome: 'failed' }>): FailureReport {
+  const { op, failure, recalled } = result;
+  return { ref: op.ref, action: op.action, failure, owners: failureOwners(op), ...(recalled ? { recalled } : {}) };
 }
 
 const ACTIONS: Readonly<Record<string, ResourceAction>> = { create: 'created', update: 'updated', delete: 'deleted' };
@@ -90,13 +96,21 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
       continue;
     }
     if (result?.outcome === 'failed') {
-      failures.push({ ref, action: result.op.action, failure: result.failure });
+      failures.push(failureReport(result));
       report(ref, 'failed', states.get(key), describeFailure(result.failure));
       continue;
     }
+    // What was not attempted waits for a failure, which the failures report (with the routes it is theirs). The
+    // security policy is the Gateway's: while it waits, custom domains written since may be served without the WAF
+    // policy, so the Gateway is not programmed.
     if (result?.outcome === 'skipped') {
       report(ref, 'skipped', arm, result.because);
-      pending.push(`${describeRef(ref)} waits: ${result.because}`);
+      if (ref.kind === 'securityPolicy') pending.push(`${describeRef(ref)} waits: ${result.because}`);
+      continue;
+    }
+    if (result?.outcome === 'in-flight') {
+      report(ref, 'in-flight', arm, result.because);
+      pending.push(`${describeRef(ref)} ${result.op.action} in flight: ${result.because}`);
       continue;
     }
     const action: ResourceAction = result ? (ACTIONS[result.op.action] as ResourceAction) : kept.has(key) ? 'kept' : 'unchanged';
@@ -106,9 +120,10 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
   for (const result of results) {
     if (specs.has(refKey(result.op.ref))) continue;
     const key = refKey(result.op.ref);
-    if (result.outcome === 'failed') failures.push({ ref: result.op.ref, action: result.op.action, failure: result.failure });
+    if (result.outcome === 'failed') failures.push(failureReport(result));
     const action: ResourceAction = result.outcome === 'done' ? (ACTIONS[result.op.action] as ResourceAction) : result.outcome;
-    const cause = result.outcome === 'failed' ? describeFailure(result.failure) : result.outcome === 'skipped' ? result.because : result.op.reason;
+    if (result.outcome === 'in-flight') pending.push(`${describeRef(result.op.ref)} ${result.op.action} in flight: ${result.because}`);
+    const cause = result.outcome === 'failed' ? describeFailure(result.failure) : result.outcome === 'done' ? result.op.reason : result.because;
     report(result.op.ref, action, result.outcome === 'done' && result.op.action !== 'delete' ? (result.resource as ArmState) : states.get(key), cause);
   }
   for (const note of diff.kept) if (!specs.has(refKey(note.ref)) && !written.has(refKey(note.ref))) report(note.ref, 'kept', states.get(refKey(note.ref)), note.reason);

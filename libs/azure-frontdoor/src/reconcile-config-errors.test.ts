@@ -124,4 +124,37 @@ describe('route-level cases that used to stop every write for the Gateway are pr
     expect(report.writes).toBeGreaterThan(0);
     expect(patternsOf(h())).toEqual(['/*', '/', '/api', '/api/*', '/dup', '/dup/*', '/shop', '/shop/*'].sort());
   });
+
+  it("values over AFD's limits (a 300-character header match, an 11-condition match, a 65-character route hostname) are left out in resolve; Azure refuses none of what is sent", async () => {
+    await programmed(hubInputs(services(), routes()));
+    const tooLong = `${'h'.repeat(53)}.example.com`;
+    const headers = (n: number, value = 'v') => Array.from({ length: n }, (_, i) => ({ name: `x-h${i}`, value }));
+    const hosted = httpRoute('team-d', 'hosted', '2026-02-02T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/hosted')], backendRefs: [backendRef('site', 1, 'team-c')] }]);
+    const extra = [
+      httpRoute('team-a', 'limits', '2026-02-01T00:00:00Z', [
+        { matches: [{ ...pathMatch('PathPrefix', '/long'), headers: [{ name: 'x-a', value: 'v'.repeat(300) }] }], backendRefs: [backendRef('web')] },
+        { matches: [{ ...pathMatch('PathPrefix', '/crowded'), headers: headers(6), queryParams: headers(5) }], backendRefs: [backendRef('web')] },
+        { matches: [pathMatch('PathPrefix', '/fits')], backendRefs: [backendRef('web')], filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-b', value: 'b'.repeat(640) }] } }] },
+      ]),
+      { ...hosted, spec: { ...hosted.spec, hostnames: [tooLong] } },
+    ];
+    const report = await reconcile(h(), modelOf(hubInputs(services(), routes(0, extra))));
+    expect(report.failures).toEqual([]);
+    expect(report.writes).toBeGreaterThan(0);
+    expect(patternsOf(h())).toEqual(['/*', '/', '/api', '/api/*', '/fits', '/fits/*', '/shop', '/shop/*'].sort());
+    const hostNames = h().emulator.admin.dumpResources().resources.filter((r) => r.type === 'microsoft.cdn/profiles/customdomains').map((r) => (r.body as { properties?: { hostName?: string } }).properties?.hostName);
+    expect(hostNames).not.toContain(tooLong);
+  });
+
+  it('a new HTTPRoute past the routes limit waits with zero writes; the programmed routes stay and nothing is refused', async () => {
+    await programmed(hubInputs(services(), routes()));
+    const before = patternsOf(h());
+    const extra = [httpRoute('team-d', 'late', '2026-03-01T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/late')], backendRefs: [backendRef('site', 1, 'team-c')] }])];
+    const report = await reconcile(h(), modelOf(hubInputs(services(), routes(0, extra))), { capacityLimits: { routes: 3 } });
+    expect(report.failures).toEqual([]);
+    expect(report.reason).not.toBe('CapacityExceeded');
+    expect(report.problems.map((p) => [p.code, p.source?.name])).toEqual([['TooManyRoutes', 'late']]);
+    expect(writesCounted(h().emulator)).toBe(0);
+    expect(patternsOf(h())).toEqual(before);
+  });
 });

@@ -37,7 +37,7 @@ describe('faults during reconcile', () => {
     expect(waits.filter((ms) => ms === 3000)).toHaveLength(5);
   });
 
-  it('500s are retried; when they persist the failure is transient, later levels wait, and nothing is deleted', async () => {
+  it('500s are retried; when they persist the failure is transient and holds back only its route, whose team is named', async () => {
     const e = await harness({ retry: { maxRetries: 2 } });
     e.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'PUT', pathPattern: '/routes/', count: 1 });
     expect((await reconcile(e, model)).failures).toEqual([]);
@@ -51,11 +51,13 @@ describe('faults during reconcile', () => {
     e.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'PUT', pathPattern: '/routes/', count: 10 });
     const report = await reconcile(e, wider);
     expect(e.emulator.admin.requestTotal({ method: 'PUT', resourceType: ROUTES })).toBe(3);
-    expect(report.reason).toBe('AzureWriteFailed');
+    // The route of HTTPRoute api failed; the withdrawal of HTTPRoute shop does not depend on it and is applied.
+    expect(report.reason).toBe('Programmed');
     expect(report.outcome.type).toBe('retry');
-    expect(report.failures.map((f) => [f.ref.kind, f.failure.class, f.failure.code])).toEqual([['route', 'transient', 'InternalServerError']]);
-    expect(e.emulator.admin.requestTotal({ method: 'DELETE' })).toBe(0);
-    expect(report.resources.filter((r) => r.action === 'skipped').map((r) => r.kind)).toEqual(['route', 'originGroup']);
+    expect(report.failures.map((f) => [f.ref.kind, f.failure.class, f.failure.code, f.owners])).toEqual([['route', 'transient', 'InternalServerError', [{ kind: 'HTTPRoute', namespace: 'store', name: 'api' }]]]);
+    expect(report.message).toMatch(/1 resource\(s\) refused by Azure.*create of route rt-api-0-[0-9a-f]+ failed: InternalServerError.*owned by HTTPRoute store\/api$/);
+    expect(report.resources.filter((r) => r.action === 'deleted').map((r) => r.kind)).toEqual(['route', 'originGroup']);
+    expect(report.resources.filter((r) => r.action === 'skipped')).toEqual([]);
   });
 
   it('a long-running operation that ends Failed is reported with its code and cause', async () => {
@@ -68,9 +70,10 @@ describe('faults during reconcile', () => {
         ref: expect.objectContaining({ kind: 'originGroup' }),
         action: 'create',
         failure: { class: 'terminal', category: 'operation-failed', code: 'OriginGroupInvalid', cause: 'the operation ended Failed: The health probe path is not reachable.' },
+        owners: [{ kind: 'HTTPRoute', namespace: 'store', name: 'shop' }],
       },
     ]);
-    expect(report.message).toMatch(/^create of origin group og-web-[0-9a-f]{12} failed: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\.$/);
+    expect(report.message).toMatch(/create of origin group og-web-[0-9a-f]{12} failed: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\., owned by HTTPRoute store\/shop$/);
   });
 
   it('endpoint deploymentStatus stuck at NotStarted neither blocks children nor readiness; it is reported', async () => {

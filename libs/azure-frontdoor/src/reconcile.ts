@@ -1,6 +1,6 @@
 import type { AFDDomain } from '@azure/arm-cdn';
 import type { GlobalGateway } from '@fleet-gateway/model';
-import { describeRef, type FrontDoorScope } from './afd-refs.js';
+import { describeRef, refKey, type FrontDoorScope } from './afd-refs.js';
 import type { CapacityLimits } from './afd-limits.js';
 import { applyOperations } from './apply.js';
 import type { FrontDoorClients } from './arm-clients.js';
@@ -8,13 +8,17 @@ import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors
 import { capacityUsage, capacityViolations, measureAfterApply, measureGraph, type CapacityViolation } from './capacity.js';
 import { diffFrontDoor } from './diff.js';
 import { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from './observe.js';
+import { observedResources } from './observed-resources.js';
+import type { Operation } from './operations.js';
+import type { TerminalRefusals } from './terminal-refusals.js';
+import { operationDeadline } from './operation-deadline.js';
 import { checkOwnership, type Owner } from './ownership.js';
 import { planFrontDoor } from './plan-front-door.js';
 import type { FrontDoorPlan } from './plan-types.js';
 import { reportCustomDomains } from './domain-validation.js';
 import { assessReadiness } from './readiness.js';
 import { refreshValidationTokens } from './refresh-validation-tokens.js';
-import type { ReconcileReason, ReconcileReport } from './report-types.js';
+import type { FailureReport, ReconcileReason, ReconcileReport } from './report-types.js';
 import { ArmRequestCount } from './request-count.js';
 import { checkWafPolicy } from './waf-policy.js';
 
@@ -37,6 +41,15 @@ export interface ReconcileOptions {
   readonly now?: () => number;
   /** When to look again while a custom domain awaits DNS validation (default 60 s). */
   readonly domainValidationRequeueMs?: number;
+  /** This Gateway's writes ARM refused terminally: not sent again while their bodies stay the same. */
+  readonly refusals?: TerminalRefusals;
+  /** How long each write's long-running operation is followed (default 10 min); past it the write is in flight (pending). */
+  readonly operationDeadlineMs?: number;
+  /**
+   * Asked before each batch of ARM writes (each level, the token refreshes): a reason stops the writes there, e.g.
+   * the hub's leader Lease is no longer valid; what was not written is pending.
+   */
+  readonly fence?: () => string | undefined;
 }
 
 interface Refusal {
@@ -51,6 +64,13 @@ interface Refusal {
 
 function usageOf(plan: FrontDoorPlan, options: ReconcileOptions) {
   return capacityUsage(measureGraph(plan.graph), plan.graph.profile.sku, options.capacityLimits);
+}
+
+/** `update of route r failed: BadRequest (HTTP 400): …, owned by HTTPRoute ns/name`. */
+export function describeFailureReport(f: FailureReport): string {
+  const owners = f.owners.length === 0 ? '' : `, owned by ${f.owners.map((o) => `HTTPRoute ${o.namespace}/${o.name}`).join(', ')}`;
+  const recalled = f.recalled ? ' (refused before for this exact body; not sent again until it changes)' : '';
+  return `${f.action} of ${describeRef(f.ref)} failed: ${describeFailure(f.failure)}${recalled}${owners}`;
 }
 
 /** A reconcile that wrote nothing, and why. */
@@ -71,7 +91,7 @@ function refused(plan: FrontDoorPlan, requests: ArmRequestCount, refusal: Refusa
     propagation: [],
     privateLinkAwaiting: 0,
     customDomains: [],
-    failures: refusal.failure ? [{ ref: plan.graph.profile.ref, action: 'read', failure: refusal.failure }] : [],
+    failures: refusal.failure ? [{ ref: plan.graph.profile.ref, action: 'read', failure: refusal.failure, owners: [] }] : [],
     problems: plan.problems,
     capacity: refusal.capacity ?? plan.capacity,
     usage: usageOf(plan, options),
@@ -152,13 +172,26 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
     return refused(plan, requests, { reason: 'CapacityExceeded', message: `${after.map((v) => v.message).join('; ')} (counting what is kept as it is)`, observed, capacity: after }, options);
   }
   if (diff.operations.length > 0) await options.beforeFirstWrite?.();
+  const observedBodies = new Map(observedResources(observed, plan.graph.profile.ref.profile).map(({ ref, arm }) => [refKey(ref), arm]));
+  const refusals = options.refusals;
   const results = await applyOperations(clients.cdn, options.scope, diff.operations, {
     ...common,
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    before: (ref) => observedBodies.get(refKey(ref)),
+    ...(refusals ? { recall: (op: Operation) => refusals.recall(op) } : {}),
+    ...(options.operationDeadlineMs !== undefined ? { operationDeadlineMs: options.operationDeadlineMs } : {}),
+    ...(options.fence ? { fence: options.fence } : {}),
   });
+  refusals?.record(results);
   const readiness = assessReadiness(diff, results, observed);
   const profile = plan.graph.profile.ref.profile;
-  const tokens = await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), common);
+  const fenced = options.fence?.();
+  const tokens = fenced
+    ? { refreshed: new Map<string, AFDDomain>(), writes: 0, failures: [] }
+    : await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), {
+        ...common,
+        abortSignal: operationDeadline(options.abortSignal, options.operationDeadlineMs).signal,
+      });
   // Each domain as ARM last answered: read, then written this pass, then refreshed (later entries win).
   const latestDomains = new Map<string, AFDDomain>([
     ...observed.customDomains.map((d): [string, AFDDomain] => [d.name.toLowerCase(), d.arm]),
@@ -169,17 +202,29 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   const writes = results.filter((r) => r.outcome !== 'skipped').length + tokens.writes;
   const pending = [...readiness.pending, ...tokens.failures];
   const base = { profile, ...readiness, pending, customDomains, problems: plan.problems, capacity: plan.capacity, usage: usageOf(plan, options), reads: requests.reads, writes };
-  if (readiness.failures.length > 0) {
-    const terminal = readiness.failures.some((f) => f.failure.class === 'terminal');
-    const message = readiness.failures.map((f) => `${f.action} of ${describeRef(f.ref)} failed: ${describeFailure(f.failure)}`).join('; ');
+  // A failure that holds back only some HTTPRoutes is theirs: their parent entries say so, the rest of the Gateway is
+  // programmed. Gateway API's Programmed on a Gateway speaks of the Gateway's own configuration reaching the data
+  // plane, and a route's trouble is told on that route's parent status; turning every team's Gateway False for one
+  // team's refused resource would hide that the others are served. So the report stays `programmed` and its message
+  // names the refused resource, ARM's code and the route. A failure of the Gateway's own resources (profile, endpoint,
+  // a listener's domain, the security policy, a delete) is the Gateway's: AzureWriteFailed.
+  const gatewayFailures = readiness.failures.filter((f) => f.owners.length === 0);
+  if (gatewayFailures.length > 0) {
+    const terminal = gatewayFailures.some((f) => f.failure.class === 'terminal');
+    const message = readiness.failures.map(describeFailureReport).join('; ');
     return { ...base, programmed: false, reason: 'AzureWriteFailed', message, outcome: terminal ? { type: 'terminal', reason: message } : { type: 'retry', reason: message } };
   }
+  const refusedByAzure = readiness.failures.length === 0 ? undefined : `${readiness.failures.length} resource(s) refused by Azure, held back for the HTTPRoutes named (the rest is programmed): ${readiness.failures.map(describeFailureReport).join('; ')}`;
+  // A route's transient failure is retried; a terminal one is looked at again later (and, for a refused body, not sent
+  // again until the route changes: see TerminalRefusals).
+  const refusedOutcome = readiness.failures.length === 0 ? undefined : readiness.failures.some((f) => f.failure.class !== 'terminal') ? ('retry' as const) : ('terminal' as const);
   if (pending.length > 0) {
-    const message = pending.join('; ');
+    const message = [...pending, ...(refusedByAzure ? [refusedByAzure] : [])].join('; ');
     return { ...base, programmed: false, reason: 'Pending', message, outcome: { type: 'requeue-after', afterMs: options.pendingRequeueMs ?? 15_000, reason: message } };
   }
   const host = readiness.endpointHostName ? ` on ${readiness.endpointHostName}` : '';
-  const message = `Azure Front Door configuration is ready${host}`;
+  const message = [`Azure Front Door configuration is ready${host}`, ...(refusedByAzure ? [refusedByAzure] : [])].join('; ');
+  if (refusedOutcome) return { ...base, programmed: true, reason: 'Programmed', message, outcome: { type: refusedOutcome, reason: message } };
   // The default domain serves meanwhile; the listeners say what each unvalidated domain needs.
   const awaiting = customDomains.filter((d) => !d.validated);
   if (awaiting.length > 0) {

@@ -4,8 +4,10 @@ import type { CapacityUsage, CapacityViolation } from './capacity.js';
 import type { CustomDomainReport } from './domain-validation.js';
 import type { PlanProblem } from './plan-types.js';
 import type { Provenance } from './spec-types.js';
+import type { SourceRef } from '@fleet-gateway/model';
 
-export type ResourceAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'kept' | 'not-programmed' | 'failed' | 'skipped';
+/** `in-flight`: written, but ARM had not finished within the operation deadline; observed again on the next reconcile. */
+export type ResourceAction = 'created' | 'updated' | 'deleted' | 'unchanged' | 'kept' | 'not-programmed' | 'failed' | 'skipped' | 'in-flight';
 
 /** Where one AFD resource stands after a reconcile. */
 export interface ResourceReport {
@@ -46,6 +48,13 @@ export interface FailureReport {
   readonly ref: AfdRef;
   readonly action: string;
   readonly failure: ArmFailure;
+  /**
+   * The HTTPRoutes whose programming this failure holds back (see `failureOwners`); empty for a failure of the
+   * Gateway's own resources. A failure with owners holds back only them: the rest of the Gateway is programmed.
+   */
+  readonly owners: readonly SourceRef[];
+  /** Not sent this time: ARM refused this exact write before (see `TerminalRefusals`). */
+  readonly recalled?: boolean;
 }
 
 export interface ReconcileReport {

@@ -1,8 +1,7 @@
 import type { HeaderEdits, ModelFilter, ModelMatch, RoutingCandidate } from '@fleet-gateway/model';
 import type { HeaderActionKind, RuleAction, RuleCondition } from './spec-types.js';
 
-/** AFD allows at most 10 match conditions and 5 actions per rule (rules engine limits). */
-export const MAX_CONDITIONS_PER_RULE = 10;
+/** AFD allows at most 5 actions per rule (rules engine limits); resolve keeps conditions within AFD's 10 per rule. */
 const MAX_ACTIONS_PER_RULE = 5;
 
 export function isUnconditional(candidate: Pick<RoutingCandidate, 'method' | 'headers' | 'queryParams'>): boolean {

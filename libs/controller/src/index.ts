@@ -73,6 +73,8 @@ export {
   type DesiredCondition,
 } from './status/conditions.js';
 export { stampStatus, type ListKeys } from './status/stamp-status.js';
+export { capMessage, CONDITION_MESSAGE_LIMIT } from './status/condition-message.js';
+export { exponentialDelay, type BackoffOptions } from './util/backoff.js';
 export { spliceOwnedEntries, type OwnedEntryRule } from './status/splice-owned-entries.js';
 export {
   StatusWriter,

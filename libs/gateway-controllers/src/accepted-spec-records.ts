@@ -1,3 +1,4 @@
+import type { ReconcileReport } from '@fleet-gateway/azure-frontdoor';
 import { isConflict, isKubeRequestFailure, isNotFound, objectKey, objectPath, type KubeClient, type Logger } from '@fleet-gateway/controller';
 import { acceptedSpecKey, acceptedSpecsDue, acceptedSpecValue, type HubInputs, type ResolveResult } from '@fleet-gateway/model';
 import { httpRoutes } from './gateway-api-resources.js';
@@ -9,9 +10,11 @@ import { httpRoutes } from './gateway-api-resources.js';
  * since is judged again by the reconcile its change brings. A record that cannot be written is due again on the next
  * reconcile and never holds back the other routes: the route is only left without the hold meanwhile.
  */
-export async function recordAcceptedSpecs(client: KubeClient, inputs: HubInputs, result: ResolveResult, logger: Logger): Promise<void> {
+export async function recordAcceptedSpecs(client: KubeClient, inputs: HubInputs, result: ResolveResult, report: ReconcileReport, logger: Logger): Promise<void> {
   const gateway = `${inputs.gateway.metadata.namespace ?? ''}/${inputs.gateway.metadata.name ?? ''}`;
-  for (const route of acceptedSpecsDue(inputs, result)) {
+  // A route Azure refused a resource of is not programmed as accepted: it gets no record until it is.
+  const refused = new Set(report.failures.flatMap((f) => f.owners.map((o) => `${o.namespace}/${o.name}`)));
+  for (const route of acceptedSpecsDue(inputs, result).filter((r) => !refused.has(objectKey(r)))) {
     const { namespace, name, resourceVersion, generation } = route.metadata;
     const annotations = { [acceptedSpecKey(gateway)]: acceptedSpecValue(route, gateway) };
     try {

@@ -1,6 +1,7 @@
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GATEWAY_FINALIZER } from './gateway-finalizer.js';
+import { AZURE_DATA_CURRENT_CONDITION } from './gateway-status.js';
 import {
   afdResourceCount,
   armWrites,
@@ -11,15 +12,19 @@ import {
   programmedOf,
   whenProgrammed,
   whenImported,
+  whenRouteRefused,
   whenWarned,
 } from './test-support/hub-probes.js';
 import {
   applyGatewayWithRoute,
   applyObject,
+  conditionOf,
   gatewayBody,
   gatewayPath,
   publishExport,
   readGateway,
+  routeBody,
+  routePath,
   SCOPE,
   startHubWithAgent,
   type HubUnderTest,
@@ -68,15 +73,18 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
     noStackTraces();
   });
 
-  it('500s on the route write: AzureWriteFailed naming the route and the code while they last, nothing deleted, then programmed', async () => {
+  it('500s on the route write: the HTTPRoute says AzureWriteFailed naming the AFD route and the code while they last, nothing deleted, then programmed', async () => {
     // 8 reconciles of 5 attempts each: the key's backoff (5 ms doubling) keeps the failure visible for over a second.
     hub.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'PUT', pathPattern: `${profilePath('flaky')}/afdEndpoints/[^/]+/routes/`, count: 40 });
     await createGateway('flaky');
 
-    const failing = await eventually(() => programmedOf(hub, 'flaky'), (c) => c?.reason === 'AzureWriteFailed', 30_000);
+    // The route's failure is the route's: its parent entry says so, the Gateway (profile, endpoint) is programmed.
+    const failing = await whenRouteRefused(hub, 'flaky');
     expect(failing).toMatchObject({ status: 'False', reason: 'AzureWriteFailed', observedGeneration: 1 });
-    expect(failing?.message).toMatch(/^create of route rt-flaky-[^ ]+ failed: InternalServerError \(HTTP 500\): An internal error occurred/);
-    expect((await whenWarned(hub.client, 'flaky', 'AzureWriteFailed'))?.note).toContain('InternalServerError (HTTP 500)');
+    expect(failing?.message).toMatch(/^Azure refused the create of route rt-flaky-[^ ]+: InternalServerError \(HTTP 500\): An internal error occurred/);
+    const gateway = await eventually(() => programmedOf(hub, 'flaky'), (c) => c?.message.includes('refused by Azure') === true, 30_000);
+    expect(gateway).toMatchObject({ status: 'True', reason: 'Programmed' });
+    expect(gateway?.message).toMatch(/create of route rt-flaky-[^ ]+ failed: InternalServerError \(HTTP 500\).*, owned by HTTPRoute shop\/flaky/);
 
     await whenProgrammed(hub, 'flaky', ['flaky']);
     expect(hub.emulator.admin.requestTotal({ method: 'PUT', status: 500 })).toBe(40);
@@ -96,17 +104,44 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
     });
     await createGateway('lro');
 
-    const failed = await eventually(() => programmedOf(hub, 'lro'), (c) => c?.reason === 'AzureWriteFailed', 30_000);
-    expect(failed?.status).toBe('False');
-    expect(failed?.message).toMatch(/^create of origin group og-lro-[0-9a-f]{12} failed: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\.$/);
-    const warning = await whenWarned(hub.client, 'lro', 'AzureWriteFailed');
-    expect(warning?.note).toBe(failed?.message);
-    // A terminal failure is an error line with its cause, never a stack trace; the key is looked at again later.
-    expect(hub.logs.lines.some((l) => l.level === 'error' && String(l.cause).includes('OriginGroupInvalid'))).toBe(true);
+    const failed = await whenRouteRefused(hub, 'lro');
+    expect(failed).toMatchObject({ status: 'False', reason: 'AzureRefused' });
+    expect(failed?.message).toMatch(/^Azure refused the create of origin group og-lro-[0-9a-f]{12}: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\.; /);
+    // A route's terminal refusal is a warning line with its cause, never a stack trace; the key is looked at again later.
+    expect(hub.logs.lines.some((l) => l.level === 'warn' && String(l.cause).includes('OriginGroupInvalid'))).toBe(true);
     noStackTraces();
 
     const programmed = await whenProgrammed(hub, 'lro', ['lro']);
     expect(programmed.status?.addresses?.[0]?.value).toMatch(/\.azurefd\.net$/);
+  });
+
+  it('an ARM outage (503 on every read) leaves the status as last observed, says what failed, and clears when ARM answers', async () => {
+    await createGateway('outage');
+    const before = await whenProgrammed(hub, 'outage', ['outage']);
+    const addresses = before.status?.addresses;
+    expect(addresses?.[0]?.value).toMatch(/\.azurefd\.net$/);
+    expect(conditionOf(before, AZURE_DATA_CURRENT_CONDITION)).toMatchObject({ status: 'True', reason: 'AzureDataRead' });
+    hub.emulator.admin.resetCounters();
+    hub.emulator.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPattern: profilePath('outage'), count: 100_000 });
+    // A second route changes the model, so the hub reads Azure again.
+    await applyObject(hub.client, routePath('outage-api'), routeBody('outage-api', 'outage', [{ path: '/api', backends: [{ name: 'outage' }] }]));
+
+    const during = await eventually(() => readGateway(hub.client, 'outage'), (g) => conditionOf(g, AZURE_DATA_CURRENT_CONDITION)?.status === 'False', 30_000);
+    expect(during.status?.addresses).toEqual(addresses);
+    const unreadable = conditionOf(during, AZURE_DATA_CURRENT_CONDITION);
+    expect(unreadable).toMatchObject({ reason: 'AzureReadFailed' });
+    expect(unreadable?.message).toMatch(/^reading the AFD profile failed, nothing was changed: ServiceUnavailable \(HTTP 503\): /);
+    const programmed = conditionOf(during, 'Programmed');
+    expect(programmed).toMatchObject({ status: 'True', reason: 'Programmed' });
+    expect(programmed?.message).toMatch(/^Azure could not be read \(reading the AFD profile failed, nothing was changed: ServiceUnavailable \(HTTP 503\): .*\); the last observed state stands: Azure Front Door configuration is ready/);
+    expect((await whenWarned(hub.client, 'outage', 'AzureReadFailed'))?.note).toContain('ServiceUnavailable (HTTP 503)');
+    expect(armWrites(hub)).toBe(0);
+    noStackTraces();
+
+    hub.emulator.admin.clearFaults();
+    const after = await eventually(() => readGateway(hub.client, 'outage'), (g) => conditionOf(g, AZURE_DATA_CURRENT_CONDITION)?.status === 'True', 30_000);
+    expect(after.status?.addresses).toEqual(addresses);
+    await whenProgrammed(hub, 'outage', ['outage', 'outage-api']);
   });
 
   it('endpoint deploymentStatus stuck at NotStarted: Programmed from provisioningState, propagation named as informational', async () => {

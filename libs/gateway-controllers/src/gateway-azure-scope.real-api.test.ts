@@ -111,4 +111,31 @@ describe('the resource group and the profiles the hub may touch', { timeout: 60_
     expect(await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile)).toEqual(before);
     expect((await gatewayEvents(hub.client, 'squatted')).filter((e) => e.type === 'Warning').map((e) => e.reason)).toEqual(['ForeignProfile']);
   });
+
+  it('the AFD profile quota: the Gateway past it is Programmed=False NoResources naming the quota, nothing is written for it, and it is programmed once a place is free', async () => {
+    const agent = await hub.startAgent({ profileQuota: 1, terminalRecheckMs: TERMINAL_RECHECK_MS });
+    await createGateway('first');
+    await whenProgrammed(hub, 'first', ['first']);
+    const puts = profilePuts();
+
+    await createGateway('second');
+    const refused = await eventually(() => programmedOf(hub, 'second'), (c) => c?.reason === 'NoResources', 30_000);
+    expect(refused?.status).toBe('False');
+    expect(refused?.message).toBe(
+      'the AFD profile quota of 1 Standard/Premium profiles per subscription is reached: 1 Gateways of this hub hold a profile and this one is number 2 in line (oldest first); nothing is written to Azure for it until a Gateway ahead of it is deleted or the quota is raised',
+    );
+    expect((await whenWarned(hub.client, 'second', 'ProfileQuotaExceeded'))?.note).toBe(refused?.message);
+    expect(profilePuts()).toBe(puts);
+    expect((await readGateway(hub.client, 'second')).metadata.finalizers ?? []).toEqual([]);
+    // The Gateway ahead of it keeps being served, untouched.
+    expect((await programmedOf(hub, 'first'))?.status).toBe('True');
+
+    await hub.client.delete(gatewayPath('first'));
+    expect(await eventually(() => gone(() => readGateway(hub.client, 'first')), (g) => g, 30_000)).toBe(true);
+    await whenProgrammed(hub, 'second', ['second']);
+    await hub.client.delete(gatewayPath('second'));
+    expect(await eventually(() => gone(() => readGateway(hub.client, 'second')), (g) => g, 30_000)).toBe(true);
+    expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
+    await agent.stop();
+  });
 });

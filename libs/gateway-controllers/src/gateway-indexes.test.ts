@@ -1,7 +1,7 @@
 import { acceptedSpecKey, acceptedSpecValue, CONTROLLER_NAME } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
 import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
-import { backendServiceImportsOf, listenerHostnamesOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
+import { backendServiceImportsOf, heldHostnamesOf, listenerHostnamesOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
 import { routeParentEntries, routeParentRule } from './route-status.js';
 
 const route = {
@@ -47,10 +47,19 @@ describe('the Gateway controller’s indexes', () => {
     expect(backendServiceImportsOf(held)).toEqual(['team-a/web', 'backend/api', 'team-a/old-web']);
   });
 
-  it('files a Gateway under each listener hostname once, and under none for a listener without one (it claims nothing)', () => {
-    const listeners = [{ name: 'a', hostname: 'shop.example.com' }, { name: 'b', hostname: 'shop.example.com' }, { name: 'c' }, { name: 'd', hostname: 'api.example.com' }];
+  it('files a Gateway under the claim key of each listener hostname once, and under none for a listener without one (it claims nothing)', () => {
+    const listeners = [{ name: 'a', hostname: 'shop.example.com' }, { name: 'b', hostname: '*.example.com' }, { name: 'c' }, { name: 'd', hostname: 'api.contoso.com' }];
     const gateway = { metadata: { namespace: 'infra', name: 'gw' }, spec: { gatewayClassName: 'c', listeners } } as unknown as CachedGateway;
-    expect(listenerHostnamesOf(gateway)).toEqual(['shop.example.com', 'api.example.com']);
+    expect(listenerHostnamesOf(gateway)).toEqual(['*.example.com', '*.contoso.com']);
+  });
+
+  it('sums up which hostnames the Gateway’s status says it holds, so that a change of holder wakes the other claimants', () => {
+    const listeners = [{ name: 'a', protocol: 'HTTP', port: 80, hostname: 'shop.example.com' }, { name: 'b', protocol: 'HTTP', port: 80, hostname: 'api.example.com' }];
+    const conflicted = (status: 'True' | 'False') => ({ type: 'Conflicted', status, reason: '', message: '', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 3 });
+    const gateway = (status: 'True' | 'False') =>
+      ({ metadata: { namespace: 'infra', name: 'gw', generation: 3 }, spec: { gatewayClassName: 'c', listeners }, status: { listeners: [{ name: 'a', conditions: [conflicted(status)] }] } }) as unknown as CachedGateway;
+    expect(heldHostnamesOf(gateway('False'))).toBe('api.example.com=claimed,shop.example.com=held');
+    expect(heldHostnamesOf(gateway('True'))).toBe('api.example.com=claimed,shop.example.com=claimed');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { InternalServiceExport, ParentReference } from '@fleet-gateway/api-types';
-import { acceptedSpecsOf, CONTROLLER_NAME } from '@fleet-gateway/model';
+import { acceptedSpecsOf, claimsOf, CONTROLLER_NAME, hostnameClaimKey } from '@fleet-gateway/model';
 import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
 
 const GATEWAY_GROUP = 'gateway.networking.k8s.io';
@@ -13,7 +13,10 @@ export const ROUTES_BY_STATUS_PARENT = 'statusParentGateway';
 export const ROUTES_BY_BACKEND = 'backendServiceImport';
 /** Gateways by the name of their GatewayClass. */
 export const GATEWAYS_BY_CLASS = 'gatewayClass';
-/** Gateways by each listener hostname: a Gateway's change can change another's hostname conflicts (none without one). */
+/**
+ * Gateways by the claim key of each listener hostname (libs/model hostnameClaimKey: `*.contoso.com` for it and for its
+ * first-level subdomains): every Gateway whose claim can contest another's is filed under the same key.
+ */
 export const GATEWAYS_BY_HOSTNAME = 'listenerHostname';
 /** InternalServiceExports by each Gateway (`<namespace>/<name>`) whose entries their status carries. */
 export const EXPORTS_BY_GATEWAY = 'statusGateway';
@@ -47,9 +50,20 @@ export function gatewayClassOf(gateway: CachedGateway): readonly string[] {
   return [gateway.spec.gatewayClassName];
 }
 
-/** A listener without a hostname claims nothing another Gateway could conflict with (libs/model listener-conflicts). */
+/** A listener without a hostname claims nothing another Gateway could conflict with (libs/model hostname-claims). */
 export function listenerHostnamesOf(gateway: CachedGateway): readonly string[] {
-  return [...new Set(gateway.spec.listeners.flatMap((l) => l.hostname ?? []))];
+  return [...new Set(gateway.spec.listeners.flatMap((l) => (l.hostname ? hostnameClaimKey(l.hostname) : [])))];
+}
+
+/**
+ * Which hostnames the Gateway's status says it holds: when this changes (it took or let go of one), the Gateways
+ * claiming the same hostnames decide again (libs/model hostname-claims ranks a held claim first).
+ */
+export function heldHostnamesOf(gateway: CachedGateway): string {
+  return claimsOf(gateway)
+    .map((c) => `${c.hostname}=${c.standing}`)
+    .sort()
+    .join(',');
 }
 
 export function statusGatewaysOf(ise: InternalServiceExport): readonly string[] {

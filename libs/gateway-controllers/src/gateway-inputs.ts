@@ -3,12 +3,12 @@ import type { ObjectStore } from '@fleet-gateway/controller';
 import { EXPORTED_SERVICE_INDEX, type CachedInternalServiceExport, type CachedServiceImport } from '@fleet-gateway/fleet-hub';
 import { CONTROLLER_NAME, type HubInputs } from '@fleet-gateway/model';
 import type { CachedGateway, CachedGatewayClass, CachedHTTPRoute, CachedNamespace, CachedReferenceGrant } from './gateway-api-resources.js';
-import { backendServiceImportsOf, GATEWAYS_BY_CLASS, ROUTES_BY_PARENT } from './gateway-indexes.js';
+import { backendServiceImportsOf, GATEWAYS_BY_CLASS, GATEWAYS_BY_HOSTNAME, listenerHostnamesOf, ROUTES_BY_PARENT } from './gateway-indexes.js';
 
 /** The informer caches one Gateway reconcile reads, with the indexes of gateway-indexes.ts. */
 export interface GatewayStores {
   readonly gatewayClasses: ObjectStore<CachedGatewayClass>;
-  /** Indexed by GATEWAYS_BY_CLASS. */
+  /** Indexed by GATEWAYS_BY_CLASS and GATEWAYS_BY_HOSTNAME. */
   readonly gateways: ObjectStore<CachedGateway>;
   /** Indexed by ROUTES_BY_PARENT, ROUTES_BY_STATUS_PARENT and ROUTES_BY_BACKEND. */
   readonly httpRoutes: ObjectStore<CachedHTTPRoute>;
@@ -19,12 +19,29 @@ export interface GatewayStores {
   readonly namespaces: ObjectStore<CachedNamespace>;
 }
 
-/** The Gateways of every class this controller owns, by class name. */
+/** The names of the GatewayClasses this controller owns. */
+function ourClassNames(stores: GatewayStores): string[] {
+  return stores.gatewayClasses.list().flatMap((c) => (c.spec.controllerName === CONTROLLER_NAME ? [c.metadata.name ?? ''] : []));
+}
+
+/** The Gateways of every class this controller owns (the AFD profiles this hub may hold). */
 export function ourGateways(stores: GatewayStores): CachedGateway[] {
-  return stores.gatewayClasses
-    .list()
-    .filter((c) => c.spec.controllerName === CONTROLLER_NAME)
-    .flatMap((c) => stores.gateways.byIndex(GATEWAYS_BY_CLASS, c.metadata.name ?? ''));
+  return ourClassNames(stores).flatMap((name) => stores.gateways.byIndex(GATEWAYS_BY_CLASS, name));
+}
+
+/**
+ * The other Gateways of this controller whose listener hostnames can contest this one's (filed under the same claim
+ * key): only they can hold one of its hostnames.
+ */
+function hostnameNeighbours(stores: GatewayStores, gateway: CachedGateway): CachedGateway[] {
+  const ourClasses = new Set(ourClassNames(stores));
+  const neighbours = new Map<string, CachedGateway>();
+  for (const key of listenerHostnamesOf(gateway)) {
+    for (const other of stores.gateways.byIndex(GATEWAYS_BY_HOSTNAME, key)) {
+      if (other.metadata.uid !== gateway.metadata.uid && ourClasses.has(other.spec.gatewayClassName)) neighbours.set(other.metadata.uid ?? '', other);
+    }
+  }
+  return [...neighbours.values()];
 }
 
 /**
@@ -49,7 +66,7 @@ export function collectHubInputs(stores: GatewayStores, gateway: CachedGateway, 
     controller: { defaultSku },
     ...(gatewayClass ? { gatewayClass } : {}),
     gateway,
-    otherGateways: ourGateways(stores).filter((g) => g.metadata.uid !== gateway.metadata.uid),
+    otherGateways: hostnameNeighbours(stores, gateway),
     httpRoutes: routes,
     referenceGrants: grants,
     serviceImports: imports,

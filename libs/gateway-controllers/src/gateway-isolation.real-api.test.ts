@@ -92,7 +92,7 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     await applyObject(hub.client, gatewayPath('second'), gatewayBody('second', {}, listener('shop.example.com')));
     const conflicted = await eventually(() => readGateway(hub.client, 'second'), (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'True', 30_000);
     expect(conditionOf(conflicted.status?.listeners?.[0], 'Conflicted')).toMatchObject({ reason: 'HostnameConflict' });
-    expect(conditionOf(conflicted.status?.listeners?.[0], 'Conflicted')?.message).toContain('listener shop of Gateway shop/first');
+    expect(conditionOf(conflicted.status?.listeners?.[0], 'Conflicted')?.message).toContain('held by Gateway shop/first (listener shop)');
 
     // Only the first (older) Gateway's spec changes: the second must be looked at again for its conflict to clear.
     await applyObject(hub.client, gatewayPath('first'), gatewayBody('first', {}, listener('store.example.com')));

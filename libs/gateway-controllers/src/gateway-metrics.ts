@@ -1,8 +1,9 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CapacityDimension } from '@fleet-gateway/azure-frontdoor';
 import type { ProgrammedState } from './gateway-status.js';
 
-export const GATEWAY_STATES = ['programmed', 'pending', 'failed', 'held', 'disabled', 'not-accepted', 'deleting'] as const;
+/** `azure-unreadable`: Azure could not be read; the Gateway's status stays as last observed. */
+export const GATEWAY_STATES = ['programmed', 'pending', 'failed', 'azure-unreadable', 'held', 'disabled', 'not-accepted', 'deleting'] as const;
 export type GatewayState = (typeof GATEWAY_STATES)[number];
 
 interface GatewayFigures {
@@ -14,7 +15,10 @@ interface GatewayFigures {
 function stateOf(state: ProgrammedState): GatewayState {
   switch (state.kind) {
     case 'reconciled':
+      if (state.report.reason === 'AzureReadFailed') return 'azure-unreadable';
       return state.report.programmed ? 'programmed' : state.report.reason === 'Pending' ? 'pending' : 'failed';
+    case 'over-quota':
+      return 'failed';
     case 'held':
       return 'held';
     case 'disabled':
@@ -32,9 +36,16 @@ function stateOf(state: ProgrammedState): GatewayState {
  */
 export class GatewayMetrics {
   private readonly figures = new Map<string, GatewayFigures>();
+  private readonly statusWriteFailures: Counter<'kind' | 'reason'>;
 
   constructor(registry: Registry) {
     const figures = this.figures;
+    this.statusWriteFailures = new Counter({
+      name: 'fleet_gateway_status_write_failures_total',
+      help: 'Status writes of HTTPRoutes and InternalServiceExports the API server refused or did not answer, by object kind and reason (each is retried with its own backoff)',
+      labelNames: ['kind', 'reason'],
+      registers: [registry],
+    });
     new Gauge({
       name: 'fleet_gateway_gateways',
       help: 'Gateways of this controller by state after their last reconcile',
@@ -76,6 +87,11 @@ export class GatewayMetrics {
       pendingPrivateLink: report ? report.privateLinkAwaiting : (previous?.pendingPrivateLink ?? 0),
       usage: report ? report.usage.map((u) => ({ dimension: u.dimension, ratio: u.limit > 0 ? u.value / u.limit : 0 })) : (previous?.usage ?? []),
     });
+  }
+
+  /** `reason`: the API server's Status reason (Forbidden, Invalid, Conflict, …) or the connection error code. */
+  statusWriteFailed(kind: string, reason: string): void {
+    this.statusWriteFailures.inc({ kind, reason });
   }
 
   forget(key: string): void {

@@ -4,10 +4,13 @@ import type { Condition } from '@fleet-gateway/api-types';
 import {
   deleteFrontDoor,
   profileName,
+  planProblemsByRoute,
   reconcileFrontDoor,
+  TerminalRefusals,
   type CapacityLimits,
   type FrontDoorClients,
   type FrontDoorScope,
+  type FailureReport,
   type ReconcileReport,
 } from '@fleet-gateway/azure-frontdoor';
 import {
@@ -15,13 +18,16 @@ import {
   findCondition,
   isKubeRequestFailure,
   isNotFound,
+  KubeApiError,
   objectKey,
   objectPath,
   requeueAfter,
   retry,
+  type BackoffOptions,
   type CheckResult,
   type EventRecorder,
   type KubeClient,
+  type KubeObject,
   type Logger,
   type ReconcileContext,
   type ReconcileOutcome,
@@ -36,11 +42,13 @@ import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
 import { gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
 import { hasGatewayFinalizer, setGatewayFinalizer } from './gateway-finalizer.js';
 import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.js';
-import { collectHubInputs, type GatewayStores } from './gateway-inputs.js';
+import { collectHubInputs, ourGateways, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
+import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
 import { privateLinkRequestsToIssue, requestOf, type GatewayOwner } from './private-link-requests.js';
-import { routeParentEntries, routeParentRule, routeVerdictsAsServed } from './route-status.js';
+import { azureProgrammedCondition, routeParentEntries, routeParentRule, routeVerdictsAsServed, withinParentLimit } from './route-status.js';
+import { StatusWriteBackoff } from './status-write-backoff.js';
 
 /** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
 export interface AzureFrontDoorAccess {
@@ -50,6 +58,8 @@ export interface AzureFrontDoorAccess {
   readonly hubIdentity: string;
   readonly identity: AzureIdentityDescription;
   readonly capacityLimits?: Partial<CapacityLimits>;
+  /** How many AFD profiles this hub may hold in the subscription (default 500, AFD's quota): one per Gateway. */
+  readonly profileQuota?: number;
   readonly pollIntervalMs?: number;
   /** How soon a Gateway with something pending is looked at again (default 15 s). */
   readonly pendingRequeueMs?: number;
@@ -60,6 +70,13 @@ export interface AzureFrontDoorAccess {
   readonly driftCheckMs?: number;
   /** How soon a terminal Azure failure (authorization, missing resource group) is tried again (default 5 min). */
   readonly terminalRecheckMs?: number;
+  /** How long a write ARM refused for its body is not sent again while the body stays the same (default 1 h). */
+  readonly refusalRecheckMs?: number;
+  /**
+   * Asked before each batch of ARM writes: a reason (this replica's leader Lease is no longer valid) stops the writes
+   * there. Absent, writes are never fenced (a single replica).
+   */
+  readonly writeFence?: () => string | undefined;
 }
 
 export interface GatewayReconcilerOptions {
@@ -76,6 +93,8 @@ export interface GatewayReconcilerOptions {
   /** The Private Link request message generator (default: 40 random base64url characters after `fleet-afd-`). */
   readonly newRequestMessage?: () => string;
   readonly now?: () => Date;
+  /** Backoff of one object's failed status write (default 1 s doubling to 5 min). */
+  readonly statusBackoff?: BackoffOptions;
 }
 
 const PREREQUISITE_RETRY_MS = 5_000;
@@ -105,6 +124,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   const programmed = new Map<string, Programmed>();
   /** Request messages this process made, by Gateway UID and PLS id (lower case). */
   const issuedMessages = new Map<string, string>();
+  /** Per Gateway: the writes ARM refused for their bodies, not sent again until the body changes. */
+  const refusals = new Map<string, TerminalRefusals>();
+  /** Status writes that failed, per Gateway and object: each retried on its own backoff. */
+  const statusBackoff = new StatusWriteBackoff(options.statusBackoff);
 
   return async (request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileOutcome> => {
     const { logger } = context;
@@ -115,6 +138,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const gateway = stores.gateways.getByName(request.name, request.namespace);
     if (!gateway) {
       programmed.delete(key);
+      refusals.delete(key);
+      statusBackoff.forget(`${key}|`);
       options.metrics?.forget(key);
       // A Gateway deleted without our finalizer (never written to Azure) may still have issued request messages.
       try {
@@ -167,6 +192,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const programmedBefore = hasGatewayFinalizer(gateway);
     let state: ProgrammedState;
     let outcome: ReconcileOutcome = done();
+    const quota = result.model && azure ? profileQuotaVerdict(ourGateways(stores), gateway, azure.profileQuota ?? AFD_PROFILES_PER_SUBSCRIPTION) : { within: true as const };
     if (!result.model) {
       state = programmedBefore ? { kind: 'held', previous, servingGeneration: servingGeneration(previous) ?? generation } : { kind: 'not-accepted' };
       if (programmedBefore) {
@@ -175,6 +201,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     } else if (!azure) {
       state = { kind: 'disabled', previous: programmedBefore ? previous : undefined };
       if (programmedBefore) events.record(gateway, 'Warning', 'AzureFrontDoorDisabled', 'Hold', 'Azure Front Door reconciliation is disabled on this hub; this Gateway’s AFD profile is neither changed nor deleted');
+    } else if (!quota.within) {
+      state = { kind: 'over-quota', message: quota.message };
+      events.record(gateway, 'Warning', 'ProfileQuotaExceeded', 'Program', quota.message);
+      logger.warn('over the AFD profile quota; nothing is written to Azure', { step: 'plan', quota: azure.profileQuota ?? AFD_PROFILES_PER_SUBSCRIPTION });
+      // Deleting an older Gateway frees a place without an event on this one: it is looked at again now and then.
+      outcome = requeueAfter(azure.terminalRecheckMs ?? 5 * 60_000, quota.message);
     } else {
       const issued = await issuePrivateLinkRequests(inputs, result, owner, logger);
       const model = issued.model;
@@ -183,17 +215,52 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       const hash = issued === result && resolvedHash !== undefined ? resolvedHash : modelHash(model);
       result = issued;
       const report = withAccessHints(await programFrontDoor(gateway, model, hash, owner, logger, signal, azure), azure);
-      await publishFrontDoorIds(model, owner, report, logger);
+      await publishFrontDoorIds(gateway, model, owner, report, logger);
       // Only a model Azure took (programmed, or on its way) is a programmed generation worth keeping on an invalid edit.
-      if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, logger);
+      if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, report, logger);
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
     }
-    // After the Azure step: a route's status must not report a withdrawal that step did not make.
-    await writeRouteStatuses(gateway, owner, routeVerdictsAsServed(result.verdicts.routes, state), logger);
+    // After the Azure step, so each route's entry carries the Azure outcome of what it needs (and reports no withdrawal
+    // that step did not make); each object on its own.
+    await writeRouteStatuses(gateway, owner, routeVerdictsAsServed(result.verdicts.routes, state), state.kind === 'reconciled' ? state.report : undefined, logger);
     await writeGatewayStatus(gateway, result, state, logger);
     options.metrics?.record(owner.key, state);
+    return withStatusRetries(outcome, owner);
+  }
+
+  /** The outcome, brought forward to when the first failed status write of this Gateway is due again. */
+  function withStatusRetries(outcome: ReconcileOutcome, owner: GatewayOwner): ReconcileOutcome {
+    const due = statusBackoff.nextDueIn(`${owner.key}|`, now().getTime());
+    if (due === undefined) return outcome;
+    if (outcome.kind === 'done' || (outcome.kind === 'requeue-after' && due < outcome.afterMs)) return requeueAfter(due, 'status writes to try again');
     return outcome;
+  }
+
+  /**
+   * Writes one object's status unless its earlier failure's backoff has not passed. A refusal or an unanswered request
+   * is this object's alone: an Event on it, a metric, a warning, and a retry on its own backoff; never thrown, so
+   * neither Azure nor any other object's status waits for it.
+   */
+  async function writeOwnStatus(object: KubeObject, kind: string, owner: GatewayOwner, logger: Logger, write: () => Promise<boolean>): Promise<boolean> {
+    const key = `${owner.key}|${kind}|${objectKey(object)}`;
+    const at = now().getTime();
+    if (!statusBackoff.isDue(key, at)) return false;
+    try {
+      const written = await write();
+      statusBackoff.succeeded(key);
+      return written;
+    } catch (error) {
+      if (!isKubeRequestFailure(error)) throw error;
+      const delayMs = statusBackoff.failed(key, at);
+      const failure = error as Error & { code?: string };
+      const reason = error instanceof KubeApiError ? error.reason : (failure.code ?? 'Unknown');
+      const cause = failure.message;
+      options.metrics?.statusWriteFailed(kind, reason);
+      logger.warn(`the ${kind} status write failed; retrying that object alone`, { step: 'status', object: objectKey(object), reason, cause, retryInMs: delayMs });
+      events.record(object, 'Warning', 'StatusWriteFailed', 'WriteStatus', `the status for Gateway ${owner.key} could not be written (${cause}); retrying in ${Math.ceil(delayMs / 1000)} s`);
+      return false;
+    }
   }
 
   /** Issues the missing request messages and resolves again with the exports as written. */
@@ -212,16 +279,19 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     if (toIssue.length === 0) return result;
     const written = new Map<string, CachedInternalServiceExport>();
     for (const { export: cached, request } of toIssue) {
-      const ise = await client.get<CachedInternalServiceExport>(objectPath(internalServiceExports, cached.metadata.name, cached.metadata.namespace));
-      if (requestOf(ise, owner)) {
-        written.set(objectKey(ise), ise);
-        continue;
-      }
-      const rule = entryRule(owner);
-      if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs)) logger.info('replacing the request message of an earlier Gateway of this name', { export: objectKey(ise) });
-      const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule });
-      if (outcome.written) written.set(objectKey(ise), outcome.object);
-      logger.info('issued a Private Link request message', { step: 'private-link', export: objectKey(ise), privateLinkService: ise.spec?.privateLinkService?.resourceID });
+      await writeOwnStatus(cached, 'InternalServiceExport', owner, logger, async () => {
+        const ise = await client.get<CachedInternalServiceExport>(objectPath(internalServiceExports, cached.metadata.name, cached.metadata.namespace));
+        if (requestOf(ise, owner)) {
+          written.set(objectKey(ise), ise);
+          return false;
+        }
+        const rule = entryRule(owner);
+        if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs)) logger.info('replacing the request message of an earlier Gateway of this name', { export: objectKey(ise) });
+        const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule });
+        if (outcome.written) written.set(objectKey(ise), outcome.object);
+        logger.info('issued a Private Link request message', { step: 'private-link', export: objectKey(ise), privateLinkService: ise.spec?.privateLinkService?.resourceID });
+        return outcome.written;
+      });
     }
     const exports = (inputs.internalServiceExports ?? []).map((ise) => written.get(objectKey(ise)) ?? ise);
     return resolveGateway({ ...inputs, internalServiceExports: exports });
@@ -249,6 +319,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       ...(access.capacityLimits ? { capacityLimits: access.capacityLimits } : {}),
       ...(access.pollIntervalMs !== undefined ? { pollIntervalMs: access.pollIntervalMs } : {}),
       ...(access.pendingRequeueMs !== undefined ? { pendingRequeueMs: access.pendingRequeueMs } : {}),
+      refusals: refusalsOf(owner, access),
+      ...(access.writeFence ? { fence: access.writeFence } : {}),
       beforeFirstWrite: async () => {
         if (hasGatewayFinalizer(gateway)) return;
         await setGatewayFinalizer(client, gateway, true);
@@ -269,9 +341,19 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       durationMs: Math.round(performance.now() - started),
     });
     // A custom domain awaiting DNS validation changes in Azure alone: Azure is read again until AFD has validated it.
-    if (report.programmed && report.customDomains.every((d) => d.validated)) programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
+    // A failure a route owns leaves the Gateway programmed but is looked at again (a refused body is read, not re-sent:
+    // TerminalRefusals).
+    if (report.programmed && report.failures.length === 0 && report.customDomains.every((d) => d.validated)) programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
     else programmed.delete(owner.key);
     return report;
+  }
+
+  function refusalsOf(owner: GatewayOwner, access: AzureFrontDoorAccess): TerminalRefusals {
+    const known = refusals.get(owner.key);
+    if (known) return known;
+    const fresh = new TerminalRefusals({ ...(access.refusalRecheckMs !== undefined ? { recheckMs: access.refusalRecheckMs } : {}), now: () => now().getTime() });
+    refusals.set(owner.key, fresh);
+    return fresh;
   }
 
   /** The controller's outcome for a provider report; terminal Azure failures are looked at again now and then. */
@@ -283,9 +365,14 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       case 'requeue-after':
         return requeueAfter(report.outcome.afterMs, report.outcome.reason);
       case 'retry':
-        events.record(gateway, 'Warning', report.reason, 'Program', cause);
+        // A route's own failure is told on the route (its AzureProgrammed condition), not as a Gateway warning.
+        if (!report.programmed) events.record(gateway, 'Warning', report.reason, 'Program', cause);
         return retry(new Error(cause));
       case 'terminal':
+        if (report.programmed) {
+          logger.warn('Azure refused resources some HTTPRoutes need; their parent entries say which, the rest of the Gateway is programmed', { reason: report.reason, cause });
+          return requeueAfter(access.terminalRecheckMs ?? 5 * 60_000, cause);
+        }
         events.record(gateway, 'Warning', report.reason, 'Program', cause);
         // A refusal of the Gateway's own configuration is an expected condition (its status says what to change);
         // only Azure's refusal of a read or write is a failure of ours.
@@ -304,36 +391,49 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     return hints.size === 0 ? report : { ...report, message: [report.message, ...hints].join('; ') };
   }
 
-  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, routes: readonly RouteVerdict[], logger: Logger): Promise<void> {
+  /** Each route's parent entries for this Gateway, with what Azure refused of it or the plan could not program. */
+  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, routes: readonly RouteVerdict[], report: ReconcileReport | undefined, logger: Logger): Promise<void> {
     const verdicts = new Map(routes.map((v) => [`${v.namespace}/${v.name}`, v]));
     const detached = stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key).filter((r) => !verdicts.has(objectKey(r)));
+    const failuresOf = new Map<string, FailureReport[]>();
+    for (const f of report?.failures ?? []) for (const o of f.owners) failuresOf.set(`${o.namespace}/${o.name}`, [...(failuresOf.get(`${o.namespace}/${o.name}`) ?? []), f]);
+    const plannedOf = new Map(planProblemsByRoute(report?.problems ?? []).map((p) => [`${p.namespace}/${p.name}`, p]));
     let writes = 0;
     for (const verdict of verdicts.values()) {
       const route = stores.httpRoutes.getByName(verdict.name, verdict.namespace);
-      if (route && (await spliceRouteParents(route, owner, routeParentEntries(verdict)))) writes++;
+      if (!route) continue;
+      const azure = azureProgrammedCondition(failuresOf.get(objectKey(route)) ?? [], plannedOf.get(objectKey(route)), route.metadata.generation ?? 0);
+      if (await spliceRouteParents(route, owner, routeParentEntries(verdict, azure), logger)) writes++;
     }
-    for (const route of detached) if (await spliceRouteParents(route, owner, [])) writes++;
+    for (const route of detached) if (await spliceRouteParents(route, owner, [], logger)) writes++;
     if (writes > 0) logger.info('wrote HTTPRoute status', { step: 'status', routes: writes, detached: detached.length, gateway: objectKey(gateway) });
   }
 
-  async function spliceRouteParents(route: CachedHTTPRoute, owner: GatewayOwner, entries: ReturnType<typeof routeParentEntries>): Promise<boolean> {
-    try {
+  async function spliceRouteParents(route: CachedHTTPRoute, owner: GatewayOwner, all: ReturnType<typeof routeParentEntries>, logger: Logger): Promise<boolean> {
+    return writeOwnStatus(route, 'HTTPRoute', owner, logger, async () => {
       const rule = routeParentRule(route.metadata.namespace ?? '', owner.key);
-      return (await statusWriter.splice(httpRoutes, route, { listPath: ['parents'], entries, rule })).written;
-    } catch (error) {
-      if (isNotFound(error)) return false;
-      throw error;
-    }
+      const { entries, leftOut } = withinParentLimit(route.status?.parents ?? [], all, rule);
+      if (leftOut > 0) logger.warn('status.parents holds at most 32 entries; entries for this Gateway left out', { step: 'status', route: objectKey(route), leftOut });
+      try {
+        return (await statusWriter.splice(httpRoutes, route, { listPath: ['parents'], entries, rule })).written;
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+    });
   }
 
-  async function publishFrontDoorIds(model: GlobalGateway, owner: GatewayOwner, report: ReconcileReport, logger: Logger): Promise<void> {
+  async function publishFrontDoorIds(gateway: CachedGateway, model: GlobalGateway, owner: GatewayOwner, report: ReconcileReport, logger: Logger): Promise<void> {
     if (!report.frontDoorId) return;
     const entry = frontDoorEntry(owner, report.profile, report.frontDoorId);
     for (const key of exportsUsedBy(model)) {
       const ise = stores.internalServiceExports.get(key);
       if (!ise) continue;
-      const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['frontDoors'], entries: [entry], rule: entryRule(owner) });
-      if (outcome.written) logger.info('published the profile’s frontDoorId on the export', { step: 'status', export: key });
+      await writeOwnStatus(ise, 'InternalServiceExport', owner, logger, async () => {
+        const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['frontDoors'], entries: [entry], rule: entryRule(owner) });
+        if (outcome.written) logger.info('published the profile’s frontDoorId on the export', { step: 'status', export: key, gateway: objectKey(gateway) });
+        return outcome.written;
+      });
     }
   }
 
@@ -354,6 +454,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   async function finalize(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, signal: AbortSignal): Promise<ReconcileOutcome> {
     const identity = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: owner.uid, generation: gateway.metadata.generation ?? 0 };
     programmed.delete(owner.key);
+    refusals.delete(owner.key);
+    statusBackoff.forget(`${owner.key}|`);
     for (const key of issuedMessages.keys()) if (key.startsWith(`${owner.uid}|`)) issuedMessages.delete(key);
     options.metrics?.forget(owner.key);
     if (!hasGatewayFinalizer(gateway)) return done();
@@ -379,6 +481,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         scope: azure.scope,
         abortSignal: signal,
         ...(azure.pollIntervalMs !== undefined ? { pollIntervalMs: azure.pollIntervalMs } : {}),
+        ...(azure.writeFence ? { fence: azure.writeFence } : {}),
       });
       logger.info('deleting the AFD profile', { step: 'delete', profile: report.profile, result: report.result });
       if (report.result === 'refused' || report.result === 'failed') {

@@ -1,8 +1,9 @@
 import type { GatewayStatus } from '@fleet-gateway/api-types';
 import type { ReconcileReport } from '@fleet-gateway/azure-frontdoor';
 import type { GatewayVerdict } from '@fleet-gateway/model';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AFD_RECONCILIATION_CONDITION, describeReport, gatewayStatus, servingGeneration } from './gateway-status.js';
+import { AFD_RECONCILIATION_CONDITION, AZURE_DATA_CURRENT_CONDITION, describeReport, gatewayStatus, servingGeneration } from './gateway-status.js';
 
 const accepted = { type: 'Accepted', status: 'True', reason: 'Accepted', message: 'Gateway is valid', observedGeneration: 3 } as const;
 const verdict: GatewayVerdict = {
@@ -40,6 +41,75 @@ function report(extra: Partial<ReconcileReport>): ReconcileReport {
 const programmedOf = (status: ReturnType<typeof gatewayStatus>) => status.conditions.find((c) => c.type === 'Programmed');
 
 describe('gatewayStatus', () => {
+  describe('when Azure cannot be read (fail-static)', () => {
+    const unreadable = report({ reason: 'AzureReadFailed', message: 'reading the AFD profile failed, nothing was changed: ServiceUnavailable (HTTP 503): down', outcome: { type: 'retry', reason: '' } });
+    const served = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) }, undefined);
+    const dataOf = (status: ReturnType<typeof gatewayStatus>) => status.conditions.find((c) => c.type === AZURE_DATA_CURRENT_CONDITION);
+
+    it('keeps the addresses and the last Programmed status and reason, and says what could not be read', () => {
+      expect(dataOf(served)).toMatchObject({ status: 'True', reason: 'AzureDataRead' });
+      const status = gatewayStatus(verdict, 4, { kind: 'reconciled', report: unreadable }, served as GatewayStatus);
+      expect(status.addresses).toEqual([{ type: 'Hostname', value: 'e.azurefd.net' }]);
+      expect(programmedOf(status)).toEqual({
+        type: 'Programmed',
+        status: 'True',
+        reason: 'Programmed',
+        message: `Azure could not be read (${unreadable.message}); the last observed state stands: ready`,
+        observedGeneration: 3,
+      });
+      expect(status.listeners[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'True', reason: 'Programmed' });
+      expect(dataOf(status)).toEqual({
+        type: AZURE_DATA_CURRENT_CONDITION,
+        status: 'False',
+        reason: 'AzureReadFailed',
+        message: `${unreadable.message}; Programmed and the addresses stay as last observed until Azure can be read again`,
+        observedGeneration: 4,
+      });
+    });
+
+    it('for any last observed state, however many reads fail in a row: the addresses, Programmed status and reason stay', () => {
+      const observed = fc.record({
+        programmed: fc.boolean(),
+        reason: fc.constantFrom<ReconcileReport['reason']>('Programmed', 'Pending', 'AzureWriteFailed', 'CapacityExceeded'),
+        message: fc.string({ maxLength: 40 }),
+        host: fc.option(fc.domain(), { nil: undefined }),
+      });
+      fc.assert(
+        fc.property(observed, fc.integer({ min: 1, max: 4 }), (last, failures) => {
+          const seen = report({ programmed: last.programmed, reason: last.programmed ? 'Programmed' : last.reason, message: last.message, ...(last.host ? { endpointHostName: last.host } : {}) });
+          const before = gatewayStatus(verdict, 3, { kind: 'reconciled', report: seen }, undefined);
+          let status = before;
+          for (let i = 0; i < failures; i++) status = gatewayStatus(verdict, 3 + i, { kind: 'reconciled', report: unreadable }, status as GatewayStatus);
+          expect(status.addresses).toEqual(before.addresses);
+          expect(programmedOf(status)).toMatchObject({ status: programmedOf(before)?.status, reason: programmedOf(before)?.reason });
+          expect(dataOf(status)).toMatchObject({ status: 'False', reason: 'AzureReadFailed' });
+        }),
+      );
+    });
+
+    it('failing again names the failure once; reading again restores what Azure shows', () => {
+      const once = gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, served as GatewayStatus);
+      const twice = gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, once as GatewayStatus);
+      expect(programmedOf(twice)?.message).toBe(programmedOf(once)?.message);
+      const back = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) }, twice as GatewayStatus);
+      expect(programmedOf(back)?.message).toBe('ready');
+      expect(dataOf(back)).toMatchObject({ status: 'True', reason: 'AzureDataRead' });
+    });
+
+    it('with nothing observed before, Programmed is False AzureReadFailed and there is no address', () => {
+      const status = gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, undefined);
+      expect(programmedOf(status)).toMatchObject({ status: 'False', reason: 'AzureReadFailed', message: unreadable.message });
+      expect(status.addresses).toBeUndefined();
+      // Failing again still has nothing observed to keep: the same condition, not one wrapped in the other.
+      expect(programmedOf(gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, status as GatewayStatus))).toEqual(programmedOf(status));
+    });
+
+    it('a reconcile that read Azure and found no endpoint drops the address (only a failed read keeps it)', () => {
+      const status = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ reason: 'Pending', message: 'p' }) }, served as GatewayStatus);
+      expect(status.addresses).toBeUndefined();
+    });
+  });
+
   it("a listener whose custom domain awaits DNS validation is Programmed=False with the domain's records; the Gateway and other listeners stay programmed", () => {
     const pending = { name: 'cd-www', hostName: 'www.example.com', listeners: ['http'], validationState: 'Pending', validated: false, message: 'custom domain cd-www (www.example.com) is pending validation: create DNS TXT record _dnsauth.www.example.com with value "t"' };
     const approved = { ...pending, name: 'cd-api', hostName: 'api.example.com', listeners: ['bad'], validationState: 'Approved', validated: true, message: 'validated' };
@@ -80,6 +150,13 @@ describe('gatewayStatus', () => {
     expect(programmedOf(capacity)).toMatchObject({ status: 'False', reason: 'NoResources', message: 'CapacityExceeded: routes would be 101' });
     const foreign = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ reason: 'ForeignProfile', message: 'not ours' }) }, undefined);
     expect(programmedOf(foreign)).toMatchObject({ status: 'False', reason: 'ForeignProfile' });
+  });
+
+  it('a Gateway over the AFD profile quota is Programmed=False NoResources with the quota named, and its listeners follow', () => {
+    const status = gatewayStatus(verdict, 3, { kind: 'over-quota', message: 'the AFD profile quota of 500 Standard/Premium profiles per subscription is reached' }, undefined);
+    expect(programmedOf(status)).toMatchObject({ status: 'False', reason: 'NoResources', message: 'the AFD profile quota of 500 Standard/Premium profiles per subscription is reached', observedGeneration: 3 });
+    expect(status.listeners[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'False', reason: 'NoResources' });
+    expect(status.addresses).toBeUndefined();
   });
 
   it('a held Gateway keeps Programmed=True at the current generation, naming the generation it serves, and keeps its address', () => {
@@ -123,13 +200,15 @@ describe('gatewayStatus', () => {
     expect(programmedOf(fresh)).toMatchObject({ status: 'False', reason: 'Pending', message: 'Azure Front Door reconciliation is disabled on this hub (--enable-afd=false); nothing is programmed in Azure' });
     // Enabled again: the warning condition is no longer part of the status we apply, so server-side apply removes it.
     const enabled = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready' }) }, undefined);
-    expect(enabled.conditions.map((c) => c.type)).toEqual(['Accepted', 'Programmed']);
+    expect(enabled.conditions.map((c) => c.type)).toEqual(['Accepted', 'Programmed', AZURE_DATA_CURRENT_CONDITION]);
   });
 
   it('bounds a long message and says how much was left out', () => {
     const pending = Array.from({ length: 2000 }, (_, i) => `origin o-${i} Creating`);
     const message = programmedOf(gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ pending }) }, undefined))?.message ?? '';
-    expect(message.length).toBeLessThan(8_100);
-    expect(message).toMatch(/; … \(\d+ more characters\)$/);
+    expect(message.length).toBeLessThanOrEqual(8_000);
+    const [, left] = /; … and (\d+) more$/.exec(message) ?? [];
+    // Every pending item is either in the message or counted.
+    expect(message.split('; ').filter((p) => p.startsWith('origin o-')).length + Number(left)).toBe(2000);
   });
 });

@@ -1,11 +1,19 @@
 import type { Condition, GatewayStatus } from '@fleet-gateway/api-types';
 import type { ReconcileReason, ReconcileReport } from '@fleet-gateway/azure-frontdoor';
+import { capMessage } from '@fleet-gateway/controller';
 import type { GatewayVerdict, VerdictCondition } from '@fleet-gateway/model';
 
 /** Our condition beside Accepted and Programmed while this hub runs with `--enable-afd=false`. */
 export const AFD_RECONCILIATION_CONDITION = 'networking.fleet.azure.com/AzureFrontDoorReconciliation';
 
 export const AFD_DISABLED_MESSAGE = 'Azure Front Door reconciliation is disabled on this hub (--enable-afd=false)';
+
+/**
+ * Whether the hub could read the Gateway's Azure side (as the member agent says of its Azure data): `True`
+ * `AzureDataRead`, or `False` `AzureReadFailed` while reads fail, when Programmed and the addresses stay as last
+ * observed (fail-static).
+ */
+export const AZURE_DATA_CURRENT_CONDITION = 'networking.fleet.azure.com/AzureDataCurrent';
 
 /** Where the Gateway's Azure side stands, as this reconcile found it. */
 export type ProgrammedState =
@@ -17,6 +25,8 @@ export type ProgrammedState =
   | { readonly kind: 'disabled'; readonly previous: Condition | undefined }
   /** Nothing to program: resolve's verdict carries Programmed=False. */
   | { readonly kind: 'not-accepted' }
+  /** Over the subscription's AFD profile quota: nothing was written to Azure; `message` names the quota. */
+  | { readonly kind: 'over-quota'; readonly message: string }
   /** Deleting: the profile could not be removed yet. */
   | { readonly kind: 'deleting'; readonly reason: string; readonly message: string; readonly previous: Condition | undefined };
 
@@ -34,14 +44,13 @@ const PROGRAMMED_REASON: Readonly<Record<ReconcileReason, string>> = {
   AzureWriteFailed: 'AzureWriteFailed',
 };
 
-/** Condition messages are bounded by the API (32,768); long pending lists are cut with a count of what was left out. */
-const MESSAGE_LIMIT = 8_000;
+/**
+ * The Programmed message is kept well under the API's bound (32,768, which the status writer enforces on every
+ * message): a long pending list stays readable, cut at a list boundary with a count of what was left out.
+ */
+const PROGRAMMED_MESSAGE_LIMIT = 8_000;
 
-function bounded(message: string): string {
-  if (message.length <= MESSAGE_LIMIT) return message;
-  const cut = message.slice(0, MESSAGE_LIMIT);
-  return `${cut.slice(0, cut.lastIndexOf(';'))}; … (${message.length - MESSAGE_LIMIT} more characters)`;
-}
+const bounded = (message: string) => capMessage(message, PROGRAMMED_MESSAGE_LIMIT);
 
 /** "2 of 3 resources provisioned; origin group og-… Creating; …" from the provider's report. */
 export function describeReport(report: ReconcileReport): string {
@@ -52,7 +61,27 @@ export function describeReport(report: ReconcileReport): string {
   return [`${ready} of ${live.length} resources provisioned`, ...report.pending, ...report.propagation.map((p) => `${p} (informational)`)].join('; ');
 }
 
-function programmedCondition(state: ProgrammedState, generation: number, accepted: VerdictCondition | undefined): VerdictCondition | undefined {
+/** A reconcile that could not read Azure: status keeps the last observed state rather than withdraw it. */
+function readFailed(state: ProgrammedState): state is { readonly kind: 'reconciled'; readonly report: ReconcileReport } {
+  return state.kind === 'reconciled' && state.report.reason === 'AzureReadFailed';
+}
+
+// Greedy: the kept message never holds the marker, so its last occurrence ends the prefix.
+const UNREADABLE = /^Azure could not be read \(.*\); the last observed state stands: /s;
+
+/** Programmed as last observed, its message saying what could not be read (once, however many failures in a row). */
+function lastObserved(previous: Condition, report: ReconcileReport, generation: number): VerdictCondition {
+  const kept = previous.message.replace(UNREADABLE, '');
+  return {
+    type: 'Programmed',
+    status: previous.status,
+    reason: previous.reason,
+    message: bounded(`Azure could not be read (${report.message}); the last observed state stands: ${kept}`),
+    observedGeneration: previous.observedGeneration ?? generation,
+  };
+}
+
+function programmedCondition(state: ProgrammedState, generation: number, previous: Condition | undefined, accepted: VerdictCondition | undefined): VerdictCondition | undefined {
   const at = (status: VerdictCondition['status'], reason: string, message: string): VerdictCondition => ({
     type: 'Programmed',
     status,
@@ -63,6 +92,8 @@ function programmedCondition(state: ProgrammedState, generation: number, accepte
   switch (state.kind) {
     case 'reconciled': {
       const { report } = state;
+      // A Programmed that only ever said Azure could not be read has no observed state to keep.
+      if (readFailed(state) && previous && previous.reason !== PROGRAMMED_REASON.AzureReadFailed) return lastObserved(previous, report, generation);
       return at(report.programmed ? 'True' : 'False', PROGRAMMED_REASON[report.reason], describeReport(report));
     }
     case 'held': {
@@ -79,6 +110,8 @@ function programmedCondition(state: ProgrammedState, generation: number, accepte
     case 'disabled':
       if (state.previous) return { ...at(state.previous.status, state.previous.reason, state.previous.message), observedGeneration: state.previous.observedGeneration ?? generation };
       return at('False', 'Pending', `${AFD_DISABLED_MESSAGE}; nothing is programmed in Azure`);
+    case 'over-quota':
+      return at('False', 'NoResources', state.message);
     case 'deleting':
       return at(state.previous?.status ?? 'False', state.reason, state.message);
     case 'not-accepted':
@@ -116,10 +149,20 @@ function reconciliationCondition(state: ProgrammedState, generation: number): Ve
   return [{ type: AFD_RECONCILIATION_CONDITION, status: 'False', reason: 'Disabled', message: `${AFD_DISABLED_MESSAGE}; the Azure side of this Gateway is neither changed nor deleted`, observedGeneration: generation }];
 }
 
+function azureDataCondition(state: ProgrammedState, generation: number): VerdictCondition[] {
+  if (state.kind !== 'reconciled') return [];
+  if (readFailed(state)) {
+    const message = `${state.report.message}; Programmed and the addresses stay as last observed until Azure can be read again`;
+    return [{ type: AZURE_DATA_CURRENT_CONDITION, status: 'False', reason: 'AzureReadFailed', message: bounded(message), observedGeneration: generation }];
+  }
+  return [{ type: AZURE_DATA_CURRENT_CONDITION, status: 'True', reason: 'AzureDataRead', message: 'the status shows what Azure answered', observedGeneration: generation }];
+}
+
 /**
  * The Gateway status this reconcile writes: resolve's Accepted (and its Programmed when invalid), the provider's
  * Programmed from what Azure showed, listener conditions with a Programmed that follows the Gateway's, and the
- * endpoint hostname as the address. Held and disabled Gateways keep the address they had.
+ * endpoint hostname as the address. Held and disabled Gateways keep the address they had; so does a Gateway whose
+ * Azure side could not be read, with its last Programmed, and AzureDataCurrent=False saying what failed.
  */
 export function gatewayStatus(
   verdict: GatewayVerdict,
@@ -127,9 +170,10 @@ export function gatewayStatus(
   state: ProgrammedState,
   current: GatewayStatus | undefined,
 ): Required<Pick<GatewayStatus, 'conditions' | 'listeners'>> & Pick<GatewayStatus, 'addresses'> {
-  const programmed = programmedCondition(state, generation, verdict.conditions.find((c) => c.type === 'Accepted'));
+  const previous = current?.conditions?.find((c) => c.type === 'Programmed') as Condition | undefined;
+  const programmed = programmedCondition(state, generation, previous, verdict.conditions.find((c) => c.type === 'Accepted'));
   const fromVerdict = verdict.conditions.filter((c) => !(programmed && c.type === 'Programmed'));
-  const conditions = [...fromVerdict, ...(programmed ? [programmed] : []), ...reconciliationCondition(state, generation)];
+  const conditions = [...fromVerdict, ...(programmed ? [programmed] : []), ...reconciliationCondition(state, generation), ...azureDataCondition(state, generation)];
   const gatewayProgrammed = conditions.find((c) => c.type === 'Programmed');
   const listeners = verdict.listeners.map((l) => {
     const own = l.conditions.some((c) => c.type === 'Programmed');
@@ -148,6 +192,8 @@ export function gatewayStatus(
     return { name: l.name, supportedKinds: l.supportedKinds.map((k) => ({ ...k })), attachedRoutes: l.attachedRoutes, conditions: [...l.conditions, ...follow] };
   });
   const host = state.kind === 'reconciled' ? state.report.endpointHostName : undefined;
-  const addresses = (host ? [{ type: 'Hostname', value: host }] : state.kind === 'reconciled' ? undefined : current?.addresses) as GatewayStatus['addresses'];
+  // A failed read says nothing about the endpoint: the address it had stays (DNS and health checks follow it).
+  const keepAddresses = state.kind !== 'reconciled' || readFailed(state);
+  const addresses = (host ? [{ type: 'Hostname', value: host }] : keepAddresses ? current?.addresses : undefined) as GatewayStatus['addresses'];
   return { conditions: conditions as Condition[], listeners: listeners as GatewayStatus['listeners'] & object, ...(addresses && addresses.length > 0 ? { addresses } : {}) };
 }

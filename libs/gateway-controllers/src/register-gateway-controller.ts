@@ -30,6 +30,7 @@ import {
   gatewayClassOf,
   GATEWAYS_BY_CLASS,
   GATEWAYS_BY_HOSTNAME,
+  heldHostnamesOf,
   listenerHostnamesOf,
   parentGatewaysOf,
   ROUTES_BY_BACKEND,
@@ -138,12 +139,14 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
 
   controller.watch(gatewayInformer);
   // A Gateway's listeners decide which hostnames other Gateways may claim: when its spec changes (or it comes or
-  // goes), those sharing a hostname look again. Its status writes change no claim, so they wake no one else: a
-  // failing Gateway's backoff must not be cut short by its neighbours' progress.
+  // goes), those whose hostnames can contest its own look again, and so they do when its status shows it took or
+  // let go of a hostname (a holder ranks first). Its other status writes change no claim, so they wake no one else:
+  // a failing Gateway's backoff must not be cut short by its neighbours' progress.
   const sharingHostnames = (gateway: CachedGateway) =>
     listenerHostnamesOf(gateway).flatMap((h) => gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`));
   gatewayInformer.subscribe((event) => {
-    if (event.type === 'resynced' || (event.type === 'updated' && event.old.metadata.generation === event.object.metadata.generation)) return;
+    if (event.type === 'resynced') return;
+    if (event.type === 'updated' && event.old.metadata.generation === event.object.metadata.generation && heldHostnamesOf(event.old) === heldHostnamesOf(event.object)) return;
     const self = `${event.object.metadata.namespace}/${event.object.metadata.name}`;
     const others = new Set([...sharingHostnames(event.object), ...(event.type === 'updated' ? sharingHostnames(event.old) : [])]);
     others.delete(self);

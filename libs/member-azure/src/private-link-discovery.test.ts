@@ -222,6 +222,26 @@ describe('connections and approval against the emulator (Front Door makes the co
     expect((await subject.approve(after, ['fleet-req-1'])).approved).toEqual([]);
   });
 
+  it('a fence with a reason (the leader Lease no longer valid) approves nothing: the connection stays Pending with that reason', async () => {
+    const facts = await provisionService(bed, { name: 'web', uid: uid(1) });
+    const subject = discovery();
+    const pls = published(await subject.discover({ service: facts })).privateLinkService;
+    await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
+    const current = published(await subject.discover({ service: facts, requestMessages: ['fleet-req-1'] }));
+    const writes = () => bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' });
+    const writesBefore = writes();
+
+    const why = "this replica's leader Lease is not valid";
+    const result = await subject.approve(current, ['fleet-req-1'], () => why);
+    expect(result.approved).toEqual([]);
+    expect(result.failures).toEqual([]);
+    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), why }]);
+    expect(writes() - writesBefore).toBe(0);
+    // A valid Lease lets the same approval through.
+    expect((await subject.approve(current, ['fleet-req-1'], () => undefined)).approved).toHaveLength(1);
+    expect(writes() - writesBefore).toBe(1);
+  });
+
   it('never approves on a Private Link Service without cloud-provider-azure tags (made by hand on the frontend): reported instead', async () => {
     const facts = await provisionService(bed, { name: 'web', uid: uid(1), privateLink: false });
     const frontend = `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/mc-member-1/providers/Microsoft.Network/loadBalancers/kubernetes-internal/frontendIPConfigurations/a${uid(1).replace(/-/g, '').slice(0, 31)}`;

@@ -110,9 +110,10 @@ export class PrivateLinkDiscovery {
 
   /**
    * Approves the Pending connections of a discovered service whose description is one of the hub's messages and whose
-   * private endpoint is Front Door's, keeping the message as the approval's description. Touches nothing else.
+   * private endpoint is Front Door's, keeping the message as the approval's description. Touches nothing else. The
+   * fence (the agent's leader Lease) is asked before each approval: with a reason, the rest stay Pending with it.
    */
-  async approve(published: PublishedPrivateLink, requestMessages: readonly string[]): Promise<ApprovalResult> {
+  async approve(published: PublishedPrivateLink, requestMessages: readonly string[], fence?: () => string | undefined): Promise<ApprovalResult> {
     const service = published.privateLinkService;
     const plan = planApprovals(service.id, published.connections, requestMessages);
     if (service.ownership === 'unmanaged') {
@@ -121,8 +122,14 @@ export class PrivateLinkDiscovery {
     }
     const approved: string[] = [];
     const failures: Array<{ name: string; failure: ArmFailure }> = [];
+    const fenced: RefusedApproval[] = [];
     let current = published.connections;
     for (const { connection, message } of plan.approve) {
+      const why = fence?.();
+      if (why) {
+        fenced.push({ connection, why });
+        continue;
+      }
       try {
         const answer = await this.client.privateLinkServices.updatePrivateEndpointConnection(resourceGroupOf(service.id) ?? '', service.name, connection.name, {
           name: connection.name,
@@ -135,7 +142,7 @@ export class PrivateLinkDiscovery {
         failures.push({ name: connection.name, failure: classifyArmError(error) });
       }
     }
-    return { approved, refused: plan.refused, failures };
+    return { approved, refused: [...plan.refused, ...fenced], failures };
   }
 
   /** Forgets an export's watch (the Service was unexported or deleted). */

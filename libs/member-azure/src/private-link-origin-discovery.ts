@@ -20,6 +20,8 @@ export interface PrivateLinkOriginDiscoveryOptions {
   readonly loadBalancerName?: string;
   /** --approve-private-link-connections: approve exactly the Front Door connections carrying the hub's messages. */
   readonly approveConnections: boolean;
+  /** Asked before each approval (Manager.leaseFence): a replica whose leader Lease is not valid approves nothing. */
+  readonly writeFence?: () => string | undefined;
   readonly logger?: Logger;
 }
 
@@ -44,7 +46,7 @@ export class PrivateLinkOriginDiscovery implements OriginDiscovery {
     let result = await discovery.discover(request);
     let approval;
     if (this.options.approveConnections && result.state === 'found' && requests.length > 0) {
-      approval = await discovery.approve(result, request.requestMessages);
+      approval = await discovery.approve(result, request.requestMessages, this.options.writeFence);
       for (const name of approval.approved) this.logger.info('approved a private endpoint connection the hub requested', { connection: name, privateLinkService: result.privateLinkService.id });
       // The approvals were recorded in the inventory: the second look reads no Azure list.
       if (approval.approved.length > 0) result = await discovery.discover(request);

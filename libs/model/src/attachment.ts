@@ -1,4 +1,5 @@
 import type { Gateway, HTTPRoute, ParentReference } from '@fleet-gateway/api-types';
+import { customDomainHostProblem } from './afd-value-limits.js';
 import { intersect, mostSpecificCovering } from './hostnames.js';
 import type { InputIndex } from './input-index.js';
 import { selectorMatches } from './label-selector.js';
@@ -12,6 +13,8 @@ export interface ListenerAttachment {
   readonly hostnames: readonly string[];
   /** Intersecting hosts that listener isolation gives to a more specific sibling, with that listener's name. */
   readonly isolated: readonly { readonly host: string; readonly listener: string }[];
+  /** Intersecting hosts AFD cannot serve as a custom domain (one label, or too long), with why. */
+  readonly refused: readonly { readonly host: string; readonly problem: string }[];
 }
 
 /**
@@ -54,12 +57,16 @@ function isolate(listener: ListenerResult, routeHostnames: readonly string[], si
   const peers = siblings.filter((s) => s.protocol === listener.protocol && s.port === listener.port);
   const hostnames: string[] = [];
   const isolated: { host: string; listener: string }[] = [];
+  const refused: { host: string; problem: string }[] = [];
   for (const host of intersectingHostnames(listener, routeHostnames)) {
     const owner = mostSpecificCovering(peers.map((p) => p.hostname), host);
-    if (owner === listener.hostname) hostnames.push(host);
-    else isolated.push({ host, listener: peers.find((p) => p.hostname === owner)?.name ?? '' });
+    // Every hostname but `*` becomes a custom domain with an AFD-managed certificate: one AFD refuses stays out.
+    const problem = host === ANY_HOSTNAME ? undefined : customDomainHostProblem(host);
+    if (owner !== listener.hostname) isolated.push({ host, listener: peers.find((p) => p.hostname === owner)?.name ?? '' });
+    else if (problem) refused.push({ host, problem });
+    else hostnames.push(host);
   }
-  return { listener, hostnames, isolated };
+  return { listener, hostnames, isolated, refused };
 }
 
 /** Gateway API attachment of one parentRef: sectionName/port, then allowedRoutes, then hostname intersection. */

@@ -31,8 +31,10 @@ export interface HubInputs {
   readonly gatewayClass?: GatewayClass;
   readonly gateway: Gateway;
   /**
-   * The hub's other Gateways whose GatewayClass has this controller's controllerName. AFD serves a custom domain from
-   * one profile only, so a listener hostname that an older one of them already claims conflicts.
+   * The hub's other Gateways whose GatewayClass has this controller's controllerName and whose listener hostnames can
+   * contest this Gateway's (hostname-claims.ts), with their status: the listener status this controller wrote on them
+   * says which hostnames they hold. AFD serves a custom domain from one profile only, so a listener hostname one of
+   * them holds conflicts.
    */
   readonly otherGateways?: readonly Gateway[];
   readonly httpRoutes?: readonly HTTPRoute[];

@@ -1,4 +1,6 @@
 export { modelHash } from './content-hash.js';
+export type { ClaimStanding, HostnameClaim } from './hostname-claims.js';
+export { claimsOf, hostnameClaimKey } from './hostname-claims.js';
 export type { ControllerSettings, HubInputs, NamespaceLabels } from './hub-inputs.js';
 export { HubInputsError, readHubInputs, writeHubInputs } from './hub-inputs.js';
 export * from './model-types.js';

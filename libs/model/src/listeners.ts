@@ -6,6 +6,7 @@ import { listenerConflicts } from './listener-conflicts.js';
 import { GATEWAY_GROUP } from './names.js';
 import { isServedProtocol, SERVED_PORTS } from './served-listeners.js';
 import type { VerdictCondition } from './verdict-types.js';
+import { managedCertificateHostProblem } from './afd-value-limits.js';
 
 const CERTIFICATE_OPTION = `${RESERVED_PREFIX}certificate`;
 
@@ -63,8 +64,6 @@ function acceptanceProblems(listener: GatewayListener, conflict: string | undefi
   return problems;
 }
 
-const MANAGED_CERTIFICATE_MAX_HOST = 64;
-
 /** Judged whatever else is wrong with the listener; with invalid tls.options only certificateRefs can be judged. */
 function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig | undefined): string | undefined {
   if ((listener.tls?.certificateRefs ?? []).length > 0) {
@@ -73,10 +72,7 @@ function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig | 
   if (!tls) return undefined;
   if (tls.certificate === undefined) return `an HTTPS listener needs tls.options ${CERTIFICATE_OPTION}: managed`;
   // AFD issues managed certificates for wildcard domains too, but for host names of at most 64 characters.
-  if (listener.hostname !== undefined && listener.hostname.length > MANAGED_CERTIFICATE_MAX_HOST) {
-    return `AFD-managed certificates cover host names of at most ${MANAGED_CERTIFICATE_MAX_HOST} characters; ${listener.hostname} has ${listener.hostname.length}`;
-  }
-  return undefined;
+  return listener.hostname === undefined ? undefined : managedCertificateHostProblem(listener.hostname);
 }
 
 function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: string | undefined): ListenerResult {

@@ -1,3 +1,4 @@
+import type { ListenerAttachment } from './attachment.js';
 import { conditionsFor, joinMessages } from './conditions.js';
 import type { RouteResolution } from './route-resolution.js';
 import type { RouteVerdict, VerdictCondition } from './verdict-types.js';
@@ -31,6 +32,12 @@ function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['p
   } else if (held && dropped.length > 0) {
     problems.push({ reason: 'UnsupportedValue', message: `Dropped Rule(s): ${dropped.join('; ')}` });
   }
+  // Invalid listeners say so themselves; through the valid ones, every host AFD refuses leaves nothing to serve.
+  const valid = attachment.ok ? attachment.attachments.filter((a) => !a.listener.problem) : [];
+  const refused = valid.flatMap((a) => a.refused);
+  if (refused.length > 0 && valid.every((a) => a.hostnames.length === 0)) {
+    problems.push({ reason: 'UnsupportedValue', message: `no hostname of the route can be served: ${refused.map((r) => r.problem).join('; ')}` });
+  }
   return problems;
 }
 
@@ -42,6 +49,15 @@ export interface HeldRoute {
 
 function heldNote(res: RouteResolution, held: HeldRoute): string {
   return `generation ${res.route.metadata.generation ?? 0} is not served: serving generation ${held.generation}, the last one accepted in full, until this is fixed (an invalid edit never withdraws what was working)`;
+}
+
+/** What a listener the route attaches to does not serve for it: everything (invalid), hosts AFD refuses, isolated hosts. */
+function unservedThrough(a: ListenerAttachment): string[] {
+  if (a.listener.problem) return [`listener ${a.listener.name} is not valid, so nothing is served through it (${a.listener.problem})`];
+  const refused = a.refused.map((r) => `hostname ${r.host} is not served through listener ${a.listener.name}: ${r.problem}`);
+  if (a.hostnames.length > 0 || a.isolated.length === 0) return refused;
+  const owners = a.isolated.map((i) => `${i.host} by listener ${i.listener}`).join(', ');
+  return [...refused, `listener ${a.listener.name} serves none of the route's hostnames: listener isolation gives each to the most specific listener (${owners})`];
 }
 
 /** What precedence across routes decided about this one's matches. */
@@ -70,14 +86,7 @@ export function routeVerdict(res: RouteResolution, notes: RoutingNotes, held?: H
     if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages([...problems.map((p) => p.message), ...(held ? [heldNote(res, held)] : [])])));
     else if (attachment.ok) {
       const listeners = [...new Set(attachment.attachments.map((a) => a.listener.name))].join(', ');
-      const unserved = attachment.attachments.map((a) => {
-        if (a.listener.problem) return `listener ${a.listener.name} is not valid, so nothing is served through it (${a.listener.problem})`;
-        if (a.hostnames.length === 0) {
-          const owners = a.isolated.map((i) => `${i.host} by listener ${i.listener}`).join(', ');
-          return `listener ${a.listener.name} serves none of the route's hostnames: listener isolation gives each to the most specific listener (${owners})`;
-        }
-        return undefined;
-      });
+      const unserved = attachment.attachments.flatMap(unservedThrough);
       conditions.push(make.isTrue('Accepted', 'Accepted', joinMessages([`attached to listeners ${listeners}`, ...unserved, ...shadowNotes])));
     }
     conditions.push(refs);

@@ -1,4 +1,5 @@
 import type { HTTPRouteFilter } from '@fleet-gateway/api-types';
+import { MAX_HEADER_ACTION_VALUE } from './afd-value-limits.js';
 import type { HeaderEdits, ModelFilter } from './model-types.js';
 import type { Converted } from './rule-matches.js';
 
@@ -6,6 +7,14 @@ const WELL_KNOWN_PORT = { http: 80, https: 443 } as const;
 
 function headerEdits(edits: NonNullable<HTTPRouteFilter['requestHeaderModifier']>): HeaderEdits {
   return { set: edits.set ?? [], add: edits.add ?? [], remove: edits.remove ?? [] };
+}
+
+/** Each set or add becomes an AFD header action, whose value AFD limits in length. */
+function convertHeaderEdits(type: 'RequestHeaderModifier' | 'ResponseHeaderModifier', modifier: NonNullable<HTTPRouteFilter['requestHeaderModifier']>): Converted<ModelFilter> {
+  const edits = headerEdits(modifier);
+  const long = [...edits.set, ...edits.add].find((h) => h.value.length > MAX_HEADER_ACTION_VALUE);
+  if (long) return unsupported(`${type} of ${long.name} has a value of ${long.value.length} characters; AFD header actions take values of at most ${MAX_HEADER_ACTION_VALUE}`);
+  return { ok: true, value: { type, ...edits } };
 }
 
 function unsupported(problem: string): Converted<ModelFilter> {
@@ -43,9 +52,9 @@ function convertRewrite(rewrite: NonNullable<HTTPRouteFilter['urlRewrite']>): Co
 export function convertFilter(filter: HTTPRouteFilter): Converted<ModelFilter> {
   switch (filter.type) {
     case 'RequestHeaderModifier':
-      return { ok: true, value: { type: filter.type, ...headerEdits(filter.requestHeaderModifier ?? {}) } };
+      return convertHeaderEdits(filter.type, filter.requestHeaderModifier ?? {});
     case 'ResponseHeaderModifier':
-      return { ok: true, value: { type: filter.type, ...headerEdits(filter.responseHeaderModifier ?? {}) } };
+      return convertHeaderEdits(filter.type, filter.responseHeaderModifier ?? {});
     case 'RequestRedirect':
       return convertRedirect(filter.requestRedirect ?? {});
     case 'URLRewrite':

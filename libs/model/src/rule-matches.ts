@@ -1,4 +1,5 @@
 import type { HTTPRouteMatch } from '@fleet-gateway/api-types';
+import { MAX_CONDITIONS_PER_RULE, MAX_HEADER_CONDITION_VALUE } from './afd-value-limits.js';
 import type { ModelMatch, NameValue } from './model-types.js';
 
 /** HTTP methods AFD's RequestMethod condition accepts (cdn.json RequestMethodMatchValue). */
@@ -41,13 +42,16 @@ export function convertMatch(match: HTTPRouteMatch): Converted<ModelMatch> {
   if (match.method && !AFD_METHODS.has(match.method)) {
     return { ok: false, problem: `method ${match.method} is not supported; AFD matches ${[...AFD_METHODS].join(', ')}` };
   }
-  return {
-    ok: true,
-    value: {
-      path: { type, value: type === 'PathPrefix' ? normalizePrefix(value) : value },
-      method: match.method,
-      headers: firstByName(match.headers ?? [], true),
-      queryParams: firstByName(match.queryParams ?? [], false),
-    },
-  };
+  const headers = firstByName(match.headers ?? [], true);
+  const queryParams = firstByName(match.queryParams ?? [], false);
+  const longHeader = headers.find((h) => h.value.length > MAX_HEADER_CONDITION_VALUE);
+  if (longHeader) {
+    return { ok: false, problem: `header match ${longHeader.name} has a value of ${longHeader.value.length} characters; AFD rule conditions take header values of at most ${MAX_HEADER_CONDITION_VALUE}` };
+  }
+  // Each of method, header and query parameter is one AFD rule condition (ANDed in one rule).
+  const conditions = (match.method ? 1 : 0) + headers.length + queryParams.length;
+  if (conditions > MAX_CONDITIONS_PER_RULE) {
+    return { ok: false, problem: `a match with ${conditions} method, header and query parameter conditions; an AFD rule takes at most ${MAX_CONDITIONS_PER_RULE}` };
+  }
+  return { ok: true, value: { path: { type, value: type === 'PathPrefix' ? normalizePrefix(value) : value }, method: match.method, headers, queryParams } };
 }

@@ -27,6 +27,11 @@ export interface AfdLimits {
   compositeRouteMetricPerProfile: PerSku;
   originResponseTimeoutSecondsMax: number;
   wafPoliciesPerSubscription: number;
+  /** Rules engine limits per rule, and the longest header values (the limits page's "other limits"). */
+  conditionsPerRule: number;
+  actionsPerRule: number;
+  ruleConditionHeaderValueLength: number;
+  ruleActionHeaderValueLength: number;
 }
 
 export interface NetworkLimits {
@@ -60,6 +65,10 @@ const DEFAULT_LIMITS: Limits = {
     compositeRouteMetricPerProfile: { standard: 5000, premium: 5000 },
     originResponseTimeoutSecondsMax: 240,
     wafPoliciesPerSubscription: 100,
+    conditionsPerRule: 10,
+    actionsPerRule: 5,
+    ruleConditionHeaderValueLength: 256,
+    ruleActionHeaderValueLength: 640,
   },
   network: {
     privateLinkServicesPerStandardLoadBalancer: 8,

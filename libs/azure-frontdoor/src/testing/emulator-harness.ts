@@ -25,6 +25,7 @@ export interface HarnessOptions {
   readonly limiter?: RateLimiterOptions;
   readonly retry?: RetryOptions;
   readonly metricsRegistry?: Registry;
+  readonly writeFence?: () => string | undefined;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -40,6 +41,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     rateLimiter: limiter,
     retry: { baseDelayMs: 1, maxDelayMs: 5, ...options.retry },
     ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
+    ...(options.writeFence ? { writeFence: options.writeFence } : {}),
   });
   return { emulator, limiter, clients };
 }

@@ -36,6 +36,8 @@ export class LeaderElector {
   private observedResourceVersion: string | undefined;
   private leading = false;
   private lastRenewAt = 0;
+  /** performance.now() when the last successful acquire or renew began: it keeps counting while the process is paused. */
+  private renewedAtMonotonic = 0;
   private running: Promise<void> | undefined;
   private readonly leaseName: string;
   private readonly leasePath: string;
@@ -68,6 +70,15 @@ export class LeaderElector {
     return age <= this.timings.leaseDurationMs
       ? { ok: true }
       : { ok: false, message: `lease ${this.leaseName} last renewed ${age} ms ago` };
+  }
+
+  /**
+   * Whether this replica may still write outside the API server (Azure): it leads and the Lease it last renewed stays
+   * valid for `marginMs` more, by the monotonic clock from when that renewal began. A leader paused (GC, SIGSTOP) past
+   * its Lease finds it invalid the moment it resumes, before its renew loop has noticed anything.
+   */
+  isLeaseValid(marginMs: number): boolean {
+    return this.leading && performance.now() < this.renewedAtMonotonic + this.timings.leaseDurationMs - marginMs;
   }
 
   /** Stops campaigning; when leading, releases the lease first (unless `release` is false). */
@@ -103,6 +114,7 @@ export class LeaderElector {
 
   private async tryAcquireOrRenew(): Promise<boolean> {
     const now = Date.now();
+    const began = performance.now();
     const signal = AbortSignal.timeout(this.timings.renewDeadlineMs);
     try {
       let current: Lease;
@@ -110,7 +122,7 @@ export class LeaderElector {
         current = await this.options.client.get<Lease>(this.leasePath, undefined, signal);
       } catch (error) {
         if (!isNotFound(error)) throw error;
-        return await this.create(now, signal);
+        return await this.create(now, began, signal);
       }
       this.observe(current, now);
       const spec = current.spec ?? {};
@@ -130,7 +142,7 @@ export class LeaderElector {
         body: { ...current, spec: next },
         signal,
       });
-      this.recordWrite(written, now);
+      this.recordWrite(written, now, began);
       return true;
     } catch (error) {
       if (!isConflict(error)) this.logger.warn('lease acquire/renew failed', { error: (error as Error).message });
@@ -138,7 +150,7 @@ export class LeaderElector {
     }
   }
 
-  private async create(now: number, signal: AbortSignal): Promise<boolean> {
+  private async create(now: number, began: number, signal: AbortSignal): Promise<boolean> {
     const time = formatMicroTime(new Date(now));
     const body: Lease = {
       apiVersion: apiVersionOf(leaseResource),
@@ -154,7 +166,7 @@ export class LeaderElector {
     };
     const path = collectionPath(leaseResource, this.options.namespace);
     const created = await this.options.client.request<Lease>('POST', path, { body, signal });
-    this.recordWrite(created, now);
+    this.recordWrite(created, now, began);
     return true;
   }
 
@@ -185,11 +197,12 @@ export class LeaderElector {
     }
   }
 
-  private recordWrite(lease: Lease, now: number): void {
+  private recordWrite(lease: Lease, now: number, began: number): void {
     this.observedSpec = lease.spec ?? {};
     this.observedAt = now;
     this.observedResourceVersion = lease.metadata.resourceVersion;
     this.lastRenewAt = now;
+    this.renewedAtMonotonic = began;
   }
 
   private leaseDurationSeconds(): number {

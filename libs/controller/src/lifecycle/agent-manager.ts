@@ -27,6 +27,8 @@ export interface AgentManagerOptions<C extends string> {
   readonly health: { readonly host: string; readonly port: number };
   readonly metricsAddress: { readonly host: string; readonly port: number };
   readonly onLeadershipLost: () => void;
+  /** See ManagerOptions.stallTimeoutMs. */
+  readonly stallTimeoutMs?: number;
 }
 
 export interface AgentRuntime<C extends string> {
@@ -71,6 +73,7 @@ export function agentManager<C extends string>(options: AgentManagerOptions<C>):
     health: options.health,
     metricsAddress: options.metricsAddress,
     onLeadershipLost: options.onLeadershipLost,
+    ...(options.stallTimeoutMs !== undefined ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
   });
   return { manager, clients, registry, metrics, identity };
 }

@@ -21,7 +21,14 @@ export interface ManagerOptions {
   readonly drainTimeoutMs?: number;
   /** Called after leadership was lost and work stopped; the process should exit. */
   readonly onLeadershipLost?: () => void;
+  /**
+   * /healthz fails when a controller's work has waited this long with no reconcile finished meanwhile (default
+   * 30 min, beyond the longest a reconcile takes with every ARM call and operation bounded).
+   */
+  readonly stallTimeoutMs?: number;
 }
+
+const DEFAULT_STALL_TIMEOUT_MS = 30 * 60_000;
 
 export interface ShutdownReport {
   readonly reason: string;
@@ -86,6 +93,16 @@ export class Manager {
     return this.options.metricsAddress ? this.metricsServer?.url : this.healthServer?.url;
   }
 
+  /**
+   * A fence for writes outside the API server (Azure): a reason not to write while this replica's leader Lease is not
+   * valid for `marginMs` more; undefined without leader election (a single replica always may).
+   */
+  leaseFence(marginMs: number): (() => string | undefined) | undefined {
+    const elector = this.options.leaderElector;
+    if (!elector) return undefined;
+    return () => (elector.isLeaseValid(marginMs) ? undefined : `this replica's leader Lease is not valid for another ${marginMs / 1000} s (lost, or about to be); it writes nothing more`);
+  }
+
   get isRunningControllers(): boolean {
     return this.controllersStarted;
   }
@@ -105,6 +122,20 @@ export class Manager {
     return [...checks, ...this.extraReadiness];
   }
 
+  /** For /healthz: every controller makes progress (see Controller.stalled). */
+  livenessChecks(): HealthCheck[] {
+    const bound = this.options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+    return [
+      {
+        name: 'controllers-progress',
+        check: () => {
+          const stalled = this.controllers.map((c) => c.stalled(bound)).filter((why): why is string => why !== undefined);
+          return stalled.length === 0 ? { ok: true } : { ok: false, message: stalled.join('; ') };
+        },
+      },
+    ];
+  }
+
   async start(): Promise<void> {
     for (const informer of this.informers) informer.start();
     const registry = this.options.metrics?.registry ?? new Registry();
@@ -116,6 +147,7 @@ export class Manager {
         ...this.options.health,
         ...(this.options.metricsAddress ? {} : { registry }),
         readiness: this.readinessChecks(),
+        liveness: this.livenessChecks(),
       });
     }
     const elector = this.options.leaderElector;

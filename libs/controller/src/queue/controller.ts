@@ -47,8 +47,12 @@ export class Controller {
   private readonly logger: Logger;
   private readonly observer: ReconcileObserver | undefined;
   private readonly abort = new AbortController();
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Running reconciles, with performance.now() when each began. */
+  private readonly inFlight = new Map<Promise<void>, number>();
   private workers: Promise<void>[] = [];
+  private stopping = false;
+  /** performance.now() when a reconcile last finished, or when the workers started. */
+  private lastProgressAt = 0;
 
   constructor(private readonly options: ControllerOptions) {
     const concurrency = options.concurrency ?? 1;
@@ -82,11 +86,34 @@ export class Controller {
   start(): void {
     if (this.workers.length > 0) return;
     const concurrency = this.options.concurrency ?? 1;
+    this.lastProgressAt = performance.now();
     this.workers = Array.from({ length: concurrency }, () => this.runWorker());
+  }
+
+  /**
+   * For /healthz: why this controller is stuck, or undefined. Stuck means work has waited (a request queued, or a
+   * reconcile running) longer than `boundMs` while no reconcile finished within `boundMs`: every worker is held by
+   * something that does not end, and only a restart frees them. A controller that does not run (a standby, or
+   * stopping) is never stuck.
+   */
+  stalled(boundMs: number, now: number = performance.now()): string | undefined {
+    if (this.workers.length === 0 || this.stopping || now - this.lastProgressAt <= boundMs) return undefined;
+    const running = [...this.inFlight.values()];
+    const oldestRun = running.length > 0 ? Math.min(...running) : undefined;
+    const oldestWait = this.queue.oldestWaitingSince;
+    const busySince = Math.min(oldestRun ?? Infinity, oldestWait ?? Infinity);
+    if (!(now - busySince > boundMs)) return undefined;
+    const seconds = (since: number) => Math.round((now - since) / 1000);
+    const parts = [
+      ...(oldestWait !== undefined ? [`${this.queue.depth} request(s) waiting, the oldest for ${seconds(oldestWait)} s`] : []),
+      ...(oldestRun !== undefined ? [`${running.length} reconcile(s) running, the oldest for ${seconds(oldestRun)} s`] : []),
+    ];
+    return `controller ${this.name}: ${parts.join(', ')}; no reconcile finished in the last ${seconds(this.lastProgressAt)} s`;
   }
 
   /** Stops taking work, waits up to `drainTimeoutMs` for running reconciles, then aborts the rest. */
   async stop(drainTimeoutMs: number): Promise<StopResult> {
+    this.stopping = true;
     this.queue.shutDown();
     let timer: NodeJS.Timeout | undefined;
     const drained = Promise.all(this.workers).then(() => true);
@@ -109,11 +136,12 @@ export class Controller {
       const key = await this.queue.get();
       if (key === undefined) return;
       const run = this.reconcileKey(key);
-      this.inFlight.add(run);
+      this.inFlight.set(run, performance.now());
       try {
         await run;
       } finally {
         this.inFlight.delete(run);
+        this.lastProgressAt = performance.now();
         this.queue.done(key);
       }
     }

@@ -103,6 +103,12 @@ export class WorkQueue {
     return this.queue.length;
   }
 
+  /** performance.now() when the key waiting longest to be handed out became dirty; undefined when none waits. */
+  get oldestWaitingSince(): number | undefined {
+    const first = this.queue[0];
+    return first === undefined ? undefined : this.dirty.get(first);
+  }
+
   private enqueue(key: string): void {
     this.queue.push(key);
     this.observer.depth?.(this.queue.length);

@@ -1,4 +1,5 @@
 import { formatTime } from '../util/micro-time.js';
+import { capMessage } from './condition-message.js';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
@@ -18,7 +19,8 @@ export type DesiredCondition = Omit<Condition, 'lastTransitionTime'> & { readonl
 /**
  * Stamps `lastTransitionTime` the way meta.SetStatusCondition does: kept from the existing condition of the same
  * type when the status did not change (even if reason or message did), `now` otherwise. Returns new objects in the
- * order of `desired`; existing conditions of types not in `desired` are not carried over.
+ * order of `desired`; existing conditions of types not in `desired` are not carried over. Every message is capped at
+ * the CRDs' bound (`capMessage`), so no message, however many items it lists, makes the API refuse a status write.
  */
 export function stampConditions(
   existing: readonly DesiredCondition[] | undefined,
@@ -31,7 +33,7 @@ export function stampConditions(
       previous?.lastTransitionTime !== undefined && previous.status === condition.status
         ? previous.lastTransitionTime
         : formatTime(now);
-    return { ...condition, lastTransitionTime };
+    return { ...condition, message: capMessage(condition.message), lastTransitionTime };
   });
 }
 

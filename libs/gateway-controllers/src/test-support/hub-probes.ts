@@ -5,6 +5,7 @@ import { collectionPath, isNotFound, objectPath, type KubeClient } from '@fleet-
 import { serviceImports, type CachedServiceImport } from '@fleet-gateway/fleet-hub';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { eventually } from '@fleet-gateway/controller/test-support';
+import { AZURE_PROGRAMMED_CONDITION } from '../route-status.js';
 import { APP_NAMESPACE, conditionOf, readGateway, readRoute, SCOPE, type HubUnderTest, type RunningAgent } from './hub-under-test.js';
 
 /**
@@ -20,11 +21,21 @@ export const armReads = (hub: HubUnderTest): number => hub.emulator.admin.reques
 export const programmedOf = async (hub: HubUnderTest, name: string) => conditionOf(await readGateway(hub.client, name), 'Programmed');
 
 /** The Gateway Programmed with every listener's routes attached and, through them, every backend resolved. */
+/** Our parent entry's AzureProgrammed condition on a route, once it is there. */
+export const whenRouteRefused = (hub: HubUnderTest, route: string, timeoutMs = 30_000) =>
+  eventually(
+    async () => conditionOf((await readRoute(hub.client, route)).status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME), AZURE_PROGRAMMED_CONDITION),
+    (c) => c !== undefined,
+    timeoutMs,
+  );
+
 export async function whenProgrammed(hub: HubUnderTest, name: string, routes: readonly string[] = [], timeoutMs = 30_000) {
   for (const route of routes) {
     const ours = (r: Awaited<ReturnType<typeof readRoute>>) => r.status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME);
-    const resolved = await eventually(() => readRoute(hub.client, route), (r) => conditionOf(ours(r), 'ResolvedRefs')?.status === 'True', timeoutMs);
-    if (conditionOf(ours(resolved), 'ResolvedRefs')?.status !== 'True') throw new Error(`HTTPRoute ${route}: our ResolvedRefs is not True within ${timeoutMs} ms: ${JSON.stringify(resolved.status?.parents)}`);
+    // Programmed for the route too: nothing it needs is refused by Azure.
+    const ready = (r: Awaited<ReturnType<typeof readRoute>>) => conditionOf(ours(r), 'ResolvedRefs')?.status === 'True' && conditionOf(ours(r), AZURE_PROGRAMMED_CONDITION) === undefined;
+    const resolved = await eventually(() => readRoute(hub.client, route), ready, timeoutMs);
+    if (!ready(resolved)) throw new Error(`HTTPRoute ${route}: our ResolvedRefs is not True, or Azure refuses what it needs, after ${timeoutMs} ms: ${JSON.stringify(resolved.status?.parents)}`);
   }
   return eventually(
     () => readGateway(hub.client, name),
@@ -76,11 +87,14 @@ export interface RecordedEvent {
   readonly regarding: { readonly kind?: string; readonly name?: string; readonly namespace?: string };
 }
 
-/** The events.k8s.io/v1 Events recorded about a Gateway. */
-export async function gatewayEvents(client: KubeClient, name: string): Promise<RecordedEvent[]> {
-  const list = await client.get<{ items: RecordedEvent[] }>(collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, APP_NAMESPACE));
-  return list.items.filter((e) => e.regarding.kind === 'Gateway' && e.regarding.name === name);
+/** The events.k8s.io/v1 Events recorded about one object. */
+export async function eventsAbout(client: KubeClient, kind: string, name: string, namespace = APP_NAMESPACE): Promise<RecordedEvent[]> {
+  const list = await client.get<{ items: RecordedEvent[] }>(collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, namespace));
+  return list.items.filter((e) => e.regarding.kind === kind && e.regarding.name === name);
 }
+
+/** The events.k8s.io/v1 Events recorded about a Gateway. */
+export const gatewayEvents = (client: KubeClient, name: string): Promise<RecordedEvent[]> => eventsAbout(client, 'Gateway', name);
 
 /** Polls until a Warning Event about the Gateway with that reason exists. */
 export const whenWarned = (client: KubeClient, name: string, reason: string, timeoutMs = 20_000) =>

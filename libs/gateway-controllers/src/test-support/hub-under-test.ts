@@ -46,10 +46,13 @@ export interface AgentOptions {
   /** The agent's `--afd-resource-group` (default SCOPE's, which the emulator has). */
   readonly resourceGroup?: string;
   readonly terminalRecheckMs?: number;
+  /** The agent's `--afd-profile-quota` (default AFD's 500). */
+  readonly profileQuota?: number;
 }
 
 /** The Lease apps/hub-gateway replicas share; test timings keep failover within seconds. */
 export const HUB_LEASE = { namespace: 'fleet-system', name: 'hub-gateway-controller-manager.networking.fleet.azure.com' };
+const HUB_LEASE_TIMINGS = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250 };
 
 export interface RunningAgent {
   readonly manager: Manager;
@@ -102,7 +105,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
   async function startAgent(agent: AgentOptions = {}): Promise<RunningAgent> {
     const logger = createLogger({ level: 'debug', stream: logs.stream, fields: { component: 'hub-gateway' } });
     const elector = agent.leaderIdentity
-      ? new LeaderElector({ client, ...HUB_LEASE, identity: agent.leaderIdentity, leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250, logger })
+      ? new LeaderElector({ client, ...HUB_LEASE, identity: agent.leaderIdentity, ...HUB_LEASE_TIMINGS, logger })
       : undefined;
     const manager = new Manager({ logger, ...(elector ? { leaderElector: elector } : {}) });
     const registry = new Registry();
@@ -122,6 +125,8 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
             ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
             ...(agent.terminalRecheckMs !== undefined ? { terminalRecheckMs: agent.terminalRecheckMs } : {}),
+            ...(agent.profileQuota !== undefined ? { profileQuota: agent.profileQuota } : {}),
+            ...(elector ? { writeFence: manager.leaseFence(HUB_LEASE_TIMINGS.leaseDurationMs - HUB_LEASE_TIMINGS.renewDeadlineMs)! } : {}),
           };
     const gateway = registerGatewayController({
       manager,

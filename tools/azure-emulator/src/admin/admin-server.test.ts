@@ -34,7 +34,7 @@ describe('admin API over HTTP', () => {
     expect((await call('GET', '/faults')).body).toHaveLength(1);
     const bad = await call('POST', '/faults', { kind: 'status', status: 418 });
     expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.body)).toContain("'status' must be one of 403, 409, 429, 500, 503");
+    expect(JSON.stringify(bad.body)).toContain("'status' must be one of 400, 403, 409, 429, 500, 503");
     expect((await call('GET', '/faults')).body).toHaveLength(1);
     await call('DELETE', '/faults');
     expect((await call('GET', '/faults')).body).toEqual([]);

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('fault injection', () => {
-  it.each([403, 409, 429, 500, 503] as const)('fails the next matching request with %i and an ARM error body', async (status) => {
+  it.each([400, 403, 409, 429, 500, 503] as const)('fails the next matching request with %i and an ARM error body', async (status) => {
     bed.emulator.admin.injectFault({ kind: 'status', method: 'GET', pathPattern: '/profiles/fd$', status });
     const error = await restErrorOf(bed.cdn.profiles.get(RESOURCE_GROUP, 'fd'));
     expect(error.statusCode).toBe(status);
@@ -55,6 +55,23 @@ describe('fault injection', () => {
     expect(bed.emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 0 })).toBe(1);
   });
 
+  it('hangs: counted on arrival, no answer until the client gives up, then the next request is served', async () => {
+    bed.emulator.admin.resetCounters();
+    bed.emulator.admin.injectFault({ kind: 'hang', method: 'GET', pathPattern: '/profiles/fd$' });
+    const abort = new AbortController();
+    const hung = bed.cdn.profiles.get(RESOURCE_GROUP, 'fd', { abortSignal: abort.signal }).then(
+      () => 'answered',
+      () => 'gave up',
+    );
+    await expect.poll(() => bed.emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 0 })).toBe(1);
+    const outcome = await Promise.race([hung, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 300))]);
+    expect(outcome).toBe('still waiting');
+    abort.abort();
+    expect(await hung).toBe('gave up');
+    expect((await bed.cdn.profiles.get(RESOURCE_GROUP, 'fd')).name).toBe('fd');
+    expect(bed.emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Cdn/profiles' })).toBe(2);
+  });
+
   it('ends the next matching long-running operation Failed, which the SDK reports', async () => {
     bed.emulator.admin.injectFault({ kind: 'lro-failure', method: 'PUT', pathPattern: '/originGroups/og-fail$', code: 'OriginGroupFailed', message: 'injected' });
     const error = await restErrorOf(bed.cdn.afdOriginGroups.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'og-fail', {}, FAST_POLLING));
@@ -80,7 +97,7 @@ describe('fault injection', () => {
 describe('FaultInjector validation', () => {
   it('rejects bad specs naming the field', () => {
     const faults = new FaultInjector();
-    expect(() => faults.add({ kind: 'status', status: 418 as never })).toThrow(/'status' must be one of 403, 409, 429, 500, 503/);
+    expect(() => faults.add({ kind: 'status', status: 418 as never })).toThrow(/'status' must be one of 400, 403, 409, 429, 500, 503/);
     expect(() => faults.add({ kind: 'explode' as never })).toThrow(/'kind' must be one of/);
     expect(() => faults.add({ kind: 'latency' })).toThrow(/'latencyMs'/);
     expect(() => faults.add({ kind: 'reset', pathPattern: '(' })).toThrow(/'pathPattern'/);

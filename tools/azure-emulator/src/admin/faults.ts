@@ -5,10 +5,11 @@ import { badRequest } from '../arm/errors.js';
  * - `status`: answer with an ARM error (429 carries Retry-After), without reaching the resource provider;
  * - `latency`: wait `latencyMs`, then proceed normally;
  * - `reset`: destroy the connection without answering;
+ * - `hang`: never answer; the connection stays open until the client gives up (a hung ARM front end);
  * - `lro-failure`: proceed, but the long-running operation the request starts ends Failed.
  */
-export type FaultKind = 'status' | 'latency' | 'reset' | 'lro-failure';
-const FAULT_STATUSES = [403, 409, 429, 500, 503] as const;
+export type FaultKind = 'status' | 'latency' | 'reset' | 'hang' | 'lro-failure';
+const FAULT_STATUSES = [400, 403, 409, 429, 500, 503] as const;
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -32,7 +33,7 @@ export interface Fault extends Required<Pick<FaultSpec, 'kind' | 'method' | 'pat
   spec: FaultSpec;
 }
 
-const KINDS: readonly FaultKind[] = ['status', 'latency', 'reset', 'lro-failure'];
+const KINDS: readonly FaultKind[] = ['status', 'latency', 'reset', 'hang', 'lro-failure'];
 
 export class FaultInjector {
   private faults: Array<Fault & { regex: RegExp }> = [];
@@ -99,6 +100,8 @@ function validateFault(spec: FaultSpec): FaultSpec {
 }
 
 const DEFAULT_ERRORS: Record<number, { code: string; message: string }> = {
+  // A value ARM refuses that the hub's plan does not check: how one team's resource is refused in tests.
+  400: { code: 'BadRequest', message: 'The request is invalid (injected fault).' },
   403: { code: 'AuthorizationFailed', message: 'The client does not have authorization to perform this action (injected fault).' },
   409: { code: 'Conflict', message: 'The request conflicts with the current state of the resource (injected fault).' },
   429: { code: 'TooManyRequests', message: 'The request was throttled (injected fault). Retry after the interval in Retry-After.' },

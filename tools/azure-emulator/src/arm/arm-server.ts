@@ -78,6 +78,12 @@ async function handleArmHttpRequest(request: IncomingMessage, response: ServerRe
       request.socket.destroy();
       return;
     }
+    if (faults.take('hang', method, url.pathname) !== undefined) {
+      // Counted on arrival (status 0, as a reset), so a test can see the hang begin; it ends when the client gives up.
+      counters.record(method, resourceType, 0);
+      await new Promise<void>((resolve) => response.once('close', () => resolve()));
+      return;
+    }
     armResponse = await admitAndRoute(request, method, url, host, headers, dependencies);
   } catch (error) {
     armResponse = toErrorResponse(error, dependencies);

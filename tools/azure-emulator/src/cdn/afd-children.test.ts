@@ -246,6 +246,22 @@ describe('AFD security policies', () => {
     expect(JSON.stringify(patched.parameters)).toContain('/api/*');
     expect(JSON.stringify((await bed.cdn.securityPolicies.get(RG, 'fd', 'sp')).parameters)).toContain('/api/*');
     expect((await collect(bed.cdn.securityPolicies.listByProfile(RG, 'fd'))).map((p) => p.name)).toEqual(['sp']);
+
+    // A WAF policy is in one security policy per profile; another WAF policy may protect another domain.
+    await createEndpoint(bed, 'fd', 'secure-2');
+    const otherRef = { domains: [{ id: cdnId('profiles', 'fd', 'afdEndpoints', 'secure-2') }], patternsToMatch: ['/*'] };
+    const shared = await restErrorOf(
+      bed.cdn.securityPolicies.beginCreateAndWait(RG, 'fd', 'sp2', { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: premiumWaf }, associations: [otherRef] } as never }, FAST_POLLING),
+    );
+    expect([shared.statusCode, shared.code, shared.message]).toEqual([
+      400,
+      'BadRequest',
+      "WAF policy 'wafPremium' is already associated with security policy 'sp' of this profile; a WAF policy can be in one security policy per profile.",
+    ]);
+    const secondWaf = bed.emulator.admin.createWafPolicy({ subscriptionId: SUBSCRIPTION, resourceGroup: RG, name: 'wafPremium2', sku: 'Premium_AzureFrontDoor' });
+    const second = await bed.cdn.securityPolicies.beginCreateAndWait(RG, 'fd', 'sp2', { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: secondWaf }, associations: [otherRef] } as never }, FAST_POLLING);
+    expect(second.provisioningState).toBe('Succeeded');
+    await bed.cdn.securityPolicies.beginDeleteAndWait(RG, 'fd', 'sp2', FAST_POLLING);
     await bed.cdn.securityPolicies.beginDeleteAndWait(RG, 'fd', 'sp', FAST_POLLING);
   });
 });

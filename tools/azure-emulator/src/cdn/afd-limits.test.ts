@@ -60,4 +60,27 @@ describe('AFD limits per SKU', () => {
     expect(oneMore.message).toBe("Limit reached: route 'two' would have 3 rules across its rule sets; the maximum is 2.");
     expect((await addRule('rs3', 'second')).name).toBe('second');
   });
+
+  it('refuses a rule over the rules engine limits and an origin whose host name is not a domain name or address, with ARM error bodies', async () => {
+    await createProfile(bed, 'values');
+    await bed.cdn.ruleSets.create(RESOURCE_GROUP, 'values', 'rs');
+    const header = { name: 'RequestHeader' as const, parameters: { typeName: 'DeliveryRuleRequestHeaderConditionParameters' as const, operator: 'Equal' as const, selector: 'x-a', matchValues: ['v'] } };
+    const modify = (value: string) => ({ name: 'ModifyResponseHeader' as const, parameters: { typeName: 'DeliveryRuleHeaderActionParameters' as const, headerAction: 'Overwrite' as const, headerName: 'x-a', value } });
+    const addRule = (name: string, conditions: (typeof header)[], actions: ReturnType<typeof modify>[]) =>
+      bed.cdn.rules.beginCreateAndWait(RESOURCE_GROUP, 'values', 'rs', name, { order: 1, conditions, actions }, FAST_POLLING);
+    const conditions = await restErrorOf(addRule('conditions', Array(11).fill(header), [modify('v')]));
+    expect([conditions.statusCode, conditions.code, conditions.message]).toEqual([400, 'BadRequest', "'properties.conditions' has 11 conditions; a rule can have at most 10."]);
+    expect((await restErrorOf(addRule('actions', [header], Array(6).fill(modify('v'))))).message).toBe("'properties.actions' has 6 actions; a rule can have at most 5.");
+    const longCondition = { ...header, parameters: { ...header.parameters, matchValues: ['c'.repeat(257)] } };
+    expect((await restErrorOf(addRule('condition-value', [longCondition], [modify('v')]))).message).toMatch(/request header condition value can have at most 256/);
+    expect((await restErrorOf(addRule('action-value', [header], [modify('v'.repeat(641))]))).message).toMatch(/header action value can have at most 640/);
+    expect((await addRule('fits', Array(10).fill(header), Array(5).fill(modify('v'.repeat(640))))).name).toBe('fits');
+
+    await createOriginGroup(bed, 'values', 'og');
+    for (const hostName of ['', 'not a host', 'a..example']) {
+      const error = await restErrorOf(createOrigin(bed, 'values', 'og', { name: 'bad', hostName }));
+      expect([error.statusCode, error.code, error.message]).toEqual([400, 'BadRequest', `HostName ${JSON.stringify(hostName)} is invalid. It must be a valid domain name, IP version 4, or IP version 6.`]);
+    }
+    expect((await createOrigin(bed, 'values', 'og', { name: 'v6', hostName: '2001:db8::1' })).hostName).toBe('2001:db8::1');
+  });
 });

@@ -18,8 +18,8 @@ async function waitFor(done: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-async function createDomain(name: string, hostName: string): Promise<void> {
-  const poller = await bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', name, { hostName, tlsSettings: MANAGED }, FAST_POLLING);
+async function createDomain(name: string, hostName: string, profile = 'fd', tlsSettings: { certificateType: 'ManagedCertificate' | 'CustomerCertificate' } = MANAGED): Promise<void> {
+  const poller = await bed.cdn.afdCustomDomains.beginCreate(RG, profile, name, { hostName, tlsSettings }, FAST_POLLING);
   bed.emulator.admin.finishOperations();
   await poller.pollUntilDone();
 }
@@ -78,5 +78,43 @@ describe('AFD custom domain validation', () => {
     expect([error.statusCode, error.message]).toEqual([400, `Host name '${long}' is 66 characters long; an AFD managed certificate supports at most 64. Use 'CustomerCertificate'.`]);
     await createDomain('wild', '*.apps.contoso.example');
     expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'wild')).domainValidationState).toBe('Pending');
+  });
+
+  it('a host name validated in one profile cannot be added to another (nor a wildcard over it, nor a first-level subdomain under a wildcard) until it is gone there', async () => {
+    const second = bed.cdn.profiles.beginCreate(RG, 'fd2', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, FAST_POLLING);
+    await waitFor(() => bed.emulator.admin.finishOperations() > 0);
+    await (await second).pollUntilDone();
+    await createDomain('held', 'held.fabrikam.example');
+    await createDomain('wild-held', '*.apps.fabrikam.example');
+    // Pending in the first profile: the second may add it too (AFD refuses only a validated one).
+    await createDomain('held', 'held.fabrikam.example', 'fd2');
+    await bed.cdn.afdCustomDomains.beginDelete(RG, 'fd2', 'held').then((p) => (bed.emulator.admin.finishOperations(), p.pollUntilDone()));
+    for (const name of ['held', 'wild-held']) bed.emulator.admin.validateCustomDomain(cdnId('profiles', 'fd', 'customDomains', name));
+
+    for (const hostName of ['held.fabrikam.example', 'HELD.fabrikam.example', 'shop.apps.fabrikam.example', '*.apps.fabrikam.example']) {
+      const error = await restErrorOf(bed.cdn.afdCustomDomains.beginCreate(RG, 'fd2', 'copy', { hostName, tlsSettings: MANAGED }, FAST_POLLING));
+      expect([hostName, error.statusCode, error.code, error.message]).toEqual([hostName, 409, 'Conflict', "We couldn't create your custom domain. Another custom domain with the same host name already exists."]);
+    }
+    // Deeper subdomains and other hosts are not held.
+    await createDomain('deep', 'a.b.apps.fabrikam.example', 'fd2');
+    await createDomain('other', 'other.fabrikam.example', 'fd2');
+
+    await bed.cdn.afdCustomDomains.beginDelete(RG, 'fd', 'held').then((p) => (bed.emulator.admin.finishOperations(), p.pollUntilDone()));
+    await createDomain('held', 'held.fabrikam.example', 'fd2');
+    expect((await bed.cdn.afdCustomDomains.get(RG, 'fd2', 'held')).domainValidationState).toBe('Pending');
+  });
+
+  it('takes a fully qualified host name of at least two labels of at most 63 characters, a wildcard first label allowed', async () => {
+    for (const hostName of ['localhost', 'a..contoso.example', '-a.contoso.example', `${'l'.repeat(64)}.example`, 'a_b.contoso.example', 'a.*.contoso.example']) {
+      const error = await restErrorOf(bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'bad', { hostName, tlsSettings: { certificateType: 'CustomerCertificate' } }, FAST_POLLING));
+      expect([error.statusCode, error.code, error.message], hostName).toEqual([
+        400,
+        'BadRequest',
+        `'properties.hostName' '${hostName.toLowerCase()}' is not a valid domain name: expected a fully qualified domain name of at least two labels (the first may be '*'), each of letters, digits and inner hyphens and at most 63 characters, 253 in all.`,
+      ]);
+    }
+    await createDomain('apex', 'contoso.example');
+    await createDomain('label-63', `${'l'.repeat(63)}.ex`, 'fd', { certificateType: 'CustomerCertificate' });
+    expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'label-63')).hostName).toBe(`${'l'.repeat(63)}.ex`);
   });
 });

@@ -17,6 +17,22 @@ function issueValidationToken(record: ResourceRecord, context: EmulatorContext):
   record.internal.validationExpires = new Date(context.now() + VALIDITY_MS).toISOString();
 }
 
+/**
+ * A fully qualified domain name of at least two labels, the first of which may be `*`, each label letters, digits and
+ * inner hyphens, at most 63 characters, 253 in all (A79: the rule terraform-provider-azurerm checks before it calls
+ * Azure, validate/front_door_custom_domain_host_name.go; Azure's own answer is not published).
+ */
+const LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';
+const CUSTOM_DOMAIN_HOST = new RegExp(`^(?:\\*|${LABEL})(?:\\.${LABEL})+$`);
+const MAX_HOST_NAME = 253;
+
+function checkHostName(hostName: string): void {
+  if (hostName.length <= MAX_HOST_NAME && CUSTOM_DOMAIN_HOST.test(hostName)) return;
+  throw badRequest(
+    `'properties.hostName' '${hostName}' is not a valid domain name: expected a fully qualified domain name of at least two labels (the first may be '*'), each of letters, digits and inner hyphens and at most 63 characters, 253 in all.`,
+  );
+}
+
 function checkTlsSettings(request: WriteRequest, hostName: string): void {
   const tlsSettings = request.body.properties.tlsSettings as { certificateType?: string; minimumTlsVersion?: string } | undefined;
   // Front Door has refused TLS 1.0/1.1 minimums since 1 March 2025 (A70).
@@ -26,6 +42,23 @@ function checkTlsSettings(request: WriteRequest, hostName: string): void {
   if ((tlsSettings?.certificateType ?? 'ManagedCertificate') === 'ManagedCertificate' && hostName.length > MANAGED_CERTIFICATE_MAX_HOST) {
     throw badRequest(`Host name '${hostName}' is ${hostName.length} characters long; an AFD managed certificate supports at most ${MANAGED_CERTIFICATE_MAX_HOST}. Use 'CustomerCertificate'.`);
   }
+}
+
+/** Host names AFD keeps in one profile: the same host, or a wildcard domain and one of its first-level subdomains (A81). */
+function overlap(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [wildcard, other] = a.startsWith('*.') ? [a, b] : [b, a];
+  if (!wildcard.startsWith('*.') || other.startsWith('*.')) return false;
+  const dot = other.indexOf('.');
+  return dot > 0 && other.slice(dot) === wildcard.slice(1);
+}
+
+/** A validated custom domain of another profile (of any subscription) that keeps `hostName` from this one (A80). */
+function validatedElsewhere(request: WriteRequest, context: EmulatorContext, hostName: string): ResourceRecord | undefined {
+  const profile = profileKeyOf(request.path);
+  return context.store
+    .ofKind(AFD.customDomain)
+    .find((domain) => domain.internal.validationState === 'Approved' && profileKeyOf(domain.path) !== profile && overlap(String(domain.body.properties.hostName).toLowerCase(), hostName));
 }
 
 /**
@@ -40,6 +73,7 @@ export const customDomainKind = afdChildKind({
   check(request, context) {
     enforceProfileLimit(request, context, AFD.customDomain, context.limits.afd.customDomainsPerProfile, 'custom domains per profile');
     const hostName = String(request.body.properties.hostName).toLowerCase();
+    checkHostName(hostName);
     const previous = request.existing?.body.properties.hostName;
     if (typeof previous === 'string' && previous.toLowerCase() !== hostName) {
       throw badRequest(`'properties.hostName' of custom domain '${request.existing?.name}' cannot change from '${previous}' to '${hostName}'.`);
@@ -48,6 +82,9 @@ export const customDomainKind = afdChildKind({
       .ofKind(AFD.customDomain, profileKeyOf(request.path))
       .find((domain) => domain.key !== request.key && String(domain.body.properties.hostName).toLowerCase() === hostName);
     if (duplicate !== undefined) throw conflict(`Host name '${hostName}' is already used by custom domain '${duplicate.name}'.`);
+    if (request.existing === undefined && validatedElsewhere(request, context, hostName) !== undefined) {
+      throw conflict("We couldn't create your custom domain. Another custom domain with the same host name already exists.");
+    }
     const secret = (request.body.properties.tlsSettings as { secret?: unknown } | undefined)?.secret;
     if (secret !== undefined) requireReference(secret, 'properties.tlsSettings.secret', AFD.secret, request, context);
     checkTlsSettings(request, hostName);

@@ -3,6 +3,7 @@ import type { WriteRequest } from '../arm/kind.js';
 import type { EmulatorContext } from '../emulator-context.js';
 import { parentKeyOf } from '../arm/resource-id.js';
 import { AFD, afdChildKind, enforceProfileLimit, isPremium, profileOf } from './afd-common.js';
+import { originHostNameProblem } from './origin-host-names.js';
 import { checkOriginEnabledState, refuseLosingLastEnabledOrigin } from './origin-group-usage.js';
 
 /**
@@ -16,6 +17,8 @@ export const originKind = afdChildKind({
   definition: 'AFDOrigin',
   updateDefinition: 'AFDOriginUpdateParameters',
   check(request, context) {
+    const invalidHost = originHostNameProblem(request.body.properties.hostName);
+    if (invalidHost !== undefined) throw badRequest(invalidHost);
     const limits = context.limits.afd;
     enforceProfileLimit(request, context, AFD.origin, limits.originsPerOriginGroup, 'origins per origin group', request.parent?.key);
     enforceProfileLimit(request, context, AFD.origin, limits.originsPerProfile, 'origins per profile');

@@ -2,6 +2,7 @@ import { badRequest } from '../arm/errors.js';
 import type { ResourceRecord } from '../arm/store.js';
 import type { EmulatorContext } from '../emulator-context.js';
 import { conditionProblem, type ConditionBody } from '../edge/rule-conditions.js';
+import { ruleValueProblem } from './rule-values.js';
 import { overrideReferencesOf, requireUsableGroup } from './origin-group-usage.js';
 import { AFD, afdChildKind, enforceProfileLimit, limitFor, profileKeyOf, profileOf, referenceKey, refuseDeleteWhileReferenced } from './afd-common.js';
 
@@ -28,6 +29,8 @@ export const ruleKind = afdChildKind({
   definition: 'Rule',
   updateDefinition: 'RuleUpdateParameters',
   check(request, context) {
+    const tooLarge = ruleValueProblem(request.body.properties, context.limits.afd);
+    if (tooLarge !== undefined) throw badRequest(tooLarge);
     ((request.body.properties.conditions as ConditionBody[] | undefined) ?? []).forEach((condition, i) => {
       const problem = conditionProblem(condition);
       if (problem !== undefined) throw badRequest(`'properties.conditions[${i}].parameters.matchValues' is invalid: ${problem}.`);

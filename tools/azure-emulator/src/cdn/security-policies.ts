@@ -8,7 +8,8 @@ import { associatedDomains } from './custom-domains.js';
 
 /**
  * Microsoft.Cdn/profiles/securityPolicies. The WAF policy must exist and have the profile's SKU; every associated
- * domain must be an endpoint or custom domain of the profile, and a domain can be in only one security policy.
+ * domain must be an endpoint or custom domain of the profile, and a domain can be in only one security policy; a WAF
+ * policy is in at most one security policy of the profile.
  */
 export const securityPolicyKind = afdChildKind({
   types: ['profiles', 'securityPolicies'],
@@ -28,6 +29,13 @@ function checkWafPolicy(request: WriteRequest, context: EmulatorContext): void {
   const policy = typeof id === 'string' ? context.store.get(resourceKey(id)) : undefined;
   if (policy === undefined || policy.kindKey !== WAF_POLICY_KIND_KEY) {
     throw badRequest(`'properties.parameters.wafPolicy.id' must reference an existing Front Door WAF policy; got ${JSON.stringify(id ?? null)}.`);
+  }
+  // One WAF policy is in at most one security policy of a profile (A78).
+  const sharing = context.store
+    .ofKind(AFD.securityPolicy, profileKeyOf(request.path))
+    .find((other) => other.key !== request.key && referenceKey((other.body.properties.parameters as { wafPolicy?: unknown } | undefined)?.wafPolicy) === policy.key);
+  if (sharing !== undefined) {
+    throw badRequest(`WAF policy '${policy.name}' is already associated with security policy '${sharing.name}' of this profile; a WAF policy can be in one security policy per profile.`);
   }
   const profile = profileOf(request, context);
   if (policy.body.sku?.name !== profile.body.sku?.name) {

@@ -1,0 +1,124 @@
+import type { Gateway } from '@fleet-gateway/api-types';
+import { compareText, namespacedName } from './names.js';
+import { isServedListener } from './served-listeners.js';
+
+/**
+ * How firmly a Gateway holds a hostname, from the listener status this controller wrote on it: `held` at its current
+ * generation, `held-before` at an earlier one (its spec changed since and it has not been reconciled yet), `claimed`
+ * when its status does not say it holds the hostname (new, or it lost it).
+ */
+export type ClaimStanding = 'held' | 'held-before' | 'claimed';
+
+/** One Gateway's claim on one listener hostname: the AFD custom domain its profile would hold. */
+export interface HostnameClaim {
+  readonly hostname: string;
+  /** `<namespace>/<name>` of the Gateway. */
+  readonly gateway: string;
+  /** The served listeners of the Gateway with this hostname. */
+  readonly listeners: readonly string[];
+  readonly createdAt?: string;
+  readonly standing: ClaimStanding;
+}
+
+const STANDING_RANK: Readonly<Record<ClaimStanding, number>> = { held: 0, 'held-before': 1, claimed: 2 };
+
+/**
+ * The key under which every hostname a claim on `hostname` can contest is found: AFD keeps a wildcard domain and its
+ * first-level subdomains in one profile, so `*.contoso.com` and `a.contoso.com` share the key `*.contoso.com`.
+ */
+export function hostnameClaimKey(hostname: string): string {
+  const lower = hostname.toLowerCase();
+  const dot = lower.indexOf('.');
+  return dot < 0 ? lower : `*${lower.slice(dot)}`;
+}
+
+/** Whether two hostnames cannot be custom domains of two different AFD profiles. */
+export function hostnamesContest(a: string, b: string): boolean {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  if (x === y) return true;
+  const wildcard = x.startsWith('*.') ? x : y.startsWith('*.') ? y : undefined;
+  const other = wildcard === x ? y : x;
+  return wildcard !== undefined && !other.startsWith('*.') && hostnameClaimKey(other) === wildcard;
+}
+
+function standingOf(gateway: Gateway, listeners: readonly string[]): ClaimStanding {
+  const statuses = (gateway.status?.listeners ?? []).filter((s) => listeners.includes(s.name));
+  const holding = statuses.flatMap((s) => s.conditions.filter((c) => c.type === 'Conflicted' && c.status === 'False'));
+  if (holding.length === 0) return 'claimed';
+  const generation = gateway.metadata.generation ?? 0;
+  return holding.some((c) => (c.observedGeneration ?? 0) === generation) ? 'held' : 'held-before';
+}
+
+/** The Gateway's claims, one per hostname of its served listeners (a listener without a hostname claims nothing). */
+export function claimsOf(gateway: Gateway): HostnameClaim[] {
+  const byHostname = new Map<string, string[]>();
+  for (const l of gateway.spec.listeners) {
+    if (l.hostname && isServedListener(l)) byHostname.set(l.hostname, [...(byHostname.get(l.hostname) ?? []), l.name]);
+  }
+  const name = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
+  const createdAt = gateway.metadata.creationTimestamp;
+  return [...byHostname].map(([hostname, listeners]) => ({
+    hostname,
+    gateway: name,
+    listeners,
+    ...(createdAt ? { createdAt } : {}),
+    standing: standingOf(gateway, listeners),
+  }));
+}
+
+/**
+ * Precedence among claims: one the hub already acts on first (a holder is never displaced by a newcomer, whatever its
+ * age), then the oldest Gateway (one without a creation time counts as the newest), then namespace/name.
+ */
+function comparePrecedence(a: HostnameClaim, b: HostnameClaim): number {
+  return (
+    STANDING_RANK[a.standing] - STANDING_RANK[b.standing] ||
+    compareText(a.createdAt ?? '\uffff', b.createdAt ?? '\uffff') ||
+    compareText(a.gateway, b.gateway) ||
+    compareText(a.hostname, b.hostname)
+  );
+}
+
+/**
+ * Who holds each claim's hostname: claims in precedence order, each held unless a claim of another Gateway that
+ * contests it is held already. The result maps each losing claim to the holder it lost to; the others hold. It does
+ * not depend on the order of `claims`, and a loser never blocks anyone.
+ */
+export function decideHostnameClaims(claims: readonly HostnameClaim[]): Map<HostnameClaim, HostnameClaim> {
+  const exact = new Map<string, HostnameClaim>();
+  /** Per wildcard key: the held wildcard domain, and the held first-level subdomains. */
+  const wildcards = new Map<string, HostnameClaim>();
+  const subdomains = new Map<string, HostnameClaim[]>();
+  const lostTo = new Map<HostnameClaim, HostnameClaim>();
+  for (const claim of [...claims].sort(comparePrecedence)) {
+    const hostname = claim.hostname.toLowerCase();
+    const key = hostnameClaimKey(hostname);
+    const isWildcard = hostname.startsWith('*.');
+    const rivals = [exact.get(hostname), ...(isWildcard ? (subdomains.get(key) ?? []) : [wildcards.get(key)])];
+    const holder = rivals.find((r) => r !== undefined && r.gateway !== claim.gateway);
+    if (holder) {
+      lostTo.set(claim, holder);
+      continue;
+    }
+    if (!exact.has(hostname)) exact.set(hostname, claim);
+    if (isWildcard) {
+      if (!wildcards.has(key)) wildcards.set(key, claim);
+    } else {
+      subdomains.set(key, [...(subdomains.get(key) ?? []), claim]);
+    }
+  }
+  return lostTo;
+}
+
+/**
+ * The hostnames of `gateway` that another Gateway of this controller holds, with that holder: AFD serves a custom
+ * domain from one profile only, and every Gateway has its own profile.
+ */
+export function hostnamesHeldElsewhere(gateway: Gateway, others: readonly Gateway[]): Map<string, HostnameClaim> {
+  const own = claimsOf(gateway);
+  const self = own[0]?.gateway;
+  if (!self) return new Map();
+  const rivals = others.flatMap((o) => (namespacedName(o.metadata.namespace ?? '', o.metadata.name ?? '') === self ? [] : claimsOf(o)));
+  const lostTo = decideHostnameClaims([...own, ...rivals]);
+  return new Map(own.flatMap((c) => (lostTo.has(c) ? [[c.hostname, lostTo.get(c) as HostnameClaim] as const] : [])));
+}
