@@ -137,6 +137,20 @@ describe('an invalid edit of a programmed route', () => {
     );
   });
 
+  it('a hostname AFD cannot take as a custom domain holds too (Accepted=False naming it)', () => {
+    const wildcard = (inputs: HubInputs): HubInputs => ({
+      ...inputs,
+      gateway: { ...inputs.gateway, spec: { ...inputs.gateway.spec, listeners: [{ name: 'http', protocol: 'HTTP', port: 80, hostname: '*.example.com', allowedRoutes: { namespaces: { from: 'All' } } }] } },
+    });
+    const host = `${'a'.repeat(70)}.example.com`;
+    const result = resolveGateway(edited(wildcard(baseline()), 'team-b', (spec) => ({ ...spec, hostnames: [host, 'b.example.com'] })));
+    expect(result.model && modelHash(result.model)).toBe(hashOf(wildcard(baseline())));
+    const refused = condition(result, 'team-b', 'Accepted');
+    expect(refused).toMatchObject({ status: 'False', reason: 'UnsupportedValue', observedGeneration: 2 });
+    expect(refused?.message).toContain(`hostnames not served: AFD custom domains have labels of at most 63 characters; ${'a'.repeat(70)} in ${host} has 70`);
+    expect(refused?.message).toContain('serving generation 1');
+  });
+
   it('a valid edit is served as usual, and its generation is due to be recorded', () => {
     const inputs = edited(baseline(), 'team-b', withRule({ matches: [{ path: { type: 'PathPrefix', value: '/b2' } }] }));
     const result = resolveGateway(inputs);

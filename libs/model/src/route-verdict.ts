@@ -37,6 +37,8 @@ function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['p
   const refused = valid.flatMap((a) => a.refused);
   if (refused.length > 0 && valid.every((a) => a.hostnames.length === 0)) {
     problems.push({ reason: 'UnsupportedValue', message: `no hostname of the route can be served: ${refused.map((r) => r.problem).join('; ')}` });
+  } else if (held && refused.length > 0) {
+    problems.push({ reason: 'UnsupportedValue', message: `hostnames not served: ${refused.map((r) => r.problem).join('; ')}` });
   }
   return problems;
 }
