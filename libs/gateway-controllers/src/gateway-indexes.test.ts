@@ -1,4 +1,4 @@
-import { CONTROLLER_NAME } from '@fleet-gateway/model';
+import { acceptedSpecKey, acceptedSpecValue, CONTROLLER_NAME } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
 import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
 import { backendServiceImportsOf, heldHostnamesOf, listenerHostnamesOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
@@ -39,6 +39,12 @@ describe('the Gateway controller’s indexes', () => {
 
   it('files a route under the ServiceImports it references, in its own namespace unless named', () => {
     expect(backendServiceImportsOf(route)).toEqual(['team-a/web', 'backend/api']);
+  });
+
+  it('files a held route under the ServiceImports of the generation a Gateway keeps serving too', () => {
+    const accepted = { ...route, metadata: { ...route.metadata, uid: 'u', generation: 1 }, spec: { parentRefs: [{ name: 'gw' }], rules: [{ backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'old-web', port: 80 }] }] } } as CachedHTTPRoute;
+    const held = { ...route, metadata: { ...route.metadata, uid: 'u', generation: 2, annotations: { [acceptedSpecKey('team-a/gw')]: acceptedSpecValue(accepted, 'team-a/gw') } } } as CachedHTTPRoute;
+    expect(backendServiceImportsOf(held)).toEqual(['team-a/web', 'backend/api', 'team-a/old-web']);
   });
 
   it('files a Gateway under the claim key of each listener hostname once, and under none for a listener without one (it claims nothing)', () => {

@@ -1,5 +1,5 @@
 import type { InternalServiceExport, ParentReference } from '@fleet-gateway/api-types';
-import { claimsOf, CONTROLLER_NAME, hostnameClaimKey } from '@fleet-gateway/model';
+import { acceptedSpecsOf, claimsOf, CONTROLLER_NAME, hostnameClaimKey } from '@fleet-gateway/model';
 import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
 
 const GATEWAY_GROUP = 'gateway.networking.k8s.io';
@@ -37,9 +37,11 @@ export function statusParentGatewaysOf(route: CachedHTTPRoute): readonly string[
   return [...new Set(ours.flatMap((p) => gatewayParentKey(namespace, p.parentRef) ?? []))];
 }
 
+/** The ServiceImports of the route's spec and of the generations its Gateways keep serving while it is held. */
 export function backendServiceImportsOf(route: CachedHTTPRoute): readonly string[] {
   const namespace = route.metadata.namespace ?? '';
-  const refs = (route.spec.rules ?? []).flatMap((rule) => rule.backendRefs ?? []);
+  const specs = [route.spec, ...acceptedSpecsOf(route).map((record) => record.spec)];
+  const refs = specs.flatMap((spec) => (spec.rules ?? []).flatMap((rule) => rule.backendRefs ?? []));
   const imports = refs.filter((ref) => ref.group === FLEET_NETWORKING_GROUP && ref.kind === 'ServiceImport');
   return [...new Set(imports.map((ref) => `${ref.namespace ?? namespace}/${ref.name}`))];
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EdgeProbe, linesWithStackTraces, originNames, profileOf, programmedOf, whenImported, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
+import { EdgeProbe, linesWithStackTraces, originNames, profileOf, programmedOf, settled as settledProbe, whenImported, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
 import {
   applyGatewayWithRoute,
   applyObject,
@@ -35,17 +35,7 @@ afterAll(async () => {
   await edge?.close();
 });
 
-/**
- * A Gateway's reconciles have settled: its last one ended without writing (its own status writes wake it once more,
- * until one writes nothing) and no key waits in the queue.
- */
-function settled(name: string): boolean {
-  const lines = hub.logs.lines.filter((l) => l.controller === 'gateway' && l.name === name);
-  const last = lines.at(-1);
-  if (last?.message !== 'requeued') return false;
-  const wrote = lines.some((l) => l.reconcileId === last.reconcileId && String(l.message).startsWith('wrote '));
-  return !wrote && agent.gateway.controller.queueDepth === 0;
-}
+const settled = (name: string): boolean => settledProbe(hub, agent, name);
 const wafReads = () => hub.emulator.admin.requestTotal({ method: 'GET', resourceType: WAF_POLICIES });
 
 const createGateway = (name: string, annotations: Record<string, string> = {}) => applyGatewayWithRoute(hub.client, name, { annotations, backend: `${name}-web` });

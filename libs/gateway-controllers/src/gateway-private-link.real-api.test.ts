@@ -11,6 +11,7 @@ import {
   publishExport,
   readExport,
   readGateway,
+  readRoute,
   routeBody,
   routePath,
   SCOPE,
@@ -108,6 +109,16 @@ describe('Private Link origins through the hub agent', { timeout: 120_000 }, () 
     expect(conditionOf(programmed, 'Programmed')?.reason).toBe('Programmed');
     const writesAfter = writes();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(writes()).toBe(writesAfter);
+
+    // Back to the Standard SKU: Private Link needs Premium, so the new model withdraws both rules, but the profile
+    // cannot change SKU and nothing is written. The route's status says the rules keep serving, not that they went.
+    await applyObject(hub.client, gatewayPath('pl'), gatewayBody('pl'));
+    await eventually(() => readGateway(hub.client, 'pl'), (g) => conditionOf(g, 'Programmed')?.reason === 'SkuImmutable', 30_000);
+    const refs = await eventually(() => readRoute(hub.client, 'pay'), (r) => /PrivateLinkRequiresPremium/.test(conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.reason ?? ''), 30_000);
+    const note = conditionOf(refs.status?.parents?.[0], 'ResolvedRefs')?.message ?? '';
+    expect(note).toContain("rule 0 would be withdrawn (NoValidBackends), but the Gateway's model was not programmed (SkuImmutable, see its Programmed), so nothing was changed in Azure: it keeps serving as last programmed");
+    expect(note).not.toContain('is withdrawn');
     expect(writes()).toBe(writesAfter);
   });
 

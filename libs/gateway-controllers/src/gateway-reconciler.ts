@@ -35,7 +35,8 @@ import {
   type StatusWriter,
 } from '@fleet-gateway/controller';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
-import { modelHash, resolveGateway, type GlobalGateway, type HubInputs, type ResolveResult } from '@fleet-gateway/model';
+import { modelHash, resolveGateway, type GlobalGateway, type HubInputs, type ResolveResult, type RouteVerdict } from '@fleet-gateway/model';
+import { recordAcceptedSpecs } from './accepted-spec-records.js';
 import { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
 import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
 import { gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
@@ -46,7 +47,7 @@ import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
 import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
 import { AfdRetiredMessages, currentRequestOf, privateLinkRequestsToIssue, requestsAskedAgain, type GatewayOwner, type RequestBinding } from './private-link-requests.js';
-import { azureProgrammedCondition, routeParentEntries, routeParentRule, withinParentLimit } from './route-status.js';
+import { azureProgrammedCondition, routeParentEntries, routeParentRule, routeVerdictsAsServed, withinParentLimit } from './route-status.js';
 import { StatusWriteBackoff } from './status-write-backoff.js';
 
 /** What the hub needs to program Azure; absent when this hub runs with `--enable-afd=false`. */
@@ -219,11 +220,14 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       await publishFrontDoorIds(gateway, model, owner, report, logger);
       await markAskedAgain(owner, report, logger);
       afdRetired.record(owner, report, (k) => stores.internalServiceExports.get(k));
+      // Only a model Azure took (programmed, or on its way) is a programmed generation worth keeping on an invalid edit.
+      if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, report, logger);
       state = { kind: 'reconciled', report };
       outcome = outcomeOf(report, gateway, logger, azure);
     }
-    // After the Azure step, so each route's entry carries the Azure outcome of what it needs; each object on its own.
-    await writeRouteStatuses(gateway, owner, result, state.kind === 'reconciled' ? state.report : undefined, logger);
+    // After the Azure step, so each route's entry carries the Azure outcome of what it needs (and reports no withdrawal
+    // that step did not make); each object on its own.
+    await writeRouteStatuses(gateway, owner, routeVerdictsAsServed(result.verdicts.routes, state), state.kind === 'reconciled' ? state.report : undefined, logger);
     await writeGatewayStatus(gateway, result, state, logger);
     options.metrics?.record(owner.key, state);
     return withStatusRetries(outcome, owner);
@@ -392,8 +396,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   }
 
   /** Each route's parent entries for this Gateway, with what Azure refused of it or the plan could not program. */
-  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, result: ResolveResult, report: ReconcileReport | undefined, logger: Logger): Promise<void> {
-    const verdicts = new Map(result.verdicts.routes.map((v) => [`${v.namespace}/${v.name}`, v]));
+  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, routes: readonly RouteVerdict[], report: ReconcileReport | undefined, logger: Logger): Promise<void> {
+    const verdicts = new Map(routes.map((v) => [`${v.namespace}/${v.name}`, v]));
     const detached = stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key).filter((r) => !verdicts.has(objectKey(r)));
     const failuresOf = new Map<string, FailureReport[]>();
     for (const f of report?.failures ?? []) for (const o of f.owners) failuresOf.set(`${o.namespace}/${o.name}`, [...(failuresOf.get(`${o.namespace}/${o.name}`) ?? []), f]);

@@ -176,8 +176,19 @@ describe('gatewayStatus', () => {
     expect(servingGeneration({ ...again, lastTransitionTime: 'x' })).toBe(2);
     const twice = gatewayStatus(verdict, 4, { kind: 'held', previous: { ...again, lastTransitionTime: 'x' }, servingGeneration: 2 }, current);
     expect(programmedOf(twice)?.message).toBe('serves the configuration accepted at generation 2; generation 4 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net');
-    // Annotation edits keep the generation.
-    expect(programmedOf(gatewayStatus(verdict, 2, { kind: 'held', previous, servingGeneration: 2 }, current))?.message).toMatch(/^serves the configuration accepted at generation 2; the edits made since \(annotations\) are not accepted/);
+  });
+
+  it('held at an unchanged generation, Programmed names the change outside the spec as Accepted does, never assuming annotations', () => {
+    const previous = { type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready on e.azurefd.net', observedGeneration: 2, lastTransitionTime: '2026-01-01T00:00:00Z' } as const;
+    const refusedClass = { type: 'Accepted', status: 'False', reason: 'InvalidParameters', message: 'GatewayClass afd is not accepted: parametersRef is set', observedGeneration: 2 } as const;
+    const held = gatewayStatus({ ...verdict, conditions: [refusedClass] }, 2, { kind: 'held', previous, servingGeneration: 2 }, undefined);
+    expect(programmedOf(held)?.message).toBe(
+      'serves the configuration accepted at generation 2; generation 2 is no longer accepted after a change outside its spec (InvalidParameters: GatewayClass afd is not accepted: parametersRef is set), so nothing was changed in Azure: ready on e.azurefd.net',
+    );
+    expect(programmedOf(held)?.message).not.toContain('annotations');
+    // Held again, the served configuration is named once, not nested.
+    const again = gatewayStatus({ ...verdict, conditions: [refusedClass] }, 3, { kind: 'held', previous: { ...programmedOf(held)!, lastTransitionTime: 'x' }, servingGeneration: 2 }, undefined);
+    expect(programmedOf(again)?.message).toBe('serves the configuration accepted at generation 2; generation 3 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net');
   });
 
   it('with AFD disabled: a programmed Gateway keeps its Programmed condition and gets the warning condition; a new one is Pending', () => {

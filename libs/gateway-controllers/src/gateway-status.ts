@@ -81,7 +81,7 @@ function lastObserved(previous: Condition, report: ReconcileReport, generation: 
   };
 }
 
-function programmedCondition(state: ProgrammedState, generation: number, previous: Condition | undefined): VerdictCondition | undefined {
+function programmedCondition(state: ProgrammedState, generation: number, previous: Condition | undefined, accepted: VerdictCondition | undefined): VerdictCondition | undefined {
   const at = (status: VerdictCondition['status'], reason: string, message: string): VerdictCondition => ({
     type: 'Programmed',
     status,
@@ -98,9 +98,13 @@ function programmedCondition(state: ProgrammedState, generation: number, previou
     }
     case 'held': {
       const served = state.previous ? `${state.previous.message}` : 'the configuration last programmed';
-      // Annotations are metadata: editing them does not bump the generation.
-      const current = state.servingGeneration === generation ? 'the edits made since (annotations) are' : `generation ${generation} is`;
-      const message = `serves the configuration accepted at generation ${state.servingGeneration}; ${current} not accepted (see Accepted), so nothing was changed in Azure: ${stripServing(served)}`;
+      // The same generation refused means a change outside the Gateway's spec (its annotations, its GatewayClass, ...):
+      // only Accepted knows which, so its words are repeated here.
+      const current =
+        state.servingGeneration === generation
+          ? `generation ${generation} is no longer accepted after a change outside its spec (${accepted ? `${accepted.reason}: ${accepted.message}` : 'see Accepted'})`
+          : `generation ${generation} is not accepted (see Accepted)`;
+      const message = `serves the configuration accepted at generation ${state.servingGeneration}; ${current}, so nothing was changed in Azure: ${stripServing(served)}`;
       return at(state.previous?.status ?? 'Unknown', state.previous?.reason ?? 'Pending', message);
     }
     case 'disabled':
@@ -115,7 +119,7 @@ function programmedCondition(state: ProgrammedState, generation: number, previou
   }
 }
 
-const SERVING = /^serves the configuration accepted at generation \d+; .*? not accepted \(see Accepted\), so nothing was changed in Azure: /;
+const SERVING = /^serves the configuration accepted at generation \d+; .*?, so nothing was changed in Azure: /;
 
 /** A held Gateway edited again keeps naming the programmed configuration, not the previous hold. */
 function stripServing(message: string): string {
@@ -167,7 +171,7 @@ export function gatewayStatus(
   current: GatewayStatus | undefined,
 ): Required<Pick<GatewayStatus, 'conditions' | 'listeners'>> & Pick<GatewayStatus, 'addresses'> {
   const previous = current?.conditions?.find((c) => c.type === 'Programmed') as Condition | undefined;
-  const programmed = programmedCondition(state, generation, previous);
+  const programmed = programmedCondition(state, generation, previous, verdict.conditions.find((c) => c.type === 'Accepted'));
   const fromVerdict = verdict.conditions.filter((c) => !(programmed && c.type === 'Programmed'));
   const conditions = [...fromVerdict, ...(programmed ? [programmed] : []), ...reconciliationCondition(state, generation), ...azureDataCondition(state, generation)];
   const gatewayProgrammed = conditions.find((c) => c.type === 'Programmed');

@@ -154,7 +154,7 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
     expect(conditionOf(held, 'Accepted')?.message).toContain('Gold_AzureFrontDoor');
     const heldProgrammed = await eventually(() => programmedOf('held'), (c) => /^serves the configuration/.test(c?.message ?? ''));
     expect(heldProgrammed).toMatchObject({ status: 'True', reason: 'Programmed', observedGeneration: 1 });
-    expect(heldProgrammed?.message).toMatch(/^serves the configuration accepted at generation 1; the edits made since \(annotations\) are not accepted/);
+    expect(heldProgrammed?.message).toMatch(/^serves the configuration accepted at generation 1; generation 1 is no longer accepted after a change outside its spec \(Invalid: annotation "networking.fleet.azure.com\/afd-sku" has unsupported value "Gold_AzureFrontDoor"/);
     expect(writes()).toBe(before);
     expect(await edgeGet('/', host)).toEqual({ status: 200, body: 'cart@member-1' });
 

@@ -1,8 +1,9 @@
 import type { RouteParentStatus } from '@fleet-gateway/api-types';
 import { describeFailure, describeRef, type FailureReport, type RoutePlanProblems } from '@fleet-gateway/azure-frontdoor';
 import type { OwnedEntryRule } from '@fleet-gateway/controller';
-import { CONTROLLER_NAME, type RouteVerdict, type VerdictCondition } from '@fleet-gateway/model';
+import { CONTROLLER_NAME, withdrawalsNotMade, type RouteVerdict, type VerdictCondition } from '@fleet-gateway/model';
 import { gatewayParentKey } from './gateway-indexes.js';
+import type { ProgrammedState } from './gateway-status.js';
 
 /**
  * Our condition on a route's parent entry while Azure refuses (or failed to take) a resource the route needs. Gateway
@@ -65,4 +66,17 @@ export function routeParentRule(routeNamespace: string, gatewayKey: string): Own
     keyFields: ['parentRef', 'controllerName'],
     isOurs: (entry) => entry.controllerName === CONTROLLER_NAME && gatewayParentKey(routeNamespace, entry.parentRef) === gatewayKey,
   };
+}
+
+/**
+ * The route verdicts as this reconcile's Azure step leaves them true: when nothing of the model was written (the
+ * Gateway held at the generation it serves, or its whole model refused before any write, as a SKU change is), no
+ * rule was withdrawn, whatever the model says.
+ */
+export function routeVerdictsAsServed(verdicts: readonly RouteVerdict[], state: ProgrammedState): readonly RouteVerdict[] {
+  if (state.kind === 'held') return withdrawalsNotMade(verdicts, `the Gateway is held at generation ${state.servingGeneration} (see its Accepted), so nothing was changed in Azure`);
+  if (state.kind !== 'reconciled') return verdicts;
+  const { report } = state;
+  const refused = report.writes === 0 && report.reason !== 'Programmed' && report.reason !== 'Pending';
+  return refused ? withdrawalsNotMade(verdicts, `the Gateway's model was not programmed (${report.reason}, see its Programmed), so nothing was changed in Azure`) : verdicts;
 }

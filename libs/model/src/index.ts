@@ -15,3 +15,6 @@ export type { VerdictCase } from './verdict-catalog.js';
 export { renderVerdictTable, verdictCatalog } from './verdict-catalog.js';
 export type * from './verdict-types.js';
 export { apportionWeights, MAX_ORIGIN_WEIGHT } from './weights.js';
+export type { AcceptedSpec } from './accepted-spec.js';
+export { acceptedSpecKey, acceptedSpecsDue, acceptedSpecsOf, acceptedSpecValue, readAcceptedSpec } from './accepted-spec.js';
+export { withdrawalsNotMade } from './withdrawn-notes.js';

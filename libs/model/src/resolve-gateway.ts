@@ -6,10 +6,11 @@ import type { HubInputs } from './hub-inputs.js';
 import { indexInputs } from './input-index.js';
 import { resolveListeners, type ListenerResult } from './listeners.js';
 import type { GlobalGateway, HostRouting, ModelListener, ModelRoute, TrafficSplit } from './model-types.js';
-import { CONTROLLER_NAME, compareText } from './names.js';
+import { CONTROLLER_NAME, compareText, namespacedName } from './names.js';
 import { findModelErrors } from './model-validation.js';
 import { normalize } from './normalize.js';
-import { resolveRoute, type RouteResolution } from './route-resolution.js';
+import type { RouteResolution } from './route-resolution.js';
+import { resolveServing } from './route-serving.js';
 import { routeVerdict } from './route-verdict.js';
 import { buildRouting, type HostAttachment } from './routing-table.js';
 import { trafficSplits } from './traffic-split.js';
@@ -122,9 +123,12 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   const knownSku = sku.ok ? (sku.value ?? (config.ok ? inputs.controller.defaultSku : undefined)) : undefined;
   const refs = backendRefResolver(index, knownSku, gatewayRef);
   const context = { gateway, listeners, index, refs, splits: trafficSplits(refs.backends), profileTimeoutSeconds: timeout.ok ? timeout.value : undefined };
-  const resolutions = [...(inputs.httpRoutes ?? [])]
+  const gatewayKey = namespacedName(gatewayRef.namespace, gatewayRef.name);
+  const servings = [...(inputs.httpRoutes ?? [])]
     .sort((a, b) => compareText(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareText(a.metadata.name ?? '', b.metadata.name ?? ''))
-    .flatMap((route) => resolveRoute(route, context) ?? []);
+    .flatMap((route) => resolveServing(route, context, gatewayKey) ?? []);
+  // The model and the listeners' attached routes come from what is served; each route's status from its current spec.
+  const resolutions = servings.map((s) => s.served);
 
   const perRoute = resolutions.map((res) => ({ res, attachments: hostAttachments(res) }));
   // Routing and model routes of every route the model has not refused.
@@ -164,8 +168,12 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
         conditions,
         listeners: listenerVerdicts(listeners, resolutions),
       },
-      routes: resolutions.map((res) =>
-        routeVerdict(res, { shadowed: shadowed.get(res.key) ?? [], caseCollisions: caseCollisions.get(res.key) ?? [], modelErrors: refused.get(res.key) }),
+      routes: servings.map(({ current, served, servingGeneration }) =>
+        routeVerdict(
+          current,
+          { shadowed: shadowed.get(current.key) ?? [], caseCollisions: caseCollisions.get(current.key) ?? [], modelErrors: refused.get(current.key) },
+          servingGeneration === undefined ? undefined : { served, generation: servingGeneration },
+        ),
       ),
     },
   };

@@ -6,6 +6,7 @@ import type { InputIndex } from './input-index.js';
 import type { ListenerResult } from './listeners.js';
 import { joinMessages } from './conditions.js';
 import type { ModelRule, RuleBackend } from './model-types.js';
+import { withdrawnNote } from './withdrawn-notes.js';
 import { namespacedName } from './names.js';
 import { convertRules, type ConvertedRule } from './route-rules.js';
 import type { trafficSplits } from './traffic-split.js';
@@ -136,7 +137,7 @@ export function resolveRoute(route: HTTPRoute, ctx: RouteContext): RouteResoluti
   const ruleRefs = rules.map((rule) => resolveRuleRefs(route, rule, ctx, refProblems, notes));
   const keptRules = rules.filter((r) => r.problems.length === 0).map((r) => keptRule(route, r, ruleRefs[r.index] ?? { backends: [] }, ctx));
   for (const rule of keptRules) {
-    if (rule.withdrawn) notes.add(`rule ${rule.index} is withdrawn (${rule.withdrawn}): its requests get an error, never another rule's backend`);
+    if (rule.withdrawn) notes.add(withdrawnNote(rule.index, rule.withdrawn));
   }
   return {
     route,

@@ -7,29 +7,50 @@ function droppedRules(res: RouteResolution): string[] {
   return res.rules.filter((r) => r.problems.length > 0).map((r) => `rule ${r.index}: ${r.problems.join(', ')}`);
 }
 
-/** Unknown clusters and withdrawn rules are named whether or not every reference resolved. */
-function resolvedRefs(res: RouteResolution, make: ReturnType<typeof conditionsFor>): VerdictCondition {
+/**
+ * Unknown clusters and withdrawn rules are named whether or not every reference resolved. They are those of what is
+ * served: the last accepted generation while the route is held.
+ */
+function resolvedRefs(res: RouteResolution, make: ReturnType<typeof conditionsFor>, held?: HeldRoute): VerdictCondition {
+  const notes = held ? [heldNote(res, held), ...held.served.notes] : res.notes;
   const [first] = res.refProblems;
-  if (first) return make.isFalse('ResolvedRefs', first.reason, joinMessages([...res.refProblems.map((p) => p.message), ...res.notes]));
-  return make.isTrue('ResolvedRefs', 'ResolvedRefs', joinMessages(['all backendRefs resolved', ...res.notes]));
+  if (first) return make.isFalse('ResolvedRefs', first.reason, joinMessages([...res.refProblems.map((p) => p.message), ...notes]));
+  return make.isTrue('ResolvedRefs', 'ResolvedRefs', joinMessages(['all backendRefs resolved', ...notes]));
 }
 
-/** Why the route is not accepted through this parentRef, most fundamental first; all are reported together. */
-function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['parents'][number]['attachment'], dropped: readonly string[], modelErrors?: string) {
+/**
+ * Why the route is not accepted through this parentRef, most fundamental first; all are reported together. A held
+ * route serves none of its current rules, so a dropped rule refuses its generation too.
+ */
+function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['parents'][number]['attachment'], dropped: readonly string[], modelErrors?: string, held?: HeldRoute) {
   const problems: { reason: string; message: string }[] = [];
   if (!attachment.ok) problems.push({ reason: attachment.reason, message: attachment.message });
   if (modelErrors) problems.push({ reason: 'UnsupportedValue', message: `the route is not programmed: the model refuses it (${modelErrors})` });
   if (res.annotationProblem) problems.push({ reason: 'UnsupportedValue', message: res.annotationProblem });
   if (res.rules.length > 0 && dropped.length === res.rules.length) {
     problems.push({ reason: 'UnsupportedValue', message: `all rules are dropped: ${dropped.join('; ')}` });
+  } else if (held && dropped.length > 0) {
+    problems.push({ reason: 'UnsupportedValue', message: `Dropped Rule(s): ${dropped.join('; ')}` });
   }
   // Invalid listeners say so themselves; through the valid ones, every host AFD refuses leaves nothing to serve.
   const valid = attachment.ok ? attachment.attachments.filter((a) => !a.listener.problem) : [];
   const refused = valid.flatMap((a) => a.refused);
   if (refused.length > 0 && valid.every((a) => a.hostnames.length === 0)) {
     problems.push({ reason: 'UnsupportedValue', message: `no hostname of the route can be served: ${refused.map((r) => r.problem).join('; ')}` });
+  } else if (held && refused.length > 0) {
+    problems.push({ reason: 'UnsupportedValue', message: `hostnames not served: ${refused.map((r) => r.problem).join('; ')}` });
   }
   return problems;
+}
+
+/** A route whose current generation is not valid in full, served as last accepted (see route-serving.ts). */
+export interface HeldRoute {
+  readonly served: RouteResolution;
+  readonly generation: number;
+}
+
+function heldNote(res: RouteResolution, held: HeldRoute): string {
+  return `generation ${res.route.metadata.generation ?? 0} is not served: serving generation ${held.generation}, the last one accepted in full, until this is fixed (an invalid edit never withdraws what was working)`;
 }
 
 /** What a listener the route attaches to does not serve for it: everything (invalid), hosts AFD refuses, isolated hosts. */
@@ -51,16 +72,20 @@ export interface RoutingNotes {
   readonly modelErrors?: string;
 }
 
-export function routeVerdict(res: RouteResolution, notes: RoutingNotes): RouteVerdict {
+/**
+ * The conditions of each of the route's parentRefs to this Gateway, for its current generation. A held route's
+ * False conditions name what is wrong and the generation served instead.
+ */
+export function routeVerdict(res: RouteResolution, notes: RoutingNotes, held?: HeldRoute): RouteVerdict {
   const make = conditionsFor(res.route.metadata.generation ?? 0);
   const dropped = droppedRules(res);
-  const shadowNotes = notes.shadowed;
-  const refs = resolvedRefs(res, make);
+  const shadowNotes = held ? [heldNote(res, held)] : notes.shadowed;
+  const refs = resolvedRefs(res, make, held);
   const parents = res.parents.map(({ ref, attachment }) => {
     const conditions: VerdictCondition[] = [];
-    const problems = acceptanceProblems(res, attachment, dropped, notes.modelErrors);
+    const problems = acceptanceProblems(res, attachment, dropped, notes.modelErrors, held);
     const [first] = problems;
-    if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages(problems.map((p) => p.message))));
+    if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages([...problems.map((p) => p.message), ...(held ? [heldNote(res, held)] : [])])));
     else if (attachment.ok) {
       const listeners = [...new Set(attachment.attachments.map((a) => a.listener.name))].join(', ');
       const unserved = attachment.attachments.flatMap(unservedThrough);

@@ -6,7 +6,7 @@ import { serviceImports, type CachedServiceImport } from '@fleet-gateway/fleet-h
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { AZURE_PROGRAMMED_CONDITION } from '../route-status.js';
-import { APP_NAMESPACE, conditionOf, readGateway, readRoute, SCOPE, type HubUnderTest } from './hub-under-test.js';
+import { APP_NAMESPACE, conditionOf, readGateway, readRoute, SCOPE, type HubUnderTest, type RunningAgent } from './hub-under-test.js';
 
 /**
  * Test-only: what the hub's real-API tests read back — ARM request counts from the emulator, Gateway and route
@@ -101,6 +101,18 @@ export const whenWarned = (client: KubeClient, name: string, reason: string, tim
   eventually(() => gatewayEvents(client, name), (events) => events.some((e) => e.type === 'Warning' && e.reason === reason), timeoutMs).then((events) =>
     events.find((e) => e.type === 'Warning' && e.reason === reason),
   );
+
+/**
+ * A Gateway's reconciles have settled: its last one ended without writing (its own status writes wake it once more,
+ * until one writes nothing) and no key waits in the queue of `agent`.
+ */
+export function settled(hub: HubUnderTest, agent: RunningAgent, name: string): boolean {
+  const lines = hub.logs.lines.filter((l) => l.controller === 'gateway' && l.name === name);
+  const last = lines.at(-1);
+  if (last?.message !== 'requeued' && last?.message !== 'reconciled') return false;
+  const wrote = lines.some((l) => l.reconcileId === last.reconcileId && (String(l.message).startsWith('wrote ') || String(l.message).startsWith('recorded ')));
+  return !wrote && agent.gateway.controller.queueDepth === 0;
+}
 
 /** Log lines that carry a stack trace (a `stack` field, or `    at …` frames in any string). */
 export function linesWithStackTraces(lines: readonly Record<string, unknown>[]): Record<string, unknown>[] {
