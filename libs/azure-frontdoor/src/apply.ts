@@ -47,7 +47,8 @@ export type OperationResult =
   | { readonly op: Operation; readonly outcome: 'done'; readonly resource?: { provisioningState?: string; deploymentStatus?: string } & object }
   /** `recalled`: not sent; ARM refused this exact write terminally before (see `ApplyOptions.recall`). */
   | { readonly op: Operation; readonly outcome: 'failed'; readonly failure: ArmFailure; readonly recalled?: boolean }
-  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string }
+  /** `fenced`: stopped by the fence (this replica may no longer write), not by a failure it depends on. */
+  | { readonly op: Operation; readonly outcome: 'skipped'; readonly because: string; readonly fenced?: boolean }
   | { readonly op: Operation; readonly outcome: 'in-flight'; readonly because: string };
 
 type Written = { provisioningState?: string; deploymentStatus?: string } & object;
@@ -116,7 +117,7 @@ async function execute(cdn: CdnManagementClient, scope: FrontDoorScope, op: Oper
   } catch (error) {
     // Gone already is what a delete wants.
     if (op.action === 'delete' && isNotFound(error)) return { op, outcome: 'done' };
-    if (error instanceof ArmWriteFencedError) return { op, outcome: 'skipped', because: `not attempted: ${error.reason}` };
+    if (error instanceof ArmWriteFencedError) return { op, outcome: 'skipped', because: `not attempted: ${error.reason}`, fenced: true };
     if (deadline.expired()) {
       return { op, outcome: 'in-flight', because: `ARM had not finished the ${op.action} within ${deadline.deadlineMs / 1000} s; it is observed again` };
     }
@@ -151,7 +152,7 @@ export async function applyOperations(
     fenced ??= options.fence?.();
     if (fenced) {
       const because = `not attempted: ${fenced}`;
-      results.push(...level.map((op): OperationResult => ({ op, outcome: 'skipped', because })));
+      results.push(...level.map((op): OperationResult => ({ op, outcome: 'skipped', because, fenced: true })));
       continue;
     }
     const run: Operation[] = [];

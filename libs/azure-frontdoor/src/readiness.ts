@@ -101,12 +101,13 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
       report(ref, 'failed', states.get(key), describeFailure(result.failure));
       continue;
     }
-    // What was not attempted waits for a failure, which the failures report (with the routes it is theirs). The
-    // security policy is the Gateway's: while it waits, custom domains written since may be served without the WAF
-    // policy, so the Gateway is not programmed.
+    // What was not attempted for a failure waits for it, which the failures report (with the routes it is theirs).
+    // What the fence stopped is pending: nothing failed, this replica may just no longer write. The security policy is
+    // the Gateway's: while it waits, custom domains written since may be served without the WAF policy, so the
+    // Gateway is not programmed.
     if (result?.outcome === 'skipped') {
       report(ref, 'skipped', arm, result.because);
-      if (ref.kind === 'securityPolicy') pending.push(`${describeRef(ref)} waits: ${result.because}`);
+      if (result.fenced || ref.kind === 'securityPolicy') pending.push(`${describeRef(ref)} waits: ${result.because}`);
       continue;
     }
     if (result?.outcome === 'in-flight') {
@@ -124,6 +125,7 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
     if (result.outcome === 'failed') failures.push(failureReport(result));
     const action: ResourceAction = result.outcome === 'done' ? (ACTIONS[result.op.action] as ResourceAction) : result.outcome;
     if (result.outcome === 'in-flight') pending.push(`${describeRef(result.op.ref)} ${result.op.action} in flight: ${result.because}`);
+    if (result.outcome === 'skipped' && result.fenced) pending.push(`${describeRef(result.op.ref)} ${result.op.action} waits: ${result.because}`);
     const cause = result.outcome === 'failed' ? describeFailure(result.failure) : result.outcome === 'done' ? result.op.reason : result.because;
     report(result.op.ref, action, result.outcome === 'done' && result.op.action !== 'delete' ? (result.resource as ArmState) : states.get(key), cause);
   }

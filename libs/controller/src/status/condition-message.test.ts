@@ -51,6 +51,10 @@ describe('capMessage', () => {
         // Whole parts kept, or the first part itself cut at its items.
         if (prefix !== parts.slice(0, keptParts).join('; ')) expect([keptParts, prefix.endsWith(' more')]).toEqual([1, true]);
       }),
+      { seed: 32_768, numRuns: 2_000 },
     );
+    // Found by an unseeded run: a first part of items too short to count under a limit shorter than the counts.
+    const tiny = ['            ,  ,          ', ...Array.from({ length: 10 }, () => ' ')].join('; ');
+    expect(capMessage(tiny, 40).length).toBeLessThanOrEqual(40);
   });
 });

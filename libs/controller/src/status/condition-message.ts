@@ -36,5 +36,8 @@ function capList(message: string, limit: number, level: number): string {
  * the whole status write). It is cut at a list boundary and says how much was left out: `…; … and 37 more`.
  */
 export function capMessage(message: string, limit = CONDITION_MESSAGE_LIMIT): string {
-  return message.length <= limit ? message : capList(message, limit, 0);
+  if (message.length <= limit) return message;
+  const capped = capList(message, limit, 0);
+  // Under a limit shorter than the counts themselves (never the CRDs'), the bound still holds: a plain cut.
+  return capped.length <= limit ? capped : `${message.slice(0, Math.max(0, limit - 1))}…`;
 }
