@@ -1,7 +1,7 @@
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { acceptedSpecKey, CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { armWrites, EdgeProbe, linesWithStackTraces, settled, whenImported, whenProgrammed } from './test-support/hub-probes.js';
+import { armWrites, EdgeProbe, linesWithStackTraces, settled, whenProgrammed } from './test-support/hub-probes.js';
 import {
   APP_NAMESPACE,
   applyObject,
@@ -9,7 +9,6 @@ import {
   exportPath,
   gatewayBody,
   gatewayPath,
-  publishExport,
   readRoute,
   routeBody,
   routePath,
@@ -53,11 +52,7 @@ const whenSettled = (name: string) => eventually(async () => settled(hub, agent,
 
 describe('an invalid edit of a programmed route on a shared Gateway', { timeout: 240_000 }, () => {
   it('keeps the edge answering from the last accepted generation with zero ARM writes, across a restart; the ServiceImport gone still withdraws', async () => {
-    for (const [service, address] of [['a-web', '10.9.0.1'], ['b-web', '10.9.0.2'], ['c-web', '10.9.0.3']] as const) {
-      await edge.serveAt(address, `${service}@member-1`);
-      await publishExport(hub.client, { cluster: 'member-1', service, publicAddress: address });
-      await whenImported(hub, service, ['member-1']);
-    }
+    for (const [service, address] of [['a-web', '10.9.0.1'], ['b-web', '10.9.0.2'], ['c-web', '10.9.0.3']] as const) await edge.publishServed(service, address);
     await applyObject(hub.client, gatewayPath('shared'), gatewayBody('shared'));
     await applyObject(hub.client, routePath('team-a'), routeBody('team-a', 'shared', [{ path: '/a', backends: [{ name: 'a-web' }] }]));
     await applyObject(hub.client, routePath('team-b'), teamB({ parentRefs: [parent], rules: [rule(servingPrefix, serviceImport('b-web'))] }));

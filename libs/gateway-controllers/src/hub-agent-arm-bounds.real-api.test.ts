@@ -6,7 +6,7 @@ import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { armWrites, whenImported, whenProgrammed } from './test-support/hub-probes.js';
 import { emulatorAfdFlags, emulatorAgentEnvironment, startAgentProcess, type HubAgentProcess } from './test-support/hub-agent-process.js';
-import { applyGatewayWithRoute, HUB_LEASE, publishExport, SCOPE, startHubUnderTest, type HubUnderTest } from './test-support/hub-under-test.js';
+import { applyObject, gatewayBody, gatewayPath, HUB_LEASE, publishExport, routeBody, routePath, SCOPE, startHubUnderTest, type HubUnderTest } from './test-support/hub-under-test.js';
 
 // The hub agent as it ships (the bundle, under plain node), on a real API server and the emulator: its liveness when
 // an ARM call never ends, and its fence when a paused leader resumes after a standby took its Lease.
@@ -55,7 +55,10 @@ async function probe(url: string): Promise<{ status: number; body: string }> {
 async function createGateway(name: string): Promise<void> {
   await publishExport(hub.client, { cluster: 'member-1', service: name, publicAddress: '10.9.1.1' });
   await whenImported(hub, name, ['member-1']);
-  await applyGatewayWithRoute(hub.client, name);
+  // The route first: the Gateway's first reconcile then plans the whole graph (profile, then the levels after it), so
+  // a leader paused after the profile's write resumes mid-plan.
+  await applyObject(hub.client, routePath(name), routeBody(name, name, [{ path: '/', backends: [{ name }] }]));
+  await applyObject(hub.client, gatewayPath(name), gatewayBody(name));
 }
 
 /** ARM writes the agent counted itself (every attempt, as the emulator counts them). */

@@ -3,14 +3,13 @@ import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AZURE_PROGRAMMED_CONDITION } from './route-status.js';
-import { armWrites, EdgeProbe, eventsAbout, linesWithStackTraces, programmedOf, whenImported, whenProgrammed } from './test-support/hub-probes.js';
+import { armWrites, EdgeProbe, eventsAbout, linesWithStackTraces, programmedOf, whenProgrammed } from './test-support/hub-probes.js';
 import {
   APP_NAMESPACE,
   applyObject,
   conditionOf,
   gatewayBody,
   gatewayPath,
-  publishExport,
   readGateway,
   readRoute,
   routeBody,
@@ -42,12 +41,6 @@ const addressOf = (team: Team, backend: (typeof BACKENDS)[number]) => `10.9.${TE
 const baseRules = (team: Team): RuleFixture[] => [{ path: `/${team}`, backends: [{ name: `${team}-web` }] }];
 const ours = (route: Awaited<ReturnType<typeof readRoute>>) => route.status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME);
 
-async function backend(team: Team, kind: (typeof BACKENDS)[number]): Promise<void> {
-  const service = `${team}-${kind}`;
-  await edge.serveAt(addressOf(team, kind), `${service}@member-1`);
-  await publishExport(hub.client, { cluster: 'member-1', service, publicAddress: addressOf(team, kind) });
-  await whenImported(hub, service, ['member-1']);
-}
 
 const applyRoute = (team: Team, rules: readonly RuleFixture[], extraSpec: Record<string, unknown> = {}) => {
   const body = routeBody(team, GATEWAY, rules);
@@ -59,7 +52,7 @@ beforeAll(async () => {
   hub = await startHubUnderTest({ retry: { baseDelayMs: 1, maxDelayMs: 5, requestTimeoutMs: 2_000, maxRetries: 2 } });
   await hub.startAgent();
   edge = new EdgeProbe(hub);
-  for (const team of TEAMS) for (const kind of BACKENDS) await backend(team, kind);
+  for (const team of TEAMS) for (const kind of BACKENDS) await edge.publishServed(`${team}-${kind}`, addressOf(team, kind));
   await applyObject(hub.client, gatewayPath(GATEWAY), gatewayBody(GATEWAY));
   for (const team of TEAMS) await applyRoute(team, baseRules(team));
   host = (await whenProgrammed(hub, GATEWAY, [...TEAMS], 60_000)).status?.addresses?.[0]?.value ?? '';

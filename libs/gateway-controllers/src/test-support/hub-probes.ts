@@ -6,7 +6,7 @@ import { serviceImports, type CachedServiceImport } from '@fleet-gateway/fleet-h
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { AZURE_PROGRAMMED_CONDITION } from '../route-status.js';
-import { APP_NAMESPACE, conditionOf, readGateway, readRoute, SCOPE, type HubUnderTest, type RunningAgent } from './hub-under-test.js';
+import { APP_NAMESPACE, conditionOf, publishExport, readGateway, readRoute, SCOPE, type HubUnderTest, type RunningAgent } from './hub-under-test.js';
 
 /**
  * Test-only: what the hub's real-API tests read back — ARM request counts from the emulator, Gateway and route
@@ -131,6 +131,16 @@ export class EdgeProbe {
     this.servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.hub.emulator.admin.mapAddress(address, 80, { host: '127.0.0.1', port: (server.address() as AddressInfo).port });
+  }
+
+  /**
+   * A member-1 backend as a member publishes it: a local server answering `<service>@member-1` behind `address`:80,
+   * the export with that public address, and the hub's ServiceImport listing the cluster.
+   */
+  async publishServed(service: string, address: string): Promise<void> {
+    await this.serveAt(address, `${service}@member-1`);
+    await publishExport(this.hub.client, { cluster: 'member-1', service, publicAddress: address });
+    await whenImported(this.hub, service, ['member-1']);
   }
 
   get(path: string, host: string, edge = 0): Promise<{ status: number; body: string }> {

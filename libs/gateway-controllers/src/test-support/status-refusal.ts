@@ -33,9 +33,10 @@ export async function allowStatus(client: KubeClient, object: string): Promise<v
 
 /**
  * Resolves once the API server enforces (or no longer enforces) the policy, which it loads asynchronously: a status
- * write through `statusPath` is refused (or taken).
+ * write through `statusPath` is refused with 403 (or taken). `status` is the merge patch sent: one the schema takes
+ * (schema validation runs before the policy; an HTTPRoute without a status needs `{ parents: [] }`).
  */
-export async function whenStatusRefused(client: KubeClient, statusPath: string, refused = true): Promise<unknown> {
-  const attempt = () => client.patch(statusPath, { status: {} }, 'merge').then(() => undefined, (error: unknown) => error);
-  return eventually(attempt, (error) => (error !== undefined) === refused, 30_000);
+export async function whenStatusRefused(client: KubeClient, statusPath: string, refused = true, status: object = {}): Promise<unknown> {
+  const attempt = () => client.patch(statusPath, { status }, 'merge').then(() => undefined, (error: unknown) => error);
+  return eventually(attempt, (error) => ((error as { statusCode?: number } | undefined)?.statusCode === 403) === refused, 30_000);
 }
