@@ -93,7 +93,7 @@ describe('the resource group and the profiles the hub may touch', { timeout: 60_
     const before = await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile);
     hub.emulator.admin.resetCounters();
 
-    await hub.startAgent();
+    const agent = await hub.startAgent();
     const refused = await eventually(() => programmedOf(hub, 'squatted'), (c) => c?.reason === 'ForeignProfile', 30_000);
     expect(refused?.status).toBe('False');
     expect(refused?.message).toContain(`profile ${profile} exists but is not this Gateway's`);
@@ -110,6 +110,8 @@ describe('the resource group and the profiles the hub may touch', { timeout: 60_
     expect(armWrites(hub)).toBe(0);
     expect(await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile)).toEqual(before);
     expect((await gatewayEvents(hub.client, 'squatted')).filter((e) => e.type === 'Warning').map((e) => e.reason)).toEqual(['ForeignProfile']);
+    // Stopped, as every test here stops its agent: one left running would program the next test's Gateways too.
+    await agent.stop();
   });
 
   it('the AFD profile quota: the Gateway past it is Programmed=False NoResources naming the quota, nothing is written for it, and it is programmed once a place is free', async () => {
