@@ -106,6 +106,36 @@ describe('every rendering', () => {
   }
 });
 
+describe('the PodDisruptionBudget and the NetworkPolicy', () => {
+  for (const { chart, name, values } of RENDERINGS) {
+    it(`${chart} (${name}): both off by default; when on, they select exactly the Deployment's pods`, async () => {
+      const manifests = await manifestsOf(chart, values);
+      const budgets = ofKind(manifests, 'PodDisruptionBudget');
+      const policies = ofKind(manifests, 'NetworkPolicy');
+      if (name === 'default') {
+        expect([budgets, policies]).toEqual([[], []]);
+        return;
+      }
+      const deployment = only(manifests, 'Deployment');
+      const selector = (deployment['spec'] as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
+      expect((only(manifests, 'PodDisruptionBudget')['spec'] as { selector: unknown }).selector).toEqual({ matchLabels: selector });
+      const policy = only(manifests, 'NetworkPolicy')['spec'] as {
+        podSelector: unknown;
+        policyTypes: string[];
+        ingress: { ports: { port: number }[] }[];
+        egress: { ports?: { port: number; protocol: string }[] }[];
+      };
+      expect(policy.podSelector).toEqual({ matchLabels: selector });
+      expect(policy.policyTypes).toEqual(['Ingress', 'Egress']);
+      // Ingress: the metrics and health ports the container serves, nothing else.
+      const served = (containerOf(deployment).ports ?? []).map((p) => p.containerPort).sort();
+      expect(policy.ingress.flatMap((rule) => rule.ports.map((p) => p.port)).sort()).toEqual(served);
+      // Egress: DNS, then HTTPS (API servers, ARM, Entra ID) and the instance metadata endpoint.
+      expect(policy.egress.flatMap((rule) => (rule.ports ?? []).map((p) => `${p.port}/${p.protocol}`))).toEqual(['53/UDP', '53/TCP', '443/TCP', '80/TCP']);
+    });
+  }
+});
+
 describe('the Lease and leader election', () => {
   it('the hub Role covers exactly the Lease the hub agent elects on, in the namespace its flag names', async () => {
     for (const values of [[], ['hub-everything.yaml']]) {

@@ -5,6 +5,8 @@ import type { Manifest } from './helm.js';
 const RESOURCES: Record<string, Omit<ResourceType, 'kind' | 'group' | 'version'>> = {
   ServiceAccount: { plural: 'serviceaccounts', namespaced: true },
   Deployment: { plural: 'deployments', namespaced: true },
+  PodDisruptionBudget: { plural: 'poddisruptionbudgets', namespaced: true },
+  NetworkPolicy: { plural: 'networkpolicies', namespaced: true },
   Role: { plural: 'roles', namespaced: true },
   RoleBinding: { plural: 'rolebindings', namespaced: true },
   ClusterRole: { plural: 'clusterroles', namespaced: false },
