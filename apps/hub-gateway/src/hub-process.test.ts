@@ -8,8 +8,8 @@ import type { PrivateEndpointConnection } from '@azure/arm-network';
 import { emulatorIdentityCredential, managedIdentityEnvironment, start, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { customResourceDefinitions, objectPath, type Condition, type CustomResourceDefinition, type KubeClient } from '@fleet-gateway/controller';
 import { AgentProcess, bundleAgent, eventually, startHubPlane, type HubPlane, type LogLine } from '@fleet-gateway/controller/test-support';
-import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD } from '@fleet-gateway/fleet-hub';
-import { withoutExtensionFields } from '@fleet-gateway/fleet-hub/test-support';
+import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD } from '@fleet-gateway/fleet-schema';
+import { withoutExtensionFields } from '@fleet-gateway/fleet-schema/test-support';
 import { AFD_DISABLED_MESSAGE, GATEWAY_FINALIZER } from '@fleet-gateway/gateway-controllers';
 import {
   applyObject,

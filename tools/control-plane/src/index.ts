@@ -3,7 +3,7 @@ export type { Cluster } from './cluster.js';
 export { fillCacheDir } from './cache-dir.js';
 export { ensureBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCrds, type CrdSelection } from './crd-install.js';
-export { fleetCrds, gatewayApiCrds, gatewayApiModuleDir, FLEET_CRD_DIR, GATEWAY_API_MODULE } from './crds.js';
+export { fleetCrds, gatewayApiCrds, gatewayApiModuleDir, FLEET_CRD_DIR, GATEWAY_API_MODULE, type CustomResourceDefinitionManifest } from './crds.js';
 export { renderKubeconfig } from './kubeconfig.js';
 export { freePorts } from './ports.js';
 export { createMemberHubCredentials, memberNamespace, MEMBER_AGENT_HUB_RULES } from './member-credentials.js';

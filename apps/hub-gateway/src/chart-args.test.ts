@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { parseHubFlags } from './flags.js';
+
+/**
+ * The container args of the hub chart's golden renderings (tools/charts-test proves them equal to `helm template`'s
+ * output), read by this agent's own flag parser: what the chart passes must be what the agent accepts.
+ */
+function chartArgs(golden: string): string[] {
+  const text = readFileSync(path.resolve(import.meta.dirname, '../../../tools/charts-test/golden', golden), 'utf8');
+  const deployment = parseAllDocuments(text)
+    .map((document) => document.toJS() as { kind?: string; spec?: { template: { spec: { containers: { args?: string[] }[] } } } })
+    .find((manifest) => manifest?.kind === 'Deployment');
+  // The cloud config file exists only in the pod (a mounted Secret) and the parser reads it, so it is left out here.
+  return (deployment?.spec?.template.spec.containers[0]?.args ?? []).filter((arg) => !arg.startsWith('--cloud-config='));
+}
+
+describe("the hub chart's container args, read by the agent's flag parser", () => {
+  it('accepts the default args: AFD off, leader election in fleet-system', () => {
+    expect(parseHubFlags(chartArgs('hub-gateway.default.yaml'))).toMatchObject({
+      ok: true,
+      value: { enableAfd: false, leaderElect: true, leaderElectionNamespace: 'fleet-system', healthProbeBindAddress: ':8083', metricsBindAddress: ':8082' },
+    });
+  });
+
+  it('accepts the everything-on args with the values they came from', () => {
+    expect(parseHubFlags(chartArgs('hub-gateway.everything.yaml'))).toMatchObject({
+      ok: true,
+      value: {
+        enableAfd: true,
+        afdResourceGroup: 'rg-frontdoor',
+        hubName: 'hub-eastus2',
+        defaultAfdSku: 'Premium_AzureFrontDoor',
+        armRateLimitShare: 0.25,
+        azureSubscriptionId: '00000000-0000-4000-8000-0000000000a1',
+        leaderElectionNamespace: 'fleet-leases',
+        leaseDurationMs: 30_000,
+        logLevel: 'debug',
+      },
+    });
+  });
+});
