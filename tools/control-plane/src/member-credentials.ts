@@ -9,7 +9,7 @@ export const memberNamespace = (member: string): string => `fleet-member-${membe
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The member agent's Role rules on the hub: the hub chart renders its per-member Role from the same file. */
-export const MEMBER_AGENT_HUB_RULES_FILE = path.join(repoRoot, 'charts/hub-gateway/files/member-agent-hub-rules.yaml');
+const MEMBER_AGENT_HUB_RULES_FILE = path.join(repoRoot, 'charts/hub-gateway/files/member-agent-hub-rules.yaml');
 
 /** What a member agent does on the hub: publish its InternalServiceExports and watch the hub's answers on them. */
 export async function memberAgentHubRules(): Promise<V1PolicyRule[]> {
