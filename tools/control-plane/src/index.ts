@@ -6,6 +6,6 @@ export { installCrds, type CrdSelection } from './crd-install.js';
 export { fleetCrds, gatewayApiCrds, gatewayApiModuleDir, FLEET_CRD_DIR, GATEWAY_API_MODULE, type CustomResourceDefinitionManifest } from './crds.js';
 export { renderKubeconfig } from './kubeconfig.js';
 export { freePorts } from './ports.js';
-export { createMemberHubCredentials, memberNamespace, MEMBER_AGENT_HUB_RULES } from './member-credentials.js';
+export { createMemberHubCredentials, memberAgentHubRules, memberNamespace } from './member-credentials.js';
 export { stopDetached } from './detached.js';
 export { commandLineIncludes, isRunning, removeOnExit, startProcess, stopRecordedProcesses, type ManagedProcess } from './processes.js';
