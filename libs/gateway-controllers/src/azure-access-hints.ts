@@ -2,7 +2,7 @@ import type { ArmFailure, FrontDoorScope } from '@fleet-gateway/azure-frontdoor'
 
 /** Who the hub is in Azure, for messages that tell an operator which identity needs which role. */
 export interface AzureIdentityDescription {
-  /** e.g. `the workload identity with client id 1234…`, or `DefaultAzureCredential's identity`. */
+  /** e.g. `the workload identity with client id 1234… (tenant …)` (agent-flags' describeAzureCredential). */
   readonly identity: string;
 }
 
