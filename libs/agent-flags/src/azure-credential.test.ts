@@ -65,9 +65,10 @@ describe('readAzureCredential', () => {
     ]);
   });
 
-  it('with Azure access off: checks the values only, not what the kind needs, and chooses nothing', () => {
-    expect(read({ kind: 'workload-identity', inUse: false })).toEqual({ choice: undefined, errors: [] });
+  it('with Azure access off: checks the flags only, not the environment or what the kind needs, and chooses nothing', () => {
+    expect(read({ kind: 'workload-identity', inUse: false, environment: { AZURE_CLIENT_ID: 'my-app' } })).toEqual({ choice: undefined, errors: [] });
     expect(read({ kind: 'nonsense', inUse: false }).errors).toHaveLength(1);
+    expect(read({ clientId: 'my-app', inUse: false }).errors).toHaveLength(1);
   });
 });
 

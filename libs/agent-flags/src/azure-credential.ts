@@ -45,18 +45,19 @@ const KINDS = AZURE_CREDENTIAL_KINDS.join(', ');
  */
 export function readAzureCredential(inputs: AzureCredentialInputs, errors: string[]): AzureCredentialChoice | undefined {
   const { environment } = inputs;
+  const flagError = checkSubscriptionId('azure-client-id', inputs.clientId);
+  if (flagError) errors.push(flagError);
   if (!(AZURE_CREDENTIAL_KINDS as readonly string[]).includes(inputs.kind)) {
     errors.push(`--azure-credential has invalid value "${inputs.kind}"; expected one of ${KINDS}`);
     return undefined;
   }
   const kind = inputs.kind as AzureCredentialKind;
-  const flagError = checkSubscriptionId('azure-client-id', inputs.clientId);
-  if (flagError) errors.push(flagError);
+  // The environment matters only to a credential that is built.
+  if (!inputs.inUse) return undefined;
   const clientId = inputs.clientId ?? nonEmpty(environment.AZURE_CLIENT_ID);
   if (inputs.clientId === undefined && checkSubscriptionId('azure-client-id', clientId)) {
     errors.push(`AZURE_CLIENT_ID has invalid value "${clientId}"; expected a GUID (the client id of the identity --azure-credential=${kind} uses)`);
   }
-  if (!inputs.inUse) return undefined;
   const chosen = `--azure-credential=${kind}`;
   const tokenFile = nonEmpty(environment.AZURE_FEDERATED_TOKEN_FILE);
   if (kind === 'managed-identity') {
