@@ -47,6 +47,7 @@ describe('readAzureCredential', () => {
     const endpoint = 'http://127.0.0.1:4004/msi/token';
     expect(read({ clientId: CLIENT, environment: { IDENTITY_ENDPOINT: endpoint, IDENTITY_HEADER: 'SECRET' } }).choice).toEqual({ kind: 'managed-identity', clientId: CLIENT, tokenEndpoint: endpoint });
     expect(read({ environment: { AZURE_CLIENT_ID: CLIENT } }).choice).toEqual({ kind: 'managed-identity', clientId: CLIENT });
+    expect(read({ environment: { MSI_ENDPOINT: 'http://localhost:50342/oauth2/token' } }).choice).toEqual({ kind: 'managed-identity', tokenEndpoint: 'http://localhost:50342/oauth2/token' });
   });
 
   it('managed identity refuses the workload identity environment, with which ManagedIdentityCredential would exchange its token instead', () => {

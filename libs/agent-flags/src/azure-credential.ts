@@ -19,7 +19,7 @@ export type AzureCredentialChoice =
       readonly kind: 'managed-identity';
       /** A user-assigned identity's client id; absent, the endpoint's identity without a client id. */
       readonly clientId?: string;
-      /** App Service's token endpoint (IDENTITY_ENDPOINT, e.g. the local emulator's); absent, the node's IMDS. */
+      /** The token endpoint the platform names (IDENTITY_ENDPOINT, e.g. the local emulator's, or MSI_ENDPOINT); absent, IMDS. */
       readonly tokenEndpoint?: string;
     };
 
@@ -67,7 +67,8 @@ export function readAzureCredential(inputs: AzureCredentialInputs, errors: strin
       );
       return undefined;
     }
-    const tokenEndpoint = nonEmpty(environment.IDENTITY_ENDPOINT);
+    // ManagedIdentityCredential takes the endpoint the platform names before IMDS (App Service, Arc; Cloud Shell, ML).
+    const tokenEndpoint = nonEmpty(environment.IDENTITY_ENDPOINT) ?? nonEmpty(environment.MSI_ENDPOINT);
     return { kind, ...(clientId === undefined ? {} : { clientId }), ...(tokenEndpoint === undefined ? {} : { tokenEndpoint }) };
   }
   const tenantId = inputs.tenantId ?? nonEmpty(environment.AZURE_TENANT_ID);
