@@ -13,9 +13,15 @@ function chartArgs(golden: string): string[] {
   const deployment = parseAllDocuments(text)
     .map((document) => document.toJS() as { kind?: string; spec?: { template: { spec: { containers: { args?: string[] }[] } } } })
     .find((manifest) => manifest?.kind === 'Deployment');
-  // The cloud config file exists only in the pod (a mounted Secret) and the parser reads it, so it is left out here.
-  return (deployment?.spec?.template.spec.containers[0]?.args ?? []).filter((arg) => !arg.startsWith('--cloud-config='));
+  return deployment?.spec?.template.spec.containers[0]?.args ?? [];
 }
+
+// What the workload identity webhook sets in a pod labelled azure.workload.identity/use (the everything values enable it).
+const WORKLOAD_IDENTITY_ENVIRONMENT = {
+  AZURE_CLIENT_ID: '00000000-0000-4000-8000-0000000000c3',
+  AZURE_TENANT_ID: '00000000-0000-4000-8000-0000000000b2',
+  AZURE_FEDERATED_TOKEN_FILE: '/var/run/secrets/azure/tokens/azure-identity-token',
+};
 
 describe("the hub chart's container args, read by the agent's flag parser", () => {
   it('accepts the default args: AFD off, leader election in fleet-system', () => {
@@ -26,7 +32,7 @@ describe("the hub chart's container args, read by the agent's flag parser", () =
   });
 
   it('accepts the everything-on args with the values they came from', () => {
-    expect(parseHubFlags(chartArgs('hub-gateway.everything.yaml'))).toMatchObject({
+    expect(parseHubFlags(chartArgs('hub-gateway.everything.yaml'), WORKLOAD_IDENTITY_ENVIRONMENT)).toMatchObject({
       ok: true,
       value: {
         enableAfd: true,
@@ -38,6 +44,7 @@ describe("the hub chart's container args, read by the agent's flag parser", () =
         leaderElectionNamespace: 'fleet-leases',
         leaseDurationMs: 30_000,
         logLevel: 'debug',
+        azureCredential: { kind: 'workload-identity', clientId: '00000000-0000-4000-8000-0000000000c3', tenantId: '00000000-0000-4000-8000-0000000000b2' },
       },
     });
   });

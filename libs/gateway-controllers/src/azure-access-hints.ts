@@ -3,7 +3,7 @@ import type { ArmFailure } from '@fleet-gateway/arm-runtime';
 
 /** Who the hub is in Azure, for messages that tell an operator which identity needs which role. */
 export interface AzureIdentityDescription {
-  /** e.g. `the workload identity with client id 1234…`, or `DefaultAzureCredential's identity`. */
+  /** e.g. `the workload identity with client id 1234… (tenant …)` (agent-flags' describeAzureCredential). */
   readonly identity: string;
 }
 

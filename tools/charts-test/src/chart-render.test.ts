@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fleetCrds, memberAgentHubRules, memberNamespace } from '@fleet-gateway/control-plane';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helm-binary.js';
-import { helm, parseManifests, renderText, templateArgs, type ChartName, type Manifest } from './helm.js';
+import { CHARTS, helm, parseManifests, renderText, templateArgs, type ChartName, type Manifest } from './helm.js';
 import { containerOf, grants, ofKind, only, podTemplateOf, rulesOf } from './manifests.js';
 
 const GOLDEN_DIR = path.join(REPO_ROOT, 'tools/charts-test/golden');
@@ -176,6 +176,45 @@ describe('feature gates', () => {
   });
 });
 
+describe('image', () => {
+  const DIGEST = `sha256:${'ab12'.repeat(16)}`;
+  for (const chart of CHARTS) {
+    const minimal = chart === 'member-discovery' ? ['member-minimal.yaml'] : [];
+    it(`${chart}: repository:tag (tag defaulting to appVersion), and repository@digest when a digest is set, whatever the tag`, async () => {
+      const imageOf = async (set: string[]) => containerOf(only(parseManifests(await renderText(chart, minimal, set)), 'Deployment')).image;
+      const appVersion = /^appVersion:\s*"?([^"\n]+)"?$/m.exec(await readFile(path.join(REPO_ROOT, 'charts', chart, 'Chart.yaml'), 'utf8'))?.[1];
+      expect(await imageOf([])).toBe(`ghcr.io/fleet-gateway/${chart}:${appVersion}`);
+      expect(await imageOf(['image.tag=1.2.3'])).toBe(`ghcr.io/fleet-gateway/${chart}:1.2.3`);
+      expect(await imageOf([`image.digest=${DIGEST}`, 'image.tag=1.2.3'])).toBe(`ghcr.io/fleet-gateway/${chart}@${DIGEST}`);
+    });
+  }
+});
+
+describe('Azure credential', () => {
+  it('passes --azure-credential=workload-identity with the workload identity, else managed-identity with its optional client id, only with the Azure side on', async () => {
+    const CLIENT = '00000000-0000-4000-8000-0000000000d4';
+    for (const [chart, everything, minimal] of [
+      ['hub-gateway', 'hub-everything.yaml', []],
+      ['member-discovery', 'member-everything.yaml', ['member-minimal.yaml']],
+    ] as const) {
+      const argsOf = async (files: readonly string[], set: string[] = []) => containerOf(only(parseManifests(await renderText(chart, files, set)), 'Deployment')).args ?? [];
+      const credentialArgs = (args: string[]) => args.filter((a) => a.startsWith('--azure-c'));
+      expect(credentialArgs(await argsOf([everything]))).toEqual(['--azure-credential=workload-identity', '--azure-client-id=00000000-0000-4000-8000-0000000000c3']);
+      expect(credentialArgs(await argsOf([everything], ['workloadIdentity.enabled=false']))).toEqual(['--azure-credential=managed-identity']);
+      expect(credentialArgs(await argsOf([everything], ['workloadIdentity.enabled=false', `managedIdentity.clientId=${CLIENT}`]))).toEqual(['--azure-credential=managed-identity', `--azure-client-id=${CLIENT}`]);
+      expect(credentialArgs(await argsOf(minimal))).toEqual([]);
+    }
+  });
+
+  it('mounts no cloud config Secret: azure.json carries the cluster identity\'s client secret, and every field the agents read from it is a value', async () => {
+    for (const [chart, everything] of [['hub-gateway', 'hub-everything.yaml'], ['member-discovery', 'member-everything.yaml']] as const) {
+      const deployment = only(await manifestsOf(chart, [everything]), 'Deployment');
+      expect(containerOf(deployment).args?.some((a) => a.startsWith('--cloud-config'))).toBe(false);
+      expect(JSON.stringify(deployment)).not.toContain('azure.json');
+    }
+  });
+});
+
 describe('workload identity', () => {
   it('annotates the ServiceAccount with the client id and labels the pod only when enabled', async () => {
     for (const [chart, everything, minimal] of [
@@ -300,6 +339,10 @@ describe('values.schema.json', () => {
     { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=Robot,memberClusters[0].subject.name=a', field: /memberClusters\/0\/subject\/kind/ },
     { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=ServiceAccount,memberClusters[0].subject.name=Member_Discovery', field: /memberClusters\/0\/subject\/name/ },
     { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1', field: /memberClusters\/0.*subject/ },
+    { chart: 'hub-gateway', base: [], set: 'image.digest=latest', field: /digest/ },
+    { chart: 'hub-gateway', base: [], set: 'azure.cloudConfigSecret=azure-cloud-config', field: /cloudConfigSecret/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'image.digest=sha256:abc', field: /digest/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'managedIdentity.clientId=my-identity', field: /clientId/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'hub.kubeconfig=x', field: /kubeconfig/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'enablePrivateLinkOriginDiscovery=yes', field: /enablePrivateLinkOriginDiscovery/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'memberClusterName=Member_1', field: /memberClusterName/ },
