@@ -2,6 +2,7 @@ import { startAdminServer } from './admin/admin-server.js';
 import { EmulatorAdmin } from './admin/emulator-admin.js';
 import { RequestCounters } from './admin/counters.js';
 import { FaultInjector } from './admin/faults.js';
+import { RoleAssignments } from './authorization/role-assignments.js';
 import { startArmServer } from './arm/arm-server.js';
 import { OperationTracker } from './arm/lro.js';
 import { ResourceGroups } from './arm/resource-groups.js';
@@ -65,7 +66,9 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     addresses: new AddressPool(),
     privateLink: new PrivateLinkConnections(store, resolved.limits, resolved.afdManagedSubscriptionId, resolved.privateLink, resolved.clock),
     afdManagedSubscriptionId: resolved.afdManagedSubscriptionId,
+    roles: new RoleAssignments(),
   };
+  for (const assignment of resolved.roleAssignments) context.roles.assign(assignment);
   const certificates = await createServerCertificates();
   const tokens = new TokenIssuer(resolved.managedIdentity, resolved.clock);
   const arm = await startArmServer(
