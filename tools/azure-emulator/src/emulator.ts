@@ -12,7 +12,7 @@ import { SchemaValidator } from './arm/validation.js';
 import { EdgeRuntime } from './edge/edge-runtime.js';
 import type { EmulatorContext } from './emulator-context.js';
 import { startManagedIdentityEndpoint } from './identity/managed-identity-server.js';
-import { TokenIssuer } from './identity/token-issuer.js';
+import { TokenIssuer, type ManagedIdentitySettings } from './identity/token-issuer.js';
 import { createKindRegistry } from './kinds.js';
 import { AddressPool } from './network/address-pool.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
@@ -39,6 +39,8 @@ export interface RunningEmulator {
    */
   identityEndpoint: string;
   identityHeader: string;
+  /** The identity its tokens are issued to: role assignments name its `principalId` (the tokens' object id). */
+  managedIdentity: ManagedIdentitySettings;
   stop(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     admin,
     identityEndpoint: identity.endpoint,
     identityHeader: identity.header,
+    managedIdentity: resolved.managedIdentity,
     stop: async () => {
       context.operations.stop();
       context.privateLink.stop();
