@@ -1,5 +1,6 @@
 import { DefaultAzureCredential } from '@azure/identity';
-import { ArmRateLimiter, armBucketsShare, createFrontDoorClients, hubIdentityOf, warnRetryAfterCapped } from '@fleet-gateway/azure-frontdoor';
+import { createFrontDoorClients, hubIdentityOf } from '@fleet-gateway/azure-frontdoor';
+import { ArmRateLimiter, armBucketsShare, warnRetryAfterCapped } from '@fleet-gateway/arm-runtime';
 import type { Logger } from '@fleet-gateway/controller';
 import type { AzureFrontDoorAccess } from '@fleet-gateway/gateway-controllers';
 import type { Registry } from 'prom-client';

@@ -1,5 +1,5 @@
 import { DefaultAzureCredential } from '@azure/identity';
-import { ArmRateLimiter, armBucketsShare, warnRetryAfterCapped } from '@fleet-gateway/azure-frontdoor';
+import { ArmRateLimiter, armBucketsShare, warnRetryAfterCapped } from '@fleet-gateway/arm-runtime';
 import type { Logger } from '@fleet-gateway/controller';
 import { createMemberNetworkClient, PrivateLinkApprovalMetrics, PrivateLinkDiscovery, PrivateLinkOriginDiscovery } from '@fleet-gateway/member-azure';
 import type { OriginDiscovery } from '@fleet-gateway/member-export';

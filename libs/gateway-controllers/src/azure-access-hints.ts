@@ -1,4 +1,5 @@
-import type { ArmFailure, FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import type { FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import type { ArmFailure } from '@fleet-gateway/arm-runtime';
 
 /** Who the hub is in Azure, for messages that tell an operator which identity needs which role. */
 export interface AzureIdentityDescription {
