@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { CdnManagementClient } from '@azure/arm-cdn';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emulatorIdentityCredential, sdkClientOptions } from '../sdk-options.js';
+import { ManagedIdentityCredential } from '@azure/identity';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emulatorIdentityCredential, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, sdkClientOptions } from '../sdk-options.js';
 import { createInternalLoadBalancer, createPrivateLinkService } from '../testing/network-fixtures.js';
 import { cdnId, FAST_POLLING, RESOURCE_GROUP, startTestBed, SUBSCRIPTION, type TestBed } from '../testing/sdk.js';
 import { actionMatches, parseRoleDefinition, type RoleDefinition } from './role-definition.js';
@@ -19,7 +20,10 @@ beforeEach(async () => {
   cdn = new CdnManagementClient(emulatorIdentityCredential(bed.emulator), SUBSCRIPTION, sdkClientOptions(bed.emulator));
   principal = bed.emulator.managedIdentity.principalId;
 });
-afterEach(() => bed.emulator.stop());
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await bed.emulator.stop();
+});
 
 describe('role assignments on the ARM endpoint', () => {
   it('checks nobody while no role is assigned: the managed identity and a foreign token both work', async () => {
@@ -86,6 +90,16 @@ describe('role assignments on the ARM endpoint', () => {
       'Microsoft.Cdn/profiles/originGroups/origins/write',
       'Microsoft.Network/privateLinkServices/read',
     ]);
+  });
+
+  it('checks the principal whichever credential asked for its token: ManagedIdentityCredential with the client id', async () => {
+    for (const name of OTHER_CREDENTIAL_VARIABLES) vi.stubEnv(name, undefined);
+    for (const [name, value] of Object.entries(managedIdentityEnvironment(bed.emulator))) vi.stubEnv(name, value);
+    const credential = new ManagedIdentityCredential({ clientId: bed.emulator.managedIdentity.clientId });
+    const client = new CdnManagementClient(credential, SUBSCRIPTION, sdkClientOptions(bed.emulator));
+    bed.emulator.admin.assignRole({ principalId: principal, scope: group, role: role('reader', ['Microsoft.Cdn/profiles/read']) });
+    await expect(client.profiles.beginCreateAndWait(RESOURCE_GROUP, 'fd', PROFILE, FAST_POLLING)).rejects.toMatchObject({ statusCode: 403, message: expect.stringContaining(`The client '${principal}'`) });
+    expect(bed.emulator.admin.exercisedActions(principal)).toEqual(['Microsoft.Cdn/profiles/write']);
   });
 
   it('takes role assignments from the options and over the admin API; cleared, nobody is checked again', async () => {
