@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { renderFlagHelp } from './flag-spec.js';
-import { usageBlockOf, withUsageBlock } from './test-support/readme-blocks.js';
 import { parseAgentArgs } from './parse-agent-args.js';
 
 describe('parseAgentArgs', () => {
@@ -39,15 +38,5 @@ describe('parseAgentArgs', () => {
       '  --gate[=true|false]  a gate, on by default (default: true)',
       '',
     ]);
-  });
-});
-
-describe('usage blocks in a document', () => {
-  it('reads and replaces the text between the markers, and only there', () => {
-    const doc = 'intro\n<!-- x-usage:start -->\n```\nold\n```\n<!-- x-usage:end -->\nrest\n';
-    expect(usageBlockOf(doc, 'x-usage')).toBe('old\n');
-    const updated = withUsageBlock(doc, 'x-usage', 'new text\n');
-    expect(updated).toBe('intro\n<!-- x-usage:start -->\n```\nnew text\n```\n<!-- x-usage:end -->\nrest\n');
-    expect(usageBlockOf(doc, 'y-usage')).toBeUndefined();
   });
 });

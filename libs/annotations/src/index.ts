@@ -20,7 +20,6 @@ export {
 } from './object-annotations.js';
 export type { AnnotationMap, KeyResult } from './parse-annotations.js';
 export { checkAnnotation, parseAnnotations, readAnnotation } from './parse-annotations.js';
-export { spliceGeneratedSection } from './generated-section.js';
 export { renderAnnotationTable, renderErrorReasonTable } from './readme-table.js';
 export type { WafPolicyId } from './waf-policy-id.js';
 export { parseWafPolicyId } from './waf-policy-id.js';

@@ -4,6 +4,7 @@ export { fillCacheDir } from './cache-dir.js';
 export { ensureBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCrds, type CrdSelection } from './crd-install.js';
 export { fleetCrds, gatewayApiCrds, gatewayApiModuleDir, FLEET_CRD_DIR, GATEWAY_API_MODULE, type CustomResourceDefinitionManifest } from './crds.js';
+export { crdExtensionFields, renderCrdExtensionTable } from './crd-extension-table.js';
 export { renderKubeconfig } from './kubeconfig.js';
 export { freePorts } from './ports.js';
 export { createMemberHubCredentials, memberAgentHubRules, memberNamespace } from './member-credentials.js';

@@ -1,6 +1,6 @@
 /**
- * Replaces the text between `<!-- BEGIN GENERATED: name -->` and `<!-- END GENERATED: name -->` in a document, so
- * that README tables can be rendered from the code they describe and checked by a test.
+ * Replaces the text between `<!-- BEGIN GENERATED: name -->` and `<!-- END GENERATED: name -->` in a document: the
+ * repository's one marker syntax for Markdown rendered from the code or data it describes (doc-sections.ts).
  */
 export function spliceGeneratedSection(text: string, name: string, body: string): string {
   const begin = `<!-- BEGIN GENERATED: ${name} -->`;

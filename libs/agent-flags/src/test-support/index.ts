@@ -1,1 +1,0 @@
-export { syncUsageBlock, usageBlockOf, withUsageBlock } from './readme-blocks.js';
