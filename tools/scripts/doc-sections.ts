@@ -35,11 +35,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
   { file: 'libs/annotations/README.md', name: 'error-reasons', render: renderErrorReasonTable },
   { file: 'docs/guide.md', name: 'annotation-table', render: renderAnnotationTable },
   { file: 'libs/model/README.md', name: 'verdict-table', render: renderVerdictTable },
-  { file: 'README.md', name: 'hub-usage', render: () => agentUsage('hub-gateway') },
-  { file: 'README.md', name: 'member-usage', render: () => agentUsage('member-discovery') },
-  { file: 'README.md', name: 'supported-features', render: () => fenced(renderSupportedFeatures()) },
-  { file: 'README.md', name: 'azure-roles', render: () => renderAzureRolesTable() },
-  { file: 'README.md', name: 'fleet-crd-extensions', render: renderCrdExtensionTable },
+  { file: 'docs/operations.md', name: 'hub-usage', render: () => agentUsage('hub-gateway') },
+  { file: 'docs/operations.md', name: 'member-usage', render: () => agentUsage('member-discovery') },
+  { file: 'docs/operations.md', name: 'supported-features', render: () => fenced(renderSupportedFeatures()) },
+  { file: 'docs/install.md', name: 'azure-roles', render: () => renderAzureRolesTable('../') },
+  { file: 'docs/architecture.md', name: 'fleet-crd-extensions', render: renderCrdExtensionTable },
 ];
 
 /** Each document as its generated blocks say it should read (the documents are read, never written). */
