@@ -14,6 +14,7 @@ import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusals, startAgentEmulator } from './agent-run.js';
 import { installChart } from './helm.js';
+import { scrapeMetrics, scraperToken } from './metrics-scrape.js';
 import { serviceAccountIdentity } from './service-account-identity.js';
 
 const SERVICE_ACCOUNT = 'hub-gateway';
@@ -68,6 +69,26 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     expect(error).toBeInstanceOf(KubeApiError);
     expect((error as KubeApiError).statusCode).toBe(403);
   });
+
+  it('serves /metrics over HTTPS only to a ServiceAccount bound to the chart\'s metrics-reader role, reviewing tokens with only the chart\'s RBAC', async () => {
+    agent = new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
+      PATH: process.env.PATH,
+      KUBECONFIG: agentKubeconfig,
+    }, AGENT_NODE_FLAGS['hub-gateway']);
+    const started = await agent.line((l) => l.message === 'hub-gateway started');
+    const metricsUrl = `${String(started.metrics)}/metrics`;
+    expect(metricsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const reader = await scraperToken(admin, 'prometheus', 'hub-gateway-metrics-reader');
+    const stranger = await scraperToken(admin, 'stranger');
+    const scraped = await scrapeMetrics(metricsUrl, reader);
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain('controller_reconcile_total{controller="gateway",outcome="done"}');
+    expect(await scrapeMetrics(metricsUrl, stranger)).toEqual({ status: 403, body: 'Forbidden: user "system:serviceaccount:fleet-system:stranger" may not get /metrics\n' });
+    expect((await scrapeMetrics(metricsUrl)).status).toBe(401);
+    expect((await scrapeMetrics(metricsUrl, 'not-a-token')).status).toBe(401);
+    expect(await agent.stop()).toBe(0);
+    expect(refusals(agent)).toEqual([]);
+  }, 120_000);
 
   it('turns ready, holds the Lease, accepts the GatewayClass, holds the Gateway, makes the ServiceImport and cleans up, with no error', async () => {
     agent = new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
