@@ -71,7 +71,8 @@ function startAgent(args: string[], environment: NodeJS.ProcessEnv = {}): AgentP
   return agent;
 }
 
-const LOCAL_SERVING = ['--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'];
+// Loopback only, so /metrics is asked for in plain HTTP (the secure default is tested with the chart's RBAC in tools/charts-test).
+const LOCAL_SERVING = ['--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0', '--metrics-secure=false'];
 const SHORT_LEASE = ['--leader-elect-lease-duration', '4s', '--leader-elect-renew-deadline', '3s', '--leader-elect-retry-period', '500ms'];
 
 async function startedAgent(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<{ agent: AgentProcess; started: LogLine; health: string; metrics: string }> {

@@ -35,7 +35,7 @@ export function commonAgentOptions(ports: { metrics: string; health: string }) {
     'metrics-secure': {
       type: 'boolean',
       default: true,
-      description: 'serve /metrics over HTTPS, only to bearer tokens the API server authenticates (TokenReview) and allows to get /metrics (SubjectAccessReview); false: plain HTTP to anyone who reaches the address',
+      description: '/metrics over HTTPS, for bearer tokens the API server authenticates and allows to get /metrics (TokenReview, SubjectAccessReview); false: plain HTTP, open to anyone who reaches the address',
     },
     'metrics-cert-dir': {
       type: 'string',

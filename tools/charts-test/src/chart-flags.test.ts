@@ -12,7 +12,7 @@ describe("the charts' container args, read by the agents' flag parsers", () => {
   it('the hub accepts its default args: AFD off, leader election in fleet-system', async () => {
     const args = containerOf(only(await render('hub-gateway'), 'Deployment')).args ?? [];
     const parsed = parseHubFlags(args);
-    expect(parsed).toMatchObject({ ok: true, value: { enableAfd: false, leaderElect: true, leaderElectionNamespace: 'fleet-system', healthProbeBindAddress: ':8083', metricsBindAddress: ':8082' } });
+    expect(parsed).toMatchObject({ ok: true, value: { enableAfd: false, leaderElect: true, leaderElectionNamespace: 'fleet-system', healthProbeBindAddress: ':8083', metricsBindAddress: ':8082', metricsSecure: true } });
   });
 
   it('the hub accepts its everything-on args with the values they came from', async () => {
@@ -30,8 +30,17 @@ describe("the charts' container args, read by the agents' flag parsers", () => {
         leaderElectionNamespace: 'fleet-leases',
         leaseDurationMs: 30_000,
         logLevel: 'debug',
+        metricsSecure: true,
+        metricsCertDir: '/etc/fleet-gateway/metrics-certs',
       },
     });
+  });
+
+  it('both accept metrics.secure=false: plain /metrics', async () => {
+    const hub = containerOf(only(await render('hub-gateway', [], ['metrics.secure=false']), 'Deployment')).args ?? [];
+    expect(parseHubFlags(hub)).toMatchObject({ ok: true, value: { metricsSecure: false } });
+    const member = containerOf(only(await render('member-discovery', ['member-minimal.yaml'], ['metrics.secure=false']), 'Deployment')).args ?? [];
+    expect(parseMemberFlags(member)).toMatchObject({ ok: true, value: { metricsSecure: false } });
   });
 
   it('the member accepts its args with a hub kubeconfig Secret', async () => {
