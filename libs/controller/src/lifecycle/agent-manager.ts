@@ -86,7 +86,7 @@ export function agentManager<C extends string>(options: AgentManagerOptions<C>):
       ? {
           metricsSecurity: {
             access: new MetricsAccessReview({ client: clients[security.reviewCluster], logger }),
-            certificate: () => (certDir !== undefined ? certificateDirServingCertificate({ dir: certDir, logger }) : selfSignedServingCertificate()),
+            certificate: async () => (certDir !== undefined ? certificateDirServingCertificate({ dir: certDir, logger }) : selfSignedServingCertificate()),
           },
         }
       : {}),

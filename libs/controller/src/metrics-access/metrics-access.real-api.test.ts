@@ -112,7 +112,7 @@ beforeAll(async () => {
 
   const registry = new Registry();
   new Counter({ name: 'widgets_reconciled_total', help: 'reconciles', registers: [registry] }).inc(3);
-  const serving = await selfSignedServingCertificate();
+  const serving = selfSignedServingCertificate();
   certificate = serving.initial;
   // The agent reviews with its own identity and only the reviewer rules (the admin certificate impersonates it).
   const agentClient = new KubeClient(kubeConfigAs(hub.hub.kubeConfig(), `system:serviceaccount:${NAMESPACE}:agent`));

@@ -40,7 +40,7 @@ function servedFingerprint(port: number): Promise<string> {
 
 describe('the self-signed serving certificate', () => {
   it('is a server certificate for localhost and the loopback addresses, valid now, with its key', async () => {
-    const { initial, watch } = await selfSignedServingCertificate();
+    const { initial, watch } = selfSignedServingCertificate();
     const certificate = new X509Certificate(initial.cert);
     expect(certificate.checkHost('localhost')).toBe('localhost');
     expect(certificate.checkIP('127.0.0.1')).toBe('127.0.0.1');
@@ -55,7 +55,7 @@ describe('the self-signed serving certificate', () => {
 
 describe('the serving certificate of a cert dir', () => {
   it('serves the pair in tls.crt/tls.key, then a rotated pair to new connections; a half-written rotation keeps the old one', async () => {
-    const [first, second] = [(await selfSignedServingCertificate()).initial, (await selfSignedServingCertificate()).initial];
+    const [first, second] = [(selfSignedServingCertificate()).initial, (selfSignedServingCertificate()).initial];
     await writePair(first);
     const { stream, lines } = captureLogLines();
     const tls = await certificateDirServingCertificate({ dir, logger: createLogger({ level: 'info', stream }), pollIntervalMs: 20 });

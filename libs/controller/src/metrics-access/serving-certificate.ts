@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { createSecureContext } from 'node:tls';
 import type { Logger } from '../observability/logger.js';
+import { selfSignedCertificate } from './self-signed-certificate.js';
 
 /** A PEM certificate (chain) and its private key. */
 export interface KeyPair {
@@ -21,36 +22,20 @@ const ONE_YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /**
  * A certificate made in memory at start, as controller-runtime's secure metrics server does without a cert dir: an
- * EC P-256 key, valid a year, for localhost, the loopback addresses and this host's name. Nothing trusts it, so a
- * scraper either skips verification or is given a certificate of its own through --metrics-cert-dir.
+ * EC P-256 key, valid a year, for localhost, the loopback addresses and this host's name (a pod's name). Nothing
+ * trusts it, so a scraper either skips verification or is given a certificate of its own through --metrics-cert-dir.
  */
-export async function selfSignedServingCertificate(): Promise<ServingCertificate> {
-  // Loaded only when needed: an agent with a cert dir or without secure metrics never pays for the X.509 library.
-  const { generate } = await import('selfsigned');
-  const notBeforeDate = new Date(Date.now() - 60_000);
+export function selfSignedServingCertificate(): ServingCertificate {
+  const notBefore = new Date(Date.now() - 60_000);
   const host = hostname();
-  const generated = await generate([{ name: 'commonName', value: `${host}@${Math.floor(notBeforeDate.getTime() / 1000)}` }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notBeforeDate,
-    notAfterDate: new Date(notBeforeDate.getTime() + ONE_YEAR_MS),
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 2, value: host },
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
-    ],
+  const initial = selfSignedCertificate({
+    commonName: `${host}@${Math.floor(notBefore.getTime() / 1000)}`,
+    dnsNames: ['localhost', ...(/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/i.test(host) && host !== 'localhost' ? [host] : [])],
+    ipAddresses: ['127.0.0.1', '::1'],
+    notBefore,
+    notAfter: new Date(notBefore.getTime() + ONE_YEAR_MS),
   });
-  return { initial: { cert: generated.cert, key: generated.private } };
+  return { initial };
 }
 
 export interface CertificateDirOptions {
