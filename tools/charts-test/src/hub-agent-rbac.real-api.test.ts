@@ -62,6 +62,13 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/** The agent's bundle with AFD off, its chart's identity and its default (secure) /metrics, on loopback ports. */
+const startAgentWithoutAfd = () =>
+  new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
+    PATH: process.env.PATH,
+    KUBECONFIG: agentKubeconfig,
+  }, AGENT_NODE_FLAGS['hub-gateway']);
+
 describe("the hub agent under only its chart's RBAC (bundle under node, real kube-apiserver)", () => {
   it('the token carries the chart\'s permissions and no more (reading Secrets is forbidden)', async () => {
     await expect(agentClient.get('/apis/gateway.networking.k8s.io/v1/gateways')).resolves.toBeDefined();
@@ -71,10 +78,7 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
   });
 
   it('serves /metrics over HTTPS only to a ServiceAccount bound to the chart\'s metrics-reader role, reviewing tokens with only the chart\'s RBAC', async () => {
-    agent = new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
-      PATH: process.env.PATH,
-      KUBECONFIG: agentKubeconfig,
-    }, AGENT_NODE_FLAGS['hub-gateway']);
+    agent = startAgentWithoutAfd();
     const started = await agent.line((l) => l.message === 'hub-gateway started');
     const metricsUrl = `${String(started.metrics)}/metrics`;
     expect(metricsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/metrics$/);
@@ -91,10 +95,7 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
   }, 120_000);
 
   it('turns ready, holds the Lease, accepts the GatewayClass, holds the Gateway, makes the ServiceImport and cleans up, with no error', async () => {
-    agent = new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
-      PATH: process.env.PATH,
-      KUBECONFIG: agentKubeconfig,
-    }, AGENT_NODE_FLAGS['hub-gateway']);
+    agent = startAgentWithoutAfd();
     const started = await agent.line((l) => l.message === 'hub-gateway started');
     const health = String(started.health);
     const ready = await eventually(async () => { const r = await fetch(`${health}/readyz`); return { status: r.status, text: await r.text() }; }, (r) => r.status === 200, 30_000);
