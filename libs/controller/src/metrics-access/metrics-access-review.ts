@@ -46,6 +46,8 @@ interface SubjectAccessReview {
 }
 
 const UNAUTHENTICATED: MetricsAccess = { allowed: false, status: 401, message: 'Unauthorized: a valid bearer token is required' };
+/** The API server unreachable, or refusing the agent's review (its RBAC lacks the review rules): the log says which. */
+const REVIEW_FAILED = "metrics access could not be checked with the API server (the agent's log says why)";
 const NO_TOKEN: MetricsAccess = { allowed: false, status: 401, message: 'Unauthorized: send Authorization: Bearer <ServiceAccount token>' };
 
 /**
@@ -100,7 +102,7 @@ export class MetricsAccessReview {
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       this.options.logger.error('metrics access could not be reviewed with the API server', { error: why });
-      return { allowed: false, status: 500, message: 'metrics access could not be checked: the API server did not answer the review' };
+      return { allowed: false, status: 500, message: REVIEW_FAILED };
     }
     this.cache.set(key, access, this.ttlsMs[outcome], this.now());
     return access;

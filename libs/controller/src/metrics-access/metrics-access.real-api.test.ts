@@ -183,12 +183,22 @@ describe('/metrics behind TokenReview and SubjectAccessReview (real kube-apiserv
     const client = new KubeClient(gone);
     const access = new MetricsAccessReview({ client, logger: createLogger({ level: 'info', stream }) });
     const first = await access.decide(`Bearer ${prometheusToken}`, 'GET', '/metrics');
-    expect(first).toEqual({ allowed: false, status: 500, message: 'metrics access could not be checked: the API server did not answer the review' });
+    expect(first).toEqual({ allowed: false, status: 500, message: "metrics access could not be checked with the API server (the agent's log says why)" });
     expect(await access.decide(`Bearer ${prometheusToken}`, 'GET', '/metrics')).toEqual(first);
     await logsFlushed();
     const logged = lines;
     expect(logged).toHaveLength(2);
     expect(logged[0]).toMatchObject({ level: 'error', message: 'metrics access could not be reviewed with the API server', error: expect.stringContaining('ECONNREFUSED') });
     expect(JSON.stringify(logged)).not.toContain(prometheusToken);
+  });
+
+  it('answers 500 and logs the refusal when the agent may not create reviews (its RBAC lacks the reviewer rules)', async () => {
+    const { stream, lines } = captureLogLines();
+    const unprivileged = new KubeClient(kubeConfigAs(hub.hub.kubeConfig(), `system:serviceaccount:${NAMESPACE}:intruder`));
+    const access = new MetricsAccessReview({ client: unprivileged, logger: createLogger({ level: 'info', stream }) });
+    expect(await access.decide(`Bearer ${prometheusToken}`, 'GET', '/metrics')).toMatchObject({ allowed: false, status: 500 });
+    await logsFlushed();
+    expect(lines).toEqual([expect.objectContaining({ level: 'error', error: expect.stringContaining('403 Forbidden') })]);
+    expect(String(lines[0]?.['error'])).toContain('cannot create resource "tokenreviews"');
   });
 });
