@@ -90,7 +90,9 @@ async function readKeyPair(dir: string): Promise<KeyPair> {
       throw new Error(`${full} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); expected a PEM file`, { cause: error });
     }
   };
-  const [cert, key] = await Promise.all([read('tls.crt'), read('tls.key')]);
+  // One after the other, so that with both missing the error names tls.crt every time.
+  const cert = await read('tls.crt');
+  const key = await read('tls.key');
   try {
     createSecureContext({ cert, key });
   } catch (error) {
