@@ -111,6 +111,13 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     expect(agent.stderr).toBe(`hub-gateway: listen EADDRINUSE: address already in use ${taken}\n`);
   });
 
+  it('fails to start with one line naming the file and exit code 1 when --metrics-cert-dir holds no certificate', async () => {
+    const certDir = path.join(tmpdir(), `no-metrics-certs-${process.pid}`);
+    const agent = startAgent(['--leader-elect=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0', '--metrics-cert-dir', certDir]);
+    expect(await agent.exited).toBe(1);
+    expect(agent.stderr).toBe(`hub-gateway: ${path.join(certDir, 'tls.crt')} cannot be read (ENOENT); expected a PEM file\n`);
+  });
+
   it('prints its help and exits 0', async () => {
     const agent = startAgent(['--help']);
     expect(await agent.exited).toBe(0);
