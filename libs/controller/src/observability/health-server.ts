@@ -52,13 +52,14 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     });
   };
   const { tls } = options;
-  const server = tls ? createTlsServer({ ...tls.initial, minVersion: 'TLSv1.2' }, listener) : createServer(listener);
-  // New connections get a rotated certificate; open ones keep theirs.
-  const stopWatching = tls?.watch?.((pair) => (server as ReturnType<typeof createTlsServer>).setSecureContext({ ...pair, minVersion: 'TLSv1.2' }));
+  const tlsServer = tls ? createTlsServer({ ...tls.initial, minVersion: 'TLSv1.2' }, listener) : undefined;
+  const server = tlsServer ?? createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  // New connections get a rotated certificate; open ones keep theirs.
+  const stopWatching = tls?.watch?.((pair) => tlsServer?.setSecureContext({ ...pair, minVersion: 'TLSv1.2' }));
   const { port } = server.address() as AddressInfo;
   return {
     url: `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
