@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Shared by setup.sh and cleanup.sh (sourced). Every Azure or cluster command goes through `run` (its output is
 # not needed) or `query` (it prints a value), so that DRY_RUN=1 prints each command as `+ <command>` on stderr
-# instead of running it — the README's roles table is checked against that output (e2e/src/azure-scripts.test.ts).
+# instead of running it — deploy/azure-roles is checked against that output (e2e/src/azure-scripts.test.ts).
 
 # The tag that marks what this run created: cleanup deletes only resources carrying it with this run's id.
 # shellcheck disable=SC2034 # used by setup.sh and cleanup.sh, which source this file

@@ -4,8 +4,9 @@
 # tagged fleet-gateway-e2e=<run id> and recorded in $E2E_AZURE_DIR/created.tsv for cleanup.sh: the shared virtual
 # network, a container registry with both agent images and the echo backend's built in it (az acr build: no local Docker), a WAF policy, the
 # user-assigned identities (federated with the agents' ServiceAccounts) and three AKS clusters (a hub, member-1 with
-# auto-approval, member-2 without); grants every Azure role the agents need, here and never per Private Link Service
-# later (the roles table in the README; e2e/src/azure-scripts.test.ts checks the two agree); installs the Gateway API
+# auto-approval, member-2 without); creates the agents' custom roles (deploy/azure-roles) and grants every Azure role
+# they need, here and never per Private Link Service later (deploy/azure-roles/assignments.json, rendered in the
+# README; e2e/src/azure-scripts.test.ts checks the two agree); installs the Gateway API
 # CRDs and the charts. DRY_RUN=1 prints every az, kubectl and helm command instead of running it.
 set -euo pipefail
 
@@ -38,6 +39,7 @@ source "$REPO_ROOT/tools/toolchain.env"
 readonly NODE_BASE_IMAGE="node:$NODE_VERSION-bookworm-slim"
 readonly GATEWAY_API_CRDS=https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.2.1/standard-install.yaml
 readonly IMAGE_TAG="e2e-$RUN"
+readonly ROLES_DIR="$REPO_ROOT/deploy/azure-roles"
 
 cluster_name() { printf '%s-%s' "$PREFIX" "$1"; }
 node_resource_group() { printf 'MC_%s' "$(cluster_name "$1")"; }
@@ -56,6 +58,23 @@ grant() {
   record roleAssignment "$scope/providers/Microsoft.Authorization/roleAssignments/$name"
   run az role assignment create --subscription "$SUB" --name "$name" \
     --assignee-object-id "$principal" --assignee-principal-type ServicePrincipal --role "$role" --scope "$scope" --output none
+}
+
+# role_name KEY: the Name of deploy/azure-roles/KEY.json (what a role assignment names).
+role_name() { sed -n 's/^ *"Name": "\(.*\)",$/\1/p' "$ROLES_DIR/$1.json"; }
+
+# define_role FILE: the custom role of FILE with its AssignableScopes set to this subscription, created or updated. Role
+# definitions are the subscription's, not this run's: cleanup.sh leaves them for the next run to update.
+define_role() {
+  local file=$1 name definition
+  name=$(role_name "$(basename "$file" .json)")
+  definition="$E2E_AZURE_DIR/role-$(basename "$file")"
+  sed "s#/subscriptions/{subscriptionId}#/subscriptions/$SUB#g" "$file" >"$definition"
+  if [[ -n "$(query "" az role definition list --subscription "$SUB" --custom-role-only true --name "$name" --query "[].roleName" -o tsv)" ]]; then
+    run az role definition update --subscription "$SUB" --role-definition "@$definition" --output none
+  else
+    run az role definition create --subscription "$SUB" --role-definition "@$definition" --output none
+  fi
 }
 
 mkdir -p "$E2E_AZURE_DIR"
@@ -140,15 +159,19 @@ for cluster in "${CLUSTERS[@]}"; do
   output "nodeResourceGroup.$cluster" "$(node_resource_group "$cluster")"
 done
 
-log "Azure roles, granted once for the whole run (never per Private Link Service)"
-grant hub "${PRINCIPALS[hub]}" "CDN Profile Contributor" "$RG_ID"
-grant hub "${PRINCIPALS[hub]}" Reader "$WAF_POLICY_ID"
+log "the agents' custom roles (deploy/azure-roles), created in the subscription or updated where they exist"
+for file in "$ROLES_DIR"/*.json; do
+  [[ "$(basename "$file")" == assignments.json ]] || define_role "$file"
+done
+log "Azure roles, granted once for the whole run (never per Private Link Service; deploy/azure-roles/assignments.json)"
+grant hub "${PRINCIPALS[hub]}" "$(role_name hub-gateway-front-door)" "$RG_ID"
+grant hub "${PRINCIPALS[hub]}" "$(role_name hub-gateway-waf-reader)" "$WAF_POLICY_ID"
 for member in member-1 member-2; do
   # The members' Services keep their Private Link Services in the node resource group (no azure-pls-resource-group).
-  grant hub "${PRINCIPALS[hub]}" Reader "$(node_resource_group_id "$member")"
-  grant "$member" "${PRINCIPALS[$member]}" Reader "$(node_resource_group_id "$member")"
+  grant hub "${PRINCIPALS[hub]}" "$(role_name hub-gateway-private-link-reader)" "$(node_resource_group_id "$member")"
+  grant "$member" "${PRINCIPALS[$member]}" "$(role_name member-discovery-reader)" "$(node_resource_group_id "$member")"
 done
-grant "$AUTO_APPROVAL_MEMBER" "${PRINCIPALS[$AUTO_APPROVAL_MEMBER]}" "Network Contributor" "$(node_resource_group_id "$AUTO_APPROVAL_MEMBER")"
+grant "$AUTO_APPROVAL_MEMBER" "${PRINCIPALS[$AUTO_APPROVAL_MEMBER]}" "$(role_name member-discovery-approver)" "$(node_resource_group_id "$AUTO_APPROVAL_MEMBER")"
 
 # federate WHO CLUSTER SERVICE_ACCOUNT: the agent's ServiceAccount may take the identity's tokens (deleted with it).
 federate() {

@@ -54,7 +54,7 @@ describe('the Azure-mode assumption checks', () => {
     const results = assumptionResults([], rows, 'emulator', new Date('2026-12-01T17:00:00Z'));
     expect(results.manual.map((r) => r.id)).toEqual(rows.map((r) => r.id).filter((id) => !AUTOMATED_ASSUMPTIONS.includes(id)));
     const a66 = results.manual.find((r) => r.id === 'A66');
-    expect(a66?.assumption).toMatch(/Reader on the resource group/);
+    expect(a66?.assumption).toMatch(/Microsoft\.Network\/privateLinkServices\/read/);
     expect(a66?.check).toMatch(/LinkedAuthorizationFailed|AuthorizationFailed/);
     for (const row of rows) expect(row.check.length, row.id).toBeGreaterThan(20);
   });

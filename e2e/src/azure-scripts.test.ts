@@ -1,9 +1,10 @@
 /**
  * E2E_MODE=azure's scripts, as far as they can be checked without Azure (none can be reached from our machines):
- * setup.sh's dry run (DRY_RUN=1 prints each az, kubectl and helm command instead of running it) against the README's
- * roles table, and cleanup.sh's ownership rules. The `az`, `kubectl` and `helm` on PATH here are stand-ins that
- * record every call: in a dry run none may be called; for cleanup.sh the az stand-in answers `az resource show` from
- * a table of tags, as Azure would with the resources' real tags.
+ * setup.sh's dry run (DRY_RUN=1 prints each az, kubectl and helm command instead of running it) against
+ * deploy/azure-roles (the role definitions and assignments.json), and cleanup.sh's ownership rules. The `az`,
+ * `kubectl` and `helm` on PATH here are stand-ins that record every call: in a dry run none may be called; for
+ * cleanup.sh the az stand-in answers `az resource show` from a table of tags, as Azure would with the resources' real
+ * tags.
  */
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand } from './azure-preflight.js';
 import { AZURE_SCRIPTS_DIR, parseCreated, parseOutputs, scriptEnvironment } from './azure-scripts.js';
 import { REPO_ROOT } from './e2e-state.js';
+import { readShippedAssignments, readShippedRoles } from '@fleet-gateway/azure-emulator';
 import { E2E_AUTO_MEMBER, E2E_MEMBERS } from './system-under-test.js';
 
 const SUB = '11111111-2222-3333-4444-555555555555';
@@ -78,21 +80,17 @@ const option = (words: readonly string[], name: string): string => {
   return words[at + 1] ?? '';
 };
 
-/** The README's roles table: identity, role and the e2e column, one entry per row. */
-async function rolesTable(): Promise<{ identity: string; role: string; e2e: string }[]> {
-  const lines = (await readFile(path.join(REPO_ROOT, 'README.md'), 'utf8')).split('\n');
-  const header = lines.findIndex((l) => l.startsWith('| identity | scope | role | for | e2e/azure grants it on |'));
-  expect(header, 'the README has the roles table').toBeGreaterThan(0);
-  const rows = [];
-  for (const line of lines.slice(header + 2)) {
-    if (!line.startsWith('|')) break;
-    const cells = line.split(' | ').map((c) => c.replace(/^\| ?| ?\|$/g, '').trim());
-    rows.push({ identity: cells[0] ?? '', role: cells[2] ?? '', e2e: cells[4] ?? '' });
-  }
-  return rows;
+/** deploy/azure-roles/assignments.json: identity, the role an assignment names (a custom role's Name) and e2e's scope. */
+function roleAssignments(): { identity: string; role: string; e2eScope: string | null }[] {
+  const roles = readShippedRoles();
+  return readShippedAssignments().map((a) => {
+    const role = a.builtInRole ?? roles.find((r) => r.key === a.role)?.definition.name;
+    if (role === undefined) throw new Error(`assignments.json names a role no file defines: ${a.role}`);
+    return { identity: a.identity, role, e2eScope: a.e2eScope };
+  });
 }
 
-/** Which principals of the dry run (`dry-run-principal-of-<who>`) a table row's identity names. */
+/** Which principals of the dry run (`dry-run-principal-of-<who>`) an assignment's identity names. */
 const TABLE_IDENTITIES: Record<string, readonly string[]> = {
   hub: ['hub'],
   member: E2E_MEMBERS,
@@ -102,7 +100,7 @@ const TABLE_IDENTITIES: Record<string, readonly string[]> = {
 };
 
 describe('e2e/azure/setup.sh, dry run', () => {
-  it('grants exactly the README table’s roles on its scopes, each recorded, none on one Private Link Service, and calls nothing', async () => {
+  it('grants exactly assignments.json’s roles on its scopes, each recorded, none on one Private Link Service, and calls nothing', async () => {
     const { code, stderr } = await runScript('setup.sh', { DRY_RUN: '1' });
     expect(code, stderr).toBe(0);
     expect(await calls()).toEqual([]);
@@ -121,20 +119,16 @@ describe('e2e/azure/setup.sh, dry run', () => {
         '{container registry}': () => created.filter((c) => c.kind === 'acr').map((c) => c.id),
       };
       const value = values[placeholder];
-      if (!value) throw new Error(`the roles table names a scope the test does not know: ${placeholder}`);
+      if (!value) throw new Error(`assignments.json names a scope the test does not know: ${placeholder}`);
       return value();
     };
 
     const expected: string[] = [];
-    for (const row of await rolesTable()) {
-      const placeholder = /^`(\{[^}]+\})`/.exec(row.e2e)?.[1];
-      if (!placeholder) {
-        expect(row.e2e, `a row e2e/azure does not grant says why: ${row.identity} ${row.role}`).toMatch(/^— \(.+\)$/);
-        continue;
-      }
+    for (const row of roleAssignments()) {
+      if (row.e2eScope === null) continue;
       const principals = TABLE_IDENTITIES[row.identity];
-      if (!principals) throw new Error(`the roles table names an identity the test does not know: ${row.identity}`);
-      for (const who of principals) for (const scope of scopesOf(placeholder, who)) expected.push(`${who} | ${row.role} | ${scope}`);
+      if (!principals) throw new Error(`assignments.json names an identity the test does not know: ${row.identity}`);
+      for (const who of principals) for (const scope of scopesOf(row.e2eScope, who)) expected.push(`${who} | ${row.role} | ${scope}`);
     }
 
     const grants = stderr
@@ -159,11 +153,27 @@ describe('e2e/azure/setup.sh, dry run', () => {
     for (const words of grants) expect(option(words, '--name')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
+  it('creates each custom role of deploy/azure-roles, assignable in the subscription only, before any grant names it', async () => {
+    const { code, stderr } = await runScript('setup.sh', { DRY_RUN: '1' });
+    expect(code, stderr).toBe(0);
+    const commands = stderr.split('\n').filter((l) => l.startsWith('+ ')).map((l) => shellWords(l.slice(2)));
+    const definitions = commands.filter((w) => w[0] === 'az' && w[1] === 'role' && w[2] === 'definition' && w[3] === 'create');
+    const written = await Promise.all(definitions.map(async (w) => JSON.parse(await readFile(option(w, '--role-definition').replace(/^@/, ''), 'utf8')) as Record<string, unknown>));
+    const roles = readShippedRoles();
+    expect(written.map((d) => d['Name']).sort()).toEqual(roles.map((r) => r.definition.name).sort());
+    for (const role of roles) {
+      const source = JSON.parse(await readFile(role.file, 'utf8')) as Record<string, unknown>;
+      expect(written.find((d) => d['Name'] === role.definition.name)).toEqual({ ...source, AssignableScopes: [`/subscriptions/${SUB}`] });
+    }
+    const firstGrant = commands.findIndex((w) => w[0] === 'az' && w[1] === 'role' && w[2] === 'assignment' && roles.some((r) => r.definition.name === option(w, '--role')));
+    expect(firstGrant).toBeGreaterThan(commands.indexOf(definitions.at(-1) ?? []));
+  });
+
   it('creates every resource with this run’s tag and records it; installs the CRDs and charts as the README says', async () => {
     const { code, stderr } = await runScript('setup.sh', { DRY_RUN: '1' });
     expect(code, stderr).toBe(0);
     const commands = stderr.split('\n').filter((l) => l.startsWith('+ ')).map((l) => shellWords(l.slice(2)));
-    const creates = commands.filter((w) => w[0] === 'az' && (w.includes('create') || w.includes('put')) && !w.includes('assignment') && !w.includes('subnet') && !w.includes('federated-credential'));
+    const creates = commands.filter((w) => w[0] === 'az' && (w.includes('create') || w.includes('put')) && !w.includes('assignment') && !w.includes('definition') && !w.includes('subnet') && !w.includes('federated-credential'));
     expect(creates.length).toBeGreaterThanOrEqual(9);
     for (const words of creates) {
       const tagged = words.includes(`fleet-gateway-e2e=${RUN}`) || words.some((w) => w.includes(`"fleet-gateway-e2e":"${RUN}"`));

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleEntry } from '../../tools/scripts/bundle-agent.js';
+import { bundleEntry } from '@fleet-gateway/scripts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [outfile, ...rest] = process.argv.slice(2);

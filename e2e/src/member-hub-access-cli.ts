@@ -1,7 +1,7 @@
 /**
  * Called by e2e/azure/setup.sh: member-hub-access-cli <hub kubeconfig> <member> <output file>. Creates on the hub,
  * with the same code as the local system, the member agent's namespace fleet-member-<member>, its ServiceAccount and
- * Role (tools/control-plane's MEMBER_AGENT_HUB_RULES) and a bound token, and writes the member's hub kubeconfig.
+ * Role (the rules of charts/hub-gateway/files/member-agent-hub-rules.yaml, as the hub chart's) and a bound token, and writes the member's hub kubeconfig.
  */
 import { writeFile } from 'node:fs/promises';
 import { createMemberHubCredentials } from '@fleet-gateway/control-plane';

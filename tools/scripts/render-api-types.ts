@@ -4,7 +4,7 @@ import {
   gatewayApiCrds,
   GATEWAY_API_MODULE,
   type CustomResourceDefinitionManifest,
-} from '../control-plane/src/crds.js';
+} from '@fleet-gateway/control-plane';
 
 /** Which served version of which CRD becomes which TypeScript type. */
 const SELECTIONS = [

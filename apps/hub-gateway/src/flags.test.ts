@@ -53,6 +53,24 @@ describe('parseHubFlags', () => {
     });
   });
 
+  it('with --enable-afd, builds exactly the --azure-credential chosen from the flags and the environment, or names what it lacks', async () => {
+    expect(parseHubFlags(ENABLED)).toMatchObject({ ok: true, value: { azureCredential: { kind: 'managed-identity' } } });
+    const webhook = { AZURE_CLIENT_ID: SUB, AZURE_TENANT_ID: FILE_SUB, AZURE_FEDERATED_TOKEN_FILE: '/var/run/secrets/azure/tokens/azure-identity-token' };
+    const file = await cloudConfig({ tenantId: TENANT });
+    expect(parseHubFlags([...ENABLED, '--azure-credential=workload-identity', '--cloud-config', file], webhook)).toMatchObject({
+      ok: true,
+      value: { azureCredential: { kind: 'workload-identity', clientId: SUB, tenantId: TENANT, tokenFile: webhook.AZURE_FEDERATED_TOKEN_FILE } },
+    });
+    const { AZURE_FEDERATED_TOKEN_FILE: _, ...noTokenFile } = webhook;
+    expect(parseHubFlags([...ENABLED, '--azure-credential=workload-identity'], noTokenFile)).toEqual({
+      ok: false,
+      errors: ['--azure-credential=workload-identity is missing AZURE_FEDERATED_TOKEN_FILE, the service account token the workload identity webhook projects (pod label azure.workload.identity/use: "true")'],
+    });
+    expect(parseHubFlags([...ENABLED, '--azure-credential=managed-identity'], webhook)).toMatchObject({ ok: false, errors: [expect.stringMatching(/^--azure-credential=managed-identity cannot be used with AZURE_FEDERATED_TOKEN_FILE set/)] });
+    // Without --enable-afd no credential is built, so nothing of it is required.
+    expect(parseHubFlags(['--azure-credential=workload-identity'])).toMatchObject({ ok: true, value: { enableAfd: false } });
+  });
+
   it('takes booleans as upstream charts pass them: --flag=true|false', () => {
     expect(parseHubFlags(['--enable-afd=false', '--leader-elect=false'])).toMatchObject({ ok: true, value: { enableAfd: false, leaderElect: false } });
     expect(parseHubFlags(['--enable-afd=true', '--afd-resource-group', 'rg', '--azure-subscription-id', SUB, '--hub-name', 'hub'])).toMatchObject({ ok: true, value: { enableAfd: true } });

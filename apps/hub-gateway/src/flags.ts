@@ -7,8 +7,10 @@ import {
   parseAgentArgs,
   readArmRateLimitShare,
   readCloudConfigFile,
+  readAzureCredential,
   readCommonAgentFlags,
   renderFlagHelp,
+  type AzureCredentialChoice,
   type CommonAgentFlags,
   type FlagSpecs,
   type FlagsResult,
@@ -25,6 +27,8 @@ export interface HubFlags extends CommonAgentFlags {
   afdResourceGroup?: string;
   defaultAfdSku: AfdSku;
   azureTenantId?: string;
+  /** The one credential the hub signs in to ARM with (with --enable-afd). */
+  azureCredential?: AzureCredentialChoice;
   /** The hub cluster's name; with the subscription it makes the hub identity in the ownership tags. */
   hubName?: string;
   /** The share of ARM's per-subscription request buckets this hub may use, in (0, 1]. */
@@ -51,8 +55,11 @@ export const HUB_USAGE = renderFlagHelp(
   HUB_FLAGS,
 );
 
-/** Reads the flags; every problem is reported, each naming the flag, the value and what is expected. */
-export function parseHubFlags(argv: string[]): HubFlagsResult {
+/**
+ * Reads the flags, and from the environment what the chosen Azure credential needs; every problem is reported, each
+ * naming the flag, the value and what is expected.
+ */
+export function parseHubFlags(argv: string[], environment: NodeJS.ProcessEnv = {}): HubFlagsResult {
   const parsed = parseAgentArgs(argv, HUB_FLAGS);
   if (!parsed.ok) return parsed;
   const { values } = parsed;
@@ -86,6 +93,10 @@ export function parseHubFlags(argv: string[]): HubFlagsResult {
   }
   const tenantError = checkSubscriptionId('azure-tenant-id', values['azure-tenant-id']);
   if (tenantError) errors.push(tenantError);
+  const azureCredential = readAzureCredential(
+    { kind: values['azure-credential'], clientId: values['azure-client-id'], tenantId: tenant, environment, inUse: enableAfd },
+    errors,
+  );
   const armRateLimitShare = readArmRateLimitShare(values['arm-rate-limit-share'], errors);
   const afdProfileQuota = readProfileQuota(values['afd-profile-quota'], errors);
   const common = readCommonAgentFlags({ ...values, 'azure-subscription-id': subscription, 'arm-endpoint': armEndpoint }, errors);
@@ -102,6 +113,7 @@ export function parseHubFlags(argv: string[]): HubFlagsResult {
       ...(resourceGroup !== undefined ? { afdResourceGroup: resourceGroup } : {}),
       ...(hubName !== undefined ? { hubName } : {}),
       ...(tenant !== undefined ? { azureTenantId: tenant } : {}),
+      ...(azureCredential !== undefined ? { azureCredential } : {}),
     },
   };
 }

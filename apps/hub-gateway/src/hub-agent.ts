@@ -2,7 +2,8 @@ import type { Writable } from 'node:stream';
 import type { Sku } from '@fleet-gateway/annotations';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
 import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
-import { FleetCrdPrerequisite, registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
+import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
+import { FleetCrdPrerequisite } from '@fleet-gateway/fleet-schema';
 import { registerGatewayClassController, registerGatewayController } from '@fleet-gateway/gateway-controllers';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createAzureAccess } from './azure-access.js';
@@ -14,8 +15,6 @@ export const REPORTING_CONTROLLER = 'networking.fleet.azure.com/hub-gateway';
 
 export interface HubAgentContext {
   readonly kubeConfig: KubeConfig;
-  /** The process environment: what it says of the Azure identity (DefaultAzureCredential reads it itself) goes into access hints. */
-  readonly environment: NodeJS.ProcessEnv;
   /** Deep-freeze the informers' cached objects: main.ts decides (freezesCachedObjects, off in production). */
   readonly freezeCachedObjects: boolean;
   /** Where the JSON log goes (default: the console). */
@@ -53,7 +52,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
   // The leader writes to Azure only within the renew deadline of its last renewal: by then it has renewed or stepped
   // down, and no standby takes the Lease before the lease duration has passed.
   const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
-  const azure = flags.enableAfd ? createAzureAccess(flags, { registry, environment: context.environment, logger, ...(writeFence ? { writeFence } : {}) }) : undefined;
+  const azure = flags.enableAfd ? createAzureAccess(flags, { registry, logger, ...(writeFence ? { writeFence } : {}) }) : undefined;
   registerGatewayController({
     manager,
     client,

@@ -8,8 +8,8 @@ import type { PrivateEndpointConnection } from '@azure/arm-network';
 import { emulatorIdentityCredential, managedIdentityEnvironment, start, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { customResourceDefinitions, objectPath, type Condition, type CustomResourceDefinition, type KubeClient } from '@fleet-gateway/controller';
 import { AgentProcess, bundleAgent, eventually, startHubPlane, type HubPlane, type LogLine } from '@fleet-gateway/controller/test-support';
-import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD } from '@fleet-gateway/fleet-hub';
-import { withoutExtensionFields } from '@fleet-gateway/fleet-hub/test-support';
+import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD } from '@fleet-gateway/fleet-schema';
+import { withoutExtensionFields } from '@fleet-gateway/fleet-schema/test-support';
 import { AFD_DISABLED_MESSAGE, GATEWAY_FINALIZER } from '@fleet-gateway/gateway-controllers';
 import {
   applyObject,
@@ -28,6 +28,8 @@ import { HUB_USAGE, parseHubFlags } from './flags.js';
 import { LEADER_LEASE } from './hub-agent.js';
 
 const SUBSCRIPTION = '00000000-0000-4000-8000-0000000000a1';
+/** The client id of the emulator's managed identity, which the agent names with --azure-client-id. */
+const HUB_CLIENT_ID = '00000000-0000-4000-8000-0000000000c1';
 const LEASE_PATH = `/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/${LEADER_LEASE}`;
 const GATEWAY_PATH = '/apis/gateway.networking.k8s.io/v1/namespaces/shop/gateways/web';
 
@@ -46,7 +48,7 @@ beforeAll(async () => {
   bundle = await bundleAgent('hub-gateway', path.join(dir, 'main.mjs'));
   ({ plane, hub, client } = await startHubPlane({ namespaces: ['fleet-system', 'shop', 'fleet-member-member-1', 'fleet-member-member-2'] }));
   await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
-  emulator = await start({ armAuthentication: 'issued-tokens', lroDelayMs: 0, throttling: false });
+  emulator = await start({ armAuthentication: 'issued-tokens', lroDelayMs: 0, throttling: false, managedIdentity: { clientId: HUB_CLIENT_ID } });
   caFile = path.join(dir, 'emulator-ca.pem');
   await writeFile(caFile, emulator.caCertificate);
 }, 120_000);
@@ -102,6 +104,17 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       expect(agent.stderr).toMatch(new RegExp(`^${flag} `, 'm'));
     }
     expect(agent.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('with --azure-credential=workload-identity and no AZURE_FEDERATED_TOKEN_FILE: refuses to start with the one line naming the flag, its value and what is missing', async () => {
+    const args = ['--enable-afd', '--afd-resource-group', 'rg-fleet-afd', '--hub-name', 'hub-test', '--azure-subscription-id', SUBSCRIPTION, '--azure-credential=workload-identity', '--azure-client-id', HUB_CLIENT_ID, '--azure-tenant-id', SUBSCRIPTION];
+    const tokenRequests = emulator.admin.requestTotal({ resourceType: 'managedIdentity/token' });
+    const agent = startAgent(args);
+    expect(await agent.exited).toBe(2);
+    expect(agent.stderr).toBe(
+      '--azure-credential=workload-identity is missing AZURE_FEDERATED_TOKEN_FILE, the service account token the workload identity webhook projects (pod label azure.workload.identity/use: "true")\n',
+    );
+    expect(emulator.admin.requestTotal({ resourceType: 'managedIdentity/token' })).toBe(tokenRequests);
   });
 
   it('fails to start on an address in use with one line and exit code 1', async () => {
@@ -191,7 +204,7 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     await client.delete(LEASE_PATH);
   }, 60_000);
 
-  it('with --enable-afd: takes tokens through DefaultAzureCredential from the managed identity, programs the Gateway and reports its ARM requests (outside production, its caches deep-frozen)', async () => {
+  it('with --enable-afd and --azure-credential=managed-identity: takes tokens for its client id from the managed-identity endpoint, programs the Gateway and reports its ARM requests (outside production, its caches deep-frozen)', async () => {
     emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-fleet-afd' });
     emulator.admin.resetCounters();
     const { agent, started, metrics } = await startedAgent([
@@ -204,6 +217,9 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       SUBSCRIPTION,
       '--arm-endpoint',
       emulator.armEndpoint,
+      '--azure-credential=managed-identity',
+      '--azure-client-id',
+      HUB_CLIENT_ID,
       '--leader-elect=false',
       ...LOCAL_SERVING,
     ]);
@@ -215,7 +231,9 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     );
     expect(gateway.status?.conditions?.find((c) => c.type === 'Accepted')).toMatchObject({ status: 'True' });
     // ARM took only tokens the emulator's managed-identity endpoint issued (armAuthentication: 'issued-tokens').
+    // The endpoint answers 400 for a client id that is not its identity's: every request named HUB_CLIENT_ID.
     expect(emulator.admin.requestTotal({ resourceType: 'managedIdentity/token', status: 200 })).toBeGreaterThanOrEqual(1);
+    expect(emulator.admin.requestTotal({ resourceType: 'managedIdentity/token', status: 400 })).toBe(0);
     expect(emulator.admin.requestTotal({ status: 401 })).toBe(0);
     const profilesPut = emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles', status: 201 });
     expect(profilesPut).toBe(1);

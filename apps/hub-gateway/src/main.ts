@@ -5,13 +5,12 @@ import { startHubAgent } from './hub-agent.js';
 
 /** The hub agent's process: flags, then the agent, then a clean stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  const flags = flagsOrExit(parseHubFlags(process.argv.slice(2)), HUB_USAGE);
+  const flags = flagsOrExit(parseHubFlags(process.argv.slice(2), process.env), HUB_USAGE);
   // In a pod: the service account; elsewhere: $KUBECONFIG or ~/.kube/config.
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
   const agent = await startHubAgent(flags, {
     kubeConfig,
-    environment: process.env,
     freezeCachedObjects: freezesCachedObjects(process.env),
     onLeadershipLost: () => process.exit(1),
   });

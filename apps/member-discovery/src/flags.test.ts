@@ -140,6 +140,23 @@ describe('parseMemberFlags', () => {
     expect(JSON.stringify(overridden)).not.toContain('never-shown');
   });
 
+  it('once discovery is on, builds exactly the --azure-credential chosen, or names what it lacks', () => {
+    const on = [...KUBECONFIG, '--enable-private-link-origin-discovery', '--azure-subscription-id', SUB, '--node-resource-group', 'MC_rg_member-1_eastus'];
+    expect(parseMemberFlags([...on, '--azure-client-id', FILE_SUB], { IDENTITY_ENDPOINT: 'http://127.0.0.1:4004/msi/token' })).toMatchObject({
+      ok: true,
+      value: { azureCredential: { kind: 'managed-identity', clientId: FILE_SUB, tokenEndpoint: 'http://127.0.0.1:4004/msi/token' } },
+    });
+    const webhook = { AZURE_CLIENT_ID: FILE_SUB, AZURE_TENANT_ID: TENANT, AZURE_FEDERATED_TOKEN_FILE: '/var/run/secrets/azure/tokens/azure-identity-token' };
+    expect(parseMemberFlags([...on, '--azure-credential', 'workload-identity'], webhook)).toMatchObject({
+      ok: true,
+      value: { azureCredential: { kind: 'workload-identity', clientId: FILE_SUB, tenantId: TENANT, tokenFile: webhook.AZURE_FEDERATED_TOKEN_FILE } },
+    });
+    expect(errorsOf(parseMemberFlags([...on, '--azure-credential', 'workload-identity'], { AZURE_CLIENT_ID: FILE_SUB, AZURE_TENANT_ID: TENANT }))).toEqual([
+      '--azure-credential=workload-identity is missing AZURE_FEDERATED_TOKEN_FILE, the service account token the workload identity webhook projects (pod label azure.workload.identity/use: "true")',
+    ]);
+    expect(errorsOf(parseMemberFlags([...on, '--azure-credential', 'cli']))).toEqual(['--azure-credential has invalid value "cli"; expected one of workload-identity, managed-identity']);
+  });
+
   it('rejects malformed Azure values, naming flag and value', () => {
     const result = parseMemberFlags([...KUBECONFIG, '--node-resource-group', 'rg.', '--azure-tenant-id', 'x', '--arm-rate-limit-share', '0']);
     expect(errorsOf(result).map((e) => e.split(' ')[0])).toEqual(['--node-resource-group', '--azure-tenant-id', '--arm-rate-limit-share']);

@@ -8,9 +8,11 @@ import {
   parseAgentArgs,
   readArmRateLimitShare,
   readCloudConfigFile,
+  readAzureCredential,
   readCommonAgentFlags,
   readHubConnection,
   renderFlagHelp,
+  type AzureCredentialChoice,
   type CommonAgentFlags,
   type FlagSpecs,
   type FlagsResult,
@@ -31,6 +33,8 @@ export interface MemberFlags extends CommonAgentFlags {
   /** The cluster's node resource group (MC_…), where its load balancers and Private Link Services are. */
   nodeResourceGroup?: string;
   azureTenantId?: string;
+  /** The one credential the member agent signs in to ARM with (with discovery). */
+  azureCredential?: AzureCredentialChoice;
   /** The cluster's Azure region; unknown, it is read from a node's region label. */
   region?: string;
   /** The share of ARM's per-subscription request buckets this member agent may use, in (0, 1]. */
@@ -101,6 +105,10 @@ export function parseMemberFlags(argv: string[], environment: NodeJS.ProcessEnv 
   ]) {
     if (problem) errors.push(problem);
   }
+  const azureCredential = readAzureCredential(
+    { kind: values['azure-credential'], clientId: values['azure-client-id'], tenantId: tenant, environment, inUse: discovery },
+    errors,
+  );
   const armRateLimitShare = readArmRateLimitShare(values['arm-rate-limit-share'], errors);
   const common = readCommonAgentFlags({ ...values, 'azure-subscription-id': subscription, 'arm-endpoint': armEndpoint }, errors);
   if (errors.length > 0 || !member || !hub) return { ok: false, errors };
@@ -117,6 +125,7 @@ export function parseMemberFlags(argv: string[], environment: NodeJS.ProcessEnv 
       armRateLimitShare,
       ...(nodeResourceGroup !== undefined ? { nodeResourceGroup } : {}),
       ...(tenant !== undefined ? { azureTenantId: tenant } : {}),
+      ...(azureCredential !== undefined ? { azureCredential } : {}),
       ...(region !== undefined ? { region } : {}),
     },
   };

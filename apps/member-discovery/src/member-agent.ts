@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
 import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
-import { ServedSchemaPrerequisite } from '@fleet-gateway/fleet-hub';
+import { ServedSchemaPrerequisite } from '@fleet-gateway/fleet-schema';
 import { hubNamespaceOf, registerMemberExportControllers } from '@fleet-gateway/member-export';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createPrivateLinkOriginDiscovery } from './azure-access.js';

@@ -19,8 +19,9 @@ import {
   type KubeObject,
 } from '@fleet-gateway/controller';
 import { AgentProcess, bundleAgent, createNamespace, eventually, type LogLine } from '@fleet-gateway/controller/test-support';
-import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD, registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
-import { withoutExtensionFields } from '@fleet-gateway/fleet-hub/test-support';
+import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
+import { checkFleetCrds, FLEET_CRDS_CHECK, INTERNAL_SERVICE_EXPORT_CRD } from '@fleet-gateway/fleet-schema';
+import { withoutExtensionFields } from '@fleet-gateway/fleet-schema/test-support';
 import { internalServiceExports, serviceExports, services, type CachedInternalServiceExport, type CachedServiceExport } from '@fleet-gateway/member-export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER_USAGE, parseMemberFlags } from './flags.js';

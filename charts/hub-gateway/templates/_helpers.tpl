@@ -35,3 +35,27 @@ app.kubernetes.io/part-of: fleet-gateway
 {{- define "hub-gateway.leaderElectionNamespace" -}}
 {{- default .Values.fleetSystemNamespace .Values.leaderElection.namespace }}
 {{- end }}
+
+{{- /* The image reference: repository@digest when a digest is set (the digest wins over the tag), else repository:tag. */}}
+{{- define "hub-gateway.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) }}
+{{- end }}
+{{- end }}
+
+{{- /* --azure-credential and --azure-client-id: workload identity when enabled, else managed identity. */}}
+{{- define "hub-gateway.azureCredentialArgs" -}}
+{{- if .Values.workloadIdentity.enabled }}
+- --azure-credential=workload-identity
+{{- with .Values.workloadIdentity.clientId }}
+- --azure-client-id={{ . }}
+{{- end }}
+{{- else }}
+- --azure-credential=managed-identity
+{{- with .Values.managedIdentity.clientId }}
+- --azure-client-id={{ . }}
+{{- end }}
+{{- end }}
+{{- end }}

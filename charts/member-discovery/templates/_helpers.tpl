@@ -50,3 +50,27 @@ app.kubernetes.io/part-of: fleet-gateway
 {{- fail "hub: set hub.kubeconfigSecret.name (a Secret with a hub kubeconfig), or hub.serverURL, hub.certificateAuthority and hub.tokenSecret.name (upstream's HUB_SERVER_URL, HUB_CERTIFICATE_AUTHORITY, CONFIG_PATH)" }}
 {{- end }}
 {{- end }}
+
+{{- /* The image reference: repository@digest when a digest is set (the digest wins over the tag), else repository:tag. */}}
+{{- define "member-discovery.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) }}
+{{- end }}
+{{- end }}
+
+{{- /* --azure-credential and --azure-client-id: workload identity when enabled, else managed identity. */}}
+{{- define "member-discovery.azureCredentialArgs" -}}
+{{- if .Values.workloadIdentity.enabled }}
+- --azure-credential=workload-identity
+{{- with .Values.workloadIdentity.clientId }}
+- --azure-client-id={{ . }}
+{{- end }}
+{{- else }}
+- --azure-credential=managed-identity
+{{- with .Values.managedIdentity.clientId }}
+- --azure-client-id={{ . }}
+{{- end }}
+{{- end }}
+{{- end }}

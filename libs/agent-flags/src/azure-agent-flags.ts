@@ -1,10 +1,18 @@
 import { readFileSync } from 'node:fs';
+import { AZURE_CREDENTIAL_KINDS } from './azure-credential.js';
 import { readCloudConfig, type CloudConfig } from './cloud-config.js';
 import type { FlagSpecs } from './flag-spec.js';
 
-/** The Azure flags both agents take beside the common ones: the cloud config, the tenant and the ARM budget share. */
+/** The Azure flags both agents take beside the common ones: the credential, the cloud config, the tenant and the ARM budget share. */
 export function azureAgentOptions(agent: { name: string; cloudConfigReads: string }) {
   return {
+    'azure-credential': {
+      type: 'string',
+      default: 'managed-identity',
+      valueName: 'KIND',
+      description: `the only Azure credential this ${agent.name} uses, one of ${AZURE_CREDENTIAL_KINDS.join(', ')} (from IDENTITY_ENDPOINT, e.g. the local emulator's, else the node's IMDS)`,
+    },
+    'azure-client-id': { type: 'string', valueName: 'GUID', description: 'client id of the workload identity or of a user-assigned managed identity (else AZURE_CLIENT_ID)' },
     'cloud-config': { type: 'string', valueName: 'FILE', description: `AKS cloud config (azure.json): ${agent.cloudConfigReads}; explicit flags override it` },
     'azure-tenant-id': { type: 'string', valueName: 'GUID', description: 'the Microsoft Entra tenant (overrides --cloud-config)' },
     'arm-rate-limit-share': {

@@ -4,13 +4,19 @@ import { expect, it } from 'vitest';
 import { spliceGeneratedSection } from './generated-section.js';
 import { renderAnnotationTable, renderErrorReasonTable } from './readme-table.js';
 
-const readmePath = join(import.meta.dirname, '..', 'README.md');
+const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
-it('README tables are the ones rendered from the contract (UPDATE_GOLDEN=1 rewrites them)', () => {
-  let expected = spliceGeneratedSection(readFileSync(readmePath, 'utf8'), 'annotation-table', renderAnnotationTable());
-  expected = spliceGeneratedSection(expected, 'error-reasons', renderErrorReasonTable());
-  if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(readmePath, expected);
-  expect(readFileSync(readmePath, 'utf8')).toBe(expected);
+/** Each document that carries tables rendered from the contract, and which ones. */
+const DOCUMENTS: { path: string; sections: Record<string, () => string> }[] = [
+  { path: 'libs/annotations/README.md', sections: { 'annotation-table': renderAnnotationTable, 'error-reasons': renderErrorReasonTable } },
+  { path: 'docs/guide.md', sections: { 'annotation-table': renderAnnotationTable } },
+];
+
+it.each(DOCUMENTS)('$path carries the tables rendered from the contract (UPDATE_GOLDEN=1 rewrites them)', ({ path, sections }) => {
+  const file = join(repoRoot, path);
+  const expected = Object.entries(sections).reduce((text, [name, render]) => spliceGeneratedSection(text, name, render()), readFileSync(file, 'utf8'));
+  if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(file, expected);
+  expect(readFileSync(file, 'utf8')).toBe(expected);
 });
 
 it('refuses a document without the markers', () => {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderApiTypes } from '../../../tools/scripts/render-api-types.js';
-import { fleetCrds, gatewayApiCrds } from '../../../tools/control-plane/src/crds.js';
+import { fleetCrds, gatewayApiCrds } from '@fleet-gateway/control-plane';
+import { renderApiTypes } from '@fleet-gateway/scripts';
 import { RESOURCES, apiVersionOf } from './groups.js';
 
 describe('generated API types', () => {

@@ -8,3 +8,4 @@ export type { ServiceImport } from './generated/service-import.generated.js';
 export type { InternalServiceExport } from './generated/internal-service-export.generated.js';
 export * from './aliases.js';
 export * from './groups.js';
+export { compareText } from './text-order.js';

@@ -10,13 +10,13 @@ import type {
   SecurityPolicy,
 } from '@azure/arm-cdn';
 import { describeRef, type AfdRef, type FrontDoorScope } from './afd-refs.js';
-import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
+import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import { mapBounded } from './observe.js';
 import { operationDependencies } from './operation-dependencies.js';
 import { operationDeadline } from './operation-deadline.js';
-import { ArmWriteFencedError } from './pipeline-policies.js';
+import { ArmWriteFencedError } from '@fleet-gateway/arm-runtime';
 import { orderOperations, type Operation } from './operations.js';
-import type { ArmRequestCount } from './request-count.js';
+import type { ArmRequestCount } from '@fleet-gateway/arm-runtime';
 
 export interface ApplyOptions {
   /** Writes in flight at once within one level (default 8). */

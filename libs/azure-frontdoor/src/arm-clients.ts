@@ -1,34 +1,6 @@
 import { CdnManagementClient } from '@azure/arm-cdn';
 import { FrontDoorManagementClient } from '@azure/arm-frontdoor';
-import type { Registry } from 'prom-client';
-import { ArmMetrics } from './arm-metrics.js';
-import { installPolicies, type RetryOptions } from './pipeline-policies.js';
-import type { ArmRateLimiter } from './rate-limiter.js';
-
-/** The credential type the SDK clients take (@azure/core-auth's TokenCredential). */
-export type TokenCredential = ConstructorParameters<typeof CdnManagementClient>[0];
-
-export interface ArmConnectionOptions {
-  readonly credential: TokenCredential;
-  /** The subscription of the AFD profiles (the controller-wide setting). */
-  readonly subscriptionId: string;
-  /** ARM endpoint; the emulator is just another endpoint (default: public Azure). */
-  readonly endpoint?: string;
-  /** Extra trust, e.g. the emulator's CA (`{ ca }`); replaces the default CA list for these clients. */
-  readonly tlsOptions?: { readonly ca?: string };
-  /** The process-wide limiter: pass the same instance to every client factory of the process. */
-  readonly rateLimiter: ArmRateLimiter;
-  readonly retry?: RetryOptions;
-  readonly userAgentPrefix?: string;
-  /**
-   * Where the ARM metrics go (requests by resource type, method and status; 429s; rate-limiter waits), counted per
-   * HTTP attempt by a policy in every client's pipeline. Without it, no metric is recorded. The metrics register on
-   * it once: one createFrontDoorClients per registry (the hub creates its clients once).
-   */
-  readonly metricsRegistry?: Registry;
-  /** Asked before every write attempt (the hub's leader Lease): with a reason, the write is not sent (ArmWriteFencedError). */
-  readonly writeFence?: () => string | undefined;
-}
+import { ArmMetrics, installPolicies, type ArmConnectionOptions } from '@fleet-gateway/arm-runtime';
 
 /**
  * The SDK clients this provider uses: arm-cdn for AFD (the only code in the hub that calls it) and arm-frontdoor to

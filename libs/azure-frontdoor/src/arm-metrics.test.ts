@@ -1,8 +1,8 @@
 import type { RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyArmError } from './arm-errors.js';
-import { NO_RESPONSE_CODE } from './arm-metrics.js';
+import { classifyArmError } from '@fleet-gateway/arm-runtime';
+import { NO_RESPONSE_CODE } from '@fleet-gateway/arm-runtime';
 import { buildGateway } from './testing/gateway-builder.js';
 import { reconcile, startHarness, TEST_SCOPE, type Harness } from './testing/emulator-harness.js';
 

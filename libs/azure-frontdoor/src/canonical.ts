@@ -1,4 +1,4 @@
-import { compareText } from '@fleet-gateway/model';
+import { compareText } from '@fleet-gateway/api-types';
 
 // Code-point order, independent of locale (the model's), so that every list the plan emits is reproducible.
 export { compareText };

@@ -2,7 +2,7 @@ import type { GatewayIdentity } from '@fleet-gateway/model';
 import { profileName } from './afd-names.js';
 import type { FrontDoorScope } from './afd-refs.js';
 import type { FrontDoorClients } from './arm-clients.js';
-import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from './arm-errors.js';
+import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import { operationDeadline } from './operation-deadline.js';
 import { checkOwnership } from './ownership.js';
 import type { ReconcileOutcome } from './report-types.js';

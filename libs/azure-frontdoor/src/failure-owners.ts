@@ -1,4 +1,5 @@
-import { compareText, type SourceRef } from '@fleet-gateway/model';
+import { type SourceRef } from '@fleet-gateway/model';
+import { compareText } from '@fleet-gateway/api-types';
 import type { Operation } from './operations.js';
 
 /**

@@ -13,15 +13,9 @@ export type * from './spec-types.js';
 export { diffFrontDoor, type DiffResult, type Note } from './diff.js';
 export { levelOf, orderOperations, type Operation, type OperationAction } from './operations.js';
 
-// I/O at the edges: ARM clients, limiter, retry, observe, apply, reconcile, delete.
-export { createFrontDoorClients, type ArmConnectionOptions, type FrontDoorClients, type TokenCredential } from './arm-clients.js';
-export * from './arm-errors.js';
-export { ArmRateLimiter, armBucketsShare, DEFAULT_ARM_BUCKETS, type BucketSettings, type RateLimiterOptions, type RateLimiterStats, type RequestClass } from './rate-limiter.js';
-export { armMetricsPolicy, armRateLimitPolicy, armRetryPolicy, armTimeoutPolicy, armWriteFencePolicy, ArmRequestTimeoutError, ArmWriteFencedError, type RetryAfterCapped, type RetryOptions, warnRetryAfterCapped } from './pipeline-policies.js';
-export { ArmMetrics, NO_RESPONSE_CODE } from './arm-metrics.js';
-export { armOperationOf, ARM_OPERATIONS, OPERATION_POLL } from './arm-operation.js';
+// I/O at the edges: ARM clients (on @fleet-gateway/arm-runtime), observe, apply, reconcile, delete.
+export { createFrontDoorClients, type FrontDoorClients } from './arm-clients.js';
 export { observeFrontDoor, type Observed, type ObservedGraph, type ObserveOptions } from './observe.js';
-export { ArmRequestCount } from './request-count.js';
 export { applyOperations, type ApplyOptions, type OperationResult } from './apply.js';
 export { describeFailureReport, reconcileFrontDoor, type ReconcileOptions } from './reconcile.js';
 export { TerminalRefusals, type TerminalRefusalsOptions } from './terminal-refusals.js';

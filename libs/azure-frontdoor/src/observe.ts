@@ -1,8 +1,8 @@
 import type { AFDDomain, AFDEndpoint, AFDOrigin, AFDOriginGroup, CdnManagementClient, Profile, Route, Rule, RuleSet, SecurityPolicy } from '@azure/arm-cdn';
 import type { FrontDoorScope } from './afd-refs.js';
-import { isNotFound } from './arm-errors.js';
+import { isNotFound } from '@fleet-gateway/arm-runtime';
 import { checkOwnership, type Owner } from './ownership.js';
-import { ArmRequestCount } from './request-count.js';
+import { ArmRequestCount } from '@fleet-gateway/arm-runtime';
 
 /** What ARM reports about one resource: its SDK object, with its parent names where the kind has a parent. */
 export interface Observed<T> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyArmError } from './arm-errors.js';
-import { ArmWriteFencedError, retryAfterMs, type RetryAfterCapped } from './pipeline-policies.js';
+import { classifyArmError } from '@fleet-gateway/arm-runtime';
+import { ArmWriteFencedError, retryAfterMs, type RetryAfterCapped } from '@fleet-gateway/arm-runtime';
 import { startHarness, TEST_SCOPE, type Harness } from './testing/emulator-harness.js';
 
 const PROFILE = 'Microsoft.Cdn/profiles';

@@ -1,7 +1,7 @@
 import type { AFDOrigin } from '@azure/arm-cdn';
 import { describeRef, refKey, refName, refParent, type AfdRef } from './afd-refs.js';
 import type { OperationResult } from './apply.js';
-import { describeFailure } from './arm-errors.js';
+import { describeFailure } from '@fleet-gateway/arm-runtime';
 import { failureOwners } from './failure-owners.js';
 import type { DiffResult } from './diff.js';
 import type { ObservedGraph } from './observe.js';

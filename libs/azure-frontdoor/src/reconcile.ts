@@ -4,7 +4,7 @@ import { describeRef, refKey, type FrontDoorScope } from './afd-refs.js';
 import type { CapacityLimits } from './afd-limits.js';
 import { applyOperations } from './apply.js';
 import type { FrontDoorClients } from './arm-clients.js';
-import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
+import { classifyArmError, describeFailure, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import { capacityUsage, capacityViolations, measureAfterApply, measureGraph, type CapacityViolation } from './capacity.js';
 import { diffFrontDoor } from './diff.js';
 import { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from './observe.js';
@@ -19,7 +19,7 @@ import { reportCustomDomains } from './domain-validation.js';
 import { assessReadiness } from './readiness.js';
 import { refreshValidationTokens } from './refresh-validation-tokens.js';
 import type { FailureReport, ReconcileReason, ReconcileReport } from './report-types.js';
-import { ArmRequestCount } from './request-count.js';
+import { ArmRequestCount } from '@fleet-gateway/arm-runtime';
 import { checkWafPolicy } from './waf-policy.js';
 
 export interface ReconcileOptions {

@@ -1,6 +1,6 @@
 import type { AFDDomain, CdnManagementClient } from '@azure/arm-cdn';
 import type { FrontDoorScope } from './afd-refs.js';
-import { classifyArmError, describeFailure } from './arm-errors.js';
+import { classifyArmError, describeFailure } from '@fleet-gateway/arm-runtime';
 import { domainsNeedingNewToken } from './domain-validation.js';
 import type { Observed } from './observe.js';
 

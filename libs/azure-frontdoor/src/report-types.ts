@@ -1,5 +1,5 @@
 import type { AfdKind, AfdRef } from './afd-refs.js';
-import type { ArmFailure } from './arm-errors.js';
+import type { ArmFailure } from '@fleet-gateway/arm-runtime';
 import type { CapacityUsage, CapacityViolation } from './capacity.js';
 import type { CustomDomainReport } from './domain-validation.js';
 import type { PlanProblem } from './plan-types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationResult } from './apply.js';
-import type { ArmFailure } from './arm-errors.js';
+import type { ArmFailure } from '@fleet-gateway/arm-runtime';
 import type { Operation } from './operations.js';
 import { TerminalRefusals } from './terminal-refusals.js';
 

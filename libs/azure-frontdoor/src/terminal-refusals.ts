@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { refKey } from './afd-refs.js';
 import type { OperationResult } from './apply.js';
-import type { ArmFailure, ErrorCategory } from './arm-errors.js';
+import type { ArmFailure, ErrorCategory } from '@fleet-gateway/arm-runtime';
 import { canonicalJson } from './canonical.js';
 import type { Operation } from './operations.js';
 

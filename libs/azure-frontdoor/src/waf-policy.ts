@@ -1,7 +1,7 @@
 import { gatewayContract } from '@fleet-gateway/annotations';
-import { classifyArmError, describeFailure, type ArmFailure } from './arm-errors.js';
+import { classifyArmError, describeFailure, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import type { FrontDoorClients } from './arm-clients.js';
-import type { ArmRequestCount } from './request-count.js';
+import type { ArmRequestCount } from '@fleet-gateway/arm-runtime';
 import type { AfdSku } from './spec-types.js';
 
 export type WafCheck =

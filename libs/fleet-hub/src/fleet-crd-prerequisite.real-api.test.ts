@@ -11,12 +11,11 @@ import {
 import { captureLogLines, eventually, logsFlushed, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
 import { fleetCrds } from '@fleet-gateway/control-plane';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkFleetCrds, INTERNAL_SERVICE_EXPORT_CRD, UPSTREAM_CRD_INSTALLER_LABEL } from './fleet-crd-check.js';
-import { FLEET_CRDS_CHECK, FleetCrdPrerequisite } from './fleet-crd-prerequisite.js';
+import { checkFleetCrds, FLEET_CRDS_CHECK, FleetCrdPrerequisite, INTERNAL_SERVICE_EXPORT_CRD, UPSTREAM_CRD_INSTALLER_LABEL } from '@fleet-gateway/fleet-schema';
+import { withoutExtensionFields } from '@fleet-gateway/fleet-schema/test-support';
 import { internalServiceExports, serviceImports, type CachedInternalServiceExport } from './fleet-resources.js';
 import { registerFleetHubControllers } from './register-fleet-hub-controllers.js';
 import { exportOf } from './test-support/exports.js';
-import { withoutExtensionFields } from './test-support/upstream-crd.js';
 
 let plane: HubPlane['plane'];
 let client: KubeClient;

@@ -1,7 +1,7 @@
 import { RESERVED_PREFIX } from '@fleet-gateway/annotations';
 import type { InternalServiceExport, ServiceImport, ServiceImportStatus } from '@fleet-gateway/api-types';
 import { hasFinalizer, type KubeObject } from '@fleet-gateway/controller';
-import { compareText as compare } from '@fleet-gateway/model';
+import { compareText as compare } from '@fleet-gateway/api-types';
 import { CLUSTER_SET_IP, INTERNAL_SERVICE_EXPORT_FINALIZER } from './fleet-names.js';
 import { samePorts, type ServicePort } from './service-ports.js';
 

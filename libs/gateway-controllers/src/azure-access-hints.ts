@@ -1,10 +1,14 @@
-import type { ArmFailure, FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import type { FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import type { ArmFailure } from '@fleet-gateway/arm-runtime';
 
 /** Who the hub is in Azure, for messages that tell an operator which identity needs which role. */
 export interface AzureIdentityDescription {
-  /** e.g. `the workload identity with client id 1234…`, or `DefaultAzureCredential's identity`. */
+  /** e.g. `the workload identity with client id 1234… (tenant …)` (agent-flags' describeAzureCredential). */
   readonly identity: string;
 }
+
+/** The Names of the hub's custom roles in deploy/azure-roles (a test keeps them equal to the files). */
+export const HUB_ROLE_NAMES = { frontDoor: 'Fleet Gateway hub: Front Door', wafReader: 'Fleet Gateway hub: WAF policy reader' } as const;
 
 /**
  * What an operator must do about a terminal ARM failure that is about the hub's access rather than the Gateway:
@@ -16,7 +20,7 @@ export function accessHint(failure: ArmFailure, scope: FrontDoorScope, who: Azur
     return `resource group ${scope.resourceGroup} does not exist in subscription ${scope.subscriptionId}: create it, or point --afd-resource-group at an existing one`;
   }
   if (failure.category === 'authorization') {
-    return `${who.identity} lacks access to scope ${rgScope}: assign it the role "CDN Profile Contributor" there (and "Reader" on any WAF policy the Gateways attach)`;
+    return `${who.identity} lacks access to scope ${rgScope}: assign it the role "${HUB_ROLE_NAMES.frontDoor}" there (deploy/azure-roles; and "${HUB_ROLE_NAMES.wafReader}" on any WAF policy the Gateways attach)`;
   }
   return undefined;
 }

@@ -167,9 +167,9 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
 
     const blocked = await eventually(() => programmedOf(hub, 'locked'), (c) => c?.reason === 'DeleteFailed', 30_000);
     expect(blocked?.message).toContain(`deleting profile ${profile} failed: AuthorizationFailed (HTTP 403)`);
-    expect(blocked?.message).toContain(`the test identity lacks access to scope /subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}: assign it the role "CDN Profile Contributor"`);
+    expect(blocked?.message).toContain(`the test identity lacks access to scope /subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}: assign it the role "Fleet Gateway hub: Front Door"`);
     expect(blocked?.message).toContain(`annotate ${DELETION_POLICY}: Orphan`);
-    expect((await whenWarned(hub.client, 'locked', 'DeleteFailed'))?.note).toContain('CDN Profile Contributor');
+    expect((await whenWarned(hub.client, 'locked', 'DeleteFailed'))?.note).toContain('Fleet Gateway hub: Front Door');
     const deleting = await readGateway(hub.client, 'locked');
     expect(deleting.metadata.deletionTimestamp).toBeDefined();
     expect(deleting.metadata.finalizers).toContain(GATEWAY_FINALIZER);

@@ -65,7 +65,7 @@ describe('the resource group and the profiles the hub may touch', { timeout: 60_
     const denied = await eventually(() => programmedOf(hub, 'denied'), (c) => c?.reason === 'AzureWriteFailed', 30_000);
     expect(denied?.status).toBe('False');
     expect(denied?.message).toContain('AuthorizationFailed (HTTP 403)');
-    expect(denied?.message).toContain(`the test identity lacks access to scope /subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}: assign it the role "CDN Profile Contributor"`);
+    expect(denied?.message).toContain(`the test identity lacks access to scope /subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}: assign it the role "Fleet Gateway hub: Front Door"`);
     expect((await whenWarned(hub.client, 'denied', 'AzureWriteFailed'))?.note).toBe(denied?.message);
     expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
 

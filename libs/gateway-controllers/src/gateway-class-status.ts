@@ -1,5 +1,6 @@
 import { crdServesField, type CustomResourceDefinition } from '@fleet-gateway/controller';
-import { compareText, CONTROLLER_NAME, gatewayClassVerdict, type VerdictCondition } from '@fleet-gateway/model';
+import { CONTROLLER_NAME, gatewayClassVerdict, type VerdictCondition } from '@fleet-gateway/model';
+import { compareText } from '@fleet-gateway/api-types';
 import type { CachedGatewayClass } from './gateway-api-resources.js';
 import { SUPPORTED_FEATURES, type SupportedFeature } from './supported-features.js';
 

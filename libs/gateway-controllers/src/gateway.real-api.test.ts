@@ -1,4 +1,5 @@
-import { isNotFound as isArmNotFound, OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
+import { OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
+import { isNotFound as isArmNotFound } from '@fleet-gateway/arm-runtime';
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_FINALIZER } from './gateway-finalizer.js';

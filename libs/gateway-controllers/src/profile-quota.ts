@@ -1,4 +1,4 @@
-import { compareText } from '@fleet-gateway/model';
+import { compareText } from '@fleet-gateway/api-types';
 import type { CachedGateway } from './gateway-api-resources.js';
 import { hasGatewayFinalizer } from './gateway-finalizer.js';
 

@@ -1,5 +1,6 @@
 import type { RouteParentStatus } from '@fleet-gateway/api-types';
-import { describeFailure, describeRef, type FailureReport, type RoutePlanProblems } from '@fleet-gateway/azure-frontdoor';
+import { describeRef, type FailureReport, type RoutePlanProblems } from '@fleet-gateway/azure-frontdoor';
+import { describeFailure } from '@fleet-gateway/arm-runtime';
 import type { OwnedEntryRule } from '@fleet-gateway/controller';
 import { CONTROLLER_NAME, withdrawalsNotMade, type RouteVerdict, type VerdictCondition } from '@fleet-gateway/model';
 import { gatewayParentKey } from './gateway-indexes.js';

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { syncUsageBlock } from '@fleet-gateway/agent-flags/test-support';
 import { gatewayApiModuleDir } from '@fleet-gateway/control-plane';
-import { compareText } from '@fleet-gateway/model';
+import { compareText } from '@fleet-gateway/api-types';
 import { describe, expect, it } from 'vitest';
 import { renderSupportedFeatures, SUPPORTED_FEATURES } from './supported-features.js';
 

@@ -1,4 +1,4 @@
-import { classifyArmError, type ArmFailure } from '@fleet-gateway/azure-frontdoor/arm-runtime';
+import { classifyArmError, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import type { BackoffSettings } from './connection-watch.js';
 
 /** A value read from Azure, when, and — after a failed re-read — since when it is stale and why. */

@@ -1,5 +1,5 @@
 import { NetworkManagementClient } from '@azure/arm-network';
-import { installPolicies, type ArmConnectionOptions } from '@fleet-gateway/azure-frontdoor/arm-runtime';
+import { installPolicies, type ArmConnectionOptions } from '@fleet-gateway/arm-runtime';
 
 /**
  * The member's Microsoft.Network client (`@azure/arm-network`, api-version 2026-01-01 fixed in its generated code),

@@ -1,5 +1,5 @@
 import type { NetworkManagementClient } from '@azure/arm-network';
-import { ArmRequestCount } from '@fleet-gateway/azure-frontdoor/arm-runtime';
+import { ArmRequestCount } from '@fleet-gateway/arm-runtime';
 import { connectionView, loadBalancerView, privateLinkServiceView, resourceGroupOf, type ConnectionView, type LoadBalancerView, type PrivateLinkServiceView } from './azure-views.js';
 import { CachedRead, type Snapshot } from './cached-read.js';
 import { DEFAULT_CONNECTION_BACKOFF, type BackoffSettings } from './connection-watch.js';

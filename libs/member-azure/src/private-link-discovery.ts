@@ -1,5 +1,5 @@
 import type { NetworkManagementClient } from '@azure/arm-network';
-import { classifyArmError, type ArmFailure } from '@fleet-gateway/azure-frontdoor/arm-runtime';
+import { classifyArmError, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import { connectionView, resourceGroupOf, type ConnectionView } from './azure-views.js';
 import type { Snapshot, Staleness } from './cached-read.js';
 import { awaitedMessages, connectionReadDue, nextConnectionWatch, type ConnectionWatch } from './connection-watch.js';

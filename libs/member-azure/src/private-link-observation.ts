@@ -11,7 +11,7 @@ import {
   type OriginFields,
   type OriginObservation,
 } from '@fleet-gateway/member-export';
-import type { ArmFailure } from '@fleet-gateway/azure-frontdoor/arm-runtime';
+import type { ArmFailure } from '@fleet-gateway/arm-runtime';
 import type { ConnectionView } from './azure-views.js';
 import { frontDoorConnections } from './front-door-endpoint.js';
 import { connectionIdOf, hubRequestOf, manualApprovalCommand, planApprovals, type ApprovalPolicy, type RefusedApproval } from './plan-approvals.js';

@@ -4,7 +4,8 @@ import { resolveClusterOrigin, type ClusterOrigin, type GatewayRef } from './clu
 import { decideConnectivity } from './connectivity.js';
 import type { InputIndex } from './input-index.js';
 import type { BackendAppProtocol, ModelBackend, ModelOrigin, ResolvedConnectivity } from './model-types.js';
-import { backendKey, compareText } from './names.js';
+import { backendKey } from './names.js';
+import { compareText } from '@fleet-gateway/api-types';
 
 export type BackendResolution =
   | { readonly ok: true; readonly backend: ModelBackend; readonly notes: readonly string[] }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareText } from './names.js';
+import { compareText } from '@fleet-gateway/api-types';
 import { decideHostnameClaims, hostnameClaimKey, hostnamesContest, type ClaimStanding, type HostnameClaim } from './hostname-claims.js';
 
 const STANDINGS: readonly ClaimStanding[] = ['held', 'held-before', 'claimed'];

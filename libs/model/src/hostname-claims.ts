@@ -1,5 +1,6 @@
 import type { Gateway } from '@fleet-gateway/api-types';
-import { compareText, namespacedName } from './names.js';
+import { namespacedName } from './names.js';
+import { compareText } from '@fleet-gateway/api-types';
 import { isServedListener } from './served-listeners.js';
 
 /**

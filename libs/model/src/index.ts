@@ -4,7 +4,7 @@ export { claimsOf, hostnameClaimKey } from './hostname-claims.js';
 export type { ControllerSettings, HubInputs, NamespaceLabels } from './hub-inputs.js';
 export { HubInputsError, readHubInputs, writeHubInputs } from './hub-inputs.js';
 export * from './model-types.js';
-export { CONTROLLER_NAME, compareText } from './names.js';
+export { CONTROLLER_NAME } from './names.js';
 export { gatewayClassVerdict } from './gateway-verdict.js';
 export type { NormalizeResult } from './normalize.js';
 export { normalize } from './normalize.js';

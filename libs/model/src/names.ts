@@ -19,7 +19,3 @@ export function backendKey(namespace: string, name: string, port: number): strin
   return `${namespacedName(namespace, name)}:${port}`;
 }
 
-/** Code-point order, independent of locale, so that every sort in this lib is reproducible. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -15,7 +15,7 @@ import type {
   TrafficSplit,
 } from './model-types.js';
 import { validateModel } from './model-validation.js';
-import { compareText } from './names.js';
+import { compareText } from '@fleet-gateway/api-types';
 
 export type NormalizeResult = { readonly ok: true; readonly model: GlobalGateway } | { readonly ok: false; readonly errors: readonly string[] };
 

@@ -1,6 +1,6 @@
 import { covers, hostnameSpecificity } from './hostnames.js';
 import { ANY_HOSTNAME, type HostRouting, type ListenerProtocol, type ModelMatch, type PathKey, type PathRouting, type RoutingCandidate } from './model-types.js';
-import { compareText } from './names.js';
+import { compareText } from '@fleet-gateway/api-types';
 
 /** A kept match of a kept rule, with what precedence needs to know about its route. */
 export interface RoutedMatch {

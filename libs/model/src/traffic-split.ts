@@ -1,5 +1,5 @@
 import type { ModelBackend, RuleBackend, SplitEntry, TrafficSplit } from './model-types.js';
-import { compareText } from './names.js';
+import { compareText } from '@fleet-gateway/api-types';
 import { apportionWeights } from './weights.js';
 
 function gcd(a: number, b: number): number {

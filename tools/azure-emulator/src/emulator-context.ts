@@ -1,4 +1,5 @@
 import type { ArmContext } from './arm/context.js';
+import type { RoleAssignments } from './authorization/role-assignments.js';
 import type { Limits } from './limits.js';
 import type { AddressPool } from './network/address-pool.js';
 import type { PrivateLinkConnections } from './private-link/connections.js';
@@ -10,4 +11,6 @@ export interface EmulatorContext extends ArmContext {
   privateLink: PrivateLinkConnections;
   /** The subscription AFD's managed private endpoints come from: never one of the user's. */
   afdManagedSubscriptionId: string;
+  /** Azure RBAC: who may do what where (nobody is checked until assigned a role). */
+  roles: RoleAssignments;
 }

@@ -2,6 +2,7 @@ import { startAdminServer } from './admin/admin-server.js';
 import { EmulatorAdmin } from './admin/emulator-admin.js';
 import { RequestCounters } from './admin/counters.js';
 import { FaultInjector } from './admin/faults.js';
+import { RoleAssignments } from './authorization/role-assignments.js';
 import { startArmServer } from './arm/arm-server.js';
 import { OperationTracker } from './arm/lro.js';
 import { ResourceGroups } from './arm/resource-groups.js';
@@ -11,7 +12,7 @@ import { SchemaValidator } from './arm/validation.js';
 import { EdgeRuntime } from './edge/edge-runtime.js';
 import type { EmulatorContext } from './emulator-context.js';
 import { startManagedIdentityEndpoint } from './identity/managed-identity-server.js';
-import { TokenIssuer } from './identity/token-issuer.js';
+import { TokenIssuer, type ManagedIdentitySettings } from './identity/token-issuer.js';
 import { createKindRegistry } from './kinds.js';
 import { AddressPool } from './network/address-pool.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
@@ -38,6 +39,8 @@ export interface RunningEmulator {
    */
   identityEndpoint: string;
   identityHeader: string;
+  /** The identity its tokens are issued to: role assignments name its `principalId` (the tokens' object id). */
+  managedIdentity: ManagedIdentitySettings;
   stop(): Promise<void>;
 }
 
@@ -65,7 +68,9 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     addresses: new AddressPool(),
     privateLink: new PrivateLinkConnections(store, resolved.limits, resolved.afdManagedSubscriptionId, resolved.privateLink, resolved.clock),
     afdManagedSubscriptionId: resolved.afdManagedSubscriptionId,
+    roles: new RoleAssignments(),
   };
+  for (const assignment of resolved.roleAssignments) context.roles.assign(assignment);
   const certificates = await createServerCertificates();
   const tokens = new TokenIssuer(resolved.managedIdentity, resolved.clock);
   const arm = await startArmServer(
@@ -95,6 +100,7 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     admin,
     identityEndpoint: identity.endpoint,
     identityHeader: identity.header,
+    managedIdentity: resolved.managedIdentity,
     stop: async () => {
       context.operations.stop();
       context.privateLink.stop();

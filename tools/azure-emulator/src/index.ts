@@ -12,6 +12,11 @@ export type { LimitOverrides, Limits } from './limits.js';
 export { sdkClientOptions, stubCredential, emulatorIdentityCredential, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, FAST_POLLING } from './sdk-options.js';
 export type { ArmAuthentication } from './identity/arm-authentication.js';
 export type { ManagedIdentitySettings } from './identity/token-issuer.js';
+export { parseRoleDefinition, roleGrants, actionMatches, type RoleDefinition } from './authorization/role-definition.js';
+export type { RoleAssignment } from './authorization/role-assignments.js';
+// The repository's deploy/azure-roles (role definitions and who is assigned which), for the tests that hold the
+// agents to them and for the README's roles table.
+export { compareWithRoles, readShippedAssignments, readShippedRoles, shippedRole, SHIPPED_ROLES_DIR, type ShippedAssignment, type ShippedRole } from './testing/shipped-roles.js';
 export { RawArmClient, type RawResponse } from './raw-arm-client.js';
 export { CloudProviderStandIn, LOAD_BALANCER_FINALIZER, type CloudProviderOptions } from './cloud-provider/cloud-provider.js';
 export { ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS, TAGS as CLOUD_PROVIDER_TAGS, planLoadBalancer, type CloudSettings, type LoadBalancerPlan } from './cloud-provider/service-annotations.js';

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { DeploymentTiming } from './arm/context.js';
+import type { RoleAssignment } from './authorization/role-assignments.js';
 import type { ArmAuthentication } from './identity/arm-authentication.js';
 import type { ManagedIdentitySettings } from './identity/token-issuer.js';
 import type { ProviderLimitSettings } from './arm/provider-throttling.js';
@@ -22,6 +23,12 @@ export interface EmulatorOptions {
   armAuthentication?: ArmAuthentication;
   /** The managed identity tokens are issued to (tenant, client and principal ids, token lifetime). */
   managedIdentity?: Partial<ManagedIdentitySettings>;
+  /**
+   * Azure RBAC from the start (the admin API adds more): a principal with an assignment may do only what its roles
+   * grant at or above each request's scope, and is refused with ARM's 403 `AuthorizationFailed` otherwise. The
+   * principal is the object id of a token this emulator issued; tokens of no assigned principal are not checked.
+   */
+  roleAssignments?: readonly RoleAssignment[];
   /** How long a long-running operation takes before it ends (default 100 ms; 0 ends it within the request). */
   lroDelayMs?: number;
   /** Retry-After (seconds) on responses of running operations, as ARM sends it (default 1; 0 sends none). */
@@ -76,6 +83,7 @@ export interface ResolvedOptions {
   identityPort: number;
   armAuthentication: ArmAuthentication;
   managedIdentity: ManagedIdentitySettings;
+  roleAssignments: readonly RoleAssignment[];
   lroDelayMs: number;
   lroRetryAfterSeconds?: number;
   pageSize: number;
@@ -125,6 +133,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     identityPort: options.identityPort ?? 0,
     armAuthentication: options.armAuthentication ?? 'any-bearer',
     managedIdentity: { ...DEFAULT_MANAGED_IDENTITY, ...options.managedIdentity },
+    roleAssignments: options.roleAssignments ?? [],
     lroDelayMs: options.lroDelayMs ?? 100,
     ...(options.lroRetryAfterSeconds === 0 ? {} : { lroRetryAfterSeconds: options.lroRetryAfterSeconds ?? DEFAULT_LRO_RETRY_AFTER_SECONDS }),
     pageSize: options.pageSize ?? 100,

@@ -6,7 +6,7 @@ import type { AgentProcess } from '@fleet-gateway/controller/test-support';
 /** Every refusal of the API server surfaces as an error or a 403 in some line (a retried reconcile, a failed watch). */
 export const refusals = (run: AgentProcess) => run.lines.filter((l) => l.level === 'error' || /forbidden|\b403\b/i.test(JSON.stringify(l)));
 
-/** The emulator an agent's process reaches as a pod with workload identity would, and that pod's environment. */
+/** The emulator an agent's process reaches as a pod with a managed identity would, and that pod's environment. */
 export interface AgentEmulator {
   readonly emulator: RunningEmulator;
   /** The managed-identity endpoint, and the emulator's CA as NODE_EXTRA_CA_CERTS. */

@@ -8,7 +8,8 @@ import { only } from './manifests.js';
 
 let plane: ControlPlane;
 const clients: Record<string, KubeClient> = {};
-const NAMESPACES = ['fleet-system', 'fleet-gateway-system', 'fleet-leases'];
+// fleet-member-*: the hub namespaces of hub-everything.yaml's memberClusters, which Fleet's hub agent creates.
+const NAMESPACES = ['fleet-system', 'fleet-gateway-system', 'fleet-leases', 'fleet-member-member-1', 'fleet-member-member-2'];
 
 beforeAll(async () => {
   plane = await startControlPlane({ clusters: ['hub', 'member-1'], controllerManager: false });

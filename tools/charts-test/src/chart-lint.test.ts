@@ -10,6 +10,28 @@ import { CHARTS, chartDir, helm, VALUES_DIR } from './helm.js';
 
 const run = promisify(execFile);
 
+/** distroless's Node images keep node at /nodejs/bin/node (their own entrypoint), not on PATH. */
+const DISTROLESS_NODE = '/nodejs/bin/node';
+
+async function toolchainPins() {
+  const toolchain = await readFile(path.join(REPO_ROOT, 'tools/toolchain.env'), 'utf8');
+  const pin = (key: string) => new RegExp(`^${key}=(.+)$`, 'm').exec(toolchain)?.[1];
+  const node = pin('NODE_VERSION');
+  return { node, nodeMajor: node?.split('.')[0], pnpm: pin('PNPM_VERSION'), pnpmIntegrity: pin('PNPM_INTEGRITY') };
+}
+
+/** The package spec and integrity a script or Dockerfile hands tools/install-registry-package.sh for pnpm. */
+function pnpmInstall(text: string) {
+  const match = /tools\/install-registry-package\.sh "(@pnpm\/[^"]+)" "([^"]+)"/.exec(text);
+  return match ? { spec: match[1], integrity: match[2] } : undefined;
+}
+
+/** The runtime stage's base and user: the lines from the last FROM on that say what the container runs on and as. */
+function runtimeLines(dockerfile: string): string[] {
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  return runtime.split('\n').filter((line) => /^(FROM|USER) /.test(line));
+}
+
 describe('helm', () => {
   it(`is ${HELM_VERSION}, the version go/go.mod requires`, async () => {
     const goMod = await readFile(path.join(HELM_GO_MODULE_DIR, 'go.mod'), 'utf8');
@@ -50,20 +72,30 @@ describe('hadolint', () => {
       expect(stdout).toBe('');
     });
 
-    it(`apps/${app}/Dockerfile runs the bundle with its node flags as a non-root user on Node ${'26'} pinned to tools/toolchain.env`, async () => {
+    it(`apps/${app}/Dockerfile runs the bundle with its node flags as distroless's non-root user on Node ${'26'}, built with tools/toolchain.env's pins`, async () => {
       const dockerfile = await readFile(path.join(REPO_ROOT, `apps/${app}/Dockerfile`), 'utf8');
-      const toolchain = await readFile(path.join(REPO_ROOT, 'tools/toolchain.env'), 'utf8');
-      const node = /^NODE_VERSION=(.+)$/m.exec(toolchain)?.[1];
-      const pnpm = /^PNPM_VERSION=(.+)$/m.exec(toolchain)?.[1];
+      const { node, nodeMajor } = await toolchainPins();
       expect(dockerfile).toContain(`ARG NODE_VERSION=${node}`);
-      expect(dockerfile).toContain(`pnpm@${pnpm}`);
+      expect(dockerfile).toMatch(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS build$/m);
+      expect(pnpmInstall(dockerfile)).toEqual(pnpmInstall(await readFile(path.join(REPO_ROOT, 'tools/bootstrap.sh'), 'utf8')));
       expect(dockerfile).toContain(`nx bundle ${app}`);
       expect(dockerfile).toContain(`/src/dist/apps/${app}/main.mjs`);
-      expect(dockerfile).toMatch(/^USER [1-9][0-9]*:[1-9][0-9]*$/m);
+      expect(runtimeLines(dockerfile)).toEqual([`FROM gcr.io/distroless/nodejs${nodeMajor}-debian13:nonroot`, 'USER 65532:65532']);
       const entrypoint = /^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1];
-      expect(JSON.parse(entrypoint ?? 'null')).toEqual(['node', ...AGENT_NODE_FLAGS[app], '/app/main.mjs']);
+      expect(JSON.parse(entrypoint ?? 'null')).toEqual([DISTROLESS_NODE, ...AGENT_NODE_FLAGS[app], '/app/main.mjs']);
     });
   }
+
+  it('the pnpm install reads its version and integrity from tools/toolchain.env, through the script that checks the tarball (as tools/bootstrap.sh does)', async () => {
+    const dockerfile = await readFile(path.join(REPO_ROOT, 'apps/hub-gateway/Dockerfile'), 'utf8');
+    const install = pnpmInstall(dockerfile);
+    expect(install).toEqual({ spec: '@pnpm/exe.linux-x64@$PNPM_VERSION', integrity: '$PNPM_INTEGRITY' });
+    expect(dockerfile).toContain('COPY tools/toolchain.env tools/install-registry-package.sh tools/');
+    expect(dockerfile).toMatch(/^RUN source tools\/toolchain\.env \\\n && tools\/install-registry-package\.sh /m);
+    const { pnpm, pnpmIntegrity } = await toolchainPins();
+    expect(pnpm).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pnpmIntegrity).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
+  });
 
   it('finds nothing in e2e/azure/echo/Dockerfile, which runs the bundled echo server as a non-root user on the agents’ Node', async () => {
     const file = path.join(REPO_ROOT, 'e2e/azure/echo/Dockerfile');
@@ -71,11 +103,10 @@ describe('hadolint', () => {
     expect(stdout).toBe('');
     const dockerfile = await readFile(file, 'utf8');
     const agents = await readFile(path.join(REPO_ROOT, 'apps/member-discovery/Dockerfile'), 'utf8');
-    const baseLines = (text: string) => text.split('\n').filter((line) => /^(ARG NODE_VERSION=|FROM |RUN npm install)/.test(line));
+    const baseLines = (text: string) => text.split('\n').filter((line) => /^(ARG NODE_VERSION=|FROM |SHELL |COPY tools\/|RUN source |ENV PATH=|USER | && tools\/)/.test(line));
     expect(baseLines(dockerfile)).toEqual(baseLines(agents));
     expect(dockerfile).toContain('tsx e2e/src/bundle-echo-server.ts /src/dist/echo-server/main.mjs');
-    expect(dockerfile).toMatch(/^USER [1-9][0-9]*:[1-9][0-9]*$/m);
-    expect(JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? 'null')).toEqual(['node', '/app/main.mjs']);
+    expect(JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? 'null')).toEqual([DISTROLESS_NODE, '/app/main.mjs']);
   });
 
   it('finds an unpinned install (the linter is not blind)', async () => {

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fleetCrds } from '@fleet-gateway/control-plane';
+import { fleetCrds, memberAgentHubRules, memberNamespace } from '@fleet-gateway/control-plane';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helm-binary.js';
-import { helm, parseManifests, renderText, templateArgs, type ChartName, type Manifest } from './helm.js';
+import { CHARTS, helm, parseManifests, renderText, templateArgs, type ChartName, type Manifest } from './helm.js';
 import { containerOf, grants, named, ofKind, only, podTemplateOf, rulesOf } from './manifests.js';
 
 const GOLDEN_DIR = path.join(REPO_ROOT, 'tools/charts-test/golden');
@@ -24,6 +24,9 @@ function rendering(chart: ChartName, values: string[]): Promise<string> {
   return rendered.get(key)!;
 }
 const manifestsOf = async (chart: ChartName, values: string[]): Promise<Manifest[]> => parseManifests(await rendering(chart, values));
+/** The hub chart's grants to member agents (`memberClusters`), in their fleet-member-<member> namespaces; the rest are the agent's own. */
+const isMemberAgentGrant = (m: Manifest): boolean => m.metadata.namespace?.startsWith(memberNamespace('')) ?? false;
+const agentOwn = (manifests: Manifest[]): Manifest[] => manifests.filter((m) => !isMemberAgentGrant(m));
 
 describe('golden helm template output', () => {
   for (const { chart, name, values } of RENDERINGS) {
@@ -79,7 +82,7 @@ describe('every rendering', () => {
       });
 
       it('binds its roles to the ServiceAccount the Deployment runs as, in fleetSystemNamespace', async () => {
-        const manifests = await manifestsOf(chart, values);
+        const manifests = agentOwn(await manifestsOf(chart, values));
         const account = only(manifests, 'ServiceAccount');
         const deployment = only(manifests, 'Deployment');
         expect(podTemplateOf(deployment).spec.serviceAccountName).toBe(account.metadata.name);
@@ -144,7 +147,7 @@ describe('the PodDisruptionBudget and the NetworkPolicy', () => {
 describe('the Lease and leader election', () => {
   it('the hub Role covers exactly the Lease the hub agent elects on, in the namespace its flag names', async () => {
     for (const values of [[], ['hub-everything.yaml']]) {
-      const manifests = await manifestsOf('hub-gateway', values);
+      const manifests = agentOwn(await manifestsOf('hub-gateway', values));
       const role = only(manifests, 'Role');
       const args = containerOf(only(manifests, 'Deployment')).args ?? [];
       expect(args).toContain(`--leader-election-namespace=${role.metadata.namespace}`);
@@ -155,7 +158,7 @@ describe('the Lease and leader election', () => {
   });
 
   it('with leader election off: --leader-elect=false and no Lease Role', async () => {
-    const manifests = parseManifests(await renderText('hub-gateway', [], ['leaderElection.enabled=false']));
+    const manifests = agentOwn(parseManifests(await renderText('hub-gateway', ['hub-everything.yaml'], ['leaderElection.enabled=false'])));
     expect(ofKind(manifests, 'Role')).toEqual([]);
     expect(containerOf(only(manifests, 'Deployment')).args).toContain('--leader-elect=false');
   });
@@ -178,6 +181,45 @@ describe('feature gates', () => {
   });
 });
 
+describe('image', () => {
+  const DIGEST = `sha256:${'ab12'.repeat(16)}`;
+  for (const chart of CHARTS) {
+    const minimal = chart === 'member-discovery' ? ['member-minimal.yaml'] : [];
+    it(`${chart}: repository:tag (tag defaulting to appVersion), and repository@digest when a digest is set, whatever the tag`, async () => {
+      const imageOf = async (set: string[]) => containerOf(only(parseManifests(await renderText(chart, minimal, set)), 'Deployment')).image;
+      const appVersion = /^appVersion:\s*"?([^"\n]+)"?$/m.exec(await readFile(path.join(REPO_ROOT, 'charts', chart, 'Chart.yaml'), 'utf8'))?.[1];
+      expect(await imageOf([])).toBe(`ghcr.io/fleet-gateway/${chart}:${appVersion}`);
+      expect(await imageOf(['image.tag=1.2.3'])).toBe(`ghcr.io/fleet-gateway/${chart}:1.2.3`);
+      expect(await imageOf([`image.digest=${DIGEST}`, 'image.tag=1.2.3'])).toBe(`ghcr.io/fleet-gateway/${chart}@${DIGEST}`);
+    });
+  }
+});
+
+describe('Azure credential', () => {
+  it('passes --azure-credential=workload-identity with the workload identity, else managed-identity with its optional client id, only with the Azure side on', async () => {
+    const CLIENT = '00000000-0000-4000-8000-0000000000d4';
+    for (const [chart, everything, minimal] of [
+      ['hub-gateway', 'hub-everything.yaml', []],
+      ['member-discovery', 'member-everything.yaml', ['member-minimal.yaml']],
+    ] as const) {
+      const argsOf = async (files: readonly string[], set: string[] = []) => containerOf(only(parseManifests(await renderText(chart, files, set)), 'Deployment')).args ?? [];
+      const credentialArgs = (args: string[]) => args.filter((a) => a.startsWith('--azure-c'));
+      expect(credentialArgs(await argsOf([everything]))).toEqual(['--azure-credential=workload-identity', '--azure-client-id=00000000-0000-4000-8000-0000000000c3']);
+      expect(credentialArgs(await argsOf([everything], ['workloadIdentity.enabled=false']))).toEqual(['--azure-credential=managed-identity']);
+      expect(credentialArgs(await argsOf([everything], ['workloadIdentity.enabled=false', `managedIdentity.clientId=${CLIENT}`]))).toEqual(['--azure-credential=managed-identity', `--azure-client-id=${CLIENT}`]);
+      expect(credentialArgs(await argsOf(minimal))).toEqual([]);
+    }
+  });
+
+  it('mounts no cloud config Secret: azure.json carries the cluster identity\'s client secret, and every field the agents read from it is a value', async () => {
+    for (const [chart, everything] of [['hub-gateway', 'hub-everything.yaml'], ['member-discovery', 'member-everything.yaml']] as const) {
+      const deployment = only(await manifestsOf(chart, [everything]), 'Deployment');
+      expect(containerOf(deployment).args?.some((a) => a.startsWith('--cloud-config'))).toBe(false);
+      expect(JSON.stringify(deployment)).not.toContain('azure.json');
+    }
+  });
+});
+
 describe('workload identity', () => {
   it('annotates the ServiceAccount with the client id and labels the pod only when enabled', async () => {
     for (const [chart, everything, minimal] of [
@@ -195,13 +237,15 @@ describe('workload identity', () => {
 });
 
 describe('the member chart', () => {
-  it('grants only reads on Services and Nodes, and nothing on the hub', async () => {
+  it('grants what the agent calls and no more: Services listed and watched, Nodes only listed, no read by name, and nothing on the hub', async () => {
     const manifests = await manifestsOf('member-discovery', ['member-everything.yaml']);
     const rules = rulesOf(named(manifests, 'ClusterRole', only(manifests, 'Deployment').metadata.name));
-    for (const resource of ['services', 'nodes']) {
-      for (const verb of ['get', 'list', 'watch']) expect(grants(rules, '', resource, verb)).toBe(true);
-      for (const verb of WRITE_ACTIONS) expect(grants(rules, '', resource, verb)).toBe(false);
-    }
+    const verbsOn = (group: string, resource: string) => rules.filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs).sort();
+    expect(verbsOn('', 'services')).toEqual(['list', 'watch']);
+    expect(verbsOn('', 'nodes')).toEqual(['list']);
+    expect(verbsOn('networking.fleet.azure.com', 'serviceexports')).toEqual(['list', 'patch', 'watch']);
+    expect(verbsOn('networking.fleet.azure.com', 'serviceexports/status')).toEqual(['patch']);
+    expect(verbsOn('events.k8s.io', 'events')).toEqual(['create', 'patch']);
     for (const resource of ['internalserviceexports', 'serviceimports']) {
       expect(rules.some((r) => r.resources.some((res) => res.startsWith(resource)))).toBe(false);
     }
@@ -281,6 +325,51 @@ describe('secure metrics', () => {
   });
 });
 
+describe("the hub chart's member agent Roles (memberClusters)", () => {
+  it('renders none by default', async () => {
+    expect((await manifestsOf('hub-gateway', [])).filter(isMemberAgentGrant)).toEqual([]);
+  });
+
+  it("renders per member a Role in fleet-member-<name> with exactly tools/control-plane's member hub rules, bound to its subject, and no Namespace", async () => {
+    const manifests = await manifestsOf('hub-gateway', ['hub-everything.yaml']);
+    const grantsToMembers = manifests.filter(isMemberAgentGrant);
+    expect(grantsToMembers.map((m) => `${m.kind} ${m.metadata.namespace}/${m.metadata.name}`).sort()).toEqual([
+      'Role fleet-member-member-1/hub-gateway-member-discovery',
+      'Role fleet-member-member-2/hub-gateway-member-discovery',
+      'RoleBinding fleet-member-member-1/hub-gateway-member-discovery',
+      'RoleBinding fleet-member-member-2/hub-gateway-member-discovery',
+    ]);
+    expect(ofKind(manifests, 'Namespace')).toEqual([]);
+    // One source: the local system's and the tests' member tokens get the same rules (a drift fails here).
+    const rules = await memberAgentHubRules();
+    for (const role of ofKind(grantsToMembers, 'Role')) expect(rulesOf(role)).toEqual(rules);
+    const subjectsIn = (namespace: string) => ofKind(grantsToMembers, 'RoleBinding').find((b) => b.metadata.namespace === namespace)?.['subjects'];
+    expect(subjectsIn('fleet-member-member-1')).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: '00000000-0000-4000-8000-0000000000d4' }]);
+    // A ServiceAccount subject without a namespace is the member's own hub namespace's.
+    expect(subjectsIn('fleet-member-member-2')).toEqual([{ kind: 'ServiceAccount', name: 'member-discovery', namespace: 'fleet-member-member-2' }]);
+  });
+
+  it('grants the member agent no read by name, no update, nothing on status and no Events on the hub', async () => {
+    const rules = await memberAgentHubRules();
+    expect(rules.flatMap((r) => r.verbs ?? [])).not.toContain('get');
+    expect(rules.flatMap((r) => r.verbs ?? [])).not.toContain('update');
+    expect(rules.flatMap((r) => r.resources ?? [])).toEqual(['internalserviceexports']);
+  });
+
+  const refusals: { set: string[]; message: RegExp }[] = [
+    { set: ['memberClusters[0].name=member-1', 'memberClusters[0].subject.kind=User', 'memberClusters[0].subject.name=a', 'memberClusters[1].name=member-1', 'memberClusters[1].subject.kind=Group', 'memberClusters[1].subject.name=b'], message: /memberClusters: "member-1" is listed twice/ },
+    { set: ['memberClusters[0].name=member-1', 'memberClusters[0].subject.kind=User', 'memberClusters[0].subject.name=a', 'memberClusters[0].subject.namespace=fleet-system'], message: /"member-1": subject.namespace "fleet-system" is set for a User; only a ServiceAccount subject has a namespace/ },
+  ];
+  for (const { set, message } of refusals) {
+    it(`refuses ${set.join(',')} with ${message.source}`, async () => {
+      const result = await helm(templateArgs('hub-gateway', [], set));
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(message);
+      expect(result.stdout).toBe('');
+    });
+  }
+});
+
 describe('values.schema.json', () => {
   const cases: { chart: ChartName; base: string[]; set: string; field: RegExp }[] = [
     { chart: 'hub-gateway', base: [], set: 'enableAfdd=true', field: /enableAfdd/ },
@@ -288,6 +377,16 @@ describe('values.schema.json', () => {
     { chart: 'hub-gateway', base: [], set: 'afd.defaultSku=Classic', field: /defaultSku/ },
     { chart: 'hub-gateway', base: [], set: 'ports.health=70000', field: /health/ },
     { chart: 'hub-gateway', base: [], set: 'enableAfd=true', field: /resourceGroup|hubName/ },
+    { chart: 'hub-gateway', base: [], set: 'memberClusters=member-1', field: /memberClusters/ },
+    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=User,memberClusters[0].subject.name=a,memberClusters[0].namespace=x', field: /memberClusters\/0.*namespace/ },
+    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=Member_1,memberClusters[0].subject.kind=User,memberClusters[0].subject.name=a', field: /memberClusters\/0\/name/ },
+    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=Robot,memberClusters[0].subject.name=a', field: /memberClusters\/0\/subject\/kind/ },
+    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=ServiceAccount,memberClusters[0].subject.name=Member_Discovery', field: /memberClusters\/0\/subject\/name/ },
+    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1', field: /memberClusters\/0.*subject/ },
+    { chart: 'hub-gateway', base: [], set: 'image.digest=latest', field: /digest/ },
+    { chart: 'hub-gateway', base: [], set: 'azure.cloudConfigSecret=azure-cloud-config', field: /cloudConfigSecret/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'image.digest=sha256:abc', field: /digest/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'managedIdentity.clientId=my-identity', field: /clientId/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'hub.kubeconfig=x', field: /kubeconfig/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'enablePrivateLinkOriginDiscovery=yes', field: /enablePrivateLinkOriginDiscovery/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'memberClusterName=Member_1', field: /memberClusterName/ },

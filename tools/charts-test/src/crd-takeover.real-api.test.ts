@@ -3,7 +3,7 @@ import path from 'node:path';
 import { startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
 import { customResourceDefinitions, KubeApiError, KubeClient, objectPath, type CustomResourceDefinition } from '@fleet-gateway/controller';
 import { createNamespace, eventually } from '@fleet-gateway/controller/test-support';
-import { checkFleetCrds, INTERNAL_SERVICE_EXPORT_CRD, UPSTREAM_CRD_INSTALLER_LABEL } from '@fleet-gateway/fleet-hub';
+import { checkFleetCrds, INTERNAL_SERVICE_EXPORT_CRD, UPSTREAM_CRD_INSTALLER_LABEL } from '@fleet-gateway/fleet-schema';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';

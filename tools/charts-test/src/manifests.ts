@@ -11,6 +11,7 @@ export interface PolicyRule {
 
 export interface Container {
   name: string;
+  image?: string;
   args?: string[];
   env?: { name: string; value?: string }[];
   livenessProbe?: { httpGet?: { path: string; port: string | number } };

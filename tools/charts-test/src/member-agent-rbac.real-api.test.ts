@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CloudProviderStandIn, emulatorIdentityCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
-import { startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
+import { memberAgentHubRules, startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
 import { collectionPath, createLogger, EventRecorder, isNotFound, KubeApiError, KubeClient, Manager, objectPath, type Condition } from '@fleet-gateway/controller';
 import { AgentProcess, bundleAgent, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
 import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
 import { SERVICE_ANNOTATIONS } from '@fleet-gateway/member-azure';
 import { AZURE_DATA_CURRENT_CONDITION, ClusterRegion, internalServiceExports, ORIGIN_PUBLISHED_CONDITION, REGION_LABEL, SERVICE_EXPORT_FINALIZER, serviceExports, services, type CachedInternalServiceExport, type CachedService, type CachedServiceExport } from '@fleet-gateway/member-export';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeAccess, mayI, type ResourceAttributes } from './access-review.js';
 import { refusals, startAgentEmulator, type AgentEmulator } from './agent-run.js';
 import { installChart } from './helm.js';
 import { scrapeMetrics, scraperToken } from './metrics-scrape.js';
@@ -18,6 +18,8 @@ import { serviceAccountIdentity, type ServiceAccountIdentity } from './service-a
 
 const MEMBER = 'member-1';
 const HUB_NAMESPACE = `fleet-member-${MEMBER}`;
+/** Another member's hub namespace, with its own Role from the same chart. */
+const NEIGHBOUR_NAMESPACE = 'fleet-member-member-2';
 const SERVICE_ACCOUNT = 'member-discovery';
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/member-discovery-controller-manager.networking.fleet.azure.com';
 const SUBSCRIPTION = '00000000-0000-4000-8000-0000000000b2';
@@ -30,8 +32,8 @@ let member: Cluster;
 let memberAdmin: KubeClient;
 let hubAdmin: KubeClient;
 let memberIdentity: ServiceAccountIdentity;
-/** The member's identity on the hub: a ServiceAccount of fleet-member-member-1 with Fleet's Role there only. */
-let hubKubeconfig: string;
+/** The member agent's identity on the hub: the ServiceAccount member-discovery of fleet-member-member-1, bound to the hub chart's Role there only. */
+let hubIdentity: ServiceAccountIdentity;
 let azure: AgentEmulator;
 let emulator: RunningEmulator;
 let standIn: CloudProviderStandIn | undefined;
@@ -50,11 +52,15 @@ beforeAll(async () => {
     await createNamespace(client, 'fleet-system');
     await createNamespace(client, 'shop');
   }
-  // The hub's Fleet CRDs come from the hub chart; the member's ServiceExport CRD and the agent's RBAC from the member chart.
-  await installChart('hub-gateway', plane.cluster('hub').kubeconfigPath);
+  // The members' hub namespaces, as Fleet's hub agent creates them when they join, and member-1's agent's hub identity.
+  for (const namespace of [HUB_NAMESPACE, NEIGHBOUR_NAMESPACE]) await createNamespace(hubAdmin, namespace);
+  await hubAdmin.create(`/api/v1/namespaces/${HUB_NAMESPACE}/serviceaccounts`, { metadata: { name: SERVICE_ACCOUNT } });
+  // The hub's Fleet CRDs and the member agents' hub Roles come from the hub chart; the member's ServiceExport CRD and
+  // the agent's RBAC there from the member chart.
+  await installChart('hub-gateway', plane.cluster('hub').kubeconfigPath, ['hub-member-clusters.yaml']);
   await installChart('member-discovery', member.kubeconfigPath, ['member-minimal.yaml']);
   memberIdentity = await serviceAccountIdentity(memberAdmin, member, SERVICE_ACCOUNT, path.join(dir, 'member-kubeconfig.yaml'));
-  hubKubeconfig = await plane.memberHubKubeconfig(MEMBER);
+  hubIdentity = await serviceAccountIdentity(hubAdmin, plane.cluster('hub'), SERVICE_ACCOUNT, path.join(dir, 'hub-kubeconfig.yaml'), HUB_NAMESPACE);
 
   // Fixtures, as admin: a node with AKS's region label, AKS's cloud provider (the emulator's stand-in builds each
   // LoadBalancer Service's internal load balancer and Private Link Service), and the hub agent's Fleet side (the
@@ -96,26 +102,83 @@ const hubExportPath = objectPath(internalServiceExports, 'shop-orders', HUB_NAME
 const readHubExport = () => hubAdmin.get<CachedInternalServiceExport>(hubExportPath).catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
 const conditionOf = (se: CachedServiceExport, type: string) => se.status?.conditions?.find((c) => c.type === type) as Condition | undefined;
 
-describe("the member agent under only its chart's RBAC on the member and Fleet's Role on the hub (bundle under node, real kube-apiservers, Azure emulator)", () => {
-  it('the tokens carry those permissions and no more', async () => {
-    const hubIdentity = new KubeConfig();
-    hubIdentity.loadFromFile(hubKubeconfig);
-    const hub = new KubeClient(hubIdentity);
+const EXPORTS = { group: 'networking.fleet.azure.com', resource: 'internalserviceexports' } as const;
+/** What RBAC answers each request, as `allowed` / `denied` lists, so a failure names every difference at once. */
+async function answers(client: KubeClient, requests: readonly ResourceAttributes[]): Promise<{ allowed: string[]; denied: string[] }> {
+  const allowed = await Promise.all(requests.map((r) => mayI(client, r)));
+  return {
+    allowed: requests.filter((_, i) => allowed[i]).map(describeAccess),
+    denied: requests.filter((_, i) => !allowed[i]).map(describeAccess),
+  };
+}
+
+describe("the member agent under only its chart's RBAC on the member and the hub chart's member Role on the hub (bundle under node, real kube-apiservers, Azure emulator)", () => {
+  it("the hub identity may do what the hub chart's Role grants, in its own namespace only; nothing on status, no read by name, no update, no Events", async () => {
+    const hub = hubIdentity.client;
+    const granted = (await memberAgentHubRules()).flatMap((rule) => rule.verbs);
+    expect([...granted].sort()).toEqual(['create', 'delete', 'list', 'patch', 'watch']);
+    const own = granted.map((verb) => ({ verb, ...EXPORTS, namespace: HUB_NAMESPACE }));
+    const neighbour = granted.map((verb) => ({ verb, ...EXPORTS, namespace: NEIGHBOUR_NAMESPACE }));
+    const removed: ResourceAttributes[] = [
+      { verb: 'get', ...EXPORTS, namespace: HUB_NAMESPACE },
+      { verb: 'update', ...EXPORTS, namespace: HUB_NAMESPACE },
+      ...['get', 'update', 'patch'].map((verb) => ({ verb, ...EXPORTS, subresource: 'status', namespace: HUB_NAMESPACE })),
+      ...['create', 'patch'].map((verb) => ({ verb, group: 'events.k8s.io', resource: 'events', namespace: HUB_NAMESPACE })),
+      { verb: 'create', group: '', resource: 'events', namespace: HUB_NAMESPACE },
+      { verb: 'list', ...EXPORTS },
+    ];
+    expect(await answers(hub, [...own, ...neighbour, ...removed])).toEqual({
+      allowed: own.map(describeAccess),
+      denied: [...neighbour, ...removed].map(describeAccess),
+    });
+
+    // And as real requests (RBAC answers before the body is validated): its own namespace is listed; another member's is neither read nor written.
+    const body = (namespace: string) => ({
+      apiVersion: 'networking.fleet.azure.com/v1alpha1',
+      kind: 'InternalServiceExport',
+      metadata: { name: 'shop-orders', namespace },
+      spec: {},
+    });
+    const inNeighbour = objectPath(internalServiceExports, 'shop-orders', NEIGHBOUR_NAMESPACE);
+    expect({
+      listOwn: await statusOf(() => hub.get(collectionPath(internalServiceExports, HUB_NAMESPACE))),
+      listNeighbour: await statusOf(() => hub.get(collectionPath(internalServiceExports, NEIGHBOUR_NAMESPACE))),
+      createInNeighbour: await statusOf(() => hub.create(collectionPath(internalServiceExports, NEIGHBOUR_NAMESPACE), body(NEIGHBOUR_NAMESPACE))),
+      applyInNeighbour: await statusOf(() => hub.patch(inNeighbour, body(NEIGHBOUR_NAMESPACE), 'apply', { fieldManager: 'member-discovery', force: true })),
+    }).toEqual({ listOwn: 200, listNeighbour: 403, createInNeighbour: 403, applyInNeighbour: 403 });
+  });
+
+  it("the member identity may do what the member chart's ClusterRole grants and no more", async () => {
     const chart = memberIdentity.client;
+    const core = (resource: string) => ({ group: '', resource });
+    const exported = { group: 'networking.fleet.azure.com', resource: 'serviceexports' } as const;
+    const granted: ResourceAttributes[] = [
+      ...['list', 'watch'].map((verb) => ({ verb, ...core('services') })),
+      { verb: 'list', ...core('nodes') },
+      ...['list', 'watch', 'patch'].map((verb) => ({ verb, ...exported })),
+      { verb: 'patch', ...exported, subresource: 'status' },
+      ...['create', 'patch'].map((verb) => ({ verb, group: 'events.k8s.io', resource: 'events', namespace: 'shop' })),
+    ];
+    const removed: ResourceAttributes[] = [
+      { verb: 'get', ...core('services'), namespace: 'shop' },
+      ...['get', 'watch'].map((verb) => ({ verb, ...core('nodes') })),
+      { verb: 'get', ...exported, namespace: 'shop' },
+      { verb: 'update', ...exported, namespace: 'shop' },
+    ];
+    expect(await answers(chart, [...granted, ...removed])).toEqual({ allowed: granted.map(describeAccess), denied: removed.map(describeAccess) });
     expect(await statusOf(() => chart.get(collectionPath(services, 'shop')))).toBe(200);
     expect((await new ClusterRegion({ client: chart }).zone()).region).toBe('eastus2');
     expect(await statusOf(() => chart.create(collectionPath(services, 'shop'), { metadata: { name: 'x' }, spec: { ports: [{ port: 80 }] } }))).toBe(403);
     expect(await statusOf(() => chart.get('/api/v1/namespaces/fleet-system/secrets'))).toBe(403);
-    expect(await statusOf(() => hub.get(collectionPath(internalServiceExports, HUB_NAMESPACE)))).toBe(200);
-    expect(await statusOf(() => hub.get(collectionPath(internalServiceExports, 'fleet-member-member-2')))).toBe(403);
   });
 
-  it('with Private Link discovery: holds its Lease, publishes the internal Service’s Private Link origin on the hub, sets the export’s conditions, unexports it, and nothing is refused', async () => {
+  // Nothing refused under exactly these grants is what shows that every verb taken away is unused.
+  it('with Private Link discovery: holds its Lease, publishes the internal Service’s Private Link origin on the hub, reads the hub’s answer, sets the export’s conditions, unexports it, and nothing is refused', async () => {
     agent = new AgentProcess(
       bundle,
       [
         '--member-cluster-name', MEMBER,
-        '--hub-kubeconfig', hubKubeconfig,
+        '--hub-kubeconfig', hubIdentity.kubeconfigPath,
         '--enable-private-link-origin-discovery',
         '--azure-subscription-id', SUBSCRIPTION,
         '--node-resource-group', NODE_RG,

@@ -1,19 +1,20 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CoreV1Api, RbacAuthorizationV1Api, type KubeConfig, type V1PolicyRule } from '@kubernetes/client-node';
+import { parse } from 'yaml';
 import { renderKubeconfig } from './kubeconfig.js';
 
 export const memberNamespace = (member: string): string => `fleet-member-${member}`;
 
-/** What a member agent does on the hub: publish its InternalServiceExports and read the hub's answers on them. */
-export const MEMBER_AGENT_HUB_RULES: V1PolicyRule[] = [
-  {
-    apiGroups: ['networking.fleet.azure.com'],
-    resources: ['internalserviceexports'],
-    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
-  },
-  { apiGroups: ['networking.fleet.azure.com'], resources: ['internalserviceexports/status'], verbs: ['get'] },
-  { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
-];
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** The member agent's Role rules on the hub: the hub chart renders its per-member Role from the same file. */
+const MEMBER_AGENT_HUB_RULES_FILE = path.join(repoRoot, 'charts/hub-gateway/files/member-agent-hub-rules.yaml');
+
+/** What a member agent does on the hub: publish its InternalServiceExports and watch the hub's answers on them. */
+export async function memberAgentHubRules(): Promise<V1PolicyRule[]> {
+  return parse(await readFile(MEMBER_AGENT_HUB_RULES_FILE, 'utf8')) as V1PolicyRule[];
+}
 
 function isConflict(error: unknown): boolean {
   return (error as { code?: number }).code === 409;
@@ -47,11 +48,10 @@ export async function createMemberHubCredentials(
   const name = 'member-agent';
   const core = hub.makeApiClient(CoreV1Api);
   const rbac = hub.makeApiClient(RbacAuthorizationV1Api);
+  const rules = options.rules ?? (await memberAgentHubRules());
   await createIfMissing(() => core.createNamespace({ body: { metadata: { name: namespace } } }));
   await createIfMissing(() => core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } }));
-  await createIfMissing(() =>
-    rbac.createNamespacedRole({ namespace, body: { metadata: { name }, rules: options.rules ?? MEMBER_AGENT_HUB_RULES } }),
-  );
+  await createIfMissing(() => rbac.createNamespacedRole({ namespace, body: { metadata: { name }, rules } }));
   await createIfMissing(() =>
     rbac.createNamespacedRoleBinding({
       namespace,

@@ -9,7 +9,8 @@ export interface AzureSideInfo {
   backendsUrl: string;
   /**
    * The emulator's managed-identity endpoint (App Service protocol): run an agent with IDENTITY_ENDPOINT and
-   * IDENTITY_HEADER set to these and its DefaultAzureCredential takes its tokens from the emulator.
+   * IDENTITY_HEADER set to these and its ManagedIdentityCredential (--azure-credential=managed-identity) takes its
+   * tokens from the emulator.
    */
   identityEndpoint: string;
   identityHeader: string;

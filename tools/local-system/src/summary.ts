@@ -20,7 +20,7 @@ export function summaryLines(system: LocalSystem, dir: string): string[] {
     `  ARM endpoint:  ${azure.armEndpoint}   (CA certificate: ${azure.caCertificatePath})`,
     `  edge (AFD):    ${azure.edgeUrl}`,
     `  admin API:     ${azure.adminUrl}`,
-    '  for an agent (managed identity, taken by DefaultAzureCredential):',
+    '  for an agent (its managed identity, --azure-credential=managed-identity, the default):',
     `  export IDENTITY_ENDPOINT=${azure.identityEndpoint} IDENTITY_HEADER=${azure.identityHeader}`,
     '',
     'Kubernetes, one line per cluster:',

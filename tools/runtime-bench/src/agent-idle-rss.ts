@@ -13,7 +13,7 @@ import { startControlPlane } from '@fleet-gateway/control-plane';
 import { KubeClient } from '@fleet-gateway/controller';
 import { percentile, residentMiB } from '@fleet-gateway/controller/test-support';
 import { readyAgentProcess } from '@fleet-gateway/gateway-controllers/test-support';
-import { bundleAgent } from '../../scripts/bundle-agent.js';
+import { bundleAgent } from '@fleet-gateway/scripts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, 'idle-seconds': { type: 'string', default: '20' } } });
 const rounds = Number(values.rounds);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { fillCacheDir } from '@fleet-gateway/control-plane';
+import { bundleEntry } from '@fleet-gateway/scripts';
 
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +38,5 @@ export async function ensureControllerRuntimeProbe(log: (line: string) => void):
 
 /** Our probe, bundled as the agents are (plain `node`, no tsx), into .cache/runtime-bench/ours-probe.mjs. */
 export async function bundleOurProbe(): Promise<string> {
-  const { bundleEntry } = await import('../../scripts/bundle-agent.js');
   return bundleEntry(path.join(here, 'ours-probe.ts'), path.join(cacheRoot, 'ours-probe.mjs'), path.resolve(here, '../tsconfig.json'));
 }

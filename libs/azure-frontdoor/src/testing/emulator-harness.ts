@@ -4,8 +4,8 @@ import type { Registry } from 'prom-client';
 import { afterEach, beforeEach } from 'vitest';
 import { createFrontDoorClients, type FrontDoorClients } from '../arm-clients.js';
 import type { FrontDoorScope } from '../afd-refs.js';
-import type { RetryOptions } from '../pipeline-policies.js';
-import { ArmRateLimiter, type RateLimiterOptions } from '../rate-limiter.js';
+import type { RetryOptions } from '@fleet-gateway/arm-runtime';
+import { ArmRateLimiter, type RateLimiterOptions } from '@fleet-gateway/arm-runtime';
 import { reconcileFrontDoor, type ReconcileOptions } from '../reconcile.js';
 import type { ReconcileReport } from '../report-types.js';
 

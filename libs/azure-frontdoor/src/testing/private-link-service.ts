@@ -1,6 +1,6 @@
 import { NetworkManagementClient } from '@azure/arm-network';
 import type { RunningEmulator } from '@fleet-gateway/azure-emulator';
-import type { TokenCredential } from '../arm-clients.js';
+import type { TokenCredential } from '@fleet-gateway/arm-runtime';
 import { stubCredential, TEST_SCOPE } from './emulator-harness.js';
 
 /**

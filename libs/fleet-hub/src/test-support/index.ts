@@ -1,4 +1,3 @@
 // Test-only helpers for the hub's Fleet side, shared with the hub agent's process tests (imported as
 // `@fleet-gateway/fleet-hub/test-support`, never from production code).
-export { withoutExtensionFields } from './upstream-crd.js';
 export { exportOf, httpPort, type ExportFixture } from './exports.js';

@@ -1,4 +1,4 @@
-import type { BucketSettings } from '@fleet-gateway/azure-frontdoor';
+import type { BucketSettings } from '@fleet-gateway/arm-runtime';
 
 /**
  * The least time in which a token bucket that starts full admits `requests`: the burst at once, the rest at the

@@ -1,6 +1,7 @@
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isNotFound as isArmNotFound, profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
+import { profileName as profileNameOf } from '@fleet-gateway/azure-frontdoor';
+import { isNotFound as isArmNotFound } from '@fleet-gateway/arm-runtime';
 import { collectionPath, isNotFound, objectPath, type KubeClient } from '@fleet-gateway/controller';
 import { serviceImports, type CachedServiceImport } from '@fleet-gateway/fleet-hub';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';

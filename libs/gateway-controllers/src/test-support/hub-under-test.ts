@@ -1,6 +1,7 @@
 import type { RunningEmulator, start } from '@fleet-gateway/azure-emulator';
 import type { Sku } from '@fleet-gateway/annotations';
-import type { ArmRateLimiter, FrontDoorClients, FrontDoorScope, RateLimiterOptions, RetryOptions } from '@fleet-gateway/azure-frontdoor';
+import type { FrontDoorClients, FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
+import type { ArmRateLimiter, RateLimiterOptions, RetryOptions } from '@fleet-gateway/arm-runtime';
 import { createPrivateLinkService as createMemberPrivateLinkService, memberNetwork, startHarness, TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import {
   collectionPath,

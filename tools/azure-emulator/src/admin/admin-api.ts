@@ -2,6 +2,7 @@ import { ArmError } from '../arm/errors.js';
 import { resourceKey } from '../arm/resource-id.js';
 import type { EmulatorContext } from '../emulator-context.js';
 import { AFD } from '../cdn/afd-common.js';
+import type { RoleAssignment } from '../authorization/role-assignments.js';
 import { createWafPolicy, deleteWafPolicy, type WafPolicySpec } from '../network/waf-policies.js';
 import type { CounterEntry, RequestCounters } from './counters.js';
 import type { ConsumerEndpointSpec } from '../private-link/connections.js';
@@ -66,6 +67,21 @@ export class ArmAdmin {
   /** Ends every running long-running operation now (as if its delay had passed); returns how many ended. */
   finishOperations(): number {
     return this.context.operations.finishAll();
+  }
+
+  /** Assigns a role to a principal (a token's object id) at a scope: from then on that principal is checked. */
+  assignRole(assignment: RoleAssignment): void {
+    this.context.roles.assign(assignment);
+  }
+
+  /** Removes every role assignment and what was recorded: nobody is checked any more. */
+  clearRoleAssignments(): void {
+    this.context.roles.clear();
+  }
+
+  /** The ARM actions a checked principal asked for (granted or refused), sorted: what its role must grant, no more. */
+  exercisedActions(principalId: string): string[] {
+    return this.context.roles.exercisedBy(principalId);
   }
 
   /** Creates a resource group (or updates its tags), as `PUT .../resourcegroups/{name}` does through ARM; returns its id. */

@@ -3,6 +3,7 @@ import { listen, type RunningServer } from '../arm/arm-server.js';
 import { ArmError, badRequest } from '../arm/errors.js';
 import { errorResponse, parseJsonBody, readBody, writeResponse, type ArmResponse } from '../arm/http.js';
 import { isJsonObject, type JsonObject } from '../arm/json.js';
+import { parseRoleDefinition } from '../authorization/role-definition.js';
 import type { WafPolicySpec } from '../network/waf-policies.js';
 import type { EmulatorAdmin } from './emulator-admin.js';
 import type { FaultSpec } from './faults.js';
@@ -36,6 +37,12 @@ const ADMIN_ROUTES: Record<string, Handler> = {
       }),
     },
   }),
+  'POST /role-assignments': (body, admin) => {
+    admin.assignRole({ principalId: requireString(body, 'principalId'), scope: requireString(body, 'scope'), role: parseRoleDefinition(body.roleDefinition) });
+    return { status: 201, body: {} };
+  },
+  'DELETE /role-assignments': (_body, admin) => ok(admin.clearRoleAssignments()),
+  'POST /role-assignments/exercised': (body, admin) => ok(admin.exercisedActions(requireString(body, 'principalId'))),
   'POST /waf-policies': (body, admin) => ({ status: 201, body: { id: admin.createWafPolicy(wafSpec(body)) } }),
   'DELETE /waf-policies': (body, admin) => ok(admin.deleteWafPolicy(requireString(body, 'id'))),
   'GET /edge': (_body, admin) => ok(admin.edgeStatus()),

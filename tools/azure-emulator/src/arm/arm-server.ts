@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { faultError, type FaultInjector } from '../admin/faults.js';
 import type { RequestCounters } from '../admin/counters.js';
 import type { EmulatorContext } from '../emulator-context.js';
+import { armActionOf } from '../authorization/arm-action.js';
+import { linkedActionsOf } from '../authorization/linked-access.js';
 import { authenticateArmRequest, type ArmAuthentication } from '../identity/arm-authentication.js';
 import type { TokenIssuer } from '../identity/token-issuer.js';
 import { resourceTypeOf, routeArmRequest } from './arm-router.js';
@@ -29,7 +31,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The ARM endpoint: HTTPS on 127.0.0.1, faults first, then authentication, throttling and routing. */
+/** The ARM endpoint: HTTPS on 127.0.0.1, faults first, then authentication, throttling, role assignments and routing. */
 export async function startArmServer(
   dependencies: ArmServerDependencies,
   tls: { key: string; cert: string },
@@ -105,7 +107,7 @@ async function admitAndRoute(
     const fault = faultError(statusFault);
     throw new ArmError(fault.status, fault.code, fault.message, fault.headers);
   }
-  authenticateArmRequest(request.headers.authorization, host, dependencies.authentication, dependencies.tokens);
+  const principalId = authenticateArmRequest(request.headers.authorization, host, dependencies.authentication, dependencies.tokens);
   const armPath = parseArmPath(url.pathname);
   if (armPath !== undefined) {
     const decision = dependencies.throttler.admit(armPath.subscriptionId, method, armPath.provider);
@@ -116,6 +118,8 @@ async function admitAndRoute(
   }
   const text = await readBody(request);
   const body = method === 'PUT' || method === 'PATCH' || method === 'POST' ? parseJsonBody(text) : undefined;
+  const action = armActionOf(method, url.pathname, dependencies.context);
+  if (action !== undefined) dependencies.context.roles.authorize(principalId, action, linkedActionsOf(method, armPath, body));
   return routeArmRequest({ method, url, baseUrl: `https://${host}`, body }, dependencies.context);
 }
 

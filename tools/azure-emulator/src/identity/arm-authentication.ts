@@ -10,14 +10,17 @@ export type ArmAuthentication = 'any-bearer' | 'issued-tokens';
 /** The audiences ARM accepts (its refusal lists exactly these); the emulator also takes its own URL. */
 const ARM_AUDIENCES = ['https://management.core.windows.net/', 'https://management.core.windows.net', 'https://management.azure.com/', 'https://management.azure.com'];
 
-/** Throws ARM's 401 for a request whose Authorization header the mode refuses. */
-export function authenticateArmRequest(authorization: string | undefined, host: string, mode: ArmAuthentication, issuer: TokenIssuer): void {
+/**
+ * Throws ARM's 401 for a request whose Authorization header the mode refuses. Returns the principal (the token's
+ * object id) when the token is one this emulator issued, in either mode: role assignments are checked against it.
+ */
+export function authenticateArmRequest(authorization: string | undefined, host: string, mode: ArmAuthentication, issuer: TokenIssuer): string | undefined {
   const token = authorization === undefined ? undefined : /^Bearer\s+(\S+)/i.exec(authorization)?.[1];
   if (token === undefined) {
     throw new ArmError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing or is not a Bearer token.");
   }
-  if (mode === 'any-bearer') return;
   const check = issuer.check(token);
+  if (mode === 'any-bearer') return check.valid ? check.claims.oid : undefined;
   if (!check.valid && check.reason === 'expired') {
     throw new ArmError(
       401,
@@ -34,4 +37,5 @@ export function authenticateArmRequest(authorization: string | undefined, host: 
       `The access token has been obtained for wrong audience or resource '${check.claims.aud}'. It should exactly match with one of the allowed audiences ${ARM_AUDIENCES.map((audience) => `'${audience}'`).join(',')}.`,
     );
   }
+  return check.claims.oid;
 }
