@@ -10,15 +10,12 @@ export interface MetricsAccessReviewOptions {
   /** The agent's client of the cluster whose ServiceAccounts scrape it (its own): it creates the reviews. */
   readonly client: KubeClient;
   readonly logger: Logger;
-  /** Bound on each review call, its retries included (controller-runtime's TokenAccessReviewTimeout: 10 s). */
-  readonly reviewTimeoutMs?: number;
-  /** How long an answer is reused; defaults are controller-runtime's (see DEFAULT_TTLS_MS). */
-  readonly ttlsMs?: Partial<Record<CachedOutcome, number>>;
-  /** How many tokens' answers are kept at most (default 1,000). */
-  readonly maxCachedTokens?: number;
-  /** The clock (tests). */
-  readonly now?: () => number;
 }
+
+/** Bound on each review call, its retries included (controller-runtime's TokenAccessReviewTimeout). */
+const REVIEW_TIMEOUT_MS = 10_000;
+/** How many tokens' answers are kept at most: a flood of distinct tokens evicts old answers, it does not grow the agent. */
+const MAX_CACHED_TOKENS = 1_000;
 
 type CachedOutcome = 'allowed' | 'denied' | 'unauthenticated';
 
@@ -28,7 +25,7 @@ type CachedOutcome = 'allowed' | 'denied' | 'unauthenticated';
  * per token, so an allowed token is reviewed again after the shorter of its two times (1 minute): a revoked token or
  * a removed binding stops working within a minute.
  */
-const DEFAULT_TTLS_MS: Record<CachedOutcome, number> = { allowed: 60_000, denied: 30_000, unauthenticated: 60_000 };
+const TTLS_MS: Record<CachedOutcome, number> = { allowed: 60_000, denied: 30_000, unauthenticated: 60_000 };
 
 interface UserInfo {
   readonly username?: string;
@@ -59,16 +56,10 @@ const NO_TOKEN: MetricsAccess = { allowed: false, status: 401, message: 'Unautho
  * the same token share one review.
  */
 export class MetricsAccessReview {
-  private readonly cache: AccessDecisionCache<MetricsAccess>;
+  private readonly cache = new AccessDecisionCache<MetricsAccess>(MAX_CACHED_TOKENS);
   private readonly inFlight = new Map<string, Promise<MetricsAccess>>();
-  private readonly ttlsMs: Record<CachedOutcome, number>;
-  private readonly now: () => number;
 
-  constructor(private readonly options: MetricsAccessReviewOptions) {
-    this.cache = new AccessDecisionCache(options.maxCachedTokens ?? 1_000);
-    this.ttlsMs = { ...DEFAULT_TTLS_MS, ...options.ttlsMs };
-    this.now = options.now ?? Date.now;
-  }
+  constructor(private readonly options: MetricsAccessReviewOptions) {}
 
   /** The answer for a request with this Authorization header, method and URL path. */
   async decide(authorization: string | undefined, method: string, path: string): Promise<MetricsAccess> {
@@ -76,7 +67,7 @@ export class MetricsAccessReview {
     if (token === undefined) return NO_TOKEN;
     const verb = method.toLowerCase();
     const key = tokenCacheKey(token, verb, path);
-    const cached = this.cache.get(key, this.now());
+    const cached = this.cache.get(key, Date.now());
     if (cached) return cached;
     let pending = this.inFlight.get(key);
     if (!pending) {
@@ -104,14 +95,14 @@ export class MetricsAccessReview {
       this.options.logger.error('metrics access could not be reviewed with the API server', { error: why });
       return { allowed: false, status: 500, message: REVIEW_FAILED };
     }
-    this.cache.set(key, access, this.ttlsMs[outcome], this.now());
+    this.cache.set(key, access, TTLS_MS[outcome], Date.now());
     return access;
   }
 
   private async authenticate(token: string): Promise<UserInfo | undefined> {
     const review = await this.options.client.request<TokenReview>('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
       body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } },
-      signal: AbortSignal.timeout(this.options.reviewTimeoutMs ?? 10_000),
+      signal: AbortSignal.timeout(REVIEW_TIMEOUT_MS),
     });
     return review.status?.authenticated === true && review.status.user ? review.status.user : undefined;
   }
@@ -129,7 +120,7 @@ export class MetricsAccessReview {
           nonResourceAttributes: { path, verb },
         },
       },
-      signal: AbortSignal.timeout(this.options.reviewTimeoutMs ?? 10_000),
+      signal: AbortSignal.timeout(REVIEW_TIMEOUT_MS),
     });
     return review.status?.allowed === true;
   }
