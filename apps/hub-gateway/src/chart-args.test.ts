@@ -27,7 +27,7 @@ describe("the hub chart's container args, read by the agent's flag parser", () =
   it('accepts the default args: AFD off, leader election in fleet-system', () => {
     expect(parseHubFlags(chartArgs('hub-gateway.default.yaml'))).toMatchObject({
       ok: true,
-      value: { enableAfd: false, leaderElect: true, leaderElectionNamespace: 'fleet-system', healthProbeBindAddress: ':8083', metricsBindAddress: ':8082' },
+      value: { enableAfd: false, leaderElect: true, leaderElectionNamespace: 'fleet-system', healthProbeBindAddress: ':8083', metricsBindAddress: ':8082', metricsSecure: true },
     });
   });
 
@@ -44,6 +44,8 @@ describe("the hub chart's container args, read by the agent's flag parser", () =
         leaderElectionNamespace: 'fleet-leases',
         leaseDurationMs: 30_000,
         logLevel: 'debug',
+        metricsSecure: true,
+        metricsCertDir: '/etc/fleet-gateway/metrics-certs',
         azureCredential: { kind: 'workload-identity', clientId: '00000000-0000-4000-8000-0000000000c3', tenantId: '00000000-0000-4000-8000-0000000000b2' },
       },
     });

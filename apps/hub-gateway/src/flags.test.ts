@@ -28,6 +28,7 @@ describe('parseHubFlags', () => {
       help: false,
       value: {
         metricsBindAddress: ':8082',
+        metricsSecure: true,
         healthProbeBindAddress: ':8083',
         leaderElect: true,
         leaderElectionNamespace: 'fleet-system',

@@ -39,6 +39,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     logger,
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
+    ...(flags.metricsSecure ? { metricsSecurity: { reviewCluster: 'hub', ...(flags.metricsCertDir ? { certDir: flags.metricsCertDir } : {}) } } : {}),
     onLeadershipLost: context.onLeadershipLost,
     stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });

@@ -73,7 +73,8 @@ function startAgent(args: string[], environment: NodeJS.ProcessEnv = {}): AgentP
   return agent;
 }
 
-const LOCAL_SERVING = ['--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'];
+// Loopback only, so /metrics is asked for in plain HTTP (the secure default is tested with the chart's RBAC in tools/charts-test).
+const LOCAL_SERVING = ['--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0', '--metrics-secure=false'];
 const SHORT_LEASE = ['--leader-elect-lease-duration', '4s', '--leader-elect-renew-deadline', '3s', '--leader-elect-retry-period', '500ms'];
 
 async function startedAgent(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<{ agent: AgentProcess; started: LogLine; health: string; metrics: string }> {
@@ -121,6 +122,13 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     const agent = startAgent(['--leader-elect=false', '--health-probe-bind-address', taken, '--metrics-bind-address', '127.0.0.1:0']);
     expect(await agent.exited).toBe(1);
     expect(agent.stderr).toBe(`hub-gateway: listen EADDRINUSE: address already in use ${taken}\n`);
+  });
+
+  it('fails to start with one line naming the file and exit code 1 when --metrics-cert-dir holds no certificate', async () => {
+    const certDir = path.join(tmpdir(), `no-metrics-certs-${process.pid}`);
+    const agent = startAgent(['--leader-elect=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0', '--metrics-cert-dir', certDir]);
+    expect(await agent.exited).toBe(1);
+    expect(agent.stderr).toBe(`hub-gateway: ${path.join(certDir, 'tls.crt')} cannot be read (ENOENT); expected a PEM file\n`);
   });
 
   it('prints its help and exits 0', async () => {

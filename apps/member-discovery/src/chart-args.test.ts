@@ -37,7 +37,7 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 describe("the member chart's container args, read by the agent's flag parser", () => {
   it('accepts the args with a hub kubeconfig Secret', async () => {
     const { args } = await chartContainer('member-discovery.default.yaml');
-    expect(parseMemberFlags(args)).toMatchObject({ ok: true, value: { memberClusterName: 'member-1', leaderElectionNamespace: 'fleet-system' } });
+    expect(parseMemberFlags(args)).toMatchObject({ ok: true, value: { memberClusterName: 'member-1', leaderElectionNamespace: 'fleet-system', metricsSecure: true } });
   });
 
   it("accepts the everything-on args and environment: the hub reached as fleet-networking does, discovery with the webhook's workload identity", async () => {
@@ -59,6 +59,8 @@ describe("the member chart's container args, read by the agent's flag parser", (
         leaderElectionNamespace: 'fleet-leases',
         leaseDurationMs: 30_000,
         logLevel: 'debug',
+        metricsSecure: true,
+        metricsCertDir: '/etc/fleet-gateway/metrics-certs',
         azureCredential: { kind: 'workload-identity', tokenFile: WORKLOAD_IDENTITY_ENVIRONMENT.AZURE_FEDERATED_TOKEN_FILE },
       },
     });

@@ -36,6 +36,7 @@ describe('parseMemberFlags', () => {
         memberClusterName: 'member-1',
         hub: { kind: 'kubeconfig', file: '/etc/hub/kubeconfig' },
         metricsBindAddress: ':8090',
+        metricsSecure: true,
         healthProbeBindAddress: ':8091',
         leaderElect: true,
         leaderElectionNamespace: 'fleet-system',

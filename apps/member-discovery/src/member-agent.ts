@@ -46,6 +46,7 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     logger,
     health: checkedBindAddress('health-probe-bind-address', flags.healthProbeBindAddress),
     metricsAddress: checkedBindAddress('metrics-bind-address', flags.metricsBindAddress),
+    ...(flags.metricsSecure ? { metricsSecurity: { reviewCluster: 'member', ...(flags.metricsCertDir ? { certDir: flags.metricsCertDir } : {}) } } : {}),
     onLeadershipLost: context.onLeadershipLost,
     stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });

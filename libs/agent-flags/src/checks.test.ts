@@ -36,6 +36,7 @@ describe('flag checks', () => {
     const errors: string[] = [];
     expect(readCommonAgentFlags(defaults, errors)).toEqual({
       metricsBindAddress: ':9000',
+      metricsSecure: true,
       healthProbeBindAddress: ':9001',
       leaderElect: true,
       leaderElectionNamespace: 'fleet-system',
@@ -52,6 +53,22 @@ describe('flag checks', () => {
     expect(errors.map((e) => e.split(' ')[0])).toEqual(['--azure-subscription-id', '--metrics-bind-address', '--log-level']);
     expect(errors[2]).toBe('--log-level has invalid value "verbose"; expected one of error, warn, info, debug');
     expect(readCommonAgentFlags(valuesOf(['--leader-elect=false', '--log-level', 'debug']), [])).toMatchObject({ leaderElect: false, logLevel: 'debug' });
+  });
+
+  it('take a cert dir only with secure metrics, and plain HTTP only when asked', () => {
+    const options = commonAgentOptions({ metrics: ':9000', health: ':9001' });
+    const read = (args: string[]) => {
+      const parsed = parseAgentArgs(args, options);
+      if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+      const errors: string[] = [];
+      return { flags: readCommonAgentFlags(parsed.values, errors), errors };
+    };
+    expect(read(['--metrics-cert-dir', '/certs'])).toMatchObject({ flags: { metricsSecure: true, metricsCertDir: '/certs' }, errors: [] });
+    expect(read(['--metrics-secure=false'])).toMatchObject({ flags: { metricsSecure: false }, errors: [] });
+    expect(read(['--metrics-secure=false', '--metrics-cert-dir', '/certs']).errors).toEqual([
+      '--metrics-cert-dir has value "/certs" but --metrics-secure is false; expected --metrics-secure with it (its certificate serves only the secure /metrics)',
+    ]);
+    expect(read(['--metrics-cert-dir=']).errors).toEqual(['--metrics-cert-dir has invalid value ""; expected a directory holding tls.crt and tls.key']);
   });
 });
 

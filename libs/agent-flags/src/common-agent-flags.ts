@@ -6,6 +6,10 @@ import type { Values } from './parse-agent-args.js';
 /** Flags both agents take: serving addresses, leader election, and where ARM is. */
 export interface CommonAgentFlags {
   metricsBindAddress: string;
+  /** /metrics over HTTPS, for callers the API server authenticates and allows (TokenReview + SubjectAccessReview). */
+  metricsSecure: boolean;
+  /** tls.crt and tls.key for the secure /metrics; without it a self-signed certificate is made at start. */
+  metricsCertDir?: string;
   healthProbeBindAddress: string;
   leaderElect: boolean;
   leaderElectionNamespace: string;
@@ -28,6 +32,16 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export function commonAgentOptions(ports: { metrics: string; health: string }) {
   return {
     'metrics-bind-address': { type: 'string', default: ports.metrics, valueName: 'ADDRESS', description: 'where /metrics is served' },
+    'metrics-secure': {
+      type: 'boolean',
+      default: true,
+      description: '/metrics over HTTPS, for bearer tokens the API server authenticates and allows to get /metrics (TokenReview, SubjectAccessReview); false: plain HTTP, open to anyone who reaches the address',
+    },
+    'metrics-cert-dir': {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'tls.crt and tls.key for the secure /metrics, read again when they change (default: a self-signed certificate made at start)',
+    },
     'health-probe-bind-address': { type: 'string', default: ports.health, valueName: 'ADDRESS', description: 'where /healthz and /readyz are served' },
     'leader-elect': { type: 'boolean', default: true, description: 'run only while holding the leader Lease' },
     'leader-election-namespace': { type: 'string', default: 'fleet-system', valueName: 'NAMESPACE', description: 'namespace of the leader Lease' },
@@ -57,6 +71,12 @@ export function readCommonAgentFlags(values: ParsedCommon, errors: string[]): Co
     checkArmEndpoint('arm-endpoint', armEndpoint),
     checkBindAddress('metrics-bind-address', values['metrics-bind-address'], ':8080'),
     checkBindAddress('health-probe-bind-address', values['health-probe-bind-address'], ':8081'),
+    values['metrics-cert-dir'] !== undefined && !values['metrics-secure']
+      ? `--metrics-cert-dir has value "${values['metrics-cert-dir']}" but --metrics-secure is false; expected --metrics-secure with it (its certificate serves only the secure /metrics)`
+      : undefined,
+    values['metrics-cert-dir'] === ''
+      ? '--metrics-cert-dir has invalid value ""; expected a directory holding tls.crt and tls.key'
+      : undefined,
     (LOG_LEVELS as readonly string[]).includes(values['log-level'])
       ? undefined
       : `--log-level has invalid value "${values['log-level']}"; expected one of ${LOG_LEVELS.join(', ')}`,
@@ -71,6 +91,8 @@ export function readCommonAgentFlags(values: ParsedCommon, errors: string[]): Co
     ...timings,
     reconcileStallTimeoutMs: stall ?? 0,
     metricsBindAddress: values['metrics-bind-address'],
+    metricsSecure: values['metrics-secure'],
+    ...(values['metrics-cert-dir'] ? { metricsCertDir: values['metrics-cert-dir'] } : {}),
     healthProbeBindAddress: values['health-probe-bind-address'],
     leaderElect: values['leader-elect'],
     logLevel: values['log-level'] as LogLevel,

@@ -112,5 +112,13 @@ export {
   type ReconcileLogContext,
 } from './observability/logger.js';
 export { Manager, type ManagerOptions, type ShutdownReport } from './lifecycle/manager.js';
+export { MetricsAccessReview, type MetricsAccess, type MetricsAccessReviewOptions } from './metrics-access/metrics-access-review.js';
+export {
+  certificateDirServingCertificate,
+  selfSignedServingCertificate,
+  type CertificateDirOptions,
+  type KeyPair,
+  type ServingCertificate,
+} from './metrics-access/serving-certificate.js';
 export { agentManager, type AgentLeaderElection, type AgentManagerOptions, type AgentRuntime } from './lifecycle/agent-manager.js';
 export type { ControllerRegistrationOptions } from './lifecycle/registration-options.js';

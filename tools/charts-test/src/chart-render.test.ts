@@ -4,7 +4,7 @@ import { fleetCrds, memberAgentHubRules, memberNamespace } from '@fleet-gateway/
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helm-binary.js';
 import { CHARTS, helm, parseManifests, renderText, templateArgs, type ChartName, type Manifest } from './helm.js';
-import { containerOf, grants, ofKind, only, podTemplateOf, rulesOf } from './manifests.js';
+import { containerOf, grants, named, ofKind, only, podTemplateOf, rulesOf } from './manifests.js';
 
 const GOLDEN_DIR = path.join(REPO_ROOT, 'tools/charts-test/golden');
 const WRITE_ACTIONS = ['create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -70,6 +70,11 @@ describe('every rendering', () => {
         const roles = [...ofKind(await manifestsOf(chart, values), 'ClusterRole'), ...ofKind(await manifestsOf(chart, values), 'Role')];
         expect(roles.length).toBeGreaterThanOrEqual(2);
         for (const rule of roles.flatMap(rulesOf)) {
+          // The one non-resource rule: the metrics reader's (its own test below).
+          if (rule.nonResourceURLs) {
+            expect(rule).toEqual({ nonResourceURLs: ['/metrics'], verbs: ['get'] });
+            continue;
+          }
           expect(rule.resources.length).toBeGreaterThan(0);
           expect(rule.verbs.length).toBeGreaterThan(0);
           for (const value of [...rule.apiGroups, ...rule.resources, ...rule.verbs, ...(rule.resourceNames ?? [])]) expect(value).not.toContain('*');
@@ -234,7 +239,7 @@ describe('workload identity', () => {
 describe('the member chart', () => {
   it('grants what the agent calls and no more: Services listed and watched, Nodes only listed, no read by name, and nothing on the hub', async () => {
     const manifests = await manifestsOf('member-discovery', ['member-everything.yaml']);
-    const rules = rulesOf(only(manifests, 'ClusterRole'));
+    const rules = rulesOf(named(manifests, 'ClusterRole', only(manifests, 'Deployment').metadata.name));
     const verbsOn = (group: string, resource: string) => rules.filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs).sort();
     expect(verbsOn('', 'services')).toEqual(['list', 'watch']);
     expect(verbsOn('', 'nodes')).toEqual(['list']);
@@ -272,12 +277,51 @@ describe('the member chart', () => {
 
 describe('the hub chart', () => {
   it('grants writes only where the agent writes: no update of any object, no delete but of ServiceImports', async () => {
-    const rules = rulesOf(only(await manifestsOf('hub-gateway', []), 'ClusterRole'));
+    const manifests = await manifestsOf('hub-gateway', []);
+    const rules = rulesOf(named(manifests, 'ClusterRole', only(manifests, 'Deployment').metadata.name));
     expect(rules.some((r) => r.verbs.includes('update'))).toBe(false);
     const deletable = rules.filter((r) => r.verbs.includes('delete')).flatMap((r) => r.resources);
     expect(deletable).toEqual(['serviceimports']);
     expect(grants(rules, 'networking.fleet.azure.com', 'serviceimports', 'create')).toBe(true);
     for (const verb of WRITE_ACTIONS) expect(grants(rules, 'apiextensions.k8s.io', 'customresourcedefinitions', verb)).toBe(false);
+  });
+});
+
+describe('secure metrics', () => {
+  for (const { chart, name, values } of RENDERINGS) {
+    it(`${chart} (${name}): --metrics-secure, the review rules bound to the agent, and a metrics-reader role for scrapers`, async () => {
+      const manifests = await manifestsOf(chart, values);
+      const deployment = only(manifests, 'Deployment');
+      const fullname = deployment.metadata.name;
+      const container = containerOf(deployment);
+      expect(container.args).toContain('--metrics-secure=true');
+      const auth = rulesOf(named(manifests, 'ClusterRole', `${fullname}-metrics-auth`));
+      expect(auth).toEqual([
+        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+        { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+      ]);
+      expect(named(manifests, 'ClusterRoleBinding', `${fullname}-metrics-auth`)['roleRef']).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${fullname}-metrics-auth` });
+      expect(rulesOf(named(manifests, 'ClusterRole', `${fullname}-metrics-reader`))).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
+      // A cert Secret (the everything values) is mounted read-only where --metrics-cert-dir points; without it, none.
+      const { volumes } = podTemplateOf(deployment).spec;
+      const mounts = container.volumeMounts ?? [];
+      if (name === 'everything') {
+        expect(container.args).toContain('--metrics-cert-dir=/etc/fleet-gateway/metrics-certs');
+        expect(mounts).toContainEqual({ name: 'metrics-certs', mountPath: '/etc/fleet-gateway/metrics-certs', readOnly: true });
+        expect(volumes).toContainEqual({ name: 'metrics-certs', secret: { secretName: 'metrics-serving-certificate' } });
+      } else {
+        expect(container.args?.some((a) => a.startsWith('--metrics-cert-dir'))).toBe(false);
+        expect(mounts.some((m) => m.name === 'metrics-certs')).toBe(false);
+      }
+    });
+  }
+
+  it('with metrics.secure=false: --metrics-secure=false and no metrics roles', async () => {
+    for (const { chart, values } of RENDERINGS.filter((r) => r.name === 'default')) {
+      const manifests = parseManifests(await renderText(chart, values, ['metrics.secure=false']));
+      expect(containerOf(only(manifests, 'Deployment')).args).toContain('--metrics-secure=false');
+      expect(ofKind(manifests, 'ClusterRole').filter((r) => r.metadata.name.includes('-metrics-'))).toEqual([]);
+    }
   });
 });
 
@@ -347,6 +391,9 @@ describe('values.schema.json', () => {
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'enablePrivateLinkOriginDiscovery=yes', field: /enablePrivateLinkOriginDiscovery/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'memberClusterName=Member_1', field: /memberClusterName/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'approvePrivateLinkConnections=true', field: /enablePrivateLinkOriginDiscovery/ },
+    { chart: 'hub-gateway', base: [], set: 'metrics.secured=true', field: /secured/ },
+    { chart: 'hub-gateway', base: [], set: 'metrics.secure=false,metrics.certSecret=metrics-tls', field: /certSecret/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'metrics.secure=no', field: /secure/ },
   ];
   for (const { chart, base, set, field } of cases) {
     it(`${chart} refuses --set ${set}, naming the field`, async () => {

@@ -14,6 +14,7 @@ import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusals, startAgentEmulator } from './agent-run.js';
 import { installChart } from './helm.js';
+import { scrapeMetrics, scraperToken } from './metrics-scrape.js';
 import { serviceAccountIdentity } from './service-account-identity.js';
 
 const SERVICE_ACCOUNT = 'hub-gateway';
@@ -61,6 +62,13 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/** The agent's bundle with AFD off, its chart's identity and its default (secure) /metrics, on loopback ports. */
+const startAgentWithoutAfd = () =>
+  new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
+    PATH: process.env.PATH,
+    KUBECONFIG: agentKubeconfig,
+  }, AGENT_NODE_FLAGS['hub-gateway']);
+
 describe("the hub agent under only its chart's RBAC (bundle under node, real kube-apiserver)", () => {
   it('the token carries the chart\'s permissions and no more (reading Secrets is forbidden)', async () => {
     await expect(agentClient.get('/apis/gateway.networking.k8s.io/v1/gateways')).resolves.toBeDefined();
@@ -69,11 +77,25 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     expect((error as KubeApiError).statusCode).toBe(403);
   });
 
+  it('serves /metrics over HTTPS only to a ServiceAccount bound to the chart\'s metrics-reader role, reviewing tokens with only the chart\'s RBAC', async () => {
+    agent = startAgentWithoutAfd();
+    const started = await agent.line((l) => l.message === 'hub-gateway started');
+    const metricsUrl = `${String(started.metrics)}/metrics`;
+    expect(metricsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const reader = await scraperToken(admin, 'prometheus', 'hub-gateway-metrics-reader');
+    const stranger = await scraperToken(admin, 'stranger');
+    const scraped = await scrapeMetrics(metricsUrl, reader);
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain('controller_reconcile_total{controller="gateway",outcome="done"}');
+    expect(await scrapeMetrics(metricsUrl, stranger)).toEqual({ status: 403, body: 'Forbidden: user "system:serviceaccount:fleet-system:stranger" may not get /metrics\n' });
+    expect((await scrapeMetrics(metricsUrl)).status).toBe(401);
+    expect((await scrapeMetrics(metricsUrl, 'not-a-token')).status).toBe(401);
+    expect(await agent.stop()).toBe(0);
+    expect(refusals(agent)).toEqual([]);
+  }, 120_000);
+
   it('turns ready, holds the Lease, accepts the GatewayClass, holds the Gateway, makes the ServiceImport and cleans up, with no error', async () => {
-    agent = new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
-      PATH: process.env.PATH,
-      KUBECONFIG: agentKubeconfig,
-    }, AGENT_NODE_FLAGS['hub-gateway']);
+    agent = startAgentWithoutAfd();
     const started = await agent.line((l) => l.message === 'hub-gateway started');
     const health = String(started.health);
     const ready = await eventually(async () => { const r = await fetch(`${health}/readyz`); return { status: r.status, text: await r.text() }; }, (r) => r.status === 200, 30_000);

@@ -6,6 +6,7 @@ export interface PolicyRule {
   resources: string[];
   verbs: string[];
   resourceNames?: string[];
+  nonResourceURLs?: string[];
 }
 
 export interface Container {
@@ -18,11 +19,17 @@ export interface Container {
   ports?: { name: string; containerPort: number }[];
   securityContext?: Record<string, unknown>;
   resources?: Record<string, unknown>;
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 
 export interface PodTemplate {
   metadata: { labels?: Record<string, string> };
-  spec: { serviceAccountName: string; securityContext?: Record<string, unknown>; containers: Container[] };
+  spec: {
+    serviceAccountName: string;
+    securityContext?: Record<string, unknown>;
+    containers: Container[];
+    volumes?: { name: string; secret?: { secretName: string } }[];
+  };
 }
 
 export const ofKind = (manifests: Manifest[], kind: string): Manifest[] => manifests.filter((m) => m.kind === kind);
@@ -31,6 +38,13 @@ export function only(manifests: Manifest[], kind: string): Manifest {
   const found = ofKind(manifests, kind);
   if (found.length !== 1) throw new Error(`expected one ${kind}, rendered ${found.length}`);
   return found[0]!;
+}
+
+/** The kind's object named `name`. */
+export function named(manifests: Manifest[], kind: string, name: string): Manifest {
+  const found = ofKind(manifests, kind).find((m) => m.metadata.name === name);
+  if (!found) throw new Error(`expected a ${kind} named ${name}`);
+  return found;
 }
 
 export const rulesOf = (role: Manifest): PolicyRule[] => (role['rules'] as PolicyRule[] | undefined) ?? [];

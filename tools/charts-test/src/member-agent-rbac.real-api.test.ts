@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAccess, mayI, type ResourceAttributes } from './access-review.js';
 import { refusals, startAgentEmulator, type AgentEmulator } from './agent-run.js';
 import { installChart } from './helm.js';
+import { scrapeMetrics, scraperToken } from './metrics-scrape.js';
 import { serviceAccountIdentity, type ServiceAccountIdentity } from './service-account-identity.js';
 
 const MEMBER = 'member-1';
@@ -190,6 +191,14 @@ describe("the member agent under only its chart's RBAC on the member and the hub
     );
     const started = await agent.line((l) => l.message === 'member-discovery started');
     expect(started.privateLinkOriginDiscovery).toEqual({ subscriptionId: SUBSCRIPTION, nodeResourceGroup: NODE_RG, approveConnections: false });
+    // /metrics: reviewed on the member cluster with only the member chart's RBAC, served to its metrics reader.
+    const metricsUrl = `${String(started.metrics)}/metrics`;
+    const reader = await scraperToken(memberAdmin, 'prometheus', 'member-discovery-metrics-reader');
+    const scraped = await scrapeMetrics(metricsUrl, reader);
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain('controller_reconcile_total{controller="service-export",outcome="done"}');
+    expect((await scrapeMetrics(metricsUrl, await scraperToken(memberAdmin, 'stranger'))).status).toBe(403);
+    expect((await scrapeMetrics(metricsUrl)).status).toBe(401);
     const health = String(started.health);
     const ready = await eventually(async () => { const r = await fetch(`${health}/readyz`); return { status: r.status, text: await r.text() }; }, (r) => r.status === 200, 30_000);
     expect(ready.text).toContain('[+]fleet-crds ok');

@@ -55,7 +55,8 @@ export function agentLaunches(inputs: AgentLaunchInputs): AgentLaunch[] {
     const health = inputs.ports[next++]!;
     const metrics = inputs.ports[next++]!;
     return {
-      args: ['--health-probe-bind-address', `127.0.0.1:${health}`, '--metrics-bind-address', `127.0.0.1:${metrics}`],
+      // Bound to loopback, /metrics is plain HTTP for anyone on this machine (a pod's default is HTTPS behind the API server's review).
+      args: ['--health-probe-bind-address', `127.0.0.1:${health}`, '--metrics-bind-address', `127.0.0.1:${metrics}`, '--metrics-secure=false'],
       healthUrl: `http://127.0.0.1:${health}`,
       metricsUrl: `http://127.0.0.1:${metrics}`,
     };

@@ -3,6 +3,8 @@ import { Registry } from 'prom-client';
 import { KubeClient } from '../kube/kube-client.js';
 import { LeaderElector } from '../leader/leader-elector.js';
 import { replicaIdentity } from '../leader/replica-identity.js';
+import { MetricsAccessReview } from '../metrics-access/metrics-access-review.js';
+import { certificateDirServingCertificate, selfSignedServingCertificate } from '../metrics-access/serving-certificate.js';
 import { ControllerMetrics } from '../observability/controller-metrics.js';
 import type { Logger } from '../observability/logger.js';
 import { Manager } from './manager.js';
@@ -26,6 +28,12 @@ export interface AgentManagerOptions<C extends string> {
   readonly logger: Logger;
   readonly health: { readonly host: string; readonly port: number };
   readonly metricsAddress: { readonly host: string; readonly port: number };
+  /**
+   * /metrics over HTTPS for those the API server allows (--metrics-secure): the TokenReviews and SubjectAccessReviews go
+   * to `reviewCluster` (the cluster whose ServiceAccounts scrape the agent: the one it runs in), the certificate is
+   * `certDir`'s tls.crt/tls.key, or a self-signed one without it. Absent, /metrics is plain HTTP to anyone.
+   */
+  readonly metricsSecurity?: { readonly reviewCluster: NoInfer<C>; readonly certDir?: string };
   readonly onLeadershipLost: () => void;
   /** See ManagerOptions.stallTimeoutMs. */
   readonly stallTimeoutMs?: number;
@@ -66,12 +74,22 @@ export function agentManager<C extends string>(options: AgentManagerOptions<C>):
         logger,
       })
     : undefined;
+  const security = options.metricsSecurity;
+  const certDir = security?.certDir;
   const manager = new Manager({
     logger,
     metrics,
     ...(leaderElector ? { leaderElector } : {}),
     health: options.health,
     metricsAddress: options.metricsAddress,
+    ...(security
+      ? {
+          metricsSecurity: {
+            access: new MetricsAccessReview({ client: clients[security.reviewCluster], logger }),
+            certificate: async () => (certDir !== undefined ? certificateDirServingCertificate({ dir: certDir, logger }) : selfSignedServingCertificate()),
+          },
+        }
+      : {}),
     onLeadershipLost: options.onLeadershipLost,
     ...(options.stallTimeoutMs !== undefined ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
   });

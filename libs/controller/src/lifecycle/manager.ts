@@ -3,6 +3,8 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../kube/kube-object.js';
 import type { LeaderElector } from '../leader/leader-elector.js';
+import type { MetricsAccessReview } from '../metrics-access/metrics-access-review.js';
+import type { ServingCertificate } from '../metrics-access/serving-certificate.js';
 import type { ControllerMetrics } from '../observability/controller-metrics.js';
 import { startHealthServer, type HealthCheck, type HealthServer } from '../observability/health-server.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
@@ -17,6 +19,11 @@ export interface ManagerOptions {
   readonly health?: { readonly host: string; readonly port: number };
   /** Serve /metrics alone here (an agent's --metrics-bind-address); the health address then serves only the probes. */
   readonly metricsAddress?: { readonly host: string; readonly port: number };
+  /**
+   * Serve the metrics address over HTTPS and only to those the API server allows (an agent's --metrics-secure): the
+   * certificate is made when the manager starts (a cert dir's pair, or a self-signed one).
+   */
+  readonly metricsSecurity?: { readonly access: MetricsAccessReview; readonly certificate: () => Promise<ServingCertificate> };
   /** How long shutdown waits for running reconciles before abandoning them. Default 10 s. */
   readonly drainTimeoutMs?: number;
   /** Called after leadership was lost and work stopped; the process should exit. */
@@ -137,10 +144,18 @@ export class Manager {
   }
 
   async start(): Promise<void> {
+    // Before anything runs: an unusable certificate (a cert dir without a valid pair) stops the start here.
+    const security = this.options.metricsSecurity;
+    const tls = security && this.options.metricsAddress ? await security.certificate() : undefined;
     for (const informer of this.informers) informer.start();
     const registry = this.options.metrics?.registry ?? new Registry();
     if (this.options.metricsAddress) {
-      this.metricsServer = await startHealthServer({ ...this.options.metricsAddress, registry, probes: false });
+      this.metricsServer = await startHealthServer({
+        ...this.options.metricsAddress,
+        registry,
+        probes: false,
+        ...(security && tls ? { tls, metricsAccess: (authorization, method, path) => security.access.decide(authorization, method, path) } : {}),
+      });
     }
     if (this.options.health) {
       this.healthServer = await startHealthServer({

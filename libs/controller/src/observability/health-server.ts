@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import type { MetricsAccess } from '../metrics-access/metrics-access-review.js';
+import type { ServingCertificate } from '../metrics-access/serving-certificate.js';
 
 export interface CheckResult {
   readonly ok: boolean;
@@ -24,6 +27,10 @@ export interface HealthServerOptions {
   readonly probes?: boolean;
   readonly liveness?: readonly HealthCheck[];
   readonly readiness?: readonly HealthCheck[];
+  /** Serve HTTPS with this certificate (and its rotations) instead of HTTP. */
+  readonly tls?: ServingCertificate;
+  /** Who may read /metrics (MetricsAccessReview.decide); absent, anyone who reaches the address. Probes are never asked. */
+  readonly metricsAccess?: (authorization: string | undefined, method: string, path: string) => Promise<MetricsAccess>;
 }
 
 export interface HealthServer {
@@ -38,22 +45,28 @@ export interface HealthServer {
  * Probe bodies list every check as `[+]name ok` / `[-]name failed: why`, like the API server's own `?verbose`.
  */
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
-  const server = createServer((request, response) => {
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
     handle(request, response, options).catch((error: unknown) => {
       response.writeHead(500, { 'content-type': 'text/plain' });
       response.end(`internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     });
-  });
+  };
+  const { tls } = options;
+  const tlsServer = tls ? createTlsServer({ ...tls.initial, minVersion: 'TLSv1.2' }, listener) : undefined;
+  const server = tlsServer ?? createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  // New connections get a rotated certificate; open ones keep theirs.
+  const stopWatching = tls?.watch?.((pair) => tlsServer?.setSecureContext({ ...pair, minVersion: 'TLSv1.2' }));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     port,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        stopWatching?.();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
@@ -68,6 +81,12 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
     return;
   }
   if (path === '/metrics' && options.registry) {
+    const access = await options.metricsAccess?.(request.headers.authorization, request.method, path);
+    if (access && !access.allowed) {
+      response.writeHead(access.status, { 'content-type': 'text/plain', ...(access.status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
+      response.end(`${access.message}\n`);
+      return;
+    }
     const body = await options.registry.metrics();
     response.writeHead(200, { 'content-type': options.registry.contentType });
     response.end(body);

@@ -61,6 +61,8 @@ export async function startAgentProcess(options: HubAgentProcessOptions, timeout
     `--leader-elect=${options.leaderElect ?? false}`,
     '--health-probe-bind-address=127.0.0.1:0',
     '--metrics-bind-address=127.0.0.1:0',
+    // On loopback the tests and the memory benchmark read /metrics in plain HTTP, without a token.
+    '--metrics-secure=false',
     ...(options.flags ?? []),
   ];
   const environment = { PATH: process.env.PATH, KUBECONFIG: options.kubeconfigPath, ...options.environment };
