@@ -1,20 +1,51 @@
-export { modelHash } from './content-hash.js';
-export type { ClaimStanding, HostnameClaim } from './hostname-claims.js';
-export { claimsOf, hostnameClaimKey } from './hostname-claims.js';
-export type { ControllerSettings, HubInputs, NamespaceLabels } from './hub-inputs.js';
-export { HubInputsError, readHubInputs, writeHubInputs } from './hub-inputs.js';
-export * from './model-types.js';
-export { CONTROLLER_NAME } from './names.js';
-export { gatewayClassVerdict } from './gateway-verdict.js';
-export type { NormalizeResult } from './normalize.js';
-export { normalize } from './normalize.js';
-export { validateModel } from './model-validation.js';
-export type { ResolveResult } from './resolve-gateway.js';
-export { resolveGateway } from './resolve-gateway.js';
-export type { VerdictCase } from './verdict-catalog.js';
-export { renderVerdictTable, verdictCatalog } from './verdict-catalog.js';
-export type * from './verdict-types.js';
-export { apportionWeights, MAX_ORIGIN_WEIGHT } from './weights.js';
-export type { AcceptedSpec } from './accepted-spec.js';
-export { acceptedSpecKey, acceptedSpecsDue, acceptedSpecsOf, acceptedSpecValue, readAcceptedSpec } from './accepted-spec.js';
-export { withdrawalsNotMade } from './withdrawn-notes.js';
+// resolve: the hub's objects -> the model of one Gateway and the conditions of every object
+export { acceptedSpecKey, acceptedSpecsDue, acceptedSpecsOf, acceptedSpecValue, readAcceptedSpec } from './resolve/accepted-spec.js';
+export { claimsOf, hostnameClaimKey } from './resolve/hostname-claims.js';
+export type { HubInputs } from './resolve/hub-inputs.js';
+export { HubInputsError, readHubInputs, writeHubInputs } from './resolve/hub-inputs.js';
+export { resolveGateway } from './resolve/resolve-gateway.js';
+export type { ResolveResult } from './resolve/resolve-result.js';
+
+// model: the provider-neutral GlobalGateway and what is computed on it alone
+export { modelHash } from './model/content-hash.js';
+export type {
+  BackendAppProtocol,
+  GatewayIdentity,
+  GatewayModelConfig,
+  GlobalGateway,
+  HeaderEdits,
+  HostRouting,
+  ListenerProtocol,
+  ModelBackend,
+  ModelFilter,
+  ModelListener,
+  ModelMatch,
+  ModelOrigin,
+  ModelRoute,
+  ModelRule,
+  NameValue,
+  PathKey,
+  PathMatch,
+  PathRouting,
+  PrivateLinkConnectionState,
+  PrivateLinkOrigin,
+  ProbeSettings,
+  ResolvedConnectivity,
+  RoutingCandidate,
+  RuleBackend,
+  SourceRef,
+  SplitEntry,
+  TrafficSplit,
+  WithdrawalReason,
+} from './model/model-types.js';
+export { ANY_HOSTNAME } from './model/model-types.js';
+export { validateModel } from './model/model-validation.js';
+export { CONTROLLER_NAME } from './model/names.js';
+export { normalize } from './model/normalize.js';
+export { apportionWeights, MAX_ORIGIN_WEIGHT } from './model/weights.js';
+
+// verdicts: the conditions resolve produces, and the catalog of every case
+export { gatewayClassVerdict } from './verdicts/gateway-verdict.js';
+export { renderVerdictTable, verdictCatalog } from './verdicts/verdict-catalog.js';
+export type { GatewayClassVerdict, GatewayVerdict, ListenerVerdict, ParentRefAsWritten, RouteParentVerdict, RouteVerdict, VerdictCondition, Verdicts } from './verdicts/verdict-types.js';
+export { withdrawalsNotMade } from './verdicts/withdrawn-notes.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { resolveGateway } from '../resolve-gateway.js';
+import { resolveGateway } from '../resolve/resolve-gateway.js';
 import { benchmarkInputs } from './bench-inputs.js';
 
 it('the benchmark Gateway resolves to 160 routes and 160 Private Link origins over 40 clusters', () => {

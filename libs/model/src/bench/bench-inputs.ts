@@ -1,5 +1,5 @@
 import type { HTTPRoute, InternalServiceExport, ServiceImport } from '@fleet-gateway/api-types';
-import type { HubInputs } from '../hub-inputs.js';
+import type { HubInputs } from '../resolve/hub-inputs.js';
 
 export interface BenchShape {
   readonly clusters: number;

@@ -3,8 +3,8 @@
  * (target: under 5 ms). Run: pnpm tsx libs/model/src/bench/resolve-bench.ts
  */
 import { performance } from 'node:perf_hooks';
-import { modelHash } from '../content-hash.js';
-import { resolveGateway } from '../resolve-gateway.js';
+import { modelHash } from '../model/content-hash.js';
+import { resolveGateway } from '../resolve/resolve-gateway.js';
 import { benchmarkInputs, TARGET_SHAPE } from './bench-inputs.js';
 
 const WARMUP = 30;

@@ -1,6 +1,6 @@
 import type { InternalServiceExport, ReferenceGrant, ServiceImport } from '@fleet-gateway/api-types';
 import type { HubInputs } from './hub-inputs.js';
-import { memberNamespace, namespacedName } from './names.js';
+import { memberNamespace, namespacedName } from '../model/names.js';
 
 /** Lookups over the inputs, built once per resolve so that every reference is found without scanning. */
 export interface InputIndex {

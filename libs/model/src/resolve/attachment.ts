@@ -1,11 +1,11 @@
 import type { Gateway, HTTPRoute, ParentReference } from '@fleet-gateway/api-types';
-import { customDomainHostProblem } from './afd-value-limits.js';
-import { intersect, mostSpecificCovering } from './hostnames.js';
+import { customDomainHostProblem } from '../model/afd-value-limits.js';
+import { intersect, mostSpecificCovering } from '../model/hostnames.js';
 import type { InputIndex } from './input-index.js';
 import { selectorMatches } from './label-selector.js';
 import type { ListenerResult } from './listeners.js';
-import { ANY_HOSTNAME } from './model-types.js';
-import { GATEWAY_GROUP } from './names.js';
+import { ANY_HOSTNAME } from '../model/model-types.js';
+import { GATEWAY_GROUP } from '../model/names.js';
 
 export interface ListenerAttachment {
   readonly listener: ListenerResult;

@@ -1,27 +1,22 @@
 import { gatewayContract, parseGatewayAnnotations, readAnnotation, type AnnotationResult, type GatewayConfig } from '@fleet-gateway/annotations';
 import { backendRefResolver } from './backend-refs.js';
-import { joinMessages } from './conditions.js';
-import { gatewayClassVerdict, gatewayConditions } from './gateway-verdict.js';
+import { joinMessages } from '../verdicts/conditions.js';
+import { gatewayClassVerdict, gatewayConditions } from '../verdicts/gateway-verdict.js';
 import type { HubInputs } from './hub-inputs.js';
 import { indexInputs } from './input-index.js';
 import { resolveListeners, type ListenerResult } from './listeners.js';
-import type { GlobalGateway, HostRouting, ModelListener, ModelRoute, TrafficSplit } from './model-types.js';
-import { CONTROLLER_NAME, namespacedName } from './names.js';
+import type { GlobalGateway, HostRouting, ModelListener, ModelRoute, TrafficSplit } from '../model/model-types.js';
+import { CONTROLLER_NAME, namespacedName } from '../model/names.js';
 import { compareText } from '@fleet-gateway/api-types';
-import { findModelErrors } from './model-validation.js';
-import { normalize } from './normalize.js';
+import { findModelErrors } from '../model/model-validation.js';
+import { normalize } from '../model/normalize.js';
+import type { ResolveResult } from './resolve-result.js';
 import type { RouteResolution } from './route-resolution.js';
 import { resolveServing } from './route-serving.js';
-import { routeVerdict } from './route-verdict.js';
-import { buildRouting, type HostAttachment } from './routing-table.js';
-import { trafficSplits } from './traffic-split.js';
-import type { ListenerVerdict, Verdicts } from './verdict-types.js';
-
-export interface ResolveResult {
-  /** The normalized model; absent when the Gateway is not ours or not accepted (nothing to program). */
-  readonly model?: GlobalGateway;
-  readonly verdicts: Verdicts;
-}
+import { routeVerdict } from '../verdicts/route-verdict.js';
+import { buildRouting, type HostAttachment } from '../model/routing-table.js';
+import { trafficSplits } from '../model/traffic-split.js';
+import type { ListenerVerdict } from '../verdicts/verdict-types.js';
 
 /** Routable attachments of a route: listeners that made it into the model, with the route's kept matches. */
 function hostAttachments(res: RouteResolution): HostAttachment[] {

@@ -1,6 +1,6 @@
-import type { ListenerAttachment } from './attachment.js';
+import type { ListenerAttachment } from '../resolve/attachment.js';
 import { conditionsFor, joinMessages } from './conditions.js';
-import type { RouteResolution } from './route-resolution.js';
+import type { RouteResolution } from '../resolve/route-resolution.js';
 import type { RouteVerdict, VerdictCondition } from './verdict-types.js';
 
 function droppedRules(res: RouteResolution): string[] {

@@ -1,6 +1,6 @@
 import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
 import { hostnamesHeldElsewhere, type HostnameClaim } from './hostname-claims.js';
-import { ANY_HOSTNAME } from './model-types.js';
+import { ANY_HOSTNAME } from '../model/model-types.js';
 import { isServedListener } from './served-listeners.js';
 
 function withinGatewayKey(l: GatewayListener): string {

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHubInputs, type HubInputs } from './hub-inputs.js';
-import { resolveGateway, type ResolveResult } from './resolve-gateway.js';
-import type { VerdictCondition } from './verdict-types.js';
+import { resolveGateway } from './resolve-gateway.js';
+import type { ResolveResult } from './resolve-result.js';
+import type { VerdictCondition } from '../verdicts/verdict-types.js';
 
 /** Explicit assertions beside the golden files of issue 11: one object's error stays with that object. */
-const testdata = join(import.meta.dirname, '..', 'testdata');
+const testdata = join(import.meta.dirname, '..', '..', 'testdata');
 const inputsOf = (name: string): HubInputs => readHubInputs(readFileSync(join(testdata, `${name}.in.yaml`), 'utf8'));
 
 function routeCondition(result: ResolveResult, route: string, type: string): VerdictCondition | undefined {

@@ -1,7 +1,7 @@
 import { formatAnnotationErrors, type AnnotationResult, type GatewayConfig } from '@fleet-gateway/annotations';
 import type { Gateway, GatewayClass } from '@fleet-gateway/api-types';
 import { conditionsFor, joinMessages } from './conditions.js';
-import type { ListenerResult } from './listeners.js';
+import type { ListenerResult } from '../resolve/listeners.js';
 import type { GatewayClassVerdict, VerdictCondition } from './verdict-types.js';
 
 export function gatewayClassVerdict(gatewayClass: GatewayClass): GatewayClassVerdict {

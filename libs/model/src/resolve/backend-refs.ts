@@ -3,7 +3,7 @@ import type { HTTPBackendRef, HTTPRoute } from '@fleet-gateway/api-types';
 import { resolveBackend, type BackendResolution } from './backend-resolver.js';
 import type { GatewayRef } from './cluster-origins.js';
 import type { InputIndex } from './input-index.js';
-import { backendKey, FLEET_NETWORKING_GROUP, GATEWAY_GROUP } from './names.js';
+import { backendKey, FLEET_NETWORKING_GROUP, GATEWAY_GROUP } from '../model/names.js';
 
 export type RefResolution =
   | { readonly ok: true; readonly key: string; readonly weight: number; readonly notes: readonly string[] }

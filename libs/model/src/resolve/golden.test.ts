@@ -2,14 +2,15 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { modelHash } from './content-hash.js';
+import { modelHash } from '../model/content-hash.js';
 import { readHubInputs } from './hub-inputs.js';
-import { resolveGateway, type ResolveResult } from './resolve-gateway.js';
-import { verdictCatalog } from './verdict-catalog.js';
-import type { VerdictCondition } from './verdict-types.js';
+import { resolveGateway } from './resolve-gateway.js';
+import type { ResolveResult } from './resolve-result.js';
+import { verdictCatalog } from '../verdicts/verdict-catalog.js';
+import type { VerdictCondition } from '../verdicts/verdict-types.js';
 
 /** testdata/<area>-<case>.in.yaml (HubInputs) -> .out.yaml (model hash, model, verdicts). UPDATE_GOLDEN=1 rewrites. */
-const testdata = join(import.meta.dirname, '..', 'testdata');
+const testdata = join(import.meta.dirname, '..', '..', 'testdata');
 const update = process.env['UPDATE_GOLDEN'] === '1';
 const cases = readdirSync(testdata)
   .filter((f) => f.endsWith('.in.yaml'))

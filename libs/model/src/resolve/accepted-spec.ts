@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { HTTPRoute } from '@fleet-gateway/api-types';
 import type { HubInputs } from './hub-inputs.js';
-import { namespacedName } from './names.js';
-import type { ResolveResult } from './resolve-gateway.js';
+import { namespacedName } from '../model/names.js';
+import type { ResolveResult } from './resolve-result.js';
 
 /**
  * The last generation of a route that a Gateway accepted in full and handed to its provider, kept on the route itself:

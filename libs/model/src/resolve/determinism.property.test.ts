@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { modelHash } from './content-hash.js';
+import { modelHash } from '../model/content-hash.js';
 import { readHubInputs, writeHubInputs, type HubInputs } from './hub-inputs.js';
-import { normalize } from './normalize.js';
+import { normalize } from '../model/normalize.js';
 import { resolveGateway } from './resolve-gateway.js';
 
-const testdata = join(import.meta.dirname, '..', 'testdata');
+const testdata = join(import.meta.dirname, '..', '..', 'testdata');
 const fixtures = readdirSync(testdata)
   .filter((f) => f.endsWith('.in.yaml'))
   .sort()

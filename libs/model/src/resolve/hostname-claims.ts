@@ -1,5 +1,5 @@
 import type { Gateway } from '@fleet-gateway/api-types';
-import { namespacedName } from './names.js';
+import { namespacedName } from '../model/names.js';
 import { compareText } from '@fleet-gateway/api-types';
 import { isServedListener } from './served-listeners.js';
 

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { modelHash } from './content-hash.js';
-import { readHubInputs } from './hub-inputs.js';
+import { readHubInputs } from '../resolve/hub-inputs.js';
 import type { GlobalGateway } from './model-types.js';
 import { normalize } from './normalize.js';
-import { resolveGateway } from './resolve-gateway.js';
+import { resolveGateway } from '../resolve/resolve-gateway.js';
 
 const model = (() => {
-  const text = readFileSync(join(import.meta.dirname, '..', 'testdata', 'route-precedence.in.yaml'), 'utf8');
+  const text = readFileSync(join(import.meta.dirname, '..', '..', 'testdata', 'route-precedence.in.yaml'), 'utf8');
   const resolved = resolveGateway(readHubInputs(text)).model;
   if (!resolved) throw new Error('route-precedence must resolve to a model');
   return resolved;

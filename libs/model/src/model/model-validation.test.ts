@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readHubInputs } from './hub-inputs.js';
+import { readHubInputs } from '../resolve/hub-inputs.js';
 import type { GlobalGateway } from './model-types.js';
 import { normalize } from './normalize.js';
-import { resolveGateway } from './resolve-gateway.js';
+import { resolveGateway } from '../resolve/resolve-gateway.js';
 
 const valid = (() => {
-  const text = readFileSync(join(import.meta.dirname, '..', 'testdata', 'backend-weights.in.yaml'), 'utf8');
+  const text = readFileSync(join(import.meta.dirname, '..', '..', 'testdata', 'backend-weights.in.yaml'), 'utf8');
   const { model } = resolveGateway(readHubInputs(text));
   if (!model) throw new Error('backend-weights fixture must resolve to a model');
   return model;

@@ -1,6 +1,6 @@
 import type { OriginConnectivity } from '@fleet-gateway/annotations';
 import type { ClusterOrigin } from './cluster-origins.js';
-import type { ResolvedConnectivity } from './model-types.js';
+import type { ResolvedConnectivity } from '../model/model-types.js';
 
 export type ConnectivityDecision =
   | { readonly ok: true; readonly connectivity: ResolvedConnectivity }

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import type { HTTPRoute, HTTPRouteRule } from '@fleet-gateway/api-types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readHubInputs, type HubInputs } from './hub-inputs.js';
-import { resolveGateway, type ResolveResult } from './resolve-gateway.js';
-import { convertFilter } from './rule-filters.js';
-import { convertMatch } from './rule-matches.js';
+import { readHubInputs, type HubInputs } from '../resolve/hub-inputs.js';
+import { resolveGateway } from '../resolve/resolve-gateway.js';
+import type { ResolveResult } from '../resolve/resolve-result.js';
+import { convertFilter } from '../resolve/rule-filters.js';
+import { convertMatch } from '../resolve/rule-matches.js';
 
-const testdata = join(import.meta.dirname, '..', 'testdata');
+const testdata = join(import.meta.dirname, '..', '..', 'testdata');
 /** One HTTP listener without hostname, ServiceImport store/web with two clusters. */
 const base: HubInputs = readHubInputs(readFileSync(join(testdata, 'route-invalid-path-wildcard.in.yaml'), 'utf8'));
 const template = (base.httpRoutes ?? [])[0] as HTTPRoute;

@@ -3,8 +3,8 @@ import type { ServiceImport } from '@fleet-gateway/api-types';
 import { resolveClusterOrigin, type ClusterOrigin, type GatewayRef } from './cluster-origins.js';
 import { decideConnectivity } from './connectivity.js';
 import type { InputIndex } from './input-index.js';
-import type { BackendAppProtocol, ModelBackend, ModelOrigin, ResolvedConnectivity } from './model-types.js';
-import { backendKey } from './names.js';
+import type { BackendAppProtocol, ModelBackend, ModelOrigin, ResolvedConnectivity } from '../model/model-types.js';
+import { backendKey } from '../model/names.js';
 import { compareText } from '@fleet-gateway/api-types';
 
 export type BackendResolution =

@@ -1,7 +1,7 @@
 import type { InternalServiceExport, ServiceImport } from '@fleet-gateway/api-types';
 import type { InputIndex } from './input-index.js';
-import type { PrivateLinkConnectionState, SourceRef } from './model-types.js';
-import { memberNamespace, namespacedName } from './names.js';
+import type { PrivateLinkConnectionState, SourceRef } from '../model/model-types.js';
+import { memberNamespace, namespacedName } from '../model/names.js';
 import { compareText } from '@fleet-gateway/api-types';
 
 export interface PrivateLinkData {

@@ -1,12 +1,12 @@
 import { parseListenerTlsOptions, RESERVED_PREFIX, formatAnnotationErrors, type ListenerTlsConfig } from '@fleet-gateway/annotations';
 import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
-import { conditionsFor, joinMessages } from './conditions.js';
-import { ANY_HOSTNAME, type ModelListener } from './model-types.js';
+import { conditionsFor, joinMessages } from '../verdicts/conditions.js';
+import { ANY_HOSTNAME, type ModelListener } from '../model/model-types.js';
 import { listenerConflicts } from './listener-conflicts.js';
-import { GATEWAY_GROUP } from './names.js';
+import { GATEWAY_GROUP } from '../model/names.js';
 import { isServedProtocol, SERVED_PORTS } from './served-listeners.js';
-import type { VerdictCondition } from './verdict-types.js';
-import { managedCertificateHostProblem } from './afd-value-limits.js';
+import type { VerdictCondition } from '../verdicts/verdict-types.js';
+import { managedCertificateHostProblem } from '../model/afd-value-limits.js';
 
 const CERTIFICATE_OPTION = `${RESERVED_PREFIX}certificate`;
 

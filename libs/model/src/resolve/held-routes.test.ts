@@ -2,10 +2,11 @@ import type { HTTPRoute, HTTPRouteRule, InternalServiceExport, ParentReference, 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { acceptedSpecKey, acceptedSpecsDue, acceptedSpecValue, readAcceptedSpec } from './accepted-spec.js';
-import { modelHash } from './content-hash.js';
+import { modelHash } from '../model/content-hash.js';
 import type { HubInputs } from './hub-inputs.js';
-import { resolveGateway, type ResolveResult } from './resolve-gateway.js';
-import type { VerdictCondition } from './verdict-types.js';
+import { resolveGateway } from './resolve-gateway.js';
+import type { ResolveResult } from './resolve-result.js';
+import type { VerdictCondition } from '../verdicts/verdict-types.js';
 
 // Three teams share the Gateway store/edge: team-a serves /a, team-b /b, team-c the catch-all /. Each route's record
 // says the Gateway accepted its generation 1.

@@ -1,6 +1,6 @@
 import type { HTTPRouteFilter } from '@fleet-gateway/api-types';
-import { MAX_HEADER_ACTION_VALUE } from './afd-value-limits.js';
-import type { HeaderEdits, ModelFilter } from './model-types.js';
+import { MAX_HEADER_ACTION_VALUE } from '../model/afd-value-limits.js';
+import type { HeaderEdits, ModelFilter } from '../model/model-types.js';
 import type { Converted } from './rule-matches.js';
 
 const WELL_KNOWN_PORT = { http: 80, https: 443 } as const;

@@ -1,5 +1,5 @@
 import type { GatewayListener } from '@fleet-gateway/api-types';
-import type { ListenerProtocol } from './model-types.js';
+import type { ListenerProtocol } from '../model/model-types.js';
 
 /** The only protocol and port pairs the edge serves. */
 export const SERVED_PORTS: Readonly<Record<ListenerProtocol, number>> = { HTTP: 80, HTTPS: 443 };

@@ -1,5 +1,5 @@
 import type { HTTPRoute, HTTPRouteRule } from '@fleet-gateway/api-types';
-import type { ModelFilter, ModelMatch } from './model-types.js';
+import type { ModelFilter, ModelMatch } from '../model/model-types.js';
 import { convertFilter } from './rule-filters.js';
 import { convertMatch, type Converted } from './rule-matches.js';
 import { timeoutProblem } from './rule-timeouts.js';

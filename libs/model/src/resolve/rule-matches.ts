@@ -1,6 +1,6 @@
 import type { HTTPRouteMatch } from '@fleet-gateway/api-types';
-import { MAX_CONDITIONS_PER_RULE, MAX_HEADER_CONDITION_VALUE } from './afd-value-limits.js';
-import type { ModelMatch, NameValue } from './model-types.js';
+import { MAX_CONDITIONS_PER_RULE, MAX_HEADER_CONDITION_VALUE } from '../model/afd-value-limits.js';
+import type { ModelMatch, NameValue } from '../model/model-types.js';
 
 /** HTTP methods AFD's RequestMethod condition accepts (cdn.json RequestMethodMatchValue). */
 const AFD_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);

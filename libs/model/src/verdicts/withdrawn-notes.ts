@@ -1,4 +1,4 @@
-import type { WithdrawalReason } from './model-types.js';
+import type { WithdrawalReason } from '../model/model-types.js';
 import type { RouteVerdict } from './verdict-types.js';
 
 /** What ResolvedRefs says of a rule the model withdraws. */

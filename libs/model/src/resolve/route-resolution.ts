@@ -4,14 +4,14 @@ import { attachParentRef, targetsGateway, type ParentAttachment } from './attach
 import type { BackendRefResolver } from './backend-refs.js';
 import type { InputIndex } from './input-index.js';
 import type { ListenerResult } from './listeners.js';
-import { joinMessages } from './conditions.js';
-import type { ModelRule, RuleBackend } from './model-types.js';
-import { withdrawnNote } from './withdrawn-notes.js';
-import { namespacedName } from './names.js';
+import { joinMessages } from '../verdicts/conditions.js';
+import type { ModelRule, RuleBackend } from '../model/model-types.js';
+import { withdrawnNote } from '../verdicts/withdrawn-notes.js';
+import { namespacedName } from '../model/names.js';
 import { convertRules, type ConvertedRule } from './route-rules.js';
-import type { trafficSplits } from './traffic-split.js';
-import type { ParentRefAsWritten } from './verdict-types.js';
-import { MAX_ROUTE_WEIGHT } from './weights.js';
+import type { trafficSplits } from '../model/traffic-split.js';
+import type { ParentRefAsWritten } from '../verdicts/verdict-types.js';
+import { MAX_ROUTE_WEIGHT } from '../model/weights.js';
 
 export interface RefProblem {
   readonly reason: string;
