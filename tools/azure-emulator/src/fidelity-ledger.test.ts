@@ -75,6 +75,12 @@ describe('the fidelity ledger', () => {
     const lines = smallLedger();
     lines.assumptions[0] = { id: 'A1', assumption: 'one\ntwo', check: 'PUT it' };
     expect(() => parseObject(lines)).toThrow('assumption A1 (assumptions[0]): field "assumption" must be one line of text');
+    const notAnEntry = smallLedger();
+    notAnEntry.assumptions[0] = 'A1' as unknown as object;
+    expect(() => parseObject(notAnEntry)).toThrow('assumptions[0] must be object');
+    const noSection = smallLedger();
+    delete noSection.behaviours['edge'];
+    expect(() => parseObject(noSection)).toThrow('behaviours: missing field "edge"');
   });
 
   it('refuses a duplicate, out-of-order or malformed id and an A<n> that is no assumption', () => {

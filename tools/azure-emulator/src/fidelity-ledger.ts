@@ -81,7 +81,7 @@ function describeError(document: unknown, error: ErrorObject): string {
     case 'pattern':
     case 'type':
       if (field === 'id') return `${entry}: field "id" is ${JSON.stringify(id)}, expected A<n> (n from 1)`;
-      if (inEntry) return `${entry}: field "${field}" must be one line of text without leading or trailing blanks (a Markdown table cell)`;
+      if (field !== '') return `${entry}: field "${field}" must be one line of text without leading or trailing blanks (a Markdown table cell)`;
   }
   return `${entry}${field === '' ? '' : `: field "${field}"`} ${error.message ?? 'is invalid'}`;
 }
@@ -123,7 +123,7 @@ export function parseFidelityLedger(text: string, file = FIDELITY_LEDGER_FILE): 
   try {
     document = parse(text);
   } catch (error) {
-    throw new Error(`${file}: not YAML: ${(error as Error).message}`);
+    throw new Error(`${file}: not YAML: ${(error as Error).message}`, { cause: error });
   }
   if (!validateLedger(document)) throw new Error(`${file}:\n${(validateLedger.errors ?? []).map((e) => `  ${describeError(document, e)}`).join('\n')}`);
   const problems = crossCheck(document);

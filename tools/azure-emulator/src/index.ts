@@ -17,6 +17,8 @@ export type { RoleAssignment } from './authorization/role-assignments.js';
 // The repository's deploy/azure-roles (role definitions and who is assigned which), for the tests that hold the
 // agents to them and for the README's roles table.
 export { compareWithRoles, readShippedAssignments, readShippedRoles, shippedRole, SHIPPED_ROLES_DIR, type ShippedAssignment, type ShippedRole } from './testing/shipped-roles.js';
+// The fidelity ledger's data (fidelity-ledger.yaml), for e2e's Azure-mode assumption checks.
+export { readFidelityLedger, type FidelityLedger, type LedgerAssumption, type LedgerBehaviour } from './fidelity-ledger.js';
 export { RawArmClient, type RawResponse } from './raw-arm-client.js';
 export { CloudProviderStandIn, LOAD_BALANCER_FINALIZER, type CloudProviderOptions } from './cloud-provider/cloud-provider.js';
 export { ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS, TAGS as CLOUD_PROVIDER_TAGS, planLoadBalancer, type CloudSettings, type LoadBalancerPlan } from './cloud-provider/service-annotations.js';
