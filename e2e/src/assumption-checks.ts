@@ -1,10 +1,11 @@
 /**
- * E2E_MODE=azure checks some of the emulator's named assumptions (tools/azure-emulator/README.md, "Assumptions and
- * how the Azure-mode end-to-end run checks them") against real AFD: the cheap and safe ones, on a throwaway Standard
+ * E2E_MODE=azure checks some of the emulator's named assumptions (the `assumptions` of its fidelity ledger,
+ * tools/azure-emulator/fidelity-ledger.yaml) against real AFD: the cheap and safe ones, on a throwaway Standard
  * profile of the run's own (no traffic, no Private Link, deleted at the end). Each answer is recorded with whether it
  * is what the ledger says; every other A-row is listed as manual, with its text. The steps and the comparison are
  * pure; the ARM calls come in through `ArmSend` (real ARM in Azure mode, the emulator in the tests).
  */
+import type { LedgerAssumption } from '@fleet-gateway/azure-emulator';
 
 /** An ARM answer: the status and the parsed JSON body. */
 export interface ArmAnswer {
@@ -38,12 +39,6 @@ export interface AssumptionAnswer {
   readonly message: string | undefined;
   readonly expected: LedgerExpectation;
   readonly matchesLedger: boolean;
-}
-
-export interface LedgerRow {
-  readonly id: string;
-  readonly assumption: string;
-  readonly check: string;
 }
 
 /** Microsoft.Cdn's api-version the ledger's checks are written against. */
@@ -109,17 +104,6 @@ export function matchesLedger(answer: ArmAnswer, expected: LedgerExpectation): b
   return answer.status === expected.status && (expected.code === undefined || code === expected.code) && (expected.messageIncludes === undefined || (message ?? '').includes(expected.messageIncludes));
 }
 
-/** Pure: the ledger's A-rows (`| A<n> | assumption | Azure-mode check |`) from the emulator's README. */
-export function ledgerRows(readme: string): LedgerRow[] {
-  return readme
-    .split('\n')
-    .filter((line) => /^\| A\d+ \|/.test(line))
-    .map((line) => {
-      const cells = line.slice(1, line.endsWith('|') ? -1 : undefined).split(' | ').map((cell) => cell.trim());
-      return { id: cells[0] ?? '', assumption: cells[1] ?? '', check: cells.slice(2).join(' | ') };
-    });
-}
-
 export interface CheckOptions {
   /** `/subscriptions/<id>/resourceGroups/<name>`: where the throwaway profile goes (it must exist). */
   readonly resourceGroupPath: string;
@@ -178,7 +162,7 @@ export async function runAssumptionChecks(send: ArmSend, options: CheckOptions):
 }
 
 /** Pure: the results file's content — the automated answers, and every other ledger row as a manual check. */
-export function assumptionResults(answers: readonly AssumptionAnswer[], ledger: readonly LedgerRow[], target: string, at: Date) {
+export function assumptionResults(answers: readonly AssumptionAnswer[], ledger: readonly LedgerAssumption[], target: string, at: Date) {
   return {
     checkedAt: at.toISOString(),
     target,

@@ -1,13 +1,13 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DefaultAzureCredential } from '@azure/identity';
-import { assumptionResults, ledgerRows, runAssumptionChecks } from './assumption-checks.js';
+import { readFidelityLedger } from '@fleet-gateway/azure-emulator';
+import { assumptionResults, runAssumptionChecks } from './assumption-checks.js';
 import type { AzureRun } from './azure-scripts.js';
-import { E2E_DIR, REPO_ROOT } from './e2e-state.js';
+import { E2E_DIR } from './e2e-state.js';
 import { publicArmSend } from './public-arm.js';
 import type { E2eSettings } from './settings.js';
 
-const LEDGER = path.join(REPO_ROOT, 'tools/azure-emulator/README.md');
 /** e2e/azure/lib.sh's OWNER_TAG: cleanup.sh deletes only what carries it with the run's id. */
 const OWNER_TAG = 'fleet-gateway-e2e';
 
@@ -29,7 +29,7 @@ export async function recordAssumptionChecks(azure: NonNullable<E2eSettings['azu
     pollMs: 10_000,
     timeoutMs: 30 * 60_000,
   });
-  const results = assumptionResults(answers, ledgerRows(await readFile(LEDGER, 'utf8')), `Azure subscription ${azure.subscriptionId}, ${resourceGroup}`, new Date());
+  const results = assumptionResults(answers, readFidelityLedger().assumptions, `Azure subscription ${azure.subscriptionId}, ${resourceGroup}`, new Date());
   const file = path.join(E2E_DIR, `assumption-checks-${run.runId}.json`);
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
   const differing = answers.filter((a) => !a.matchesLedger).map((a) => `${a.assumption} (${a.step}: ${a.status} ${a.code ?? ''})`);

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { renderAnnotationTable, renderErrorReasonTable } from '@fleet-gateway/annotations';
-import { renderAzureRolesTable } from '@fleet-gateway/azure-emulator';
+import { readFidelityLedger, renderAzureRolesTable, renderLedgerTables } from '@fleet-gateway/azure-emulator';
 import { renderCrdExtensionTable } from '@fleet-gateway/control-plane';
 import { renderSupportedFeatures } from '@fleet-gateway/gateway-controllers';
 import { renderVerdictTable } from '@fleet-gateway/model';
@@ -40,6 +40,12 @@ export const DOC_SECTIONS: readonly DocSection[] = [
   { file: 'docs/operations.md', name: 'supported-features', render: () => fenced(renderSupportedFeatures()) },
   { file: 'docs/install.md', name: 'azure-roles', render: () => renderAzureRolesTable('../') },
   { file: 'docs/architecture.md', name: 'fleet-crd-extensions', render: renderCrdExtensionTable },
+  // The emulator's fidelity ledger, one table per section, from tools/azure-emulator/fidelity-ledger.yaml.
+  ...[...renderLedgerTables(readFidelityLedger()).keys()].map((name) => ({
+    file: 'tools/azure-emulator/README.md',
+    name,
+    render: () => renderLedgerTables(readFidelityLedger()).get(name) ?? '',
+  })),
 ];
 
 /** Each document as its generated blocks say it should read (the documents are read, never written). */

@@ -18,6 +18,8 @@ export type { RoleAssignment } from './authorization/role-assignments.js';
 // agents to them and for the README's roles table.
 export { compareWithRoles, readShippedAssignments, readShippedRoles, shippedRole, SHIPPED_ROLES_DIR, type ShippedAssignment, type ShippedRole } from './testing/shipped-roles.js';
 export { renderAzureRolesTable } from './testing/shipped-roles-table.js';
+// The fidelity ledger's data (fidelity-ledger.yaml), for e2e's Azure-mode assumption checks and the emulator README's tables.
+export { readFidelityLedger, renderLedgerTables, type FidelityLedger, type LedgerAssumption, type LedgerBehaviour } from './fidelity-ledger.js';
 export { RawArmClient, type RawResponse } from './raw-arm-client.js';
 export { CloudProviderStandIn, LOAD_BALANCER_FINALIZER, type CloudProviderOptions } from './cloud-provider/cloud-provider.js';
 export { ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS, TAGS as CLOUD_PROVIDER_TAGS, planLoadBalancer, type CloudSettings, type LoadBalancerPlan } from './cloud-provider/service-annotations.js';
