@@ -1,5 +1,4 @@
 import {
-  type GlobalGateway,
   type HostRouting,
   type PathKey,
   type RoutingCandidate,
@@ -10,7 +9,7 @@ import { candidateFilters, ruleSource } from './model-lookup.js';
 import { planPathRewrite, type PathRewrite } from './path-rewrite.js';
 import { customDomainOf } from './plan-custom-domains.js';
 import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
-import { planRuleSet } from './plan-rule-set.js';
+import { planRuleSet, type RuleSetContext } from './plan-rule-set.js';
 import type { PlanProblem } from './plan-types.js';
 import { patternFor } from './route-patterns.js';
 import { isUnconditional } from './rule-translation.js';
@@ -25,11 +24,8 @@ export interface RoutePlan {
   readonly problems: readonly PlanProblem[];
 }
 
-export interface RouteContext {
-  readonly model: GlobalGateway;
-  readonly profile: string;
+export interface RouteContext extends RuleSetContext {
   readonly endpoint: string;
-  readonly groupOfRule: ReadonlyMap<string, PlannedGroup>;
   readonly problemOfRule: ReadonlyMap<string, PlanProblem>;
   /** AFD's rules per rule set (and per route: each route uses one rule set), as lowered by the capacity overrides. */
   readonly rulesPerRuleSet: number;

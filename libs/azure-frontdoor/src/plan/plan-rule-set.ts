@@ -1,11 +1,17 @@
-import type { RoutingCandidate } from '@fleet-gateway/model';
+import type { GlobalGateway, RoutingCandidate } from '@fleet-gateway/model';
 import { ruleName } from './afd-names.js';
 import { candidateFilters, ruleSource } from './model-lookup.js';
 import { withPlannedRewrite, type PathRewrite } from './path-rewrite.js';
 import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
-import type { RouteContext } from './plan-routes.js';
 import { actionsOfFilters, chunkActions, conditionsOf } from './rule-translation.js';
 import type { RuleAction, RuleCondition, RuleSetSpec, RuleSpec } from './spec-types.js';
+
+/** What a rule set is planned from: the part of the route planner's context it reads. */
+export interface RuleSetContext {
+  readonly model: GlobalGateway;
+  readonly profile: string;
+  readonly groupOfRule: ReadonlyMap<string, PlannedGroup>;
+}
 
 export interface PlannedRuleSet {
   readonly ruleSet: RuleSetSpec;
@@ -18,7 +24,7 @@ export interface PlannedRuleSet {
  * candidate's filters apply to the rest. Orders start at 1 (AFD gives order 0 a special meaning). With a path rewrite,
  * each candidate's rule carries the rewrite planned for it instead of its filter's.
  */
-export function planRuleSet(context: RouteContext, candidates: readonly RoutingCandidate[], name: string, pathRewrite?: PathRewrite): PlannedRuleSet | undefined {
+export function planRuleSet(context: RuleSetContext, candidates: readonly RoutingCandidate[], name: string, pathRewrite?: PathRewrite): PlannedRuleSet | undefined {
   const rules: RuleSpec[] = [];
   const add = (candidate: RoutingCandidate, conditions: readonly RuleCondition[], actions: readonly RuleAction[], stop: boolean): void => {
     const chunks = chunkActions(actions);
