@@ -18,7 +18,7 @@ export {
 } from './plan/afd-names.js';
 export { checkOwnership, hubIdentityOf, OWNERSHIP_TAGS, ownershipTags } from './plan/ownership.js';
 export { AFD_LIMITS, limitsFor, type CapacityDimension, type CapacityLimits } from './plan/afd-limits.js';
-export { capacityViolations, checkCapacity, measureAfterApply, measureGraph } from './plan/capacity.js';
+export { capacityViolations, checkCapacity, measureGraph } from './plan/capacity.js';
 export { expandRoute, findRoutePatternConflicts, patternFor } from './plan/route-patterns.js';
 export { SINK_HOST_SUFFIX } from './plan/sink.js';
 export { allRefs, planFrontDoor } from './plan/plan-front-door.js';
@@ -38,6 +38,7 @@ export type {
 // diff (pure): the operations that bring AFD to the plan, and their order.
 export { diffFrontDoor } from './diff/diff.js';
 export { orderOperations } from './diff/operations.js';
+export { measureAfterApply } from './diff/capacity-after-apply.js';
 
 // I/O at the edges: ARM clients (on @fleet-gateway/arm-runtime), observe, apply, reconcile, delete.
 export { createFrontDoorClients, type FrontDoorClients } from './clients/arm-clients.js';

@@ -1,9 +1,5 @@
-import type { Route } from '@azure/arm-cdn';
 import { DIMENSION_LABELS, limitsFor, type CapacityDimension, type CapacityLimits } from './afd-limits.js';
-import { refKey, type AfdRef } from './afd-refs.js';
-import type { ObservedGraph } from '../observe/observe.js';
-import { observedResources } from '../observe/observed-resources.js';
-import type { Operation } from '../diff/operations.js';
+import type { AfdRef } from './afd-refs.js';
 import type { AfdSku, FrontDoorGraph, RouteSpec } from './spec-types.js';
 import { compareText } from './canonical.js';
 
@@ -19,7 +15,7 @@ export interface CapacityViolation {
 export type Measured = Record<CapacityDimension, { value: number; within?: string }>;
 
 /** One resource as AFD counts it; a route adds its patterns × protocols (one domain each) to the composite metric. */
-interface Counted {
+export interface Counted {
   readonly ref: AfdRef;
   readonly routeMetric?: number;
 }
@@ -39,7 +35,7 @@ function largestBy<T>(items: readonly T[], keyOf: (item: T) => string): { key?: 
   return best;
 }
 
-function measureResources(items: readonly Counted[]): Measured {
+export function measureResources(items: readonly Counted[]): Measured {
   const refs = items.map((i) => i.ref);
   const count = (kind: AfdRef['kind']) => refs.filter((r) => r.kind === kind).length;
   const perGroup = largestBy(refs.flatMap((r) => (r.kind === 'origin' ? [r.originGroup] : [])), (g) => g);
@@ -70,39 +66,6 @@ export function measureGraph(graph: FrontDoorGraph): Measured {
     ...graph.routes.map((s) => ({ ref: s.ref, routeMetric: compositeRouteMetric([s]) })),
     ...(graph.securityPolicy ? [{ ref: graph.securityPolicy.ref }] : []),
   ]);
-}
-
-function routeMetric(route: Route | undefined): number {
-  return compositeRouteMetric([{ patterns: route?.patternsToMatch ?? [], supportedProtocols: (route?.supportedProtocols ?? []) as RouteSpec['supportedProtocols'] }]);
-}
-
-function isChildOf(child: AfdRef, parent: AfdRef): boolean {
-  const lower = (s: string) => s.toLowerCase();
-  if (parent.kind === 'originGroup') return child.kind === 'origin' && lower(child.originGroup) === lower(parent.originGroup);
-  if (parent.kind === 'ruleSet') return child.kind === 'rule' && lower(child.ruleSet) === lower(parent.ruleSet);
-  if (parent.kind === 'endpoint') return child.kind === 'route' && lower(child.endpoint) === lower(parent.endpoint);
-  return false;
-}
-
-/**
- * What the profile will hold once `operations` are applied to what was observed: the plan plus everything kept
- * as it is (routing held while a rule is in error, withdrawn leftovers, unknown origins, endpoints not ours).
- */
-export function measureAfterApply(observed: ObservedGraph, operations: readonly Operation[]): Measured {
-  const profile = '';
-  const final = new Map<string, Counted>();
-  const put = (item: Counted) => final.set(refKey(item.ref), item);
-  for (const { ref, arm } of observedResources(observed, profile)) put({ ref, ...(ref.kind === 'route' ? { routeMetric: routeMetric(arm as Route) } : {}) });
-  for (const endpoint of observed.foreignEndpoints) put({ ref: { kind: 'endpoint', profile, endpoint } });
-  for (const op of operations) {
-    if (op.action !== 'delete') {
-      put({ ref: op.ref, ...(op.ref.kind === 'route' ? { routeMetric: routeMetric(op.body as Route) } : {}) });
-      continue;
-    }
-    final.delete(refKey(op.ref));
-    for (const [k, item] of final) if (isChildOf(item.ref, op.ref)) final.delete(k);
-  }
-  return measureResources([...final.values()]);
 }
 
 /** How much of each AFD limit a graph uses: the figures behind the capacity metrics. */
@@ -139,7 +102,7 @@ export function capacityViolations(measured: Measured, sku: AfdSku, overrides: P
 
 /**
  * Capacity preflight of the plan: any violation means no Azure write at all (the last programmed graph keeps
- * serving). The reconcile checks `measureAfterApply` too, once it has observed what is kept besides the plan.
+ * serving). The reconcile checks `measureAfterApply` (diff/capacity-after-apply.ts) too, once it has observed what is kept besides the plan.
  */
 export function checkCapacity(graph: FrontDoorGraph, sku: AfdSku, overrides: Partial<CapacityLimits> = {}): CapacityViolation[] {
   return capacityViolations(measureGraph(graph), sku, overrides);

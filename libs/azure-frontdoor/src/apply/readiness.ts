@@ -1,13 +1,13 @@
 import type { AFDOrigin } from '@azure/arm-cdn';
 import { describeRef, refKey, refName, refParent, type AfdRef } from '../plan/afd-refs.js';
-import type { OperationResult } from '../apply/apply.js';
+import type { OperationResult } from './apply.js';
 import { describeFailure } from '@fleet-gateway/arm-runtime';
 import { failureOwners } from './failure-owners.js';
 import type { DiffResult } from '../diff/diff.js';
-import type { ObservedGraph } from './observe.js';
-import { observedResources } from './observed-resources.js';
+import type { ObservedGraph } from '../observe/observe.js';
+import { observedResources } from '../observe/observed-resources.js';
 import { allRefs } from '../plan/plan-front-door.js';
-import type { FailureReport, ResourceAction, ResourceReport } from './report-types.js';
+import type { FailureReport, ResourceAction, ResourceReport } from '../observe/report-types.js';
 import type { AnySpec, FrontDoorGraph, ProgrammableOriginSpec } from '../plan/spec-types.js';
 
 type ArmState = {
