@@ -1,26 +1,51 @@
-// Pure: names, ownership, limits, the plan and the diff.
-export * from './afd-limits.js';
-export * from './afd-names.js';
-export * from './afd-refs.js';
-export * from './capacity.js';
-export * from './ownership.js';
-export { SINK_HOST_SUFFIX } from './sink.js';
-export { allRefs, planFrontDoor } from './plan-front-door.js';
-export * from './plan-types.js';
-export { planProblemsByRoute, type RoutePlanProblems } from './route-plan-problems.js';
-export * from './route-patterns.js';
-export type * from './spec-types.js';
-export { diffFrontDoor, type DiffResult, type Note } from './diff.js';
-export { levelOf, orderOperations, type Operation, type OperationAction } from './operations.js';
+// What other projects use of the provider, and the steps the README's public API table documents; everything else
+// is exported only from its own module, for the provider's own use.
+
+// plan (pure): names, ownership, limits and capacity, route patterns, the plan and its types.
+export { armId, describeRef, refName, type AfdRef, type FrontDoorScope } from './plan/afd-refs.js';
+export {
+  customDomainName,
+  endpointName,
+  NAME_RULES,
+  nameProblem,
+  originGroupName,
+  originName,
+  profileName,
+  routeName,
+  ruleName,
+  ruleSetName,
+  securityPolicyName,
+} from './plan/afd-names.js';
+export { checkOwnership, hubIdentityOf, OWNERSHIP_TAGS, ownershipTags } from './plan/ownership.js';
+export { AFD_LIMITS, limitsFor, type CapacityDimension, type CapacityLimits } from './plan/afd-limits.js';
+export { capacityViolations, checkCapacity, measureGraph } from './plan/capacity.js';
+export { expandRoute, findRoutePatternConflicts, patternFor } from './plan/route-patterns.js';
+export { SINK_HOST_SUFFIX } from './plan/sink.js';
+export { allRefs, planFrontDoor } from './plan/plan-front-door.js';
+export { isWritable, type FrontDoorPlan } from './plan/plan-types.js';
+export { planProblemsByRoute, type RoutePlanProblems } from './plan/route-plan-problems.js';
+export type {
+  EndpointSpec,
+  OriginGroupSpec,
+  OriginSpec,
+  ProfileSpec,
+  RouteSpec,
+  RuleSetSpec,
+  RuleSpec,
+  SecurityPolicySpec,
+} from './plan/spec-types.js';
+
+// diff (pure): the operations that bring AFD to the plan, and their order.
+export { diffFrontDoor } from './diff/diff.js';
+export { orderOperations } from './diff/operations.js';
+export { measureAfterApply } from './diff/capacity-after-apply.js';
 
 // I/O at the edges: ARM clients (on @fleet-gateway/arm-runtime), observe, apply, reconcile, delete.
-export { createFrontDoorClients, type FrontDoorClients } from './arm-clients.js';
-export { observeFrontDoor, type Observed, type ObservedGraph, type ObserveOptions } from './observe.js';
-export { applyOperations, type ApplyOptions, type OperationResult } from './apply.js';
-export { describeFailureReport, reconcileFrontDoor, type ReconcileOptions } from './reconcile.js';
-export { TerminalRefusals, type TerminalRefusalsOptions } from './terminal-refusals.js';
-export { bodyReferences, operationDependencies } from './operation-dependencies.js';
-export { deleteFrontDoor, type DeleteOptions, type DeleteReport } from './delete-front-door.js';
-export { checkWafPolicy, type WafCheck } from './waf-policy.js';
-export type * from './report-types.js';
-export { dnsInstructions, isApex, validationRecordName, TOKEN_REFRESH_AHEAD_MS, type CustomDomainReport } from './domain-validation.js';
+export { createFrontDoorClients, type FrontDoorClients } from './clients/arm-clients.js';
+export { observeFrontDoor, type ObservedGraph } from './observe/observe.js';
+export { checkWafPolicy } from './observe/waf-policy.js';
+export type { FailureReport, ReconcileReason, ReconcileReport, ResourceReport } from './observe/report-types.js';
+export { applyOperations } from './apply/apply.js';
+export { reconcileFrontDoor } from './apply/reconcile.js';
+export { TerminalRefusals } from './apply/terminal-refusals.js';
+export { deleteFrontDoor } from './apply/delete-front-door.js';

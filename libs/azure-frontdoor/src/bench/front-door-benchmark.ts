@@ -1,9 +1,9 @@
 import { start } from '@fleet-gateway/azure-emulator';
-import { createFrontDoorClients } from '../arm-clients.js';
-import { diffFrontDoor } from '../diff.js';
-import { planFrontDoor } from '../plan-front-door.js';
+import { createFrontDoorClients } from '../clients/arm-clients.js';
+import { diffFrontDoor } from '../diff/diff.js';
+import { planFrontDoor } from '../plan/plan-front-door.js';
 import { ArmRateLimiter } from '@fleet-gateway/arm-runtime';
-import { reconcileFrontDoor } from '../reconcile.js';
+import { reconcileFrontDoor } from '../apply/reconcile.js';
 import { HUB_IDENTITY, readsCounted, reconcileOptions, stubCredential, TEST_SCOPE, writesCounted } from '../testing/emulator-harness.js';
 import { largeGateway } from '../testing/gateway-builder.js';
 import { observedFromGraph } from '../testing/observed-from-graph.js';

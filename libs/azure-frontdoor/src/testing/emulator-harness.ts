@@ -2,12 +2,12 @@ import { start, stubCredential, type RunningEmulator } from '@fleet-gateway/azur
 import type { GlobalGateway } from '@fleet-gateway/model';
 import type { Registry } from 'prom-client';
 import { afterEach, beforeEach } from 'vitest';
-import { createFrontDoorClients, type FrontDoorClients } from '../arm-clients.js';
-import type { FrontDoorScope } from '../afd-refs.js';
+import { createFrontDoorClients, type FrontDoorClients } from '../clients/arm-clients.js';
+import type { FrontDoorScope } from '../plan/afd-refs.js';
 import type { RetryOptions } from '@fleet-gateway/arm-runtime';
 import { ArmRateLimiter, type RateLimiterOptions } from '@fleet-gateway/arm-runtime';
-import { reconcileFrontDoor, type ReconcileOptions } from '../reconcile.js';
-import type { ReconcileReport } from '../report-types.js';
+import { reconcileFrontDoor, type ReconcileOptions } from '../apply/reconcile.js';
+import type { ReconcileReport } from '../observe/report-types.js';
 
 /** Test support: the Azure emulator with SDK clients wired the way the hub wires them. */
 export const TEST_SCOPE: FrontDoorScope = { subscriptionId: '00000000-0000-4000-8000-000000000001', resourceGroup: 'fleet-afd' };

@@ -16,7 +16,7 @@ import {
   type SplitEntry,
   type TrafficSplit,
 } from '@fleet-gateway/model';
-import { compareText } from '../canonical.js';
+import { compareText } from '../plan/canonical.js';
 
 /**
  * Test support: GlobalGateway values built from a compact description, so that tests state only what they vary.

@@ -1,7 +1,7 @@
-import { armId, type FrontDoorScope } from '../afd-refs.js';
-import { customDomainBody, endpointBody, originBody, originGroupBody, profileBody, routeBody, ruleBody, securityPolicyBody } from '../arm-bodies.js';
-import type { ObservedGraph } from '../observe.js';
-import type { FrontDoorGraph } from '../spec-types.js';
+import { armId, type FrontDoorScope } from '../plan/afd-refs.js';
+import { customDomainBody, endpointBody, originBody, originGroupBody, profileBody, routeBody, ruleBody, securityPolicyBody } from '../diff/arm-bodies.js';
+import type { ObservedGraph } from '../observe/observe.js';
+import type { FrontDoorGraph } from '../plan/spec-types.js';
 
 const done = { provisioningState: 'Succeeded', deploymentStatus: 'Succeeded' };
 
