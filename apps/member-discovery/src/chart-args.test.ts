@@ -62,6 +62,7 @@ describe("the member chart's container args, read by the agent's flag parser", (
         metricsSecure: true,
         metricsCertDir: '/etc/fleet-gateway/metrics-certs',
         azureCredential: { kind: 'workload-identity', tokenFile: WORKLOAD_IDENTITY_ENVIRONMENT.AZURE_FEDERATED_TOKEN_FILE },
+        privateLinkApprovalHubs: ['subscription/00000000-0000-4000-8000-0000000000a1/cluster/hub-eastus2', 'subscription/00000000-0000-4000-8000-0000000000a1/cluster/hub-westus3'],
       },
     });
   });

@@ -388,6 +388,8 @@ describe('values.schema.json', () => {
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'image.digest=sha256:abc', field: /digest/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'managedIdentity.clientId=my-identity', field: /clientId/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'hub.kubeconfig=x', field: /kubeconfig/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'enablePrivateLinkOriginDiscovery=true,privateLinkApprovalHubs[0]=hub-eastus2', field: /privateLinkApprovalHubs/ },
+    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'privateLinkApprovalHubs[0]=subscription/s/cluster/hub', field: /enablePrivateLinkOriginDiscovery/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'enablePrivateLinkOriginDiscovery=yes', field: /enablePrivateLinkOriginDiscovery/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'memberClusterName=Member_1', field: /memberClusterName/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'approvePrivateLinkConnections=true', field: /enablePrivateLinkOriginDiscovery/ },
