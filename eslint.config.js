@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
+import prettierRecommended from 'eslint-plugin-prettier/recommended';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -40,4 +41,6 @@ export default tseslint.config(
     },
   },
   { files: TEST_FILES, rules: { '@nx/enforce-module-boundaries': boundaries(TEST_CONSTRAINTS) } },
+  // Formatting is Prettier's (.prettierrc.json): a file it would change fails lint; `pnpm exec prettier --write .` fixes it.
+  prettierRecommended,
 );

@@ -46,7 +46,14 @@ export const CDN_API_VERSION = '2024-02-01';
 const Q = `?api-version=${CDN_API_VERSION}`;
 
 const route = (originGroup: string, pattern: string) => ({
-  properties: { originGroup: { id: originGroup }, supportedProtocols: ['Https'], patternsToMatch: [pattern], forwardingProtocol: 'HttpsOnly', linkToDefaultDomain: 'Enabled', httpsRedirect: 'Disabled' },
+  properties: {
+    originGroup: { id: originGroup },
+    supportedProtocols: ['Https'],
+    patternsToMatch: [pattern],
+    forwardingProtocol: 'HttpsOnly',
+    linkToDefaultDomain: 'Enabled',
+    httpsRedirect: 'Disabled',
+  },
 });
 
 const LOAD_BALANCING = { loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3 } };
@@ -73,10 +80,29 @@ function automatedChecks(profileId: string): ReadonlyMap<string, readonly CheckS
         { name: 'PATCH a rule set', method: 'PATCH', path: '/ruleSets/rs', body: { properties: {} }, expected: { status: 405, code: 'MethodNotAllowed' } },
       ],
     ],
-    ['A18', [{ name: 'PUT a route to a missing origin group', method: 'PUT', path: '/afdEndpoints/ep/routes/r-missing', body: route(group('og-missing'), '/missing/*'), expected: { status: 400 } }]],
+    [
+      'A18',
+      [
+        {
+          name: 'PUT a route to a missing origin group',
+          method: 'PUT',
+          path: '/afdEndpoints/ep/routes/r-missing',
+          body: route(group('og-missing'), '/missing/*'),
+          expected: { status: 400 },
+        },
+      ],
+    ],
     [
       'A50',
-      [{ name: 'PUT a route to an origin group without origins', method: 'PUT', path: '/afdEndpoints/ep/routes/r-empty', body: route(group('og-empty'), '/empty/*'), expected: { status: 400, code: 'BadRequest' } }],
+      [
+        {
+          name: 'PUT a route to an origin group without origins',
+          method: 'PUT',
+          path: '/afdEndpoints/ep/routes/r-empty',
+          body: route(group('og-empty'), '/empty/*'),
+          expected: { status: 400, code: 'BadRequest' },
+        },
+      ],
     ],
     ['A19', [{ name: 'DELETE an origin group a route uses', method: 'DELETE', path: '/originGroups/og-used', expected: { status: 409, code: 'Conflict' } }]],
     [
@@ -101,7 +127,11 @@ const errorOf = (body: unknown): { code?: string; message?: string } => (body as
 /** Pure: whether an answer is what the ledger says. */
 export function matchesLedger(answer: ArmAnswer, expected: LedgerExpectation): boolean {
   const { code, message } = errorOf(answer.body);
-  return answer.status === expected.status && (expected.code === undefined || code === expected.code) && (expected.messageIncludes === undefined || (message ?? '').includes(expected.messageIncludes));
+  return (
+    answer.status === expected.status &&
+    (expected.code === undefined || code === expected.code) &&
+    (expected.messageIncludes === undefined || (message ?? '').includes(expected.messageIncludes))
+  );
 }
 
 export interface CheckOptions {
@@ -120,7 +150,8 @@ async function succeeded(send: ArmSend, path: string, options: CheckOptions): Pr
     const answer = await send('GET', `${path}${Q}`);
     const state = (answer.body as { properties?: { provisioningState?: string } } | undefined)?.properties?.provisioningState;
     if (answer.status === 200 && (state === 'Succeeded' || state === undefined)) return;
-    if (state === 'Failed' || (answer.status !== 200 && answer.status !== 404)) throw new Error(`${path}: provisioning ended ${state ?? `with ${answer.status}`}: ${JSON.stringify(answer.body)}`);
+    if (state === 'Failed' || (answer.status !== 200 && answer.status !== 404))
+      throw new Error(`${path}: provisioning ended ${state ?? `with ${answer.status}`}: ${JSON.stringify(answer.body)}`);
     if (Date.now() > deadline) throw new Error(`${path} did not finish provisioning within ${options.timeoutMs} ms (last ${state ?? answer.status})`);
     await new Promise((resolve) => setTimeout(resolve, options.pollMs));
   }
@@ -144,14 +175,24 @@ export async function runAssumptionChecks(send: ArmSend, options: CheckOptions):
   try {
     for (const { path, body } of fixture(profileId, options.tags ?? {})) {
       const answer = await send('PUT', `${profileId}${path}${Q}`, body);
-      if (answer.status !== 200 && answer.status !== 201 && answer.status !== 202) throw new Error(`creating ${profileId}${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      if (answer.status !== 200 && answer.status !== 201 && answer.status !== 202)
+        throw new Error(`creating ${profileId}${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       await succeeded(send, `${profileId}${path}`, options);
     }
     for (const [assumption, steps] of automatedChecks(profileId)) {
       for (const step of steps) {
         const answer = await send(step.method, `${profileId}${step.path}${Q}`, step.body);
         const { code, message } = errorOf(answer.body);
-        answers.push({ assumption, step: step.name, request: `${step.method} ${profileId}${step.path}`, status: answer.status, code, message, expected: step.expected, matchesLedger: matchesLedger(answer, step.expected) });
+        answers.push({
+          assumption,
+          step: step.name,
+          request: `${step.method} ${profileId}${step.path}`,
+          status: answer.status,
+          code,
+          message,
+          expected: step.expected,
+          matchesLedger: matchesLedger(answer, step.expected),
+        });
       }
     }
   } finally {

@@ -10,7 +10,9 @@ export function runCommand(command: string, args: readonly string[], environment
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ENOENT' ? { found: false } : { found: true, code: 1, stdout, stderr: error.message }));
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      resolve(error.code === 'ENOENT' ? { found: false } : { found: true, code: 1, stdout, stderr: error.message }),
+    );
     child.once('close', (code) => resolve({ found: true, code: code ?? 1, stdout, stderr }));
   });
 }
@@ -38,7 +40,9 @@ export async function azurePreflight(subscriptionId: string, helm: string, envir
   if (!(await runCommand('kubectl', ['version', '--client'], environment)).found) problems.push('kubectl is not on PATH: az aks install-cli installs it');
   const helmVersion = await runCommand(helm, ['version', '--short'], environment);
   if (!helmVersion.found || helmVersion.code !== 0 || !helmVersion.stdout.startsWith('v4.')) {
-    problems.push(`helm 4 is needed (the charts' --take-ownership --force-conflicts): ${helm} ${helmVersion.found ? `answered "${firstLine(helmVersion.stdout + helmVersion.stderr)}"` : 'is not there'}; set HELM=<path> (pnpm nx test charts-test builds one into .cache/helm/)`);
+    problems.push(
+      `helm 4 is needed (the charts' --take-ownership --force-conflicts): ${helm} ${helmVersion.found ? `answered "${firstLine(helmVersion.stdout + helmVersion.stderr)}"` : 'is not there'}; set HELM=<path> (pnpm nx test charts-test builds one into .cache/helm/)`,
+    );
   }
   return problems;
 }

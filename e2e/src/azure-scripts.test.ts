@@ -42,7 +42,8 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const calls = async (): Promise<string[]> => (existsSync(path.join(dir, 'calls')) ? (await readFile(path.join(dir, 'calls'), 'utf8')).split('\n').filter(Boolean) : []);
+const calls = async (): Promise<string[]> =>
+  existsSync(path.join(dir, 'calls')) ? (await readFile(path.join(dir, 'calls'), 'utf8')).split('\n').filter(Boolean) : [];
 
 async function runScript(script: string, extra: Record<string, string>): Promise<{ code: number; stderr: string }> {
   const stubs = { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, STAND_IN_CALLS: path.join(dir, 'calls'), STAND_IN_TAGS: path.join(dir, 'tags.tsv') };
@@ -135,7 +136,9 @@ describe('e2e/azure/setup.sh, dry run', () => {
       .split('\n')
       .filter((line) => line.startsWith('+ az role assignment create '))
       .map((line) => shellWords(line.slice(2)));
-    const actual = grants.map((words) => `${option(words, '--assignee-object-id').replace(/^dry-run-principal-of-/, '')} | ${option(words, '--role')} | ${option(words, '--scope')}`);
+    const actual = grants.map(
+      (words) => `${option(words, '--assignee-object-id').replace(/^dry-run-principal-of-/, '')} | ${option(words, '--role')} | ${option(words, '--scope')}`,
+    );
     expect(actual.sort()).toEqual(expected.sort());
     // The hub's three rows and the members' on both members, the auto-approval member's, and e2e's own four.
     expect(actual).toHaveLength(1 + 1 + 2 + 2 + 1 + 1 + 3);
@@ -156,41 +159,76 @@ describe('e2e/azure/setup.sh, dry run', () => {
   it('creates each custom role of deploy/azure-roles, assignable in the subscription only, before any grant names it', async () => {
     const { code, stderr } = await runScript('setup.sh', { DRY_RUN: '1' });
     expect(code, stderr).toBe(0);
-    const commands = stderr.split('\n').filter((l) => l.startsWith('+ ')).map((l) => shellWords(l.slice(2)));
+    const commands = stderr
+      .split('\n')
+      .filter((l) => l.startsWith('+ '))
+      .map((l) => shellWords(l.slice(2)));
     const definitions = commands.filter((w) => w[0] === 'az' && w[1] === 'role' && w[2] === 'definition' && w[3] === 'create');
-    const written = await Promise.all(definitions.map(async (w) => JSON.parse(await readFile(option(w, '--role-definition').replace(/^@/, ''), 'utf8')) as Record<string, unknown>));
+    const written = await Promise.all(
+      definitions.map(async (w) => JSON.parse(await readFile(option(w, '--role-definition').replace(/^@/, ''), 'utf8')) as Record<string, unknown>),
+    );
     const roles = readShippedRoles();
     expect(written.map((d) => d['Name']).sort()).toEqual(roles.map((r) => r.definition.name).sort());
     for (const role of roles) {
       const source = JSON.parse(await readFile(role.file, 'utf8')) as Record<string, unknown>;
       expect(written.find((d) => d['Name'] === role.definition.name)).toEqual({ ...source, AssignableScopes: [`/subscriptions/${SUB}`] });
     }
-    const firstGrant = commands.findIndex((w) => w[0] === 'az' && w[1] === 'role' && w[2] === 'assignment' && roles.some((r) => r.definition.name === option(w, '--role')));
+    const firstGrant = commands.findIndex(
+      (w) => w[0] === 'az' && w[1] === 'role' && w[2] === 'assignment' && roles.some((r) => r.definition.name === option(w, '--role')),
+    );
     expect(firstGrant).toBeGreaterThan(commands.indexOf(definitions.at(-1) ?? []));
   });
 
   it('creates every resource with this run’s tag and records it; installs the CRDs and charts as the README says', async () => {
     const { code, stderr } = await runScript('setup.sh', { DRY_RUN: '1' });
     expect(code, stderr).toBe(0);
-    const commands = stderr.split('\n').filter((l) => l.startsWith('+ ')).map((l) => shellWords(l.slice(2)));
-    const creates = commands.filter((w) => w[0] === 'az' && (w.includes('create') || w.includes('put')) && !w.includes('assignment') && !w.includes('definition') && !w.includes('subnet') && !w.includes('federated-credential'));
+    const commands = stderr
+      .split('\n')
+      .filter((l) => l.startsWith('+ '))
+      .map((l) => shellWords(l.slice(2)));
+    const creates = commands.filter(
+      (w) =>
+        w[0] === 'az' &&
+        (w.includes('create') || w.includes('put')) &&
+        !w.includes('assignment') &&
+        !w.includes('definition') &&
+        !w.includes('subnet') &&
+        !w.includes('federated-credential'),
+    );
     expect(creates.length).toBeGreaterThanOrEqual(9);
     for (const words of creates) {
       const tagged = words.includes(`fleet-gateway-e2e=${RUN}`) || words.some((w) => w.includes(`"fleet-gateway-e2e":"${RUN}"`));
       expect(tagged, words.join(' ')).toBe(true);
     }
     const created = parseCreated(await readFile(path.join(dir, 'run', 'created.tsv'), 'utf8'));
-    expect(created.map((c) => c.kind).filter((k) => k !== 'roleAssignment')).toEqual(['resourceGroup', 'vnet', 'acr', 'wafPolicy', 'identity', 'identity', 'identity', 'identity', 'aks', 'aks', 'aks']);
+    expect(created.map((c) => c.kind).filter((k) => k !== 'roleAssignment')).toEqual([
+      'resourceGroup',
+      'vnet',
+      'acr',
+      'wafPolicy',
+      'identity',
+      'identity',
+      'identity',
+      'identity',
+      'aks',
+      'aks',
+      'aks',
+    ]);
     expect(commands.filter((w) => w[0] === 'az' && w[1] === 'acr' && w[2] === 'build').map((w) => option(w, '--file'))).toEqual([
       path.join(REPO_ROOT, 'apps/hub-gateway/Dockerfile'),
       path.join(REPO_ROOT, 'apps/member-discovery/Dockerfile'),
       path.join(REPO_ROOT, 'e2e/azure/echo/Dockerfile'),
     ]);
-    expect(commands.some((w) => w[0] === 'kubectl' && w.includes('https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.2.1/standard-install.yaml'))).toBe(true);
+    expect(
+      commands.some((w) => w[0] === 'kubectl' && w.includes('https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.2.1/standard-install.yaml')),
+    ).toBe(true);
     const installs = commands.filter((w) => w[0] === 'helm' && w[1] === 'upgrade');
     expect(installs).toHaveLength(3);
-    for (const words of installs) expect(words).toEqual(expect.arrayContaining(['--install', '--take-ownership', '--force-conflicts', 'workloadIdentity.enabled=true']));
-    const approvals = installs.slice(1).map((w) => [w.find((x) => x.startsWith('memberClusterName=')), w.find((x) => x.startsWith('approvePrivateLinkConnections='))]);
+    for (const words of installs)
+      expect(words).toEqual(expect.arrayContaining(['--install', '--take-ownership', '--force-conflicts', 'workloadIdentity.enabled=true']));
+    const approvals = installs
+      .slice(1)
+      .map((w) => [w.find((x) => x.startsWith('memberClusterName=')), w.find((x) => x.startsWith('approvePrivateLinkConnections='))]);
     expect(approvals).toEqual([
       [`memberClusterName=${E2E_AUTO_MEMBER}`, 'approvePrivateLinkConnections=true'],
       ['memberClusterName=member-2', 'approvePrivateLinkConnections=false'],
@@ -226,7 +264,19 @@ describe('e2e/azure/cleanup.sh', () => {
   const deletes = async () => (await calls()).filter((c) => / delete /.test(c));
 
   it('removes what the run recorded, newest first, then its record; a second run does nothing', async () => {
-    await record([['resourceGroup', group], ['identity', identity], ['aks', cluster], ['roleAssignment', assignment]], [[group, RUN], [identity, RUN], [cluster, RUN]]);
+    await record(
+      [
+        ['resourceGroup', group],
+        ['identity', identity],
+        ['aks', cluster],
+        ['roleAssignment', assignment],
+      ],
+      [
+        [group, RUN],
+        [identity, RUN],
+        [cluster, RUN],
+      ],
+    );
     const first = await runScript('cleanup.sh', {});
     expect(first.code, first.stderr).toBe(0);
     expect(await deletes()).toEqual([
@@ -245,7 +295,16 @@ describe('e2e/azure/cleanup.sh', () => {
   });
 
   it('never deletes what does not carry this run’s tag (a reused or another run’s resource group), and keeps the record', async () => {
-    await record([['resourceGroup', group], ['identity', identity]], [[group, 'zzz999'], [identity, RUN]]);
+    await record(
+      [
+        ['resourceGroup', group],
+        ['identity', identity],
+      ],
+      [
+        [group, 'zzz999'],
+        [identity, RUN],
+      ],
+    );
     const result = await runScript('cleanup.sh', {});
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`resourceGroup ${group} carries fleet-gateway-e2e="zzz999", not this run's "${RUN}": not ours to delete; left in place`);
@@ -254,7 +313,13 @@ describe('e2e/azure/cleanup.sh', () => {
   });
 
   it('skips what is already gone (an interrupted cleanup runs again)', async () => {
-    await record([['identity', identity], ['aks', cluster]], [[identity, RUN]]);
+    await record(
+      [
+        ['identity', identity],
+        ['aks', cluster],
+      ],
+      [[identity, RUN]],
+    );
     const result = await runScript('cleanup.sh', {});
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`aks ${cluster} is already gone`);

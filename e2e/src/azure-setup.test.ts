@@ -57,7 +57,9 @@ describe('make e2e-setup, E2E_MODE=azure, before anything is created', () => {
     await azAnswering("ERROR: Please run 'az login' to setup account.");
     const { code, lines } = await setup();
     expect(code).toBe(2);
-    expect(lines[0]).toBe(`az is not logged in: run az login, with an account that can use subscription ${SUB} (az said: ERROR: Please run 'az login' to setup account.)`);
+    expect(lines[0]).toBe(
+      `az is not logged in: run az login, with an account that can use subscription ${SUB} (az said: ERROR: Please run 'az login' to setup account.)`,
+    );
     expect(lines.at(-1)).toBe('E2E_MODE=azure: nothing was created');
     expect((await readFile(path.join(dir, 'az-calls'), 'utf8')).trim()).toBe(`account show --subscription ${SUB} --query id --output tsv`);
     await nothingWritten();
@@ -67,7 +69,9 @@ describe('make e2e-setup, E2E_MODE=azure, before anything is created', () => {
     await azAnswering(`ERROR: Subscription '${SUB}' not found. Check the spelling and casing and try again.`);
     const { code, lines } = await setup();
     expect(code).toBe(2);
-    expect(lines[0]).toBe(`az cannot use subscription ${SUB} (AZURE_SUBSCRIPTION_ID): ERROR: Subscription '${SUB}' not found. Check the spelling and casing and try again.`);
+    expect(lines[0]).toBe(
+      `az cannot use subscription ${SUB} (AZURE_SUBSCRIPTION_ID): ERROR: Subscription '${SUB}' not found. Check the spelling and casing and try again.`,
+    );
     await nothingWritten();
   });
 });

@@ -52,11 +52,22 @@ export async function setupE2e(environment: NodeJS.ProcessEnv, log: Log, paths: 
     return 2;
   }
   if (settings.azure) return setupAzure(settings, settings.azure, environment, log, paths);
-  log(`setting up the local e2e system in ${LOCAL_SYSTEM_DIR} (Front Door scenarios ${settings.frontDoor ? 'on' : 'off: set ENABLE_AZURE_FRONT_DOOR=true to add them'})`);
+  log(
+    `setting up the local e2e system in ${LOCAL_SYSTEM_DIR} (Front Door scenarios ${settings.frontDoor ? 'on' : 'off: set ENABLE_AZURE_FRONT_DOOR=true to add them'})`,
+  );
   // Recorded first, so that a cleanup after an interrupted set-up knows there is something to remove.
   await writeState({ settings, startedAt: new Date().toISOString(), localSystemDir: LOCAL_SYSTEM_DIR }, paths.stateFile);
   try {
-    await startLocalSystem({ dir: LOCAL_SYSTEM_DIR, clusters: [...E2E_CLUSTERS], withAgents: true, sample: false, manualApproval: [E2E_MANUAL_MEMBER], timing: 'fast', edgeSeed: E2E_EDGE_SEED, log });
+    await startLocalSystem({
+      dir: LOCAL_SYSTEM_DIR,
+      clusters: [...E2E_CLUSTERS],
+      withAgents: true,
+      sample: false,
+      manualApproval: [E2E_MANUAL_MEMBER],
+      timing: 'fast',
+      edgeSeed: E2E_EDGE_SEED,
+      log,
+    });
   } catch (error) {
     await removeState(paths.stateFile);
     throw error;
@@ -69,10 +80,18 @@ export async function setupE2e(environment: NodeJS.ProcessEnv, log: Log, paths: 
  * Azure mode: e2e/azure/setup.sh in a folder of this run's own, recorded in the state before it starts and again with
  * everything it created when it ends (also when it fails, so that e2e-cleanup removes what was made).
  */
-async function setupAzure(settings: E2eSettings, azure: NonNullable<E2eSettings['azure']>, environment: NodeJS.ProcessEnv, log: Log, paths: E2ePaths): Promise<number> {
+async function setupAzure(
+  settings: E2eSettings,
+  azure: NonNullable<E2eSettings['azure']>,
+  environment: NodeJS.ProcessEnv,
+  log: Log,
+  paths: E2ePaths,
+): Promise<number> {
   const runId = randomBytes(3).toString('hex');
   const run: AzureRun = { dir: path.join(paths.dir, `azure-${runId}`), runId };
-  log(`E2E_MODE=azure: creating the e2e system in subscription ${azure.subscriptionId}, resource group ${azure.resourceGroup} (run ${runId}; this costs money until make e2e-cleanup)`);
+  log(
+    `E2E_MODE=azure: creating the e2e system in subscription ${azure.subscriptionId}, resource group ${azure.resourceGroup} (run ${runId}; this costs money until make e2e-cleanup)`,
+  );
   const startedAt = new Date().toISOString();
   await mkdir(run.dir, { recursive: true });
   await writeState({ settings, startedAt, azure: run }, paths.stateFile);
@@ -122,7 +141,22 @@ async function collectAzureLogs(run: AzureRun): Promise<string> {
   const target = await newLogsDir();
   for (const [cluster, app] of [['hub', 'hub-gateway'], ...E2E_MEMBERS.map((m) => [m, 'member-discovery'])] as const) {
     const kubeconfig = run.outputs?.[`kubeconfig.${cluster}`] ?? '';
-    const answer = await runCommand('kubectl', ['--kubeconfig', kubeconfig, '--namespace', 'fleet-system', 'logs', '--selector', `app.kubernetes.io/name=${app}`, '--all-containers', '--prefix', '--tail=-1'], process.env);
+    const answer = await runCommand(
+      'kubectl',
+      [
+        '--kubeconfig',
+        kubeconfig,
+        '--namespace',
+        'fleet-system',
+        'logs',
+        '--selector',
+        `app.kubernetes.io/name=${app}`,
+        '--all-containers',
+        '--prefix',
+        '--tail=-1',
+      ],
+      process.env,
+    );
     await writeFile(path.join(target, `${app}-${cluster}.log`), answer.found ? `${answer.stdout}${answer.stderr}` : 'kubectl is not on PATH\n');
   }
   return target;
@@ -137,7 +171,9 @@ export async function collectLogs(localSystemDir: string, parent = E2E_DIR): Pro
   const azureFile = path.join(localSystemDir, 'azure.json');
   if (existsSync(azureFile)) {
     const { adminUrl } = JSON.parse(await readFile(azureFile, 'utf8')) as { adminUrl: string };
-    const dump = await fetch(`${adminUrl}/state`).then((r) => r.text()).catch((error: unknown) => `could not read the emulator's state: ${String(error)}`);
+    const dump = await fetch(`${adminUrl}/state`)
+      .then((r) => r.text())
+      .catch((error: unknown) => `could not read the emulator's state: ${String(error)}`);
     await writeFile(path.join(target, 'emulator-state.json'), dump);
   }
   return target;

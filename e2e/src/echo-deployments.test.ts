@@ -29,7 +29,13 @@ metadata: { name: blue, namespace: e2e-two }
 type Deployment = {
   kind: string;
   metadata: { name: string; namespace: string };
-  spec: { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: { containers: { image: string; env: { name: string; value: string }[]; ports: { containerPort: number }[] }[] } } };
+  spec: {
+    selector: { matchLabels: Record<string, string> };
+    template: {
+      metadata: { labels: Record<string, string> };
+      spec: { containers: { image: string; env: { name: string; value: string }[]; ports: { containerPort: number }[] }[] };
+    };
+  };
 };
 
 describe('echoDeploymentsFor', () => {
@@ -40,27 +46,56 @@ describe('echoDeploymentsFor', () => {
       ['Deployment', 'e2e-two', 'echo-green'],
     ]);
     expect(deployments.map((d) => [d.spec.selector.matchLabels, d.spec.template.metadata.labels])).toEqual([
-      [{ app: 'blue', tier: 'web' }, { app: 'blue', tier: 'web' }],
+      [
+        { app: 'blue', tier: 'web' },
+        { app: 'blue', tier: 'web' },
+      ],
       [{ app: 'green' }, { app: 'green' }],
     ]);
     const containers = deployments.map((d) => d.spec.template.spec.containers[0]);
     expect(containers.map((c) => [c?.image, c?.ports[0]?.containerPort, c?.env])).toEqual([
-      [IMAGE, 8080, [{ name: 'ECHO_CLUSTER', value: 'member-2' }, { name: 'ECHO_PORT', value: '8080' }]],
+      [
+        IMAGE,
+        8080,
+        [
+          { name: 'ECHO_CLUSTER', value: 'member-2' },
+          { name: 'ECHO_PORT', value: '8080' },
+        ],
+      ],
       // No targetPort: Kubernetes targets the port itself.
-      [IMAGE, 80, [{ name: 'ECHO_CLUSTER', value: 'member-2' }, { name: 'ECHO_PORT', value: '80' }]],
+      [
+        IMAGE,
+        80,
+        [
+          { name: 'ECHO_CLUSTER', value: 'member-2' },
+          { name: 'ECHO_PORT', value: '80' },
+        ],
+      ],
     ]);
   });
 
   it('gives nothing for manifests without a Service', () => {
-    expect(echoDeploymentsFor(TWO_SERVICES.filter((m) => m.kind !== 'Service'), 'member-1', IMAGE)).toEqual([]);
+    expect(
+      echoDeploymentsFor(
+        TWO_SERVICES.filter((m) => m.kind !== 'Service'),
+        'member-1',
+        IMAGE,
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a Service no pod could back, naming the field and the value', () => {
-    expect(() => echoDeploymentsFor(manifests('apiVersion: v1\nkind: Service\nmetadata: { name: x, namespace: n }\nspec: { ports: [{ port: 80 }] }\n'), 'member-1', IMAGE)).toThrow(
-      'Service n/x has spec.selector undefined; expected labels for its echo pods',
-    );
     expect(() =>
-      echoDeploymentsFor(manifests('apiVersion: v1\nkind: Service\nmetadata: { name: x, namespace: n }\nspec: { selector: { app: x }, ports: [{ port: 80, targetPort: http }] }\n'), 'member-1', IMAGE),
+      echoDeploymentsFor(manifests('apiVersion: v1\nkind: Service\nmetadata: { name: x, namespace: n }\nspec: { ports: [{ port: 80 }] }\n'), 'member-1', IMAGE),
+    ).toThrow('Service n/x has spec.selector undefined; expected labels for its echo pods');
+    expect(() =>
+      echoDeploymentsFor(
+        manifests(
+          'apiVersion: v1\nkind: Service\nmetadata: { name: x, namespace: n }\nspec: { selector: { app: x }, ports: [{ port: 80, targetPort: http }] }\n',
+        ),
+        'member-1',
+        IMAGE,
+      ),
     ).toThrow('Service n/x has spec.ports[0].targetPort "http"; expected a port number');
   });
 

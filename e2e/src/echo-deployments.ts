@@ -17,7 +17,8 @@ export function echoDeploymentsFor(manifests: readonly Manifest[], member: strin
     .map((service) => {
       const where = `Service ${service.metadata.namespace ?? 'default'}/${service.metadata.name}`;
       const selector = service.spec?.selector ?? {};
-      if (Object.keys(selector).length === 0) throw new Error(`${where} has spec.selector ${JSON.stringify(service.spec?.selector)}; expected labels for its echo pods`);
+      if (Object.keys(selector).length === 0)
+        throw new Error(`${where} has spec.selector ${JSON.stringify(service.spec?.selector)}; expected labels for its echo pods`);
       const [first] = service.spec?.ports ?? [];
       const port = first?.targetPort ?? first?.port;
       if (typeof port !== 'number') throw new Error(`${where} has spec.ports[0].targetPort ${JSON.stringify(port)}; expected a port number`);

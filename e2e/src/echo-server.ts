@@ -7,7 +7,9 @@ import { startEchoBackend } from '@fleet-gateway/local-system';
 const cluster = process.env['ECHO_CLUSTER'];
 const port = Number(process.env['ECHO_PORT']);
 if (!cluster || !Number.isInteger(port) || port <= 0 || port > 65_535) {
-  process.stderr.write(`ECHO_CLUSTER="${cluster ?? ''}", ECHO_PORT="${process.env['ECHO_PORT'] ?? ''}": expected a member cluster name and a TCP port (1-65535)\n`);
+  process.stderr.write(
+    `ECHO_CLUSTER="${cluster ?? ''}", ECHO_PORT="${process.env['ECHO_PORT'] ?? ''}": expected a member cluster name and a TCP port (1-65535)\n`,
+  );
   process.exit(2);
 }
 const backend = await startEchoBackend(cluster, { host: '0.0.0.0', port });

@@ -44,7 +44,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'fleet-gateway-e2e-')), 'local-system');
   const log = (line: string) => process.stderr.write(`[e2e set-up] ${line}\n`);
-  await startLocalSystem({ dir, clusters: [...E2E_CLUSTERS], withAgents: true, sample: false, manualApproval: [E2E_MANUAL_MEMBER], timing: 'fast', edgeSeed: E2E_EDGE_SEED, log });
+  await startLocalSystem({
+    dir,
+    clusters: [...E2E_CLUSTERS],
+    withAgents: true,
+    sample: false,
+    manualApproval: [E2E_MANUAL_MEMBER],
+    timing: 'fast',
+    edgeSeed: E2E_EDGE_SEED,
+    log,
+  });
   project.provide('system', await systemInfoOf(dir, true));
   return async () => {
     try {

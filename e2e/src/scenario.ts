@@ -82,7 +82,7 @@ export async function armWrites(system: SystemUnderTest): Promise<number> {
 /** Waits until the emulator has seen no ARM write for `quietMs` (earlier work settled), and returns the count. */
 export async function settledWrites(system: SystemUnderTest, quietMs = 3_000): Promise<number> {
   let count = await armWrites(system);
-  for (let since = Date.now(); Date.now() - since < quietMs; ) {
+  for (let since = Date.now(); Date.now() - since < quietMs;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const now = await armWrites(system);
     if (now !== count) [count, since] = [now, Date.now()];
@@ -125,7 +125,7 @@ export async function answersThroughEdge(
   during: { readonly requests: number; readonly ms?: number },
 ): Promise<EdgeAnswer[]> {
   const answers: EdgeAnswer[] = [];
-  for (const started = Date.now(); Date.now() - started < (during.ms ?? 0) || answers.length < during.requests; ) {
+  for (const started = Date.now(); Date.now() - started < (during.ms ?? 0) || answers.length < during.requests;) {
     const path = paths[answers.length % paths.length] ?? '/';
     const { status, answer } = await throughEdge(system, hostname, path);
     answers.push({ path, status, ...(answer ? { cluster: answer.cluster } : {}) });
@@ -172,7 +172,9 @@ export async function servingGateway(
   const seen = new Set<string>();
   let last = 'no status yet';
   while (Date.now() < deadline) {
-    const gateway = await system.hub.get<{ status?: { conditions?: Condition[]; addresses?: { type?: string; value: string }[] } }>(gatewayPath).catch(() => undefined);
+    const gateway = await system.hub
+      .get<{ status?: { conditions?: Condition[]; addresses?: { type?: string; value: string }[] } }>(gatewayPath)
+      .catch(() => undefined);
     const programmed = gateway?.status?.conditions?.find((c) => c.type === 'Programmed');
     const hostname = gateway?.status?.addresses?.find((a) => a.type === 'Hostname')?.value;
     last = programmed ? `Programmed=${programmed.status}: ${programmed.message}` : last;

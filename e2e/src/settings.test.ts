@@ -11,7 +11,11 @@ describe('readE2eSettings', () => {
     const env = { E2E_MODE: 'azure', AZURE_SUBSCRIPTION_ID: '11111111-2222-3333-4444-555555555555', AZURE_RESOURCE_GROUP: 'fleet-e2e' };
     expect(readE2eSettings(env)).toEqual({
       ok: true,
-      settings: { mode: 'azure', frontDoor: false, azure: { subscriptionId: env.AZURE_SUBSCRIPTION_ID, resourceGroup: 'fleet-e2e', networkSetting: 'shared-vnet', location: 'eastus2' } },
+      settings: {
+        mode: 'azure',
+        frontDoor: false,
+        azure: { subscriptionId: env.AZURE_SUBSCRIPTION_ID, resourceGroup: 'fleet-e2e', networkSetting: 'shared-vnet', location: 'eastus2' },
+      },
     });
     expect(readE2eSettings({ E2E_MODE: 'azure', AZURE_NETWORK_SETTING: 'flat' })).toEqual({
       ok: false,
@@ -31,11 +35,17 @@ describe('readE2eSettings', () => {
         errors: [`AZURE_NETWORK_SETTING=${shape} is upstream's, but e2e/azure builds only shared-vnet (the default); unset it or set shared-vnet`],
       });
     }
-    expect(readE2eSettings({ ...env, AZURE_NETWORK_SETTING: 'shared-vnet', LOCATION: 'westeurope' })).toMatchObject({ ok: true, settings: { azure: { networkSetting: 'shared-vnet', location: 'westeurope' } } });
+    expect(readE2eSettings({ ...env, AZURE_NETWORK_SETTING: 'shared-vnet', LOCATION: 'westeurope' })).toMatchObject({
+      ok: true,
+      settings: { azure: { networkSetting: 'shared-vnet', location: 'westeurope' } },
+    });
   });
 
   it('local mode ignores the Azure variables (they cannot make it create anything)', () => {
-    expect(readE2eSettings({ AZURE_SUBSCRIPTION_ID: 'not-a-guid', AZURE_NETWORK_SETTING: 'flat' })).toEqual({ ok: true, settings: { mode: 'local', frontDoor: false } });
+    expect(readE2eSettings({ AZURE_SUBSCRIPTION_ID: 'not-a-guid', AZURE_NETWORK_SETTING: 'flat' })).toEqual({
+      ok: true,
+      settings: { mode: 'local', frontDoor: false },
+    });
   });
 
   it('refuses Traffic Manager at once, and reports every bad value together', () => {

@@ -51,11 +51,18 @@ export function readE2eSettings(environment: NodeJS.ProcessEnv): SettingsResult 
     const networkSetting = environment['AZURE_NETWORK_SETTING'] || 'shared-vnet';
     // Upstream's bootstrap.sh reads LOCATION (and MEMBER_1_LOCATION/MEMBER_2_LOCATION for peered-vnet).
     const location = environment['LOCATION'] || 'eastus2';
-    if (!GUID.test(subscriptionId)) errors.push(`AZURE_SUBSCRIPTION_ID has invalid value "${subscriptionId}"; expected the subscription's GUID (E2E_MODE=azure creates resources there, which costs money)`);
-    if (!RESOURCE_GROUP.test(resourceGroup)) errors.push(`AZURE_RESOURCE_GROUP has invalid value "${resourceGroup}"; expected a resource group name (1-90 letters, digits, -._())`);
-    if (!(NETWORK_SETTINGS as readonly string[]).includes(networkSetting)) errors.push(`AZURE_NETWORK_SETTING has invalid value "${networkSetting}"; expected one of ${NETWORK_SETTINGS.join(', ')}`);
+    if (!GUID.test(subscriptionId))
+      errors.push(
+        `AZURE_SUBSCRIPTION_ID has invalid value "${subscriptionId}"; expected the subscription's GUID (E2E_MODE=azure creates resources there, which costs money)`,
+      );
+    if (!RESOURCE_GROUP.test(resourceGroup))
+      errors.push(`AZURE_RESOURCE_GROUP has invalid value "${resourceGroup}"; expected a resource group name (1-90 letters, digits, -._())`);
+    if (!(NETWORK_SETTINGS as readonly string[]).includes(networkSetting))
+      errors.push(`AZURE_NETWORK_SETTING has invalid value "${networkSetting}"; expected one of ${NETWORK_SETTINGS.join(', ')}`);
     else if (!BUILT_NETWORK_SETTINGS.includes(networkSetting)) {
-      errors.push(`AZURE_NETWORK_SETTING=${networkSetting} is upstream's, but e2e/azure builds only ${BUILT_NETWORK_SETTINGS.join(', ')} (the default); unset it or set shared-vnet`);
+      errors.push(
+        `AZURE_NETWORK_SETTING=${networkSetting} is upstream's, but e2e/azure builds only ${BUILT_NETWORK_SETTINGS.join(', ')} (the default); unset it or set shared-vnet`,
+      );
     }
     azure = { subscriptionId, resourceGroup, networkSetting, location };
   }

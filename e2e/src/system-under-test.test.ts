@@ -21,12 +21,20 @@ describe('the system under test in Azure mode', () => {
       outputs[`kubeconfig.${cluster}`] = file;
     }
     const info = azureSystemInfoOf(SUB, { dir, runId: 'abc123', outputs }, true);
-    expect(info).toMatchObject({ mode: 'azure', frontDoor: true, agents: [], echoImage: 'fgwe2eabc123.azurecr.io/echo-backend:e2e-abc123', cloud: { subscriptionId: SUB, afdResourceGroup: 'fleet-e2e', members: ['member-1', 'member-2'] } });
+    expect(info).toMatchObject({
+      mode: 'azure',
+      frontDoor: true,
+      agents: [],
+      echoImage: 'fgwe2eabc123.azurecr.io/echo-backend:e2e-abc123',
+      cloud: { subscriptionId: SUB, afdResourceGroup: 'fleet-e2e', members: ['member-1', 'member-2'] },
+    });
     expect(info.memberHubKubeconfigs).toEqual({ 'member-1': path.join(dir, 'member-1-hub.kubeconfig'), 'member-2': path.join(dir, 'member-2-hub.kubeconfig') });
     // What global set-up hands to the test files survives serialization.
     const system = systemUnderTest(JSON.parse(JSON.stringify(info)) as typeof info);
     expect([system.azure.subscriptionId, system.azure.afdResourceGroup, system.azure.armEndpoint]).toEqual([SUB, 'fleet-e2e', AZURE_ARM_ENDPOINT]);
-    expect(() => system.azure.adminUrl).toThrow("system.azure.adminUrl is the emulator's: this scenario needs the 'emulator' feature (not run: needs E2E_MODE=local)");
+    expect(() => system.azure.adminUrl).toThrow(
+      "system.azure.adminUrl is the emulator's: this scenario needs the 'emulator' feature (not run: needs E2E_MODE=local)",
+    );
     expect(() => system.azure.edgeUrl).toThrow(/edgeUrl is the emulator's/);
   });
 

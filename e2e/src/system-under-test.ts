@@ -93,7 +93,15 @@ export async function systemInfoOf(dir: string, frontDoor: boolean): Promise<Sys
   const azure = JSON.parse(await readFile(path.join(dir, 'azure.json'), 'utf8')) as AzureSideInfo;
   const agents = JSON.parse(await readFile(path.join(dir, 'agents.json'), 'utf8')) as RunningAgent[];
   const memberHubKubeconfigs = Object.fromEntries(E2E_MEMBERS.map((m) => [m, path.join(dir, 'plane', 'hub', `member-${m}.kubeconfig`)]));
-  return { mode: 'local', dir, kubeconfigs: Object.fromEntries(plane.clusters.map((c) => [c.name, c.kubeconfig])), memberHubKubeconfigs, emulator: azure, agents, frontDoor };
+  return {
+    mode: 'local',
+    dir,
+    kubeconfigs: Object.fromEntries(plane.clusters.map((c) => [c.name, c.kubeconfig])),
+    memberHubKubeconfigs,
+    emulator: azure,
+    agents,
+    frontDoor,
+  };
 }
 
 /** The SystemInfo of an Azure-mode run recorded by make e2e-setup (e2e/azure/setup.sh's outputs). */
@@ -101,7 +109,10 @@ export function azureSystemInfoOf(subscriptionId: string, run: AzureRun, frontDo
   const outputs = run.outputs ?? {};
   const output = (key: string): string => {
     const value = outputs[key];
-    if (!value) throw new Error(`the Azure run ${run.runId} recorded no ${key} (${run.dir}/outputs.env): its set-up did not finish; run make e2e-cleanup, then make e2e-setup`);
+    if (!value)
+      throw new Error(
+        `the Azure run ${run.runId} recorded no ${key} (${run.dir}/outputs.env): its set-up did not finish; run make e2e-cleanup, then make e2e-setup`,
+      );
     return value;
   };
   return {

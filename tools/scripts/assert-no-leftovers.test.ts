@@ -90,7 +90,7 @@ describe('assert-no-leftovers.sh', () => {
     expect(result.output).toContain(`left running after the tests (${kind}): ${stray.pid} `);
   });
 
-  it('fails on a stray process run with tsx\'s loader from the checkout', async () => {
+  it("fails on a stray process run with tsx's loader from the checkout", async () => {
     await fakeTsxPackage();
     const stray = await startStray('tools/some-tool.mjs', { prefix: ['--import', 'tsx'], relative: true });
     const result = await check();

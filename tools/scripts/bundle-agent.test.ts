@@ -12,7 +12,11 @@ let bundle: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'bundle-agent-'));
-  bundle = await bundleEntry(path.join(import.meta.dirname, 'fixtures/bundle-probe.fixture.ts'), path.join(dir, 'probe.mjs'), path.join(import.meta.dirname, 'tsconfig.json'));
+  bundle = await bundleEntry(
+    path.join(import.meta.dirname, 'fixtures/bundle-probe.fixture.ts'),
+    path.join(dir, 'probe.mjs'),
+    path.join(import.meta.dirname, 'tsconfig.json'),
+  );
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

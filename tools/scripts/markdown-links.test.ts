@@ -11,7 +11,9 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 describe('the Markdown link check', () => {
   it("gives headings GitHub's anchors", () => {
-    const anchors = headingAnchors('# Fleet Gateway\n## Set-up commands (fresh machine)\n## `libs/model`: resolve\n## Set-up commands (fresh machine)\n```\n# not a heading\n```\n');
+    const anchors = headingAnchors(
+      '# Fleet Gateway\n## Set-up commands (fresh machine)\n## `libs/model`: resolve\n## Set-up commands (fresh machine)\n```\n# not a heading\n```\n',
+    );
     expect([...anchors]).toEqual(['fleet-gateway', 'set-up-commands-fresh-machine', 'libsmodel-resolve', 'set-up-commands-fresh-machine-1']);
   });
 
@@ -25,7 +27,10 @@ describe('the Markdown link check', () => {
 
   it('reports a missing file, a missing anchor and a path out of the repository, and nothing else', () => {
     const files = new Map([
-      ['README.md', '# Top\n[ok](docs/a.md#usage) [dir](docs) [self](#top) [gone](docs/b.md) [anchor](docs/a.md#nope) [out](../x.md) [web](https://x.test/y)\n'],
+      [
+        'README.md',
+        '# Top\n[ok](docs/a.md#usage) [dir](docs) [self](#top) [gone](docs/b.md) [anchor](docs/a.md#nope) [out](../x.md) [web](https://x.test/y)\n',
+      ],
       ['docs/a.md', '# A\n## Usage\n[up](../README.md#top) [bad](#a-b)\n'],
     ]);
     const exists = (p: string) => files.has(p) || p === 'docs';

@@ -1,10 +1,5 @@
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import {
-  fleetCrds,
-  gatewayApiCrds,
-  GATEWAY_API_MODULE,
-  type CustomResourceDefinitionManifest,
-} from '@fleet-gateway/control-plane';
+import { fleetCrds, gatewayApiCrds, GATEWAY_API_MODULE, type CustomResourceDefinitionManifest } from '@fleet-gateway/control-plane';
 
 /** Which served version of which CRD becomes which TypeScript type. */
 const SELECTIONS = [

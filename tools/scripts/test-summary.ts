@@ -33,7 +33,12 @@ async function projectsWithTests(): Promise<string[]> {
 }
 
 const written = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).map((f) => path.basename(f, '.json'));
-const expected = values.projects ? values.projects.split(',').map((p) => p.trim()).filter(Boolean) : await projectsWithTests();
+const expected = values.projects
+  ? values.projects
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+  : await projectsWithTests();
 const projects = [...new Set([...expected, ...written])].sort();
 const reports = [];
 for (const project of projects) {

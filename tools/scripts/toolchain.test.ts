@@ -13,7 +13,12 @@ const installScript = path.join(repoRoot, 'tools/install-registry-package.sh');
 /** tools/toolchain.env as bash reads it. */
 async function toolchain(): Promise<Record<string, string>> {
   const { stdout } = await run('bash', ['-c', 'set -a; source tools/toolchain.env; env -0'], { cwd: repoRoot, env: {} });
-  return Object.fromEntries(stdout.split('\0').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
 }
 
 const major = (version: string) => Number(version.replace(/^v/, '').split('.')[0]);
@@ -57,7 +62,9 @@ describe('install-registry-package.sh', () => {
     await mkdir(packed);
     await run('npm', ['pack', '--silent', packageDir], { cwd: packed });
     const [tarball] = await readdir(packed);
-    integrity = `sha512-${createHash('sha512').update(await readFile(path.join(packed, tarball ?? ''))).digest('base64')}`;
+    integrity = `sha512-${createHash('sha512')
+      .update(await readFile(path.join(packed, tarball ?? '')))
+      .digest('base64')}`;
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -23,7 +23,8 @@ export function createAzureAccess(flags: HubFlags, wiring: AzureAccessWiring): A
   const { registry, logger } = wiring;
   // parseHubFlags refuses --enable-afd without these; the check keeps the types honest.
   const { azureSubscriptionId: subscriptionId, afdResourceGroup: resourceGroup, hubName, azureCredential } = flags;
-  if (!subscriptionId || !resourceGroup || !hubName || !azureCredential) throw new Error('--enable-afd needs --azure-subscription-id, --afd-resource-group, --hub-name and --azure-credential');
+  if (!subscriptionId || !resourceGroup || !hubName || !azureCredential)
+    throw new Error('--enable-afd needs --azure-subscription-id, --afd-resource-group, --hub-name and --azure-credential');
   const clients = createFrontDoorClients({
     credential: createAzureCredential(azureCredential),
     subscriptionId,

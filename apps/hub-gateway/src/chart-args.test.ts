@@ -27,7 +27,14 @@ describe("the hub chart's container args, read by the agent's flag parser", () =
   it('accepts the default args: AFD off, leader election in fleet-system', () => {
     expect(parseHubFlags(chartArgs('hub-gateway.default.yaml'))).toMatchObject({
       ok: true,
-      value: { enableAfd: false, leaderElect: true, leaderElectionNamespace: 'fleet-system', healthProbeBindAddress: ':8083', metricsBindAddress: ':8082', metricsSecure: true },
+      value: {
+        enableAfd: false,
+        leaderElect: true,
+        leaderElectionNamespace: 'fleet-system',
+        healthProbeBindAddress: ':8083',
+        metricsBindAddress: ':8082',
+        metricsSecure: true,
+      },
     });
   });
 

@@ -46,10 +46,31 @@ describe('parseHubFlags', () => {
   });
 
   it('accepts a complete AFD configuration', () => {
-    const result = parseHubFlags([...ENABLED, '--default-afd-sku', 'Premium_AzureFrontDoor', '--no-leader-elect', '--arm-endpoint', 'https://127.0.0.1:8443', '--arm-rate-limit-share', '0.25', '--log-level', 'debug']);
+    const result = parseHubFlags([
+      ...ENABLED,
+      '--default-afd-sku',
+      'Premium_AzureFrontDoor',
+      '--no-leader-elect',
+      '--arm-endpoint',
+      'https://127.0.0.1:8443',
+      '--arm-rate-limit-share',
+      '0.25',
+      '--log-level',
+      'debug',
+    ]);
     expect(result).toMatchObject({
       ok: true,
-      value: { enableAfd: true, afdResourceGroup: 'rg-fleet', azureSubscriptionId: SUB, hubName: 'hub-east', defaultAfdSku: 'Premium_AzureFrontDoor', leaderElect: false, armEndpoint: 'https://127.0.0.1:8443', armRateLimitShare: 0.25, logLevel: 'debug' },
+      value: {
+        enableAfd: true,
+        afdResourceGroup: 'rg-fleet',
+        azureSubscriptionId: SUB,
+        hubName: 'hub-east',
+        defaultAfdSku: 'Premium_AzureFrontDoor',
+        leaderElect: false,
+        armEndpoint: 'https://127.0.0.1:8443',
+        armRateLimitShare: 0.25,
+        logLevel: 'debug',
+      },
     });
   });
 
@@ -64,30 +85,44 @@ describe('parseHubFlags', () => {
     const { AZURE_FEDERATED_TOKEN_FILE: _, ...noTokenFile } = webhook;
     expect(parseHubFlags([...ENABLED, '--azure-credential=workload-identity'], noTokenFile)).toEqual({
       ok: false,
-      errors: ['--azure-credential=workload-identity is missing AZURE_FEDERATED_TOKEN_FILE, the service account token the workload identity webhook projects (pod label azure.workload.identity/use: "true")'],
+      errors: [
+        '--azure-credential=workload-identity is missing AZURE_FEDERATED_TOKEN_FILE, the service account token the workload identity webhook projects (pod label azure.workload.identity/use: "true")',
+      ],
     });
-    expect(parseHubFlags([...ENABLED, '--azure-credential=managed-identity'], webhook)).toMatchObject({ ok: false, errors: [expect.stringMatching(/^--azure-credential=managed-identity cannot be used with AZURE_FEDERATED_TOKEN_FILE set/)] });
+    expect(parseHubFlags([...ENABLED, '--azure-credential=managed-identity'], webhook)).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/^--azure-credential=managed-identity cannot be used with AZURE_FEDERATED_TOKEN_FILE set/)],
+    });
     // Without --enable-afd no credential is built, so nothing of it is required.
     expect(parseHubFlags(['--azure-credential=workload-identity'])).toMatchObject({ ok: true, value: { enableAfd: false } });
   });
 
   it('takes booleans as upstream charts pass them: --flag=true|false', () => {
     expect(parseHubFlags(['--enable-afd=false', '--leader-elect=false'])).toMatchObject({ ok: true, value: { enableAfd: false, leaderElect: false } });
-    expect(parseHubFlags(['--enable-afd=true', '--afd-resource-group', 'rg', '--azure-subscription-id', SUB, '--hub-name', 'hub'])).toMatchObject({ ok: true, value: { enableAfd: true } });
+    expect(parseHubFlags(['--enable-afd=true', '--afd-resource-group', 'rg', '--azure-subscription-id', SUB, '--hub-name', 'hub'])).toMatchObject({
+      ok: true,
+      value: { enableAfd: true },
+    });
     expect(parseHubFlags(['--enable-afd=on'])).toEqual({ ok: false, errors: ['--enable-afd has invalid value "on"; expected true or false'] });
   });
 
   it('reads subscription, tenant and cloud from --cloud-config; explicit flags override the file', async () => {
     const file = await cloudConfig({ subscriptionId: FILE_SUB, tenantId: TENANT, cloud: 'AzureChinaCloud' });
     const fromFile = parseHubFlags(['--enable-afd', '--afd-resource-group', 'rg', '--hub-name', 'hub', '--cloud-config', file]);
-    expect(fromFile).toMatchObject({ ok: true, value: { azureSubscriptionId: FILE_SUB, azureTenantId: TENANT, armEndpoint: 'https://management.chinacloudapi.cn' } });
+    expect(fromFile).toMatchObject({
+      ok: true,
+      value: { azureSubscriptionId: FILE_SUB, azureTenantId: TENANT, armEndpoint: 'https://management.chinacloudapi.cn' },
+    });
     const overridden = parseHubFlags([...ENABLED, '--cloud-config', file, '--arm-endpoint', 'https://127.0.0.1:8443']);
     expect(overridden).toMatchObject({ ok: true, value: { azureSubscriptionId: SUB, azureTenantId: TENANT, armEndpoint: 'https://127.0.0.1:8443' } });
   });
 
   it('names a cloud config that cannot be read or is wrong, without showing its secrets', async () => {
     const missing = path.join(dir, 'missing.json');
-    expect(parseHubFlags(['--cloud-config', missing])).toEqual({ ok: false, errors: [`--cloud-config "${missing}" cannot be read (ENOENT); expected a readable AKS azure.json`] });
+    expect(parseHubFlags(['--cloud-config', missing])).toEqual({
+      ok: false,
+      errors: [`--cloud-config "${missing}" cannot be read (ENOENT); expected a readable AKS azure.json`],
+    });
     const wrong = await cloudConfig({ subscriptionId: 'not-a-guid' });
     const result = parseHubFlags(['--cloud-config', wrong]);
     expect(result).toEqual({ ok: false, errors: [`--cloud-config "${wrong}": field subscriptionId has invalid value "not-a-guid"; expected a GUID`] });
@@ -95,7 +130,17 @@ describe('parseHubFlags', () => {
   });
 
   it('reports every missing or invalid value together, naming flag, value and expected form', () => {
-    const result = parseHubFlags(['--enable-afd', '--default-afd-sku', 'Basic', '--metrics-bind-address', 'nowhere', '--arm-rate-limit-share', '1.5', '--azure-tenant-id', 'x']);
+    const result = parseHubFlags([
+      '--enable-afd',
+      '--default-afd-sku',
+      'Basic',
+      '--metrics-bind-address',
+      'nowhere',
+      '--arm-rate-limit-share',
+      '1.5',
+      '--azure-tenant-id',
+      'x',
+    ]);
     expect(result).toEqual({
       ok: false,
       errors: [
@@ -117,18 +162,33 @@ describe('parseHubFlags', () => {
     expect(unknown.ok ? '' : unknown.errors[0]).toContain("'--enable-afdd'");
   });
 
-  it('takes an AFD profile quota up to AFD\'s 500, which is the default', () => {
+  it("takes an AFD profile quota up to AFD's 500, which is the default", () => {
     expect(parseHubFlags(ENABLED)).toMatchObject({ ok: true, value: { afdProfileQuota: 500 } });
     expect(parseHubFlags([...ENABLED, '--afd-profile-quota', '40'])).toMatchObject({ ok: true, value: { afdProfileQuota: 40 } });
     for (const value of ['0', '501', '1.5', 'many']) {
-      expect(parseHubFlags([...ENABLED, '--afd-profile-quota', value])).toEqual({ ok: false, errors: [`--afd-profile-quota has invalid value "${value}"; expected a whole number from 1 to 500`] });
+      expect(parseHubFlags([...ENABLED, '--afd-profile-quota', value])).toEqual({
+        ok: false,
+        errors: [`--afd-profile-quota has invalid value "${value}"; expected a whole number from 1 to 500`],
+      });
     }
   });
 
   it('answers --help with a text that documents every flag the parser takes', () => {
     expect(parseHubFlags(['--help'])).toEqual({ ok: true, help: true });
     const documented = [...HUB_USAGE.matchAll(/^ {2}(?:-\w, )?--([a-z-]+)/gm)].map((match) => match[1]);
-    expect(documented).toEqual(expect.arrayContaining(['enable-afd', 'afd-resource-group', 'hub-name', 'cloud-config', 'azure-tenant-id', 'arm-rate-limit-share', 'log-level', 'leader-elect', 'help']));
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'enable-afd',
+        'afd-resource-group',
+        'hub-name',
+        'cloud-config',
+        'azure-tenant-id',
+        'arm-rate-limit-share',
+        'log-level',
+        'leader-elect',
+        'help',
+      ]),
+    );
     // Every documented flag is accepted (booleans also as --flag=false), so the text and the parser agree.
     for (const flag of documented) {
       const probe = parseHubFlags([`--${flag}${HUB_USAGE.includes(`--${flag}[=true|false]`) ? '=false' : '=x'}`]);

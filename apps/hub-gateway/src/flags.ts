@@ -42,9 +42,23 @@ export type HubFlagsResult = FlagsResult<HubFlags>;
 const HUB_FLAGS = {
   'enable-afd': { type: 'boolean', default: false, description: 'feature gate: reconcile Gateways of class azure-fleet-afd into Azure Front Door' },
   'afd-resource-group': { type: 'string', valueName: 'NAME', description: 'resource group of the AFD profiles (required with --enable-afd)' },
-  'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor', valueName: 'SKU', description: `profile SKU when a Gateway names none, one of ${KNOWN_AFD_SKUS.join(', ')}` },
-  'afd-profile-quota': { type: 'string', default: String(AFD_PROFILES_PER_SUBSCRIPTION), valueName: 'COUNT', description: `AFD profiles this hub may hold in the subscription, one per Gateway; Gateways past it (oldest first) are not programmed. AFD allows ${AFD_PROFILES_PER_SUBSCRIPTION} Standard/Premium profiles per subscription` },
-  'hub-name': { type: 'string', valueName: 'NAME', description: "this hub cluster's name, a DNS label; with the subscription it identifies the hub in ownership tags (required with --enable-afd)" },
+  'default-afd-sku': {
+    type: 'string',
+    default: 'Standard_AzureFrontDoor',
+    valueName: 'SKU',
+    description: `profile SKU when a Gateway names none, one of ${KNOWN_AFD_SKUS.join(', ')}`,
+  },
+  'afd-profile-quota': {
+    type: 'string',
+    default: String(AFD_PROFILES_PER_SUBSCRIPTION),
+    valueName: 'COUNT',
+    description: `AFD profiles this hub may hold in the subscription, one per Gateway; Gateways past it (oldest first) are not programmed. AFD allows ${AFD_PROFILES_PER_SUBSCRIPTION} Standard/Premium profiles per subscription`,
+  },
+  'hub-name': {
+    type: 'string',
+    valueName: 'NAME',
+    description: "this hub cluster's name, a DNS label; with the subscription it identifies the hub in ownership tags (required with --enable-afd)",
+  },
   ...azureAgentOptions({ name: 'hub', cloudConfigReads: 'subscription, tenant and cloud' }),
   ...commonAgentOptions({ metrics: ':8082', health: ':8083' }),
   help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },

@@ -72,7 +72,9 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
   logger.info('hub-gateway started', {
     identity,
     leaderElection: flags.leaderElect ? `${flags.leaderElectionNamespace}/${LEADER_LEASE}` : 'off',
-    azureFrontDoor: azure ? { subscriptionId: azure.scope.subscriptionId, resourceGroup: azure.scope.resourceGroup, hubIdentity: azure.hubIdentity } : 'disabled',
+    azureFrontDoor: azure
+      ? { subscriptionId: azure.scope.subscriptionId, resourceGroup: azure.scope.resourceGroup, hubIdentity: azure.hubIdentity }
+      : 'disabled',
     health: manager.healthUrl,
     metrics: manager.metricsUrl,
     frozenCaches: manager.frozenCaches,

@@ -62,13 +62,18 @@ afterAll(async () => {
 
 /** The agent with the environment a pod would give it: a kubeconfig and the (emulated) managed identity, and `environment`. */
 function startAgent(args: string[], environment: NodeJS.ProcessEnv = {}): AgentProcess {
-  const agent = new AgentProcess(bundle, args, {
-    PATH: process.env.PATH,
-    KUBECONFIG: hub.kubeconfigPath,
-    NODE_EXTRA_CA_CERTS: caFile,
-    ...managedIdentityEnvironment(emulator),
-    ...environment,
-  }, AGENT_NODE_FLAGS['hub-gateway']);
+  const agent = new AgentProcess(
+    bundle,
+    args,
+    {
+      PATH: process.env.PATH,
+      KUBECONFIG: hub.kubeconfigPath,
+      NODE_EXTRA_CA_CERTS: caFile,
+      ...managedIdentityEnvironment(emulator),
+      ...environment,
+    },
+    AGENT_NODE_FLAGS['hub-gateway'],
+  );
   agents.push(agent);
   return agent;
 }
@@ -77,7 +82,10 @@ function startAgent(args: string[], environment: NodeJS.ProcessEnv = {}): AgentP
 const LOCAL_SERVING = ['--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0', '--metrics-secure=false'];
 const SHORT_LEASE = ['--leader-elect-lease-duration', '4s', '--leader-elect-renew-deadline', '3s', '--leader-elect-retry-period', '500ms'];
 
-async function startedAgent(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<{ agent: AgentProcess; started: LogLine; health: string; metrics: string }> {
+async function startedAgent(
+  args: string[],
+  environment: NodeJS.ProcessEnv = {},
+): Promise<{ agent: AgentProcess; started: LogLine; health: string; metrics: string }> {
   const agent = startAgent(args, environment);
   const started = await agent.line((l) => l.message === 'hub-gateway started');
   return { agent, started, health: String(started.health), metrics: String(started.metrics) };
@@ -107,7 +115,20 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
   });
 
   it('with --azure-credential=workload-identity and no AZURE_FEDERATED_TOKEN_FILE: refuses to start with the one line naming the flag, its value and what is missing', async () => {
-    const args = ['--enable-afd', '--afd-resource-group', 'rg-fleet-afd', '--hub-name', 'hub-test', '--azure-subscription-id', SUBSCRIPTION, '--azure-credential=workload-identity', '--azure-client-id', HUB_CLIENT_ID, '--azure-tenant-id', SUBSCRIPTION];
+    const args = [
+      '--enable-afd',
+      '--afd-resource-group',
+      'rg-fleet-afd',
+      '--hub-name',
+      'hub-test',
+      '--azure-subscription-id',
+      SUBSCRIPTION,
+      '--azure-credential=workload-identity',
+      '--azure-client-id',
+      HUB_CLIENT_ID,
+      '--azure-tenant-id',
+      SUBSCRIPTION,
+    ];
     const tokenRequests = emulator.admin.requestTotal({ resourceType: 'managedIdentity/token' });
     const agent = startAgent(args);
     expect(await agent.exited).toBe(2);
@@ -126,7 +147,15 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
 
   it('fails to start with one line naming the file and exit code 1 when --metrics-cert-dir holds no certificate', async () => {
     const certDir = path.join(tmpdir(), `no-metrics-certs-${process.pid}`);
-    const agent = startAgent(['--leader-elect=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0', '--metrics-cert-dir', certDir]);
+    const agent = startAgent([
+      '--leader-elect=false',
+      '--health-probe-bind-address',
+      '127.0.0.1:0',
+      '--metrics-bind-address',
+      '127.0.0.1:0',
+      '--metrics-cert-dir',
+      certDir,
+    ]);
     expect(await agent.exited).toBe(1);
     expect(agent.stderr).toBe(`hub-gateway: ${path.join(certDir, 'tls.crt')} cannot be read (ENOENT); expected a PEM file\n`);
   });
@@ -143,7 +172,11 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       { NODE_ENV: 'production' },
     );
     expect(started.frozenCaches).toEqual([]);
-    const ready = await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
+    const ready = await eventually(
+      () => readyz(health),
+      (r) => r.status === 200,
+      30_000,
+    );
     expect(ready.text).toContain(`[+]${FLEET_CRDS_CHECK} ok`);
     expect(ready.text).toContain('[+]leader-lease ok');
     const lease = await eventually(
@@ -197,7 +230,10 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       30_000,
     );
     const now = new Date().toISOString().replace('Z', '000Z');
-    await client.replace(LEASE_PATH, { ...held, spec: { ...held?.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60, renewTime: now, acquireTime: now } });
+    await client.replace(LEASE_PATH, {
+      ...held,
+      spec: { ...held?.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60, renewTime: now, acquireTime: now },
+    });
     expect(await agent.exited).toBe(1);
     expect(errorLines(agent.lines)).toEqual(['lost leadership; stopping all work']);
     expect((await client.get<Lease>(LEASE_PATH)).spec?.holderIdentity).toBe('intruder');
@@ -223,7 +259,9 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       '--leader-elect=false',
       ...LOCAL_SERVING,
     ]);
-    expect(started.frozenCaches).toEqual(expect.arrayContaining(['gateways.v1.gateway.networking.k8s.io', 'serviceimports.v1alpha1.networking.fleet.azure.com']));
+    expect(started.frozenCaches).toEqual(
+      expect.arrayContaining(['gateways.v1.gateway.networking.k8s.io', 'serviceimports.v1alpha1.networking.fleet.azure.com']),
+    );
     const gateway = await eventually(
       () => client.get<{ status?: { conditions?: Condition[] } }>(GATEWAY_PATH),
       (g) => g.status?.conditions?.some((c) => c.type === 'Programmed' && c.status === 'True') ?? false,
@@ -255,7 +293,11 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
 
     const { agent, health } = await startedAgent(['--leader-elect=false', ...LOCAL_SERVING]);
     // Before the CRD is read the check says "not read yet"; the answer about upstream's schema follows.
-    const notReady = await eventually(() => readyz(health), (r) => r.text.includes(`[-]${FLEET_CRDS_CHECK} failed: ${expected}`), 30_000);
+    const notReady = await eventually(
+      () => readyz(health),
+      (r) => r.text.includes(`[-]${FLEET_CRDS_CHECK} failed: ${expected}`),
+      30_000,
+    );
     expect(notReady.status).toBe(503);
     expect(notReady.text).toContain(`[-]${FLEET_CRDS_CHECK} failed: ${expected}`);
     await agent.line((l) => l.level === 'error');
@@ -264,14 +306,34 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     expect(errorLines(agent.lines)).toEqual([expected]);
 
     await plane.installCrds('hub', { gatewayApi: false, fleet: true });
-    expect((await eventually(() => readyz(health), (r) => r.status === 200, 30_000)).status).toBe(200);
+    expect(
+      (
+        await eventually(
+          () => readyz(health),
+          (r) => r.status === 200,
+          30_000,
+        )
+      ).status,
+    ).toBe(200);
     expect(await agent.stop()).toBe(0);
   }, 60_000);
 
   it('SIGKILLed mid-provisioning and restarted: converges with no duplicate or orphan Azure resource and reuses its request message', async () => {
     const resourceGroup = 'rg-killed';
     emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: resourceGroup });
-    const args = ['--enable-afd', '--afd-resource-group', resourceGroup, '--hub-name', 'hub-test', '--azure-subscription-id', SUBSCRIPTION, '--arm-endpoint', emulator.armEndpoint, '--leader-elect=false', ...LOCAL_SERVING];
+    const args = [
+      '--enable-afd',
+      '--afd-resource-group',
+      resourceGroup,
+      '--hub-name',
+      'hub-test',
+      '--azure-subscription-id',
+      SUBSCRIPTION,
+      '--arm-endpoint',
+      emulator.armEndpoint,
+      '--leader-elect=false',
+      ...LOCAL_SERVING,
+    ];
     await applyObject(client, '/apis/gateway.networking.k8s.io/v1/gatewayclasses/azure-fleet-afd', {
       apiVersion: 'gateway.networking.k8s.io/v1',
       kind: 'GatewayClass',
@@ -284,13 +346,29 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     await publishExport(client, { cluster: 'member-1', service: 'orders', privateLink: pls });
     await publishExport(client, { cluster: 'member-2', service: 'catalog', publicAddress: '10.2.0.30' });
     await applyObject(client, gatewayPath('killed'), gatewayBody('killed', { 'networking.fleet.azure.com/afd-sku': 'Premium_AzureFrontDoor' }));
-    await applyObject(client, routePath('killed'), routeBody('killed', 'killed', [{ path: '/orders', backends: [{ name: 'orders' }] }, { path: '/', backends: [{ name: 'catalog' }] }]));
+    await applyObject(
+      client,
+      routePath('killed'),
+      routeBody('killed', 'killed', [
+        { path: '/orders', backends: [{ name: 'orders' }] },
+        { path: '/', backends: [{ name: 'catalog' }] },
+      ]),
+    );
 
     // Origin writes hang for a while: the agent is killed while it provisions.
     emulator.admin.injectFault({ kind: 'latency', method: 'PUT', pathPattern: '/origins/', latencyMs: 3_000, count: 4 });
     const first = startAgent(args);
-    await eventually(() => emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles/originGroups' }), (n) => n >= 1, 30_000);
-    const message = (await eventually(() => readExport(client, 'member-1', 'orders'), (e) => (e.status?.privateLinkRequests ?? []).length === 1)).status?.privateLinkRequests?.[0]?.requestMessage;
+    await eventually(
+      () => emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Cdn/profiles/originGroups' }),
+      (n) => n >= 1,
+      30_000,
+    );
+    const message = (
+      await eventually(
+        () => readExport(client, 'member-1', 'orders'),
+        (e) => (e.status?.privateLinkRequests ?? []).length === 1,
+      )
+    ).status?.privateLinkRequests?.[0]?.requestMessage;
     expect(message).toMatch(/^fleet-afd-[A-Za-z0-9_-]{40}$/);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Killed while origin writes hang in the emulator: at least one of the delayed PUTs had started.
@@ -301,7 +379,11 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     emulator.admin.clearFaults();
 
     const second = startAgent(args);
-    await eventually(() => readGateway(client, 'killed'), (g) => /awaiting approval/.test(conditionOf(g, 'Programmed')?.message ?? ''), 30_000);
+    await eventually(
+      () => readGateway(client, 'killed'),
+      (g) => /awaiting approval/.test(conditionOf(g, 'Programmed')?.message ?? ''),
+      30_000,
+    );
     expect((await readExport(client, 'member-1', 'orders')).status?.privateLinkRequests?.[0]?.requestMessage).toBe(message);
     // The member approves the one connection AFD asked for, and reports it.
     const listConnections = async () => {
@@ -317,8 +399,17 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       ...connection,
       privateLinkServiceConnectionState: { status: 'Approved', description: message },
     });
-    await publishExport(client, { cluster: 'member-1', service: 'orders', privateLink: pls, connections: [{ name: connection?.name ?? '', status: 'Approved', description: message }] });
-    const programmed = await eventually(() => readGateway(client, 'killed'), (g) => conditionOf(g, 'Programmed')?.status === 'True', 30_000);
+    await publishExport(client, {
+      cluster: 'member-1',
+      service: 'orders',
+      privateLink: pls,
+      connections: [{ name: connection?.name ?? '', status: 'Approved', description: message }],
+    });
+    const programmed = await eventually(
+      () => readGateway(client, 'killed'),
+      (g) => conditionOf(g, 'Programmed')?.status === 'True',
+      30_000,
+    );
     expect(conditionOf(programmed, 'Programmed')?.reason).toBe('Programmed');
     expect(programmed.metadata.finalizers).toEqual([GATEWAY_FINALIZER]);
 

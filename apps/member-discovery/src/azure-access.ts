@@ -13,10 +13,16 @@ import type { MemberFlags } from './flags.js';
  * sized to the flag's share of ARM's buckets, the Microsoft.Network client, and the Private Link origin discovery of
  * the node resource group's load balancers and Private Link Services.
  */
-export function createPrivateLinkOriginDiscovery(flags: MemberFlags, logger: Logger, registry: Registry, writeFence?: () => string | undefined): OriginDiscovery {
+export function createPrivateLinkOriginDiscovery(
+  flags: MemberFlags,
+  logger: Logger,
+  registry: Registry,
+  writeFence?: () => string | undefined,
+): OriginDiscovery {
   // parseMemberFlags refuses discovery without these; the check keeps the types honest.
   const { azureSubscriptionId: subscriptionId, nodeResourceGroup, azureCredential } = flags;
-  if (!subscriptionId || !nodeResourceGroup || !azureCredential) throw new Error('--enable-private-link-origin-discovery needs --azure-subscription-id, --node-resource-group and --azure-credential');
+  if (!subscriptionId || !nodeResourceGroup || !azureCredential)
+    throw new Error('--enable-private-link-origin-discovery needs --azure-subscription-id, --node-resource-group and --azure-credential');
   const client = createMemberNetworkClient({
     credential: createAzureCredential(azureCredential),
     subscriptionId,

@@ -18,10 +18,16 @@ interface ChartContainer {
 async function chartContainer(golden: string): Promise<ChartContainer> {
   const text = await readFile(path.resolve(import.meta.dirname, '../../../tools/charts-test/golden', golden), 'utf8');
   const deployment = parseAllDocuments(text)
-    .map((document) => document.toJS() as { kind?: string; spec?: { template: { spec: { containers: { args?: string[]; env?: { name: string; value?: string }[] }[] } } } })
+    .map(
+      (document) =>
+        document.toJS() as { kind?: string; spec?: { template: { spec: { containers: { args?: string[]; env?: { name: string; value?: string }[] }[] } } } },
+    )
     .find((manifest) => manifest?.kind === 'Deployment');
   const container = deployment?.spec?.template.spec.containers[0];
-  return { args: container?.args ?? [], env: Object.fromEntries((container?.env ?? []).flatMap(({ name, value }) => (value === undefined ? [] : [[name, value]]))) };
+  return {
+    args: container?.args ?? [],
+    env: Object.fromEntries((container?.env ?? []).flatMap(({ name, value }) => (value === undefined ? [] : [[name, value]]))),
+  };
 }
 
 // What the workload identity webhook sets in a pod labelled azure.workload.identity/use (the everything values enable it).
@@ -37,7 +43,10 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 describe("the member chart's container args, read by the agent's flag parser", () => {
   it('accepts the args with a hub kubeconfig Secret', async () => {
     const { args } = await chartContainer('member-discovery.default.yaml');
-    expect(parseMemberFlags(args)).toMatchObject({ ok: true, value: { memberClusterName: 'member-1', leaderElectionNamespace: 'fleet-system', metricsSecure: true } });
+    expect(parseMemberFlags(args)).toMatchObject({
+      ok: true,
+      value: { memberClusterName: 'member-1', leaderElectionNamespace: 'fleet-system', metricsSecure: true },
+    });
   });
 
   it("accepts the everything-on args and environment: the hub reached as fleet-networking does, discovery with the webhook's workload identity", async () => {
@@ -45,9 +54,23 @@ describe("the member chart's container args, read by the agent's flag parser", (
     // What exists only in the pod: the mounted hub token at CONFIG_PATH and a real hub CA (the values carry a placeholder).
     const tokenFile = path.join(scratch, 'token');
     await writeFile(tokenFile, 'a-hub-token');
-    const ca = await generate([{ name: 'commonName', value: 'hub-ca' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256', extensions: [{ name: 'basicConstraints', cA: true, critical: true }] });
-    expect(env).toMatchObject({ HUB_SERVER_URL: 'https://hub.example.com:443', CONFIG_PATH: expect.any(String), HUB_CERTIFICATE_AUTHORITY: expect.any(String) });
-    const environment = { ...env, CONFIG_PATH: tokenFile, HUB_CERTIFICATE_AUTHORITY: Buffer.from(ca.cert).toString('base64'), ...WORKLOAD_IDENTITY_ENVIRONMENT };
+    const ca = await generate([{ name: 'commonName', value: 'hub-ca' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      extensions: [{ name: 'basicConstraints', cA: true, critical: true }],
+    });
+    expect(env).toMatchObject({
+      HUB_SERVER_URL: 'https://hub.example.com:443',
+      CONFIG_PATH: expect.any(String),
+      HUB_CERTIFICATE_AUTHORITY: expect.any(String),
+    });
+    const environment = {
+      ...env,
+      CONFIG_PATH: tokenFile,
+      HUB_CERTIFICATE_AUTHORITY: Buffer.from(ca.cert).toString('base64'),
+      ...WORKLOAD_IDENTITY_ENVIRONMENT,
+    };
     expect(parseMemberFlags(args, environment)).toMatchObject({
       ok: true,
       value: {
@@ -62,7 +85,10 @@ describe("the member chart's container args, read by the agent's flag parser", (
         metricsSecure: true,
         metricsCertDir: '/etc/fleet-gateway/metrics-certs',
         azureCredential: { kind: 'workload-identity', tokenFile: WORKLOAD_IDENTITY_ENVIRONMENT.AZURE_FEDERATED_TOKEN_FILE },
-        privateLinkApprovalHubs: ['subscription/00000000-0000-4000-8000-0000000000a1/cluster/hub-eastus2', 'subscription/00000000-0000-4000-8000-0000000000a1/cluster/hub-westus3'],
+        privateLinkApprovalHubs: [
+          'subscription/00000000-0000-4000-8000-0000000000a1/cluster/hub-eastus2',
+          'subscription/00000000-0000-4000-8000-0000000000a1/cluster/hub-westus3',
+        ],
       },
     });
   });

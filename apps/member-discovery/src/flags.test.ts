@@ -67,14 +67,22 @@ describe('parseMemberFlags', () => {
     expect(parseMemberFlags(KUBECONFIG, environment)).toMatchObject({ ok: true, value: { memberClusterName: 'member-1', hub: { kind: 'kubeconfig' } } });
     // Without a CA the system's CAs are trusted.
     const { HUB_CERTIFICATE_AUTHORITY: _ca, ...withoutCa } = environment;
-    expect(parseMemberFlags([], withoutCa)).toMatchObject({ ok: true, value: { hub: { kind: 'token-file', server: 'https://hub.example.com:443', tokenFile } } });
+    expect(parseMemberFlags([], withoutCa)).toMatchObject({
+      ok: true,
+      value: { hub: { kind: 'token-file', server: 'https://hub.example.com:443', tokenFile } },
+    });
   });
 
   it('names the variable, its value and what is expected, and never shows the token', async () => {
     const empty = path.join(dir, 'empty-token');
     await writeFile(empty, '\n');
     const missing = path.join(dir, 'missing');
-    const bad = parseMemberFlags([], { MEMBER_CLUSTER_NAME: 'Member_1', HUB_SERVER_URL: 'http://hub:80', CONFIG_PATH: missing, HUB_CERTIFICATE_AUTHORITY: 'bm90IGEgY2VydGlmaWNhdGUgYXQgYWxs' });
+    const bad = parseMemberFlags([], {
+      MEMBER_CLUSTER_NAME: 'Member_1',
+      HUB_SERVER_URL: 'http://hub:80',
+      CONFIG_PATH: missing,
+      HUB_CERTIFICATE_AUTHORITY: 'bm90IGEgY2VydGlmaWNhdGUgYXQgYWxs',
+    });
     expect(errorsOf(bad)).toEqual([
       'MEMBER_CLUSTER_NAME has invalid value "Member_1"; expected a DNS label such as member-1',
       `HUB_SERVER_URL has invalid value "http://hub:80"; expected the hub API server's https URL such as https://hub.example.com:443`,
@@ -92,7 +100,15 @@ describe('parseMemberFlags', () => {
   });
 
   it('reports every problem at once', () => {
-    const result = parseMemberFlags(['--member-cluster-name', 'Member_1', '--approve-private-link-connections', '--health-probe-bind-address', ':99999', '--region', 'East US']);
+    const result = parseMemberFlags([
+      '--member-cluster-name',
+      'Member_1',
+      '--approve-private-link-connections',
+      '--health-probe-bind-address',
+      ':99999',
+      '--region',
+      'East US',
+    ]);
     expect(errorsOf(result)).toEqual([
       '--member-cluster-name has invalid value "Member_1"; expected a DNS label such as member-1',
       '--hub-kubeconfig or HUB_SERVER_URL (with CONFIG_PATH) is required: how this member reaches the hub, scoped to fleet-member-<member>',
@@ -100,7 +116,9 @@ describe('parseMemberFlags', () => {
       '--region has invalid value "East US"; expected an Azure region name such as eastus2',
       '--health-probe-bind-address has invalid value ":99999"; expected [host]:port such as :8081',
     ]);
-    expect(errorsOf(parseMemberFlags(['--hub-kubeconfig', 'k']))).toEqual(['--member-cluster-name (or MEMBER_CLUSTER_NAME) is required: the Fleet member name, a DNS label']);
+    expect(errorsOf(parseMemberFlags(['--hub-kubeconfig', 'k']))).toEqual([
+      '--member-cluster-name (or MEMBER_CLUSTER_NAME) is required: the Fleet member name, a DNS label',
+    ]);
   });
 
   it('--private-link-approval-hubs: comma-separated hub identities, each checked, only with discovery', () => {
@@ -125,17 +143,54 @@ describe('parseMemberFlags', () => {
       '--azure-subscription-id (or subscriptionId of --cloud-config) must be configured when Private Link origin discovery is enabled (--enable-private-link-origin-discovery)',
       '--node-resource-group (or resourceGroup of --cloud-config) must be configured when Private Link origin discovery is enabled (--enable-private-link-origin-discovery)',
     ]);
-    const flags = parseMemberFlags([...on, '--azure-subscription-id', SUB, '--node-resource-group', 'MC_rg_member-1_eastus', '--approve-private-link-connections', '--arm-rate-limit-share', '0.2']);
+    const flags = parseMemberFlags([
+      ...on,
+      '--azure-subscription-id',
+      SUB,
+      '--node-resource-group',
+      'MC_rg_member-1_eastus',
+      '--approve-private-link-connections',
+      '--arm-rate-limit-share',
+      '0.2',
+    ]);
     expect(flags).toMatchObject({
       ok: true,
-      value: { enablePrivateLinkOriginDiscovery: true, approvePrivateLinkConnections: true, azureSubscriptionId: SUB, nodeResourceGroup: 'MC_rg_member-1_eastus', armRateLimitShare: 0.2 },
+      value: {
+        enablePrivateLinkOriginDiscovery: true,
+        approvePrivateLinkConnections: true,
+        azureSubscriptionId: SUB,
+        nodeResourceGroup: 'MC_rg_member-1_eastus',
+        armRateLimitShare: 0.2,
+      },
     });
-    const file = await cloudConfig({ subscriptionId: FILE_SUB, tenantId: TENANT, cloud: 'AzurePublicCloud', resourceGroup: 'MC_file_member-1_westus2', location: 'westus2' });
+    const file = await cloudConfig({
+      subscriptionId: FILE_SUB,
+      tenantId: TENANT,
+      cloud: 'AzurePublicCloud',
+      resourceGroup: 'MC_file_member-1_westus2',
+      location: 'westus2',
+    });
     expect(parseMemberFlags([...on, '--cloud-config', file])).toMatchObject({
       ok: true,
-      value: { azureSubscriptionId: FILE_SUB, azureTenantId: TENANT, armEndpoint: 'https://management.azure.com', nodeResourceGroup: 'MC_file_member-1_westus2', region: 'westus2' },
+      value: {
+        azureSubscriptionId: FILE_SUB,
+        azureTenantId: TENANT,
+        armEndpoint: 'https://management.azure.com',
+        nodeResourceGroup: 'MC_file_member-1_westus2',
+        region: 'westus2',
+      },
     });
-    const overridden = parseMemberFlags([...on, '--cloud-config', file, '--node-resource-group', 'MC_flag', '--region', 'eastus', '--azure-subscription-id', SUB]);
+    const overridden = parseMemberFlags([
+      ...on,
+      '--cloud-config',
+      file,
+      '--node-resource-group',
+      'MC_flag',
+      '--region',
+      'eastus',
+      '--azure-subscription-id',
+      SUB,
+    ]);
     expect(overridden).toMatchObject({ ok: true, value: { azureSubscriptionId: SUB, nodeResourceGroup: 'MC_flag', region: 'eastus' } });
     expect(JSON.stringify(overridden)).not.toContain('never-shown');
   });
@@ -154,7 +209,9 @@ describe('parseMemberFlags', () => {
     expect(errorsOf(parseMemberFlags([...on, '--azure-credential', 'workload-identity'], { AZURE_CLIENT_ID: FILE_SUB, AZURE_TENANT_ID: TENANT }))).toEqual([
       '--azure-credential=workload-identity is missing AZURE_FEDERATED_TOKEN_FILE, the service account token the workload identity webhook projects (pod label azure.workload.identity/use: "true")',
     ]);
-    expect(errorsOf(parseMemberFlags([...on, '--azure-credential', 'cli']))).toEqual(['--azure-credential has invalid value "cli"; expected one of workload-identity, managed-identity']);
+    expect(errorsOf(parseMemberFlags([...on, '--azure-credential', 'cli']))).toEqual([
+      '--azure-credential has invalid value "cli"; expected one of workload-identity, managed-identity',
+    ]);
   });
 
   it('rejects malformed Azure values, naming flag and value', () => {
@@ -169,7 +226,18 @@ describe('parseMemberFlags', () => {
     });
     expect(parseMemberFlags(['--help'])).toEqual({ ok: true, help: true });
     const documented = [...MEMBER_USAGE.matchAll(/^ {2}(?:-\w, )?--([a-z-]+)/gm)].map((match) => match[1]);
-    expect(documented).toEqual(expect.arrayContaining(['member-cluster-name', 'hub-kubeconfig', 'node-resource-group', 'region', 'cloud-config', 'azure-tenant-id', 'arm-rate-limit-share', 'log-level']));
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'member-cluster-name',
+        'hub-kubeconfig',
+        'node-resource-group',
+        'region',
+        'cloud-config',
+        'azure-tenant-id',
+        'arm-rate-limit-share',
+        'log-level',
+      ]),
+    );
     for (const flag of documented) {
       const probe = parseMemberFlags([`--${flag}${MEMBER_USAGE.includes(`--${flag}[=true|false]`) ? '=false' : '=x'}`]);
       expect(probe.ok ? '' : probe.errors.join(' '), flag).not.toMatch(/Unknown option/);

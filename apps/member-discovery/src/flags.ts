@@ -50,15 +50,28 @@ const MEMBER_FLAGS = {
     valueName: 'FILE',
     description: 'kubeconfig of the hub, scoped to fleet-member-<member> (else HUB_SERVER_URL, CONFIG_PATH and HUB_CERTIFICATE_AUTHORITY)',
   },
-  'enable-private-link-origin-discovery': { type: 'boolean', default: false, description: 'feature gate: discover the internal load balancer and Private Link Service behind exported Services' },
-  'approve-private-link-connections': { type: 'boolean', default: false, description: 'approve the pending Private Link connections whose request message the hub issued (needs discovery)' },
+  'enable-private-link-origin-discovery': {
+    type: 'boolean',
+    default: false,
+    description: 'feature gate: discover the internal load balancer and Private Link Service behind exported Services',
+  },
+  'approve-private-link-connections': {
+    type: 'boolean',
+    default: false,
+    description: 'approve the pending Private Link connections whose request message the hub issued (needs discovery)',
+  },
   'private-link-approval-hubs': {
     type: 'string',
     valueName: 'IDS',
-    description: "honour only the request messages of these hubs: comma-separated hub identities (the hub's fleet-networking-hub-identity tag, subscription/<id>/cluster/<hub>)",
+    description:
+      "honour only the request messages of these hubs: comma-separated hub identities (the hub's fleet-networking-hub-identity tag, subscription/<id>/cluster/<hub>)",
   },
   'node-resource-group': { type: 'string', valueName: 'NAME', description: "the cluster's node resource group (MC_...) (overrides --cloud-config)" },
-  region: { type: 'string', valueName: 'REGION', description: "the cluster's Azure region (overrides --cloud-config; default: the nodes' topology.kubernetes.io/region)" },
+  region: {
+    type: 'string',
+    valueName: 'REGION',
+    description: "the cluster's Azure region (overrides --cloud-config; default: the nodes' topology.kubernetes.io/region)",
+  },
   ...azureAgentOptions({ name: 'member agent', cloudConfigReads: 'subscription, tenant, cloud, node resource group and location' }),
   ...commonAgentOptions({ metrics: ':8090', health: ':8091' }),
   help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },
@@ -138,7 +151,10 @@ function readApprovalHubs(value: string | undefined, errors: string[]): string[]
   if (value === undefined) return undefined;
   const hubs = value.split(',').map((hub) => hub.trim());
   for (const hub of hubs) {
-    if (!HUB_IDENTITY.test(hub)) errors.push(`--private-link-approval-hubs: ${JSON.stringify(hub)} is not a hub identity; expected subscription/<subscription id>/cluster/<hub cluster name>`);
+    if (!HUB_IDENTITY.test(hub))
+      errors.push(
+        `--private-link-approval-hubs: ${JSON.stringify(hub)} is not a hub identity; expected subscription/<subscription id>/cluster/<hub cluster name>`,
+      );
   }
   return hubs;
 }

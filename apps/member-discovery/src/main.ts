@@ -6,7 +6,8 @@ import { startMemberAgent } from './member-agent.js';
 
 /** The hub's kubeconfig: the file the flag names, or upstream's environment with its rotating token file. */
 function hubKubeConfigOf(hub: HubConnection): KubeConfig {
-  if (hub.kind === 'token-file') return tokenFileKubeConfig({ name: 'hub', server: hub.server, tokenFile: hub.tokenFile, ...(hub.caPem ? { caPem: hub.caPem } : {}) });
+  if (hub.kind === 'token-file')
+    return tokenFileKubeConfig({ name: 'hub', server: hub.server, tokenFile: hub.tokenFile, ...(hub.caPem ? { caPem: hub.caPem } : {}) });
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(hub.file);
   return kubeConfig;

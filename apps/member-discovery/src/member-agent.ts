@@ -51,7 +51,9 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
     stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });
   const { member: memberClient, hub: hubClient } = clients;
-  const events = manager.addEventRecorder(new EventRecorder({ client: memberClient, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
+  const events = manager.addEventRecorder(
+    new EventRecorder({ client: memberClient, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }),
+  );
   const prerequisite = new ServedSchemaPrerequisite({ manager, hubClient, logger });
   // Approvals only within the renew deadline of the last renewal, as the hub's ARM writes.
   const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);

@@ -2,7 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
-import { CloudProviderStandIn, emulatorIdentityCredential, managedIdentityEnvironment, start as startEmulator, type RunningEmulator } from '@fleet-gateway/azure-emulator';
+import {
+  CloudProviderStandIn,
+  emulatorIdentityCredential,
+  managedIdentityEnvironment,
+  start as startEmulator,
+  type RunningEmulator,
+} from '@fleet-gateway/azure-emulator';
 import { startControlPlane, type ControlPlane } from '@fleet-gateway/control-plane';
 import {
   collectionPath,
@@ -67,7 +73,9 @@ beforeAll(async () => {
   // The hub side decides Conflict, as the hub agent does.
   const logger = createLogger({ level: 'error', fields: { component: 'hub-gateway' } });
   hubManager = new Manager({ logger });
-  const events = hubManager.addEventRecorder(new EventRecorder({ client: hub, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }));
+  const events = hubManager.addEventRecorder(
+    new EventRecorder({ client: hub, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }),
+  );
   registerFleetHubControllers({ manager: hubManager, client: hub, events, logger });
   await hubManager.start();
 }, 180_000);
@@ -81,18 +89,26 @@ afterAll(async () => {
 
 /** The agent with what a pod gives it: the member's kubeconfig, the (emulated) managed identity, and `environment`. */
 function startAgent(args: string[], environment: NodeJS.ProcessEnv = {}): AgentProcess {
-  const agent = new AgentProcess(bundle, args, {
-    PATH: process.env.PATH,
-    KUBECONFIG: plane.cluster(MEMBER).kubeconfigPath,
-    NODE_EXTRA_CA_CERTS: caFile,
-    ...managedIdentityEnvironment(emulator),
-    ...environment,
-  }, AGENT_NODE_FLAGS['member-discovery']);
+  const agent = new AgentProcess(
+    bundle,
+    args,
+    {
+      PATH: process.env.PATH,
+      KUBECONFIG: plane.cluster(MEMBER).kubeconfigPath,
+      NODE_EXTRA_CA_CERTS: caFile,
+      ...managedIdentityEnvironment(emulator),
+      ...environment,
+    },
+    AGENT_NODE_FLAGS['member-discovery'],
+  );
   agents.push(agent);
   return agent;
 }
 
-async function startedAgent(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<{ agent: AgentProcess; started: LogLine; health: string; metrics: string }> {
+async function startedAgent(
+  args: string[],
+  environment: NodeJS.ProcessEnv = {},
+): Promise<{ agent: AgentProcess; started: LogLine; health: string; metrics: string }> {
   const agent = startAgent(args, environment);
   const started = await agent.line((l) => l.message === 'member-discovery started');
   return { agent, started, health: String(started.health), metrics: String(started.metrics) };
@@ -128,7 +144,8 @@ const readHubExport = (name: string) =>
     throw error;
   });
 const readServiceExport = (name: string) => member.get<CachedServiceExport>(objectPath(serviceExports, name, 'shop'));
-const conditionOf = (se: CachedServiceExport, type: string): Condition | undefined => se.status?.conditions?.find((c) => c.type === type) as Condition | undefined;
+const conditionOf = (se: CachedServiceExport, type: string): Condition | undefined =>
+  se.status?.conditions?.find((c) => c.type === type) as Condition | undefined;
 
 /** A hub token of the member's ServiceAccount bound to a Secret of its own: deleting the Secret revokes it. */
 async function boundHubToken(name: string): Promise<string> {
@@ -159,7 +176,15 @@ describe('the member agent process (bundle under node, real hub and member kube-
     const expected = parseMemberFlags(args, environment);
     if (expected.ok) throw new Error('these flags must be invalid');
     expect(agent.stderr.split('\n').filter((l) => l !== '')).toEqual(expected.errors);
-    for (const source of ['MEMBER_CLUSTER_NAME', 'HUB_SERVER_URL', 'CONFIG_PATH', '--azure-subscription-id', '--node-resource-group', '--arm-rate-limit-share', '--log-level']) {
+    for (const source of [
+      'MEMBER_CLUSTER_NAME',
+      'HUB_SERVER_URL',
+      'CONFIG_PATH',
+      '--azure-subscription-id',
+      '--node-resource-group',
+      '--arm-rate-limit-share',
+      '--log-level',
+    ]) {
       expect(agent.stderr).toMatch(new RegExp(`^${source} `, 'm'));
     }
     expect(agent.stderr).not.toMatch(/^\s+at /m);
@@ -176,20 +201,43 @@ describe('the member agent process (bundle under node, real hub and member kube-
   });
 
   it('with the scoped hub kubeconfig and NODE_ENV=production (as its image sets it): no cache deep-frozen; turns ready, holds the Lease on the member, exports a Service with the hub’s Conflict answer, and stops on SIGTERM', async () => {
-    const { agent, health, metrics, started } = await startedAgent(['--member-cluster-name', MEMBER, '--hub-kubeconfig', hubKubeconfig, ...LOCAL_SERVING, ...SHORT_LEASE], { NODE_ENV: 'production' });
-    expect(started).toMatchObject({ privateLinkOriginDiscovery: 'disabled', hub: { server: plane.cluster('hub').server, namespace: HUB_NAMESPACE }, frozenCaches: [] });
-    const ready = await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
+    const { agent, health, metrics, started } = await startedAgent(
+      ['--member-cluster-name', MEMBER, '--hub-kubeconfig', hubKubeconfig, ...LOCAL_SERVING, ...SHORT_LEASE],
+      { NODE_ENV: 'production' },
+    );
+    expect(started).toMatchObject({
+      privateLinkOriginDiscovery: 'disabled',
+      hub: { server: plane.cluster('hub').server, namespace: HUB_NAMESPACE },
+      frozenCaches: [],
+    });
+    const ready = await eventually(
+      () => readyz(health),
+      (r) => r.status === 200,
+      30_000,
+    );
     expect(ready.text).toContain(`[+]${FLEET_CRDS_CHECK} ok`);
     expect(ready.text).toContain('[+]leader-lease ok');
-    const lease = await eventually(() => member.get<Lease>(LEASE_PATH).catch((): Lease => ({})), (l) => (l.spec?.holderIdentity ?? '') !== '', 30_000);
+    const lease = await eventually(
+      () => member.get<Lease>(LEASE_PATH).catch((): Lease => ({})),
+      (l) => (l.spec?.holderIdentity ?? '') !== '',
+      30_000,
+    );
     expect(lease.spec?.holderIdentity).toMatch(new RegExp(`^${hostname()}_[0-9a-f]{8}$`));
     // The hub holds no Lease of the member's.
     expect(await hub.get(LEASE_PATH).catch((error: unknown) => (isNotFound(error) ? 'none' : error))).toBe('none');
 
     await exportService('web');
-    const ise = await eventually(() => readHubExport('web'), (e) => e !== undefined, 30_000);
+    const ise = await eventually(
+      () => readHubExport('web'),
+      (e) => e !== undefined,
+      30_000,
+    );
     expect(ise?.spec?.serviceReference).toMatchObject({ clusterId: MEMBER, namespace: 'shop', name: 'web' });
-    const se = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, 'Conflict')?.reason === 'NoConflictFound', 30_000);
+    const se = await eventually(
+      () => readServiceExport('web'),
+      (s) => conditionOf(s, 'Conflict')?.reason === 'NoConflictFound',
+      30_000,
+    );
     expect(conditionOf(se, 'Valid')).toMatchObject({ status: 'True', reason: 'ServiceIsValid' });
 
     const exposition = await (await fetch(`${metrics}/metrics`)).text();
@@ -213,17 +261,47 @@ describe('the member agent process (bundle under node, real hub and member kube-
       HUB_CERTIFICATE_AUTHORITY: Buffer.from(plane.cluster('hub').caCert).toString('base64'),
     };
     const { agent, health, started } = await startedAgent(['--leader-elect=false', ...LOCAL_SERVING], environment);
-    expect(started.frozenCaches).toEqual(['serviceexports.v1beta1.networking.fleet.azure.com', 'services.v1', 'internalserviceexports.v1alpha1.networking.fleet.azure.com']);
-    await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
+    expect(started.frozenCaches).toEqual([
+      'serviceexports.v1beta1.networking.fleet.azure.com',
+      'services.v1',
+      'internalserviceexports.v1alpha1.networking.fleet.azure.com',
+    ]);
+    await eventually(
+      () => readyz(health),
+      (r) => r.status === 200,
+      30_000,
+    );
     await exportService('before-rotation');
-    expect((await eventually(() => readHubExport('before-rotation'), (e) => e !== undefined, 30_000))?.spec?.serviceReference.clusterId).toBe(MEMBER);
+    expect(
+      (
+        await eventually(
+          () => readHubExport('before-rotation'),
+          (e) => e !== undefined,
+          30_000,
+        )
+      )?.spec?.serviceReference.clusterId,
+    ).toBe(MEMBER);
 
     // The sidecar writes a new token; the old one is revoked (its Secret deleted) and the hub refuses it.
     await writeFile(tokenFile, `${await boundHubToken('token-2')}\n`);
     await hub.delete(`/api/v1/namespaces/${HUB_NAMESPACE}/secrets/token-1`);
-    expect(await eventually(() => hubStatusWith(first), (status) => status === 401, 30_000)).toBe(401);
+    expect(
+      await eventually(
+        () => hubStatusWith(first),
+        (status) => status === 401,
+        30_000,
+      ),
+    ).toBe(401);
     await exportService('after-rotation');
-    expect((await eventually(() => readHubExport('after-rotation'), (e) => e !== undefined, 30_000))?.spec?.serviceReference.clusterId).toBe(MEMBER);
+    expect(
+      (
+        await eventually(
+          () => readHubExport('after-rotation'),
+          (e) => e !== undefined,
+          30_000,
+        )
+      )?.spec?.serviceReference.clusterId,
+    ).toBe(MEMBER);
     expect(agent.stdout).not.toContain(first);
     expect(await agent.stop()).toBe(0);
     expect(errorLines(agent.lines)).toEqual([]);
@@ -256,13 +334,32 @@ describe('the member agent process (bundle under node, real hub and member kube-
         ...LOCAL_SERVING,
       ]);
       expect(started.privateLinkOriginDiscovery).toEqual({ subscriptionId: SUBSCRIPTION, nodeResourceGroup: NODE_RG, approveConnections: false });
-      await eventually(() => readyz(health), (r) => r.status === 200, 30_000);
-      await createService('orders', { type: 'LoadBalancer' }, { 'service.beta.kubernetes.io/azure-load-balancer-internal': 'true', 'service.beta.kubernetes.io/azure-pls-create': 'true' });
+      await eventually(
+        () => readyz(health),
+        (r) => r.status === 200,
+        30_000,
+      );
+      await createService(
+        'orders',
+        { type: 'LoadBalancer' },
+        { 'service.beta.kubernetes.io/azure-load-balancer-internal': 'true', 'service.beta.kubernetes.io/azure-pls-create': 'true' },
+      );
       // Exported once the cloud provider has built its load balancer (a miss is believed for the inventory's minute).
-      await eventually(() => member.get<{ status?: { loadBalancer?: { ingress?: unknown[] } } }>(objectPath(services, 'orders', 'shop')), (svc) => (svc.status?.loadBalancer?.ingress ?? []).length > 0, 30_000);
+      await eventually(
+        () => member.get<{ status?: { loadBalancer?: { ingress?: unknown[] } } }>(objectPath(services, 'orders', 'shop')),
+        (svc) => (svc.status?.loadBalancer?.ingress ?? []).length > 0,
+        30_000,
+      );
       await createServiceExport('orders');
-      const ise = await eventually(() => readHubExport('orders'), (e) => e?.spec?.privateLinkService !== undefined, 60_000);
-      expect(ise?.spec).toMatchObject({ isInternalLoadBalancer: true, privateLinkService: { resourceID: expect.stringContaining(`/resourceGroups/${NODE_RG}/providers/Microsoft.Network/privateLinkServices/`) } });
+      const ise = await eventually(
+        () => readHubExport('orders'),
+        (e) => e?.spec?.privateLinkService !== undefined,
+        60_000,
+      );
+      expect(ise?.spec).toMatchObject({
+        isInternalLoadBalancer: true,
+        privateLinkService: { resourceID: expect.stringContaining(`/resourceGroups/${NODE_RG}/providers/Microsoft.Network/privateLinkServices/`) },
+      });
       expect('publicAddress' in (ise?.spec ?? {})).toBe(false);
       // ARM took only tokens the emulator's managed-identity endpoint issued (armAuthentication: 'issued-tokens').
       expect(emulator.admin.requestTotal({ status: 401 })).toBe(0);
@@ -288,11 +385,24 @@ describe('the member agent process (bundle under node, real hub and member kube-
       30_000,
     );
 
-    const { agent, health } = await startedAgent(['--member-cluster-name', MEMBER, '--hub-kubeconfig', hubKubeconfig, '--leader-elect=false', ...LOCAL_SERVING]);
-    const notReady = await eventually(() => readyz(health), (r) => r.text.includes(`[-]${FLEET_CRDS_CHECK} failed: the hub's InternalServiceExport`), 30_000);
+    const { agent, health } = await startedAgent([
+      '--member-cluster-name',
+      MEMBER,
+      '--hub-kubeconfig',
+      hubKubeconfig,
+      '--leader-elect=false',
+      ...LOCAL_SERVING,
+    ]);
+    const notReady = await eventually(
+      () => readyz(health),
+      (r) => r.text.includes(`[-]${FLEET_CRDS_CHECK} failed: the hub's InternalServiceExport`),
+      30_000,
+    );
     expect(notReady.status).toBe(503);
     const [message] = errorLines(agent.lines);
-    expect(message).toMatch(/^the hub's InternalServiceExport \(networking\.fleet\.azure\.com\/v1alpha1\) does not serve spec\.internalLoadBalancerIP, spec\.publicAddress, .*status\.frontDoors \(upstream fleet-networking's schema\): the hub would drop what this member publishes; .*fix: install or upgrade the hub chart/);
+    expect(message).toMatch(
+      /^the hub's InternalServiceExport \(networking\.fleet\.azure\.com\/v1alpha1\) does not serve spec\.internalLoadBalancerIP, spec\.publicAddress, .*status\.frontDoors \(upstream fleet-networking's schema\): the hub would drop what this member publishes; .*fix: install or upgrade the hub chart/,
+    );
     expect(notReady.text).toContain(`[-]${FLEET_CRDS_CHECK} failed: ${message}`);
     expect(errorLines(agent.lines)).toEqual([message]);
     // Nothing is written meanwhile: an export made now waits for the schema (the hub would drop its extension fields).
@@ -303,9 +413,25 @@ describe('the member agent process (bundle under node, real hub and member kube-
 
     await plane.installCrds('hub', { gatewayApi: false, fleet: true });
     // Re-checked every 10 s while it fails.
-    expect((await eventually(() => readyz(health), (r) => r.status === 200, 40_000)).status).toBe(200);
+    expect(
+      (
+        await eventually(
+          () => readyz(health),
+          (r) => r.status === 200,
+          40_000,
+        )
+      ).status,
+    ).toBe(200);
     await agent.line((l) => l.message === "the hub's InternalServiceExport serves the Fleet extension fields");
-    expect((await eventually(() => readHubExport('held-back'), (e) => e !== undefined, 30_000))?.spec?.serviceReference.name).toBe('held-back');
+    expect(
+      (
+        await eventually(
+          () => readHubExport('held-back'),
+          (e) => e !== undefined,
+          30_000,
+        )
+      )?.spec?.serviceReference.name,
+    ).toBe('held-back');
     expect(await agent.stop()).toBe(0);
   }, 120_000);
 });

@@ -14,18 +14,32 @@ scenario('export and import without Front Door', [], (system) => {
   it('a Service exported from both members is imported on the hub with both clusters; unexporting removes a cluster, then the import', async () => {
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
     for (const member of E2E_MEMBERS) await applyOnMember(system, member, new URL('member.yaml', import.meta.url));
-    const imported = await until(() => read<ServiceImport>(system.hub, importPath), (si) => (si?.status?.clusters ?? []).length === 2);
+    const imported = await until(
+      () => read<ServiceImport>(system.hub, importPath),
+      (si) => (si?.status?.clusters ?? []).length === 2,
+    );
     expect(imported?.status?.clusters?.map((c) => c.cluster).sort()).toEqual(['member-1', 'member-2']);
     expect(imported?.status?.ports?.map((p) => p.port)).toEqual([8080]);
     for (const member of E2E_MEMBERS) {
-      const se = await until(() => read<ServiceExport>(system.members[member], exportPath), (s) => conditionOf(s, 'Conflict')?.reason === 'NoConflictFound');
+      const se = await until(
+        () => read<ServiceExport>(system.members[member], exportPath),
+        (s) => conditionOf(s, 'Conflict')?.reason === 'NoConflictFound',
+      );
       expect(conditionOf(se, 'Valid')).toMatchObject({ status: 'True', reason: 'ServiceIsValid' });
       expect(conditionOf(se, 'Conflict')).toMatchObject({ status: 'False', reason: 'NoConflictFound' });
     }
     await system.members['member-2'].delete(exportPath);
-    const one = await until(() => read<ServiceImport>(system.hub, importPath), (si) => (si?.status?.clusters ?? []).length === 1);
+    const one = await until(
+      () => read<ServiceImport>(system.hub, importPath),
+      (si) => (si?.status?.clusters ?? []).length === 1,
+    );
     expect(one?.status?.clusters?.map((c) => c.cluster)).toEqual(['member-1']);
     await system.members['member-1'].delete(exportPath);
-    expect(await until(() => read<ServiceImport>(system.hub, importPath), (si) => si === undefined)).toBeUndefined();
+    expect(
+      await until(
+        () => read<ServiceImport>(system.hub, importPath),
+        (si) => si === undefined,
+      ),
+    ).toBeUndefined();
   });
 });

@@ -35,7 +35,13 @@ scenario('Gateway deletion', ['front-door', 'emulator'], (system) => {
     expect(requested.every((r) => r.pls !== '' && r.message !== '')).toBe(true);
 
     await system.hub.delete(gatewayPath);
-    expect(await until(() => read<Gateway>(system.hub, gatewayPath), (g) => g === undefined, 120_000)).toBeUndefined();
+    expect(
+      await until(
+        () => read<Gateway>(system.hub, gatewayPath),
+        (g) => g === undefined,
+        120_000,
+      ),
+    ).toBeUndefined();
     const after = await profileNames();
     expect(after.length).toBe(before.length - 1);
     for (const { member, pls, message } of requested) {

@@ -14,7 +14,10 @@ scenario('invalid input', ['front-door', 'emulator'], (system) => {
   it('a misspelled tier gives a condition naming the key, the value and what is expected, and no Azure write', async () => {
     const before = await settledWrites(system);
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
-    const gateway = await until(() => read<Annotated>(system.hub, objectPath(RESOURCES.Gateway, 'typo', 'e2e-invalid')), (g) => conditionOf(g, 'Accepted')?.status === 'False');
+    const gateway = await until(
+      () => read<Annotated>(system.hub, objectPath(RESOURCES.Gateway, 'typo', 'e2e-invalid')),
+      (g) => conditionOf(g, 'Accepted')?.status === 'False',
+    );
     const accepted = conditionOf(gateway, 'Accepted');
     expect(accepted).toMatchObject({ status: 'False', reason: 'Invalid' });
     expect(accepted?.message).toContain('networking.fleet.azure.com/afd-sku');
@@ -30,7 +33,11 @@ scenario('invalid input', ['front-door', 'emulator'], (system) => {
     const gatewayPath = objectPath(RESOURCES.Gateway, 'held', 'e2e-invalid');
     const hostname = await servingGateway(system, 'e2e-invalid', 'held', { members: ['member-1'] });
     const before = await settledWrites(system);
-    await system.hub.patch(objectPath(RESOURCES.ServiceImport, 'held', 'e2e-invalid'), { metadata: { annotations: { 'networking.fleet.azure.com/afd-health-probe-path': 'healthz' } } }, 'merge');
+    await system.hub.patch(
+      objectPath(RESOURCES.ServiceImport, 'held', 'e2e-invalid'),
+      { metadata: { annotations: { 'networking.fleet.azure.com/afd-health-probe-path': 'healthz' } } },
+      'merge',
+    );
     const route = await until(
       () => read<Route>(system.hub, objectPath(RESOURCES.HTTPRoute, 'held', 'e2e-invalid')),
       (r) => r?.status?.parents?.some((p) => resolvedRefs(p)?.reason === 'InvalidBackendAnnotations') ?? false,

@@ -7,7 +7,12 @@ import { armClients, frontDoorOf, scenario, servingGateway } from '../../src/sce
 import { E2E_AUTO_MEMBER } from '../../src/system-under-test.js';
 
 type Export = {
-  spec?: { privateLinkService?: { resourceID: string }; internalLoadBalancerIP?: string; publicAddress?: string; privateEndpointConnections?: { name: string; status: string }[] };
+  spec?: {
+    privateLinkService?: { resourceID: string };
+    internalLoadBalancerIP?: string;
+    publicAddress?: string;
+    privateEndpointConnections?: { name: string; status: string }[];
+  };
   status?: { privateLinkRequests?: { gateway: string; requestMessage: string }[] };
 };
 
@@ -27,7 +32,9 @@ scenario('Private Link with auto-approval', ['front-door', 'emulator'], (system)
     const { network } = armClients(system);
     const connections = [];
     for await (const c of network.privateLinkServices.listPrivateEndpointConnections(`mc-${E2E_AUTO_MEMBER}`, pls.split('/').at(-1) ?? '')) connections.push(c);
-    expect(connections.map((c) => [c.privateLinkServiceConnectionState?.status, c.privateLinkServiceConnectionState?.description])).toEqual([['Approved', request?.requestMessage]]);
+    expect(connections.map((c) => [c.privateLinkServiceConnectionState?.status, c.privateLinkServiceConnectionState?.description])).toEqual([
+      ['Approved', request?.requestMessage],
+    ]);
     expect(ise?.spec?.privateEndpointConnections?.map((c) => c.status)).toEqual(['Approved']);
 
     // Every origin of the Gateway's profile is a Private Link origin to the member's service, at its internal address.

@@ -19,12 +19,21 @@ scenario('Private Link with manual approval', ['front-door', 'emulator'], (syste
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
 
     // The member's ServiceExport and the hub's Gateway both say exactly what to approve.
-    const se = await until(() => read<ServiceExport>(member, objectPath(RESOURCES.ServiceExport, 'app', 'e2e-pl-manual')), (s) => conditionOf(s, APPROVAL)?.reason === 'ManualApprovalRequired', 120_000);
+    const se = await until(
+      () => read<ServiceExport>(member, objectPath(RESOURCES.ServiceExport, 'app', 'e2e-pl-manual')),
+      (s) => conditionOf(s, APPROVAL)?.reason === 'ManualApprovalRequired',
+      120_000,
+    );
     const approval = conditionOf(se, APPROVAL);
     expect(approval?.status).toBe('False');
     const [, connectionId = '', description = ''] = COMMAND.exec(approval?.message ?? '') ?? [];
-    expect(connectionId).toMatch(new RegExp(`/resourceGroups/mc-${E2E_MANUAL_MEMBER}/providers/Microsoft.Network/privateLinkServices/[^/]+/privateEndpointConnections/`));
-    const pending = await until(() => read<Gateway>(system.hub, gatewayPath), (g) => conditionOf(g, 'Programmed')?.message.includes('awaiting approval') ?? false);
+    expect(connectionId).toMatch(
+      new RegExp(`/resourceGroups/mc-${E2E_MANUAL_MEMBER}/providers/Microsoft.Network/privateLinkServices/[^/]+/privateEndpointConnections/`),
+    );
+    const pending = await until(
+      () => read<Gateway>(system.hub, gatewayPath),
+      (g) => conditionOf(g, 'Programmed')?.message.includes('awaiting approval') ?? false,
+    );
     const programmed = conditionOf(pending, 'Programmed');
     expect(programmed?.status).not.toBe('True');
     expect(programmed?.message).toContain('az network private-endpoint-connection');
@@ -32,7 +41,8 @@ scenario('Private Link with manual approval', ['front-door', 'emulator'], (syste
 
     // Nobody approved it meanwhile.
     const { network } = armClients(system);
-    const [, group = '', service = '', name = ''] = /resourceGroups\/([^/]+)\/providers\/Microsoft\.Network\/privateLinkServices\/([^/]+)\/privateEndpointConnections\/([^/]+)$/.exec(connectionId) ?? [];
+    const [, group = '', service = '', name = ''] =
+      /resourceGroups\/([^/]+)\/providers\/Microsoft\.Network\/privateLinkServices\/([^/]+)\/privateEndpointConnections\/([^/]+)$/.exec(connectionId) ?? [];
     const before = await network.privateLinkServices.getPrivateEndpointConnection(group, service, name);
     expect(before.privateLinkServiceConnectionState).toMatchObject({ status: 'Pending', description });
 
@@ -44,7 +54,10 @@ scenario('Private Link with manual approval', ['front-door', 'emulator'], (syste
     await servingGateway(system, 'e2e-pl-manual', 'app', { members: [E2E_MANUAL_MEMBER] });
     const gateway = await read<Gateway>(system.hub, gatewayPath);
     expect(conditionOf(gateway, 'Programmed')?.status).toBe('True');
-    const approved = await until(() => read<ServiceExport>(member, objectPath(RESOURCES.ServiceExport, 'app', 'e2e-pl-manual')), (s) => conditionOf(s, APPROVAL)?.status === 'True');
+    const approved = await until(
+      () => read<ServiceExport>(member, objectPath(RESOURCES.ServiceExport, 'app', 'e2e-pl-manual')),
+      (s) => conditionOf(s, APPROVAL)?.status === 'True',
+    );
     expect(conditionOf(approved, APPROVAL)?.reason).toBe('ConnectionsApproved');
   });
 });

@@ -36,7 +36,10 @@ scenario('a route change', ['front-door', 'emulator'], (system) => {
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
     hostname = await servingGateway(system, NAMESPACE, 'change', { members: ['member-1'], path: '/old' });
     // green is imported (the change can name it at once), but no rule routes to it yet.
-    await until(() => read<ServiceImport>(system.hub, objectPath(RESOURCES.ServiceImport, 'green', NAMESPACE)), (si) => (si?.status?.clusters ?? []).length === 1);
+    await until(
+      () => read<ServiceImport>(system.hub, objectPath(RESOURCES.ServiceImport, 'green', NAMESPACE)),
+      (si) => (si?.status?.clusters ?? []).length === 1,
+    );
     await changePropagated(system);
     const answers = await answersThroughEdge(system, hostname, ['/old', '/new'], { requests: 20 });
     expect(byPath(answers, '/old').filter((a) => a.status !== 200 || a.cluster !== 'member-1')).toEqual([]);
@@ -45,7 +48,10 @@ scenario('a route change', ['front-door', 'emulator'], (system) => {
 
   it(`after the change (path /old -> /new, backend blue -> green) has propagated, no request sees the old configuration during ${WINDOW.ms / 1000} s and ${WINDOW.requests}+ requests`, async () => {
     await apply(system.hub, new URL('changed.yaml', import.meta.url));
-    await until(() => requestThroughEdge(system.azure.edgeUrl, hostname, '/new'), (r) => r.status === 200 && r.answer?.cluster === 'member-2');
+    await until(
+      () => requestThroughEdge(system.azure.edgeUrl, hostname, '/new'),
+      (r) => r.status === 200 && r.answer?.cluster === 'member-2',
+    );
     await changePropagated(system);
 
     const route = await read<Route>(system.hub, objectPath(RESOURCES.HTTPRoute, 'change', NAMESPACE));

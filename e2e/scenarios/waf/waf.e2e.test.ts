@@ -64,7 +64,10 @@ scenario('WAF policy attach, detach and a missing policy', ['front-door', 'emula
   it('attaching a policy creates a security policy associating the endpoint domain with it; the endpoint keeps serving', async () => {
     await setWafAnnotation(system, wafPolicyId);
     // Created through a long-running operation: listed as Creating first.
-    const [policy, ...others] = await until(() => securityPolicies(system, profile), (policies) => policies.length > 0 && policies.every((p) => p.provisioningState === 'Succeeded'));
+    const [policy, ...others] = await until(
+      () => securityPolicies(system, profile),
+      (policies) => policies.length > 0 && policies.every((p) => p.provisioningState === 'Succeeded'),
+    );
     expect(others).toEqual([]);
     const parameters = policy?.parameters as SecurityPolicyWebApplicationFirewallParameters;
     expect(parameters.type).toBe('WebApplicationFirewall');
@@ -77,7 +80,10 @@ scenario('WAF policy attach, detach and a missing policy', ['front-door', 'emula
     const waf = await armClients(system).frontDoor.policies.get(WAF_GROUP, 'e2eGuard');
     expect(waf.securityPolicyLinks?.map((l) => l.id?.toLowerCase())).toEqual([policy?.id?.toLowerCase()]);
     expect(waf.sku?.name).toBe('Standard_AzureFrontDoor');
-    const gateway = await until(() => read<Gateway>(system.hub, gatewayPath), (g) => conditionOf(g, 'Programmed')?.status === 'True');
+    const gateway = await until(
+      () => read<Gateway>(system.hub, gatewayPath),
+      (g) => conditionOf(g, 'Programmed')?.status === 'True',
+    );
     expect(conditionOf(gateway, 'Programmed')?.reason).toBe('Programmed');
     await changePropagated(system);
     await expectServedByEveryMember(system, hostname);
@@ -85,7 +91,10 @@ scenario('WAF policy attach, detach and a missing policy', ['front-door', 'emula
 
   it('detaching (removing the annotation) deletes the security policy, leaves the WAF policy, and the endpoint keeps serving', async () => {
     await setWafAnnotation(system, null);
-    await until(() => securityPolicies(system, profile), (policies) => policies.length === 0);
+    await until(
+      () => securityPolicies(system, profile),
+      (policies) => policies.length === 0,
+    );
     const waf = await armClients(system).frontDoor.policies.get(WAF_GROUP, 'e2eGuard');
     expect(waf.securityPolicyLinks ?? []).toEqual([]);
     expect(conditionOf(await read<Gateway>(system.hub, gatewayPath), 'Programmed')?.status).toBe('True');
@@ -97,7 +106,10 @@ scenario('WAF policy attach, detach and a missing policy', ['front-door', 'emula
     const missing = `/subscriptions/${system.azure.subscriptionId}/resourceGroups/${WAF_GROUP}/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/e2eNoSuchPolicy`;
     const before = await settledWrites(system);
     await setWafAnnotation(system, missing);
-    const gateway = await until(() => read<Gateway>(system.hub, gatewayPath), (g) => conditionOf(g, 'Programmed')?.reason === 'WafPolicyNotFound');
+    const gateway = await until(
+      () => read<Gateway>(system.hub, gatewayPath),
+      (g) => conditionOf(g, 'Programmed')?.reason === 'WafPolicyNotFound',
+    );
     const programmed = conditionOf(gateway, 'Programmed');
     expect(programmed?.status).toBe('False');
     expect(programmed?.message).toContain(`annotation "${WAF_KEY}"`);
@@ -115,8 +127,14 @@ scenario('WAF policy attach, detach and a missing policy', ['front-door', 'emula
 
   it('naming an existing policy again programs its association', async () => {
     await setWafAnnotation(system, wafPolicyId);
-    await until(() => read<Gateway>(system.hub, gatewayPath), (g) => conditionOf(g, 'Programmed')?.status === 'True');
-    const policies = await until(() => securityPolicies(system, profile), (found) => found.length === 1 && found[0]?.provisioningState === 'Succeeded');
+    await until(
+      () => read<Gateway>(system.hub, gatewayPath),
+      (g) => conditionOf(g, 'Programmed')?.status === 'True',
+    );
+    const policies = await until(
+      () => securityPolicies(system, profile),
+      (found) => found.length === 1 && found[0]?.provisioningState === 'Succeeded',
+    );
     expect((policies[0]?.parameters as SecurityPolicyWebApplicationFirewallParameters).wafPolicy?.id?.toLowerCase()).toBe(wafPolicyId.toLowerCase());
   });
 });

@@ -24,7 +24,10 @@ scenario('withdrawal, verified over a sustained interval', ['front-door', 'emula
 
   it(`a withdrawn cluster never answers /shop during ${WINDOW.ms / 1000} s and ${WINDOW.requests}+ requests once the withdrawal has propagated`, async () => {
     await system.members['member-2'].delete(exportPath);
-    await until(() => read(system.hub, objectPath(RESOURCES.InternalServiceExport, 'e2e-withdraw-shop', 'fleet-member-member-2')), (e) => e === undefined);
+    await until(
+      () => read(system.hub, objectPath(RESOURCES.InternalServiceExport, 'e2e-withdraw-shop', 'fleet-member-member-2')),
+      (e) => e === undefined,
+    );
     await changePropagated(system);
     const answers = await answersThroughEdge(system, hostname, ['/shop'], WINDOW);
     expect(answers.length).toBeGreaterThanOrEqual(WINDOW.requests);
@@ -34,7 +37,10 @@ scenario('withdrawal, verified over a sustained interval', ['front-door', 'emula
 
   it('a rule whose backends are all gone answers 5xx on every request, reaching no backend, while the other rule keeps serving', async () => {
     await system.members['member-1'].delete(exportPath);
-    await until(() => read(system.hub, objectPath(RESOURCES.InternalServiceExport, 'e2e-withdraw-shop', 'fleet-member-member-1')), (e) => e === undefined);
+    await until(
+      () => read(system.hub, objectPath(RESOURCES.InternalServiceExport, 'e2e-withdraw-shop', 'fleet-member-member-1')),
+      (e) => e === undefined,
+    );
     await changePropagated(system);
     const answers = await answersThroughEdge(system, hostname, ['/shop'], WINDOW);
     expect(answers.length).toBeGreaterThanOrEqual(WINDOW.requests);

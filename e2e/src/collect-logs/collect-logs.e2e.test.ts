@@ -29,8 +29,14 @@ scenario('logs collected on failure (collectLogs, against the running system)', 
   it("copies the hub agent's and both member agents' JSON logs and the emulator's state holding a Gateway's profile", async () => {
     for (const member of E2E_MEMBERS) await apply(system.members[member], new URL('member.yaml', import.meta.url));
     await apply(system.hub, new URL('hub.yaml', import.meta.url));
-    await until(() => read<{ status?: { clusters?: unknown[] } }>(system.hub, objectPath(RESOURCES.ServiceImport, 'logged', NAMESPACE)), (si) => (si?.status?.clusters ?? []).length === 2);
-    const frontDoor = await until(() => frontDoorOf(system, 'e2e-logs', 'logged'), (found) => found !== undefined);
+    await until(
+      () => read<{ status?: { clusters?: unknown[] } }>(system.hub, objectPath(RESOURCES.ServiceImport, 'logged', NAMESPACE)),
+      (si) => (si?.status?.clusters ?? []).length === 2,
+    );
+    const frontDoor = await until(
+      () => frontDoorOf(system, 'e2e-logs', 'logged'),
+      (found) => found !== undefined,
+    );
     const profile = frontDoor?.profile.name ?? '';
 
     parent = await mkdtemp(path.join(tmpdir(), 'fleet-gateway-e2e-logs-'));

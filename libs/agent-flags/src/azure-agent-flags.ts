@@ -12,7 +12,11 @@ export function azureAgentOptions(agent: { name: string; cloudConfigReads: strin
       valueName: 'KIND',
       description: `the only Azure credential this ${agent.name} uses, one of ${AZURE_CREDENTIAL_KINDS.join(', ')} (from IDENTITY_ENDPOINT, e.g. the local emulator's, else the node's IMDS)`,
     },
-    'azure-client-id': { type: 'string', valueName: 'GUID', description: 'client id of the workload identity or of a user-assigned managed identity (else AZURE_CLIENT_ID)' },
+    'azure-client-id': {
+      type: 'string',
+      valueName: 'GUID',
+      description: 'client id of the workload identity or of a user-assigned managed identity (else AZURE_CLIENT_ID)',
+    },
     'cloud-config': { type: 'string', valueName: 'FILE', description: `AKS cloud config (azure.json): ${agent.cloudConfigReads}; explicit flags override it` },
     'azure-tenant-id': { type: 'string', valueName: 'GUID', description: 'the Microsoft Entra tenant (overrides --cloud-config)' },
     'arm-rate-limit-share': {

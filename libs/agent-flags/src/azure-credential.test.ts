@@ -7,7 +7,12 @@ import { createAzureCredential } from './create-azure-credential.js';
 const CLIENT = '11111111-2222-3333-4444-555555555555';
 const TENANT = '66666666-7777-8888-9999-000000000000';
 const TOKEN_FILE = '/var/run/secrets/azure/tokens/azure-identity-token';
-const WEBHOOK_ENVIRONMENT = { AZURE_CLIENT_ID: CLIENT, AZURE_TENANT_ID: TENANT, AZURE_FEDERATED_TOKEN_FILE: TOKEN_FILE, AZURE_AUTHORITY_HOST: 'https://login.microsoftonline.com/' };
+const WEBHOOK_ENVIRONMENT = {
+  AZURE_CLIENT_ID: CLIENT,
+  AZURE_TENANT_ID: TENANT,
+  AZURE_FEDERATED_TOKEN_FILE: TOKEN_FILE,
+  AZURE_AUTHORITY_HOST: 'https://login.microsoftonline.com/',
+};
 
 function read(inputs: Partial<AzureCredentialInputs>) {
   const errors: string[] = [];
@@ -39,15 +44,24 @@ describe('readAzureCredential', () => {
     });
     const { errors } = read({ kind: 'workload-identity' });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^--azure-credential=workload-identity is missing the identity's client id \(--azure-client-id or AZURE_CLIENT_ID\), the tenant \(--azure-tenant-id, tenantId of --cloud-config or AZURE_TENANT_ID\), AZURE_FEDERATED_TOKEN_FILE/);
+    expect(errors[0]).toMatch(
+      /^--azure-credential=workload-identity is missing the identity's client id \(--azure-client-id or AZURE_CLIENT_ID\), the tenant \(--azure-tenant-id, tenantId of --cloud-config or AZURE_TENANT_ID\), AZURE_FEDERATED_TOKEN_FILE/,
+    );
   });
 
   it('managed identity: the endpoint the platform names (IDENTITY_ENDPOINT) or IMDS, with a user-assigned client id from the flag or AZURE_CLIENT_ID', () => {
     expect(read({})).toEqual({ choice: { kind: 'managed-identity' }, errors: [] });
     const endpoint = 'http://127.0.0.1:4004/msi/token';
-    expect(read({ clientId: CLIENT, environment: { IDENTITY_ENDPOINT: endpoint, IDENTITY_HEADER: 'SECRET' } }).choice).toEqual({ kind: 'managed-identity', clientId: CLIENT, tokenEndpoint: endpoint });
+    expect(read({ clientId: CLIENT, environment: { IDENTITY_ENDPOINT: endpoint, IDENTITY_HEADER: 'SECRET' } }).choice).toEqual({
+      kind: 'managed-identity',
+      clientId: CLIENT,
+      tokenEndpoint: endpoint,
+    });
     expect(read({ environment: { AZURE_CLIENT_ID: CLIENT } }).choice).toEqual({ kind: 'managed-identity', clientId: CLIENT });
-    expect(read({ environment: { MSI_ENDPOINT: 'http://localhost:50342/oauth2/token' } }).choice).toEqual({ kind: 'managed-identity', tokenEndpoint: 'http://localhost:50342/oauth2/token' });
+    expect(read({ environment: { MSI_ENDPOINT: 'http://localhost:50342/oauth2/token' } }).choice).toEqual({
+      kind: 'managed-identity',
+      tokenEndpoint: 'http://localhost:50342/oauth2/token',
+    });
   });
 
   it('managed identity refuses the workload identity environment, with which ManagedIdentityCredential would exchange its token instead', () => {
@@ -60,7 +74,9 @@ describe('readAzureCredential', () => {
 
   it('refuses an unknown kind and a client id that is not a GUID, naming the flag or variable and the value', () => {
     expect(read({ kind: 'default' }).errors).toEqual(['--azure-credential has invalid value "default"; expected one of workload-identity, managed-identity']);
-    expect(read({ clientId: 'my-app' }).errors).toEqual(['--azure-client-id has invalid value "my-app"; expected a GUID such as 00000000-0000-0000-0000-000000000000']);
+    expect(read({ clientId: 'my-app' }).errors).toEqual([
+      '--azure-client-id has invalid value "my-app"; expected a GUID such as 00000000-0000-0000-0000-000000000000',
+    ]);
     expect(read({ environment: { AZURE_CLIENT_ID: 'my-app' } }).errors).toEqual([
       'AZURE_CLIENT_ID has invalid value "my-app"; expected a GUID (the client id of the identity --azure-credential=managed-identity uses)',
     ]);
@@ -99,24 +115,31 @@ describe('createAzureCredential', () => {
       )
       .map((pairs) => Object.fromEntries(pairs.filter((pair) => pair !== undefined)));
     fc.assert(
-      fc.property(fc.constantFrom(...AZURE_CREDENTIAL_KINDS), environments, fc.option(fc.constant(CLIENT), { nil: undefined }), (kind, environment, clientId) => {
-        const { choice, errors } = read({ kind, environment, clientId });
-        if (choice === undefined) {
-          expect(errors.length).toBeGreaterThan(0);
-          expect(errors.every((error) => error.startsWith(`--azure-credential=${kind} `))).toBe(true);
-          return;
-        }
-        expect(errors).toEqual([]);
-        expect(choice.kind).toBe(kind);
-        expect(createAzureCredential(choice)).toBeInstanceOf(kind === 'workload-identity' ? WorkloadIdentityCredential : ManagedIdentityCredential);
-      }),
+      fc.property(
+        fc.constantFrom(...AZURE_CREDENTIAL_KINDS),
+        environments,
+        fc.option(fc.constant(CLIENT), { nil: undefined }),
+        (kind, environment, clientId) => {
+          const { choice, errors } = read({ kind, environment, clientId });
+          if (choice === undefined) {
+            expect(errors.length).toBeGreaterThan(0);
+            expect(errors.every((error) => error.startsWith(`--azure-credential=${kind} `))).toBe(true);
+            return;
+          }
+          expect(errors).toEqual([]);
+          expect(choice.kind).toBe(kind);
+          expect(createAzureCredential(choice)).toBeInstanceOf(kind === 'workload-identity' ? WorkloadIdentityCredential : ManagedIdentityCredential);
+        },
+      ),
     );
   });
 });
 
 describe('describeAzureCredential', () => {
   it('names the identity that needs the roles, as the chosen credential signs in', () => {
-    expect(describeAzureCredential({ kind: 'workload-identity', clientId: CLIENT, tenantId: TENANT, tokenFile: TOKEN_FILE })).toBe(`the workload identity with client id ${CLIENT} (tenant ${TENANT})`);
+    expect(describeAzureCredential({ kind: 'workload-identity', clientId: CLIENT, tenantId: TENANT, tokenFile: TOKEN_FILE })).toBe(
+      `the workload identity with client id ${CLIENT} (tenant ${TENANT})`,
+    );
     expect(describeAzureCredential({ kind: 'managed-identity', clientId: CLIENT })).toBe(
       `the user-assigned managed identity with client id ${CLIENT}, through the node's IMDS`,
     );

@@ -75,7 +75,9 @@ export function readAzureCredential(inputs: AzureCredentialInputs, errors: strin
   const missing = [
     clientId === undefined ? "the identity's client id (--azure-client-id or AZURE_CLIENT_ID)" : undefined,
     tenantId === undefined ? 'the tenant (--azure-tenant-id, tenantId of --cloud-config or AZURE_TENANT_ID)' : undefined,
-    tokenFile === undefined ? 'AZURE_FEDERATED_TOKEN_FILE, the service account token the workload identity webhook projects (pod label azure.workload.identity/use: "true")' : undefined,
+    tokenFile === undefined
+      ? 'AZURE_FEDERATED_TOKEN_FILE, the service account token the workload identity webhook projects (pod label azure.workload.identity/use: "true")'
+      : undefined,
   ].filter((piece): piece is string => piece !== undefined);
   if (missing.length > 0) {
     errors.push(`${chosen} is missing ${missing.join(', ')}`);

@@ -11,7 +11,10 @@ describe('readCloudConfig', () => {
       ok: true,
       config: { subscriptionId: SUB, tenantId: TENANT, armEndpoint: 'https://management.azure.com', resourceGroup: 'rg' },
     });
-    expect(readCloudConfig('f', aks({ cloud: 'azurechinacloud' }))).toEqual({ ok: true, config: { armEndpoint: 'https://management.chinacloudapi.cn', resourceGroup: 'rg' } });
+    expect(readCloudConfig('f', aks({ cloud: 'azurechinacloud' }))).toEqual({
+      ok: true,
+      config: { armEndpoint: 'https://management.chinacloudapi.cn', resourceGroup: 'rg' },
+    });
     expect(readCloudConfig('f', aks({ cloud: 'AzureUSGovernmentCloud' }))).toMatchObject({ config: { armEndpoint: 'https://management.usgovcloudapi.net' } });
     expect(readCloudConfig('f', aks({ resourceGroup: '' }))).toEqual({ ok: true, config: {} });
   });

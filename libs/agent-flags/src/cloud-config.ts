@@ -49,7 +49,10 @@ export function readCloudConfig(file: string, text: string): { ok: true; config:
   const cloud = stringField('cloud');
   const resourceGroup = stringField('resourceGroup');
   const location = stringField('location');
-  for (const [key, value] of [['subscriptionId', subscriptionId], ['tenantId', tenantId]] as const) {
+  for (const [key, value] of [
+    ['subscriptionId', subscriptionId],
+    ['tenantId', tenantId],
+  ] as const) {
     if (checkSubscriptionId(key, value) !== undefined) errors.push(`--cloud-config "${file}": field ${key} has invalid value "${value}"; expected a GUID`);
   }
   if (checkResourceGroup('resourceGroup', resourceGroup) !== undefined) {

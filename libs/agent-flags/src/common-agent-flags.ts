@@ -35,7 +35,8 @@ export function commonAgentOptions(ports: { metrics: string; health: string }) {
     'metrics-secure': {
       type: 'boolean',
       default: true,
-      description: '/metrics over HTTPS, for bearer tokens the API server authenticates and allows to get /metrics (TokenReview, SubjectAccessReview); false: plain HTTP, open to anyone who reaches the address',
+      description:
+        '/metrics over HTTPS, for bearer tokens the API server authenticates and allows to get /metrics (TokenReview, SubjectAccessReview); false: plain HTTP, open to anyone who reaches the address',
     },
     'metrics-cert-dir': {
       type: 'string',
@@ -55,7 +56,11 @@ export function commonAgentOptions(ports: { metrics: string; health: string }) {
       description: '/healthz fails when requests wait or a reconcile runs this long with no reconcile finished meanwhile',
     },
     'azure-subscription-id': { type: 'string', valueName: 'GUID', description: 'the Azure subscription' },
-    'arm-endpoint': { type: 'string', valueName: 'URL', description: 'the ARM endpoint, e.g. a sovereign cloud or the local emulator (default: Azure public cloud)' },
+    'arm-endpoint': {
+      type: 'string',
+      valueName: 'URL',
+      description: 'the ARM endpoint, e.g. a sovereign cloud or the local emulator (default: Azure public cloud)',
+    },
     'log-level': { type: 'string', default: 'info', valueName: 'LEVEL', description: `log level, one of ${LOG_LEVELS.join(', ')}` },
   } as const satisfies FlagSpecs;
 }
@@ -74,9 +79,7 @@ export function readCommonAgentFlags(values: ParsedCommon, errors: string[]): Co
     values['metrics-cert-dir'] !== undefined && !values['metrics-secure']
       ? `--metrics-cert-dir has value "${values['metrics-cert-dir']}" but --metrics-secure is false; expected --metrics-secure with it (its certificate serves only the secure /metrics)`
       : undefined,
-    values['metrics-cert-dir'] === ''
-      ? '--metrics-cert-dir has invalid value ""; expected a directory holding tls.crt and tls.key'
-      : undefined,
+    values['metrics-cert-dir'] === '' ? '--metrics-cert-dir has invalid value ""; expected a directory holding tls.crt and tls.key' : undefined,
     (LOG_LEVELS as readonly string[]).includes(values['log-level'])
       ? undefined
       : `--log-level has invalid value "${values['log-level']}"; expected one of ${LOG_LEVELS.join(', ')}`,

@@ -29,7 +29,8 @@ export function readHubConnection(kubeconfig: string | undefined, environment: N
     return undefined;
   }
   const problems = errors.length;
-  if (!isHttpsUrl(server)) errors.push(`HUB_SERVER_URL has invalid value "${server}"; expected the hub API server's https URL such as https://hub.example.com:443`);
+  if (!isHttpsUrl(server))
+    errors.push(`HUB_SERVER_URL has invalid value "${server}"; expected the hub API server's https URL such as https://hub.example.com:443`);
   if (tokenFile === undefined) {
     errors.push('CONFIG_PATH must be set with HUB_SERVER_URL; expected the file holding the hub bearer token (the refresh-token sidecar writes it)');
   } else {

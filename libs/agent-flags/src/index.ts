@@ -5,7 +5,14 @@ export { parseAgentArgs, type ParsedAgentArgs, type Values } from './parse-agent
 export { readCloudConfig, type CloudConfig } from './cloud-config.js';
 export { checkedBindAddress, parseBindAddress, type BindAddress } from './bind-address.js';
 export { flagsOrExit, type FlagsResult } from './flags-or-exit.js';
-export { AZURE_CREDENTIAL_KINDS, describeAzureCredential, readAzureCredential, type AzureCredentialChoice, type AzureCredentialInputs, type AzureCredentialKind } from './azure-credential.js';
+export {
+  AZURE_CREDENTIAL_KINDS,
+  describeAzureCredential,
+  readAzureCredential,
+  type AzureCredentialChoice,
+  type AzureCredentialInputs,
+  type AzureCredentialKind,
+} from './azure-credential.js';
 export { createAzureCredential } from './create-azure-credential.js';
 export { azureAgentOptions, readArmRateLimitShare, readCloudConfigFile } from './azure-agent-flags.js';
 export { readHubConnection, type HubConnection } from './hub-connection.js';

@@ -3,8 +3,12 @@ import type { FlagSpecs } from './flag-spec.js';
 
 export type Values<S extends FlagSpecs> = {
   [K in keyof S]: S[K]['type'] extends 'boolean'
-    ? S[K] extends { default: boolean } ? boolean : boolean | undefined
-    : S[K] extends { default: string } ? string : string | undefined;
+    ? S[K] extends { default: boolean }
+      ? boolean
+      : boolean | undefined
+    : S[K] extends { default: string }
+      ? string
+      : string | undefined;
 };
 
 export type ParsedAgentArgs<S extends FlagSpecs> = { ok: true; values: Values<S> } | { ok: false; errors: string[] };

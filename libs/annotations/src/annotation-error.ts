@@ -11,9 +11,7 @@ export interface AnnotationError {
   readonly message: string;
 }
 
-export type AnnotationResult<T> =
-  | { readonly ok: true; readonly config: T }
-  | { readonly ok: false; readonly errors: readonly AnnotationError[] };
+export type AnnotationResult<T> = { readonly ok: true; readonly config: T } | { readonly ok: false; readonly errors: readonly AnnotationError[] };
 
 /** Joins errors into one status message, in key order so that the message is stable. */
 export function formatAnnotationErrors(errors: readonly AnnotationError[]): string {

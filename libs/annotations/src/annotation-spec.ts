@@ -16,11 +16,7 @@ export type SpecTable = Record<string, AnnotationSpec<unknown>>;
 
 /** The typed config a table yields: a field is optional exactly when its key has no default. */
 export type ConfigOf<S extends SpecTable> = {
-  readonly [F in keyof S]: S[F] extends AnnotationSpec<infer T>
-    ? S[F]['defaultValue'] extends undefined
-      ? T | undefined
-      : T
-    : never;
+  readonly [F in keyof S]: S[F] extends AnnotationSpec<infer T> ? (S[F]['defaultValue'] extends undefined ? T | undefined : T) : never;
 };
 
 /** The keys one kind of object may carry, and how its errors surface in status. */

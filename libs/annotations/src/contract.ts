@@ -182,9 +182,4 @@ export const httpRouteContract: KindContract<Record<string, never>> = {
   reserved: [],
 };
 
-export const annotationContracts: readonly KindContract<SpecTable>[] = [
-  gatewayContract,
-  listenerTlsContract,
-  serviceImportContract,
-  httpRouteContract,
-];
+export const annotationContracts: readonly KindContract<SpecTable>[] = [gatewayContract, listenerTlsContract, serviceImportContract, httpRouteContract];

@@ -72,9 +72,7 @@ const samples: Record<string, { valid: string[]; invalid: string[] }> = {
   },
 };
 
-const rows = annotationContracts.flatMap((contract) =>
-  Object.entries(contract.keys).map(([field, spec]) => ({ contract, field, spec })),
-);
+const rows = annotationContracts.flatMap((contract) => Object.entries(contract.keys).map(([field, spec]) => ({ contract, field, spec })));
 
 describe.each(rows)('$spec.key', ({ contract, field, spec }) => {
   const sample = samples[spec.key] ?? { valid: [], invalid: [] };

@@ -11,10 +11,7 @@ export interface ParseGatewayOptions {
   readonly defaultSku: Sku;
 }
 
-export function parseGatewayAnnotations(
-  annotations: AnnotationMap | undefined,
-  options: ParseGatewayOptions,
-): AnnotationResult<GatewayConfig> {
+export function parseGatewayAnnotations(annotations: AnnotationMap | undefined, options: ParseGatewayOptions): AnnotationResult<GatewayConfig> {
   // A controller started with a bad default is a wiring bug, not user input; callers validate flags with isSku.
   if (!isSku(options.defaultSku)) throw new RangeError(`defaultSku "${options.defaultSku}" is not a known SKU`);
   const result = parseAnnotations(gatewayContract, annotations);
@@ -22,9 +19,7 @@ export function parseGatewayAnnotations(
   return { ok: true, config: { ...result.config, sku: result.config.sku ?? options.defaultSku } };
 }
 
-export type DeletionPolicyResult =
-  | { readonly ok: true; readonly policy: DeletionPolicy }
-  | { readonly ok: false; readonly error: AnnotationError };
+export type DeletionPolicyResult = { readonly ok: true; readonly policy: DeletionPolicy } | { readonly ok: false; readonly error: AnnotationError };
 
 /**
  * Reads only the deletion policy, so that Gateway deletion honours it even when other keys are invalid. An invalid

@@ -5,11 +5,7 @@ import { parse, stringify } from 'yaml';
 import type { AnnotationResult } from './annotation-error.js';
 import { parseGatewayAnnotations } from './gateway-annotations.js';
 import { KnownSku, type AnnotatedKind } from './known-values.js';
-import {
-  parseHTTPRouteAnnotations,
-  parseListenerTlsOptions,
-  parseServiceImportAnnotations,
-} from './object-annotations.js';
+import { parseHTTPRouteAnnotations, parseListenerTlsOptions, parseServiceImportAnnotations } from './object-annotations.js';
 import type { AnnotationMap } from './parse-annotations.js';
 
 /** testdata/<kind>-<case>.in.yaml: `{ kind, annotations }` -> `.out.yaml`: the parse result. */

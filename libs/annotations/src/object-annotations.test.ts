@@ -4,11 +4,7 @@ import { parseGatewayAnnotations, readDeletionPolicy } from './gateway-annotatio
 import { KnownSku } from './known-values.js';
 import { gatewayContract } from './contract.js';
 import { readAnnotation } from './parse-annotations.js';
-import {
-  parseHTTPRouteAnnotations,
-  parseListenerTlsOptions,
-  parseServiceImportAnnotations,
-} from './object-annotations.js';
+import { parseHTTPRouteAnnotations, parseListenerTlsOptions, parseServiceImportAnnotations } from './object-annotations.js';
 
 const P = 'networking.fleet.azure.com/afd-';
 const standard = { defaultSku: KnownSku.Standard };
@@ -27,7 +23,8 @@ describe('parseGatewayAnnotations', () => {
   });
 
   it('parses the WAF policy id into its parts, keeping the text as written', () => {
-    const id = '/subscriptions/00000000-0000-0000-0000-00000000000a/resourceGroups/waf/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/edge';
+    const id =
+      '/subscriptions/00000000-0000-0000-0000-00000000000a/resourceGroups/waf/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/edge';
     const result = parseGatewayAnnotations({ [`${P}waf-policy-id`]: id }, standard);
     expect(result.ok && result.config.wafPolicy).toEqual({
       id,

@@ -6,9 +6,7 @@ import { parseAnnotations, type AnnotationMap } from './parse-annotations.js';
 export type ServiceImportConfig = ConfigOf<typeof serviceImportContract.keys>;
 export type ListenerTlsConfig = ConfigOf<typeof listenerTlsContract.keys>;
 
-export function parseServiceImportAnnotations(
-  annotations: AnnotationMap | undefined,
-): AnnotationResult<ServiceImportConfig> {
+export function parseServiceImportAnnotations(annotations: AnnotationMap | undefined): AnnotationResult<ServiceImportConfig> {
   return parseAnnotations(serviceImportContract, annotations);
 }
 
@@ -18,8 +16,6 @@ export function parseListenerTlsOptions(options: AnnotationMap | undefined): Ann
 }
 
 /** HTTPRoutes carry no keys: the only possible outcome is "no errors" or the list of misplaced keys. */
-export function parseHTTPRouteAnnotations(
-  annotations: AnnotationMap | undefined,
-): AnnotationResult<ConfigOf<typeof httpRouteContract.keys>> {
+export function parseHTTPRouteAnnotations(annotations: AnnotationMap | undefined): AnnotationResult<ConfigOf<typeof httpRouteContract.keys>> {
   return parseAnnotations(httpRouteContract, annotations);
 }

@@ -29,11 +29,7 @@ function unknownKeyError(contract: KindContract<SpecTable>, key: string, value: 
   const allKeys = annotationContracts.flatMap((c) => Object.values(c.keys).map((spec) => spec.key));
   const suggestion = closestKey(key, allKeys);
   // The hint is the expected form when there is one; otherwise the message lists what the object accepts.
-  const hint = owner
-    ? `; it belongs ${owner.placement}`
-    : suggestion
-      ? `; did you mean "${suggestion}"?`
-      : `; expected ${expected}`;
+  const hint = owner ? `; it belongs ${owner.placement}` : suggestion ? `; did you mean "${suggestion}"?` : `; expected ${expected}`;
   return {
     key,
     value,
@@ -51,11 +47,7 @@ function invalidValueError(contract: KindContract<SpecTable>, spec: AnnotationSp
 }
 
 /** Checks one key of an object of the contract's kind; undefined when the key is acceptable there. */
-export function checkAnnotation(
-  contract: KindContract<SpecTable>,
-  key: string,
-  value: string,
-): AnnotationError | undefined {
+export function checkAnnotation(contract: KindContract<SpecTable>, key: string, value: string): AnnotationError | undefined {
   const spec = specFor(contract, key);
   if (spec) return spec.parser.parse(value).ok ? undefined : invalidValueError(contract, spec, value);
   const reservedSpec = contract.reserved.find((r) => r.key === key);
@@ -71,10 +63,7 @@ export function checkAnnotation(
  * Parses the keys of one object against its kind's contract. Keys outside the reserved prefix are ignored; every
  * problem is reported, in key order; defaults apply only to absent keys.
  */
-export function parseAnnotations<S extends SpecTable>(
-  contract: KindContract<S>,
-  annotations: AnnotationMap | undefined,
-): AnnotationResult<ConfigOf<S>> {
+export function parseAnnotations<S extends SpecTable>(contract: KindContract<S>, annotations: AnnotationMap | undefined): AnnotationResult<ConfigOf<S>> {
   const entries = Object.entries(annotations ?? {})
     .filter((entry): entry is [string, string] => entry[1] !== undefined && isReservedKey(entry[0]))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -13,10 +13,7 @@ function row(contract: KindContract<SpecTable>, spec: AnnotationSpec<unknown>, v
 
 /** The README's key table, rendered from the same contract the parser enforces. */
 export function renderAnnotationTable(): string {
-  const lines = [
-    '| key | on | values | default | example | meaning |',
-    '| --- | --- | --- | --- | --- | --- |',
-  ];
+  const lines = ['| key | on | values | default | example | meaning |', '| --- | --- | --- | --- | --- | --- |'];
   for (const contract of annotationContracts) {
     for (const spec of Object.values(contract.keys)) {
       lines.push(row(contract, spec, spec.parser.expected, spec.defaultText));

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseGatewayAnnotations } from './gateway-annotations.js';
 import { KnownSku } from './known-values.js';
-import {
-  parseHTTPRouteAnnotations,
-  parseListenerTlsOptions,
-  parseServiceImportAnnotations,
-} from './object-annotations.js';
+import { parseHTTPRouteAnnotations, parseListenerTlsOptions, parseServiceImportAnnotations } from './object-annotations.js';
 
 const P = 'networking.fleet.azure.com/afd-';
-const gateway = (annotations: Record<string, string>) =>
-  parseGatewayAnnotations(annotations, { defaultSku: KnownSku.Standard });
+const gateway = (annotations: Record<string, string>) => parseGatewayAnnotations(annotations, { defaultSku: KnownSku.Standard });
 
 function messages(result: { ok: boolean; errors?: readonly { message: string }[] }): string[] {
   return (result.errors ?? []).map((e) => e.message);
@@ -78,10 +73,6 @@ describe('keys under the reserved prefix that do not belong', () => {
       [`${P}helth-probe-path`]: '/x',
       [`${P}health-probe-path`]: 'x',
     });
-    expect(!result.ok && result.errors.map((e) => e.key)).toEqual([
-      `${P}health-probe-path`,
-      `${P}helth-probe-path`,
-      `${P}origin-connectivity`,
-    ]);
+    expect(!result.ok && result.errors.map((e) => e.key)).toEqual([`${P}health-probe-path`, `${P}helth-probe-path`, `${P}origin-connectivity`]);
   });
 });

@@ -15,8 +15,7 @@ function valid<T>(value: T): Parsed<T> {
 /** Exact, case-sensitive match against a closed set: "Premium_azurefrontdoor" is a typo, not a synonym. */
 export function oneOf<const V extends string>(values: readonly V[]): ValueParser<V> {
   const quoted = values.map((v) => `"${v}"`);
-  const expected =
-    quoted.length === 1 ? `${quoted[0]}` : quoted.length === 2 ? `${quoted[0]} or ${quoted[1]}` : `one of ${quoted.join(', ')}`;
+  const expected = quoted.length === 1 ? `${quoted[0]}` : quoted.length === 2 ? `${quoted[0]} or ${quoted[1]}` : `one of ${quoted.join(', ')}`;
   return {
     expected,
     parse: (raw) => ((values as readonly string[]).includes(raw) ? valid(raw as V) : invalid),

@@ -42,8 +42,7 @@ export function parseWafPolicyId(raw: string): WafPolicyId | undefined {
 
 export function wafPolicyId(): ValueParser<WafPolicyId> {
   return makeParser(
-    'a resource id "/subscriptions/<GUID>/resourceGroups/<group>/providers/Microsoft.Network/' +
-      'frontdoorWebApplicationFirewallPolicies/<name>"',
+    'a resource id "/subscriptions/<GUID>/resourceGroups/<group>/providers/Microsoft.Network/' + 'frontdoorWebApplicationFirewallPolicies/<name>"',
     parseWafPolicyId,
   );
 }

@@ -18,7 +18,9 @@ describe('ARM error classification', () => {
   });
 
   it('recognizes quota errors by code or message', () => {
-    expect(classifyArmError(rest(400, 'BadRequest', "Limit reached: origins per profile cannot exceed 100 for SKU 'Standard_AzureFrontDoor'.")).category).toBe('quota');
+    expect(classifyArmError(rest(400, 'BadRequest', "Limit reached: origins per profile cannot exceed 100 for SKU 'Standard_AzureFrontDoor'.")).category).toBe(
+      'quota',
+    );
     expect(classifyArmError(rest(400, 'QuotaExceeded', 'No room.')).category).toBe('quota');
   });
 
@@ -34,6 +36,11 @@ describe('ARM error classification', () => {
 
   it('network errors are transient; anything else is terminal with one line of cause', () => {
     expect(classifyArmError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toMatchObject({ class: 'transient', category: 'network' });
-    expect(classifyArmError(new Error('first line\n    at stack frame'))).toEqual({ class: 'terminal', category: 'unknown', code: 'Unknown', cause: 'first line at stack frame' });
+    expect(classifyArmError(new Error('first line\n    at stack frame'))).toEqual({
+      class: 'terminal',
+      category: 'unknown',
+      code: 'Unknown',
+      cause: 'first line at stack frame',
+    });
   });
 });

@@ -6,16 +6,7 @@
 export type ErrorClass = 'transient' | 'throttled' | 'terminal';
 
 export type ErrorCategory =
-  | 'throttling'
-  | 'server'
-  | 'network'
-  | 'conflict'
-  | 'authorization'
-  | 'quota'
-  | 'validation'
-  | 'not-found'
-  | 'operation-failed'
-  | 'unknown';
+  'throttling' | 'server' | 'network' | 'conflict' | 'authorization' | 'quota' | 'validation' | 'not-found' | 'operation-failed' | 'unknown';
 
 export interface ArmFailure {
   readonly class: ErrorClass;

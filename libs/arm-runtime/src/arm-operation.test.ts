@@ -19,13 +19,17 @@ describe('armOperationOf', () => {
   });
 
   it("takes one spelling per type, whatever casing ARM's ids and poll URLs use", () => {
-    expect(armOperationOf('https://management.azure.com/subscriptions/s/resourcegroups/rg/providers/Microsoft.Cdn/profiles/fd/afdendpoints/web')).toBe('afdEndpoints');
+    expect(armOperationOf('https://management.azure.com/subscriptions/s/resourcegroups/rg/providers/Microsoft.Cdn/profiles/fd/afdendpoints/web')).toBe(
+      'afdEndpoints',
+    );
     expect(armOperationOf(`${rg}/providers/Microsoft.Network/frontdoorwebapplicationfirewallpolicies/waf`)).toBe('FrontDoorWebApplicationFirewallPolicies');
   });
 
   it('labels the polls of long-running operations operationResults, status and result URLs alike', () => {
     expect(armOperationOf(`${profile}/operationStatuses/0f4c?api-version=2024-02-01`)).toBe('operationResults');
-    expect(armOperationOf(`https://management.azure.com/subscriptions/s/providers/Microsoft.Cdn/locations/global/operationresults/0f4c`)).toBe('operationResults');
+    expect(armOperationOf(`https://management.azure.com/subscriptions/s/providers/Microsoft.Cdn/locations/global/operationresults/0f4c`)).toBe(
+      'operationResults',
+    );
   });
 
   it('names an action by itself and a path outside ARM resources other', () => {

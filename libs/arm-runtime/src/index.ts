@@ -1,7 +1,17 @@
 // The ARM runtime both agents' Azure SDK clients stand on: the rate limiter sized to ARM's token buckets, the pipeline
 // policies (retry with Retry-After, timeout, write fence, metrics), error classes and request counts. Provider-neutral:
 // it imports the SDK clients' types only.
-export { classifyArmError, describeFailure, isNetworkError, isNotFound, isRetriableStatus, oneLine, type ArmFailure, type ErrorCategory, type ErrorClass } from './arm-errors.js';
+export {
+  classifyArmError,
+  describeFailure,
+  isNetworkError,
+  isNotFound,
+  isRetriableStatus,
+  oneLine,
+  type ArmFailure,
+  type ErrorCategory,
+  type ErrorClass,
+} from './arm-errors.js';
 export type { ArmConnectionOptions, TokenCredential } from './arm-connection.js';
 export { ArmMetrics, NO_RESPONSE_CODE } from './arm-metrics.js';
 export { armOperationOf, ARM_OPERATIONS, OPERATION_POLL } from './arm-operation.js';
@@ -19,5 +29,13 @@ export {
   type RetryOptions,
   warnRetryAfterCapped,
 } from './pipeline-policies.js';
-export { ArmRateLimiter, armBucketsShare, DEFAULT_ARM_BUCKETS, type BucketSettings, type RateLimiterOptions, type RateLimiterStats, type RequestClass } from './rate-limiter.js';
+export {
+  ArmRateLimiter,
+  armBucketsShare,
+  DEFAULT_ARM_BUCKETS,
+  type BucketSettings,
+  type RateLimiterOptions,
+  type RateLimiterStats,
+  type RequestClass,
+} from './rate-limiter.js';
 export { ArmRequestCount } from './request-count.js';

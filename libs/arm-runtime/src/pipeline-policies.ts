@@ -216,7 +216,13 @@ export function armMetricsPolicy(metrics: ArmMetrics): PipelinePolicy {
  * Replaces the client's retry phase with ours and puts the write fence (when given), the limiter (and the metrics),
  * then the per-attempt timeout, right after it.
  */
-export function installPolicies(pipeline: Pipeline, limiter: ArmRateLimiter, retry: RetryOptions = {}, metrics?: ArmMetrics, writeFence?: () => string | undefined): void {
+export function installPolicies(
+  pipeline: Pipeline,
+  limiter: ArmRateLimiter,
+  retry: RetryOptions = {},
+  metrics?: ArmMetrics,
+  writeFence?: () => string | undefined,
+): void {
   pipeline.removePolicy({ phase: 'Retry' });
   pipeline.addPolicy(armRetryPolicy(retry), { phase: 'Retry' });
   pipeline.addPolicy(armRateLimitPolicy(limiter, metrics), { afterPhase: 'Retry' });

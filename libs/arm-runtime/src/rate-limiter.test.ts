@@ -47,7 +47,7 @@ describe('ARM rate limiter', () => {
 });
 
 describe('armBucketsShare', () => {
-  it('takes the given share of both of ARM\'s buckets; the default is half', () => {
+  it("takes the given share of both of ARM's buckets; the default is half", () => {
     expect(armBucketsShare(1)).toEqual({ reads: { burst: 250, refillPerSecond: 25 }, writes: { burst: 200, refillPerSecond: 10 } });
     expect(DEFAULT_ARM_BUCKETS).toEqual({ reads: { burst: 125, refillPerSecond: 12.5 }, writes: { burst: 100, refillPerSecond: 5 } });
     expect(armBucketsShare(0.001)).toEqual({ reads: { burst: 1, refillPerSecond: 0.025 }, writes: { burst: 1, refillPerSecond: 0.01 } });

@@ -22,40 +22,14 @@ export { Informer, type InformerLifecycleEvent, type LifecycleHandler } from './
 export { crdInformer } from './informer/crd-informer.js';
 export type { InformerOptions, ObjectEncoding } from './informer/informer-options.js';
 export { decodesProtobuf } from './kube/protobuf/kube-protobuf.js';
-export {
-  labelIndex,
-  namespaceIndex,
-  namespaceIndexName,
-  ObjectStore,
-  type IndexFunction,
-  type StoreDiff,
-} from './informer/object-store.js';
+export { labelIndex, namespaceIndex, namespaceIndexName, ObjectStore, type IndexFunction, type StoreDiff } from './informer/object-store.js';
 
 // Work queue and controllers
-export {
-  Controller,
-  type ControllerOptions,
-  type ReconcileContext,
-  type Reconciler,
-  type RequestMapper,
-  type StopResult,
-} from './queue/controller.js';
+export { Controller, type ControllerOptions, type ReconcileContext, type Reconciler, type RequestMapper, type StopResult } from './queue/controller.js';
 export type { ObjectEvent, ObjectEventHandler, ObjectEventSource } from './queue/object-event.js';
-export {
-  done,
-  outcomeLabels,
-  requeueAfter,
-  retry,
-  terminal,
-  type OutcomeLabel,
-  type ReconcileOutcome,
-} from './queue/reconcile-outcome.js';
+export { done, outcomeLabels, requeueAfter, retry, terminal, type OutcomeLabel, type ReconcileOutcome } from './queue/reconcile-outcome.js';
 export { objectKey, parseRequestKey, requestFor, requestKey, type ReconcileRequest } from './queue/request-key.js';
-export {
-  defaultRetryRateLimiterOptions,
-  RetryRateLimiter,
-  type RetryRateLimiterOptions,
-} from './queue/retry-rate-limiter.js';
+export { defaultRetryRateLimiterOptions, RetryRateLimiter, type RetryRateLimiterOptions } from './queue/retry-rate-limiter.js';
 export { WorkQueue, type WorkQueueObserver, type WorkQueueOptions } from './queue/work-queue.js';
 
 // Leader election
@@ -64,24 +38,12 @@ export type { LeaderElectionOptions } from './leader/leader-election-options.js'
 export { replicaIdentity } from './leader/replica-identity.js';
 
 // Status
-export {
-  findCondition,
-  isConditionTrue,
-  stampConditions,
-  type Condition,
-  type ConditionStatus,
-  type DesiredCondition,
-} from './status/conditions.js';
+export { findCondition, isConditionTrue, stampConditions, type Condition, type ConditionStatus, type DesiredCondition } from './status/conditions.js';
 export { stampStatus, type ListKeys } from './status/stamp-status.js';
 export { capMessage, CONDITION_MESSAGE_LIMIT } from './status/condition-message.js';
 export { exponentialDelay, type BackoffOptions } from './util/backoff.js';
 export { spliceOwnedEntries, type OwnedEntryRule } from './status/splice-owned-entries.js';
-export {
-  StatusWriter,
-  type SpliceRequest,
-  type StatusWriteResult,
-  type StatusWriterOptions,
-} from './status/status-writer.js';
+export { StatusWriter, type SpliceRequest, type StatusWriteResult, type StatusWriterOptions } from './status/status-writer.js';
 
 // Events
 export {
@@ -95,13 +57,7 @@ export { EventRecorder, referenceTo, type EventRecorderOptions } from './events/
 
 // Observability and lifecycle
 export { ControllerMetrics, watchRestartReasons, type WatchRestartReason } from './observability/controller-metrics.js';
-export {
-  startHealthServer,
-  type CheckResult,
-  type HealthCheck,
-  type HealthServer,
-  type HealthServerOptions,
-} from './observability/health-server.js';
+export { startHealthServer, type CheckResult, type HealthCheck, type HealthServer, type HealthServerOptions } from './observability/health-server.js';
 export {
   createLogger,
   reconcileLogger,

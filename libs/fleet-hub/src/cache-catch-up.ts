@@ -28,8 +28,7 @@ export class WrittenObjects {
   /** False when `timeoutMs` ran out first; the next event brings the key back anyway. */
   async awaitCaches(signal: AbortSignal, timeoutMs = 10_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    const caughtUp = () =>
-      [...this.entries].every(([key, { store, stale }]) => !stale.has(store.get(key)?.metadata.resourceVersion));
+    const caughtUp = () => [...this.entries].every(([key, { store, stale }]) => !stale.has(store.get(key)?.metadata.resourceVersion));
     while (!caughtUp()) {
       if (Date.now() > deadline || signal.aborted) return false;
       await sleep(pollMs, undefined, { signal }).catch(() => undefined);

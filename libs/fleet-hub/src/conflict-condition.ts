@@ -14,9 +14,7 @@ export function conflictCondition(ise: InternalServiceExport, conflicted: boolea
     type: CONFLICT_CONDITION,
     status: conflicted ? 'True' : 'False',
     reason: conflicted ? CONFLICT_FOUND : NO_CONFLICT_FOUND,
-    message: conflicted
-      ? `service ${service} is in conflict with other exported services`
-      : `service ${service} is exported without conflict`,
+    message: conflicted ? `service ${service} is in conflict with other exported services` : `service ${service} is exported without conflict`,
     observedGeneration: ise.metadata.generation ?? 0,
   };
 }

@@ -51,10 +51,13 @@ const install = (crd: CustomResourceDefinition) =>
   client.patch(objectPath(customResourceDefinitions, INTERNAL_SERVICE_EXPORT_CRD), crd, 'apply', { fieldManager: 'upstream-installer', force: true });
 const exportPath = objectPath(internalServiceExports, 'shop-web', 'fleet-member-member-1');
 const serviceImportExists = () =>
-  client.get(objectPath(serviceImports, 'web', 'shop')).then(() => true, (error: unknown) => {
-    if (isNotFound(error)) return false;
-    throw error;
-  });
+  client.get(objectPath(serviceImports, 'web', 'shop')).then(
+    () => true,
+    (error: unknown) => {
+      if (isNotFound(error)) return false;
+      throw error;
+    },
+  );
 const errorLines = async () => {
   await logsFlushed();
   return logs.lines.filter((l) => l['level'] === 'error').map((l) => l['message']);

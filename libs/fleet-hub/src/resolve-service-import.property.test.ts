@@ -33,7 +33,10 @@ describe('resolveServiceImport properties', () => {
           expect(status.clusters.some((c) => c.cluster === verdict.export.spec!.serviceReference.clusterId)).toBe(!verdict.conflicted);
         }
         // Written back, the status resolves to itself: a steady state writes nothing.
-        const again = resolveServiceImport({ serviceImport: serviceImportOf({ ...status, ports: [...status.ports], clusters: [...status.clusters] }), exports });
+        const again = resolveServiceImport({
+          serviceImport: serviceImportOf({ ...status, ports: [...status.ports], clusters: [...status.clusters] }),
+          exports,
+        });
         expect(again.plan).toEqual({ ...first.plan, create: false, newlyResolved: false });
         expect(again.verdicts).toEqual(first.verdicts);
       }),

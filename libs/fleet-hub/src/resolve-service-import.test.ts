@@ -47,7 +47,10 @@ describe('resolveServiceImport', () => {
     const older = exportOf({ cluster: 'member-1', created: t1, finalizers });
     const otherProtocol = exportOf({ cluster: 'member-2', created: t2, finalizers, ports: [udpPort] });
     const otherPort = exportOf({ cluster: 'member-3', created: t3, finalizers, ports: [{ ...httpPort, port: 8080 }] });
-    for (const exports of [[older, otherProtocol, otherPort], [otherPort, otherProtocol, older]]) {
+    for (const exports of [
+      [older, otherProtocol, otherPort],
+      [otherPort, otherProtocol, older],
+    ]) {
       const resolution = resolveServiceImport({ serviceImport: undefined, exports });
       expect(resolvedStatus(resolution).status).toEqual({ ports: [httpPort], clusters: [{ cluster: 'member-1' }], type: 'ClusterSetIP' });
       expect(conflicted(resolution)).toEqual(['member-2', 'member-3']);

@@ -78,8 +78,7 @@ export function resolveServiceImport<E extends InternalServiceExport>(inputs: Se
   const spokenFor = new Set(exports.map((e) => e.spec?.serviceReference.clusterId));
   const foreign = listed.filter((cluster) => !spokenFor.has(cluster));
   const kept = current?.status?.ports ?? [];
-  const keepPorts =
-    listed.length > 0 && kept.length > 0 && (foreign.length > 0 || live.some((e) => samePorts(e.spec!.ports, kept)));
+  const keepPorts = listed.length > 0 && kept.length > 0 && (foreign.length > 0 || live.some((e) => samePorts(e.spec!.ports, kept)));
   const first = live[0];
   if (!keepPorts && !first) return { plan: planWithoutExports(current), verdicts: [], needFinalizer, releasable };
 
@@ -107,15 +106,15 @@ export function carriesAfdAnnotations(serviceImport: ServiceImport): boolean {
   return Object.keys(serviceImport.metadata.annotations ?? {}).some((key) => key.startsWith(RESERVED_PREFIX));
 }
 
-
 function statusIsEmpty(status: ServiceImportStatus | undefined): boolean {
   return Object.values(status ?? {}).every((value) => value === undefined || value === null);
 }
 
 /** RFC 3339 UTC timestamps of one precision sort as text, in code-point order. */
 function olderFirst(a: InternalServiceExport, b: InternalServiceExport): number {
-  return compare(a.metadata.creationTimestamp ?? '', b.metadata.creationTimestamp ?? '') ||
+  return (
+    compare(a.metadata.creationTimestamp ?? '', b.metadata.creationTimestamp ?? '') ||
     compare(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
-    compare(a.metadata.name ?? '', b.metadata.name ?? '');
+    compare(a.metadata.name ?? '', b.metadata.name ?? '')
+  );
 }
-

@@ -94,8 +94,13 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
             written.record(importStore, objectKey(base), current, result.object);
             logger.info('wrote the ServiceImport status', statusFields(plan.status));
             if (plan.newlyResolved) {
-              events.record(result.object, 'Normal', RESOLVED_EVENT_REASON, 'Resolve',
-                `Resolved exported service properties and updated ${request.name} status: ports ${describePorts(plan.status.ports)}, clusters ${clusterNames(plan.status)}`);
+              events.record(
+                result.object,
+                'Normal',
+                RESOLVED_EVENT_REASON,
+                'Resolve',
+                `Resolved exported service properties and updated ${request.name} status: ports ${describePorts(plan.status.ports)}, clusters ${clusterNames(plan.status)}`,
+              );
             }
           }
           break;
@@ -110,8 +115,13 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
           if (plan.alreadyClear) break;
           written.record(importStore, objectKey(current!), current, await clearServiceImportStatus(client, current!));
           logger.info('cleared the ServiceImport status: no cluster exports the service; kept for its afd- annotations');
-          events.record(current!, 'Normal', NO_EXPORT_EVENT_REASON, 'Clear',
-            `No exported service; keeping serviceImport ${request.name} for its afd- annotations, status cleared`);
+          events.record(
+            current!,
+            'Normal',
+            NO_EXPORT_EVENT_REASON,
+            'Clear',
+            `No exported service; keeping serviceImport ${request.name} for its afd- annotations, status cleared`,
+          );
           break;
       }
 
@@ -125,8 +135,13 @@ export function serviceImportReconciler(options: ServiceImportReconcilerOptions)
             cluster: ise.spec?.serviceReference.clusterId,
           });
           if (verdict.conflicted && plan.kind === 'resolved') {
-            events.record(ise, 'Warning', 'ServiceExportConflict', 'Resolve',
-              `ports ${describePorts(ise.spec?.ports)} differ from ServiceImport ${namespace}/${request.name}'s ports ${describePorts(plan.status.ports)}`);
+            events.record(
+              ise,
+              'Warning',
+              'ServiceExportConflict',
+              'Resolve',
+              `ports ${describePorts(ise.spec?.ports)} differ from ServiceImport ${namespace}/${request.name}'s ports ${describePorts(plan.status.ports)}`,
+            );
           }
         }
       }

@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFleetCrds, EXTENSION_FIELDS, INTERNAL_SERVICE_EXPORT_CRD, UPSTREAM_CRD_INSTALLER_LABEL } from './fleet-crd-check.js';
 import { withoutExtensionFields } from './test-support/upstream-crd.js';
 
-const ours = async () =>
-  (await fleetCrds()).find((c) => c.metadata.name === INTERNAL_SERVICE_EXPORT_CRD) as unknown as CustomResourceDefinition;
+const ours = async () => (await fleetCrds()).find((c) => c.metadata.name === INTERNAL_SERVICE_EXPORT_CRD) as unknown as CustomResourceDefinition;
 
 describe('checkFleetCrds', () => {
   it('accepts the CRD of charts/fleet-networking-crds', async () => {
@@ -32,7 +31,9 @@ describe('checkFleetCrds', () => {
 
   it('names a single missing field alone, and says when the CRD is not installed', async () => {
     const crd = await ours();
-    const oneMissing = structuredClone(crd) as unknown as { spec: { versions: { schema: { openAPIV3Schema: { properties: { status: { properties: Record<string, unknown> } } } } }[] } };
+    const oneMissing = structuredClone(crd) as unknown as {
+      spec: { versions: { schema: { openAPIV3Schema: { properties: { status: { properties: Record<string, unknown> } } } } }[] };
+    };
     delete oneMissing.spec.versions[0]!.schema.openAPIV3Schema.properties.status.properties['privateLinkRequests'];
     expect(checkFleetCrds(oneMissing as unknown as CustomResourceDefinition).message).toMatch(/does not serve status\.privateLinkRequests \(/);
     expect(checkFleetCrds(undefined).message).toMatch(/^CRD internalserviceexports\.networking\.fleet\.azure\.com is not installed; the hub needs/);

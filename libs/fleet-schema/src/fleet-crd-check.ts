@@ -18,7 +18,8 @@ export const EXTENSION_FIELDS: readonly (readonly string[])[] = [
 ];
 
 export const EXTENDED_CRDS_NEEDED = 'the hub needs the extended Fleet CRDs of charts/fleet-networking-crds';
-export const EXTENDED_CRDS_FIX = 'fix: install or upgrade the hub chart, which carries them (helm upgrade --install --take-ownership --force-conflicts hub-gateway charts/hub-gateway -n fleet-system)';
+export const EXTENDED_CRDS_FIX =
+  'fix: install or upgrade the hub chart, which carries them (helm upgrade --install --take-ownership --force-conflicts hub-gateway charts/hub-gateway -n fleet-system)';
 
 /** The extension fields (dotted) a schema lacks, given how to ask it whether it declares one. */
 export function missingExtensionFields(declares: (path: readonly string[]) => boolean): string[] {

@@ -5,8 +5,7 @@ import { EXTENSION_FIELDS, INTERNAL_SERVICE_EXPORT_CRD } from './fleet-crd-check
 import { checkServedSchema, type OpenApiDocument } from './served-schema-check.js';
 import { withoutExtensionFields } from './test-support/upstream-crd.js';
 
-const ours = async () =>
-  (await fleetCrds()).find((c) => c.metadata.name === INTERNAL_SERVICE_EXPORT_CRD) as unknown as CustomResourceDefinition;
+const ours = async () => (await fleetCrds()).find((c) => c.metadata.name === INTERNAL_SERVICE_EXPORT_CRD) as unknown as CustomResourceDefinition;
 
 /** The OpenAPI v3 document the API server publishes for a CRD's v1alpha1 (its schema under the GVK's name). */
 function publishedDocument(crd: CustomResourceDefinition, kind = 'InternalServiceExport'): OpenApiDocument {
@@ -32,7 +31,8 @@ describe('checkServedSchema', () => {
   });
 
   it('says when the hub publishes no InternalServiceExport at all', async () => {
-    const expected = /^the hub serves no InternalServiceExport of networking\.fleet\.azure\.com\/v1alpha1 \(\/openapi\/v3\/apis\/networking\.fleet\.azure\.com\/v1alpha1\); the hub needs/;
+    const expected =
+      /^the hub serves no InternalServiceExport of networking\.fleet\.azure\.com\/v1alpha1 \(\/openapi\/v3\/apis\/networking\.fleet\.azure\.com\/v1alpha1\); the hub needs/;
     expect(checkServedSchema(undefined).message).toMatch(expected);
     expect(checkServedSchema(publishedDocument(await ours(), 'ServiceImport')).message).toMatch(expected);
   });

@@ -13,7 +13,9 @@ const GVK = { group: 'networking.fleet.azure.com', version: 'v1alpha1', kind: 'I
 /** What the check needs of an OpenAPI v3 document. */
 export interface OpenApiDocument {
   readonly components?: {
-    readonly schemas?: Readonly<Record<string, SchemaNode & { readonly 'x-kubernetes-group-version-kind'?: readonly { group: string; version: string; kind: string }[] }>>;
+    readonly schemas?: Readonly<
+      Record<string, SchemaNode & { readonly 'x-kubernetes-group-version-kind'?: readonly { group: string; version: string; kind: string }[] }>
+    >;
   };
 }
 
@@ -27,7 +29,10 @@ export function checkServedSchema(document: OpenApiDocument | undefined): CheckR
     s['x-kubernetes-group-version-kind']?.some((g) => g.group === GVK.group && g.version === GVK.version && g.kind === GVK.kind),
   );
   if (!schema) {
-    return { ok: false, message: `the hub serves no ${GVK.kind} of ${GVK.group}/${GVK.version} (${FLEET_OPENAPI_PATH}); ${EXTENDED_CRDS_NEEDED}; ${EXTENDED_CRDS_FIX}` };
+    return {
+      ok: false,
+      message: `the hub serves no ${GVK.kind} of ${GVK.group}/${GVK.version} (${FLEET_OPENAPI_PATH}); ${EXTENDED_CRDS_NEEDED}; ${EXTENDED_CRDS_FIX}`,
+    };
   }
   const missing = missingExtensionFields((path) => schemaDeclaresField(schema, path));
   if (missing.length === 0) return { ok: true };

@@ -10,7 +10,13 @@ import { httpRoutes } from './gateway-api-resources.js';
  * since is judged again by the reconcile its change brings. A record that cannot be written is due again on the next
  * reconcile and never holds back the other routes: the route is only left without the hold meanwhile.
  */
-export async function recordAcceptedSpecs(client: KubeClient, inputs: HubInputs, result: ResolveResult, report: ReconcileReport, logger: Logger): Promise<void> {
+export async function recordAcceptedSpecs(
+  client: KubeClient,
+  inputs: HubInputs,
+  result: ResolveResult,
+  report: ReconcileReport,
+  logger: Logger,
+): Promise<void> {
   const gateway = `${inputs.gateway.metadata.namespace ?? ''}/${inputs.gateway.metadata.name ?? ''}`;
   // A route Azure refused a resource of is not programmed as accepted: it gets no record until it is.
   const refused = new Set(report.failures.flatMap((f) => f.owners.map((o) => `${o.namespace}/${o.name}`)));
@@ -23,7 +29,11 @@ export async function recordAcceptedSpecs(client: KubeClient, inputs: HubInputs,
     } catch (error) {
       if (isNotFound(error) || isConflict(error)) continue;
       if (!isKubeRequestFailure(error)) throw error;
-      logger.warn('could not record the accepted generation of the route; trying again on the next reconcile', { route: objectKey(route), generation, error: (error as Error).message });
+      logger.warn('could not record the accepted generation of the route; trying again on the next reconcile', {
+        route: objectKey(route),
+        generation,
+        error: (error as Error).message,
+      });
     }
   }
 }

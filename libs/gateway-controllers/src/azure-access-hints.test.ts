@@ -7,7 +7,10 @@ const who = { identity: 'the hub' };
 
 describe('accessHint', () => {
   it('names the roles deploy/azure-roles ships, by the Names an assignment takes', () => {
-    expect(HUB_ROLE_NAMES).toEqual({ frontDoor: shippedRole('hub-gateway-front-door').definition.name, wafReader: shippedRole('hub-gateway-waf-reader').definition.name });
+    expect(HUB_ROLE_NAMES).toEqual({
+      frontDoor: shippedRole('hub-gateway-front-door').definition.name,
+      wafReader: shippedRole('hub-gateway-waf-reader').definition.name,
+    });
     const hint = accessHint({ class: 'terminal', category: 'authorization', status: 403, code: 'AuthorizationFailed', cause: 'no' }, scope, who);
     expect(hint).toBe(
       `the hub lacks access to scope /subscriptions/${scope.subscriptionId}/resourceGroups/fleet-afd: assign it the role "Fleet Gateway hub: Front Door" there (deploy/azure-roles; and "Fleet Gateway hub: WAF policy reader" on any WAF policy the Gateways attach)`,

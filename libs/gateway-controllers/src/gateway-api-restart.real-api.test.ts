@@ -39,9 +39,19 @@ describe('the hub API server restarted', { timeout: 60_000 }, () => {
     await applyObject(hub.client, routePath('api'), routeBody('api', 'survivor', [{ path: '/api', backends: [{ name: 'api' }] }]));
     await applyGatewayWithRoute(hub.client, 'newcomer', { backend: 'web' });
 
-    const api = await eventually(() => readRoute(hub.client, 'api'), (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'True', 40_000);
+    const api = await eventually(
+      () => readRoute(hub.client, 'api'),
+      (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'True',
+      40_000,
+    );
     expect(conditionOf(api.status?.parents?.[0], 'Accepted')?.status).toBe('True');
-    expect(await eventually(() => originNames(hub, profile), (names) => names.length === 2, 30_000)).toHaveLength(2);
+    expect(
+      await eventually(
+        () => originNames(hub, profile),
+        (names) => names.length === 2,
+        30_000,
+      ),
+    ).toHaveLength(2);
     const survivor = await whenProgrammed(hub, 'survivor', ['survivor', 'api']);
     expect(survivor.status?.listeners?.[0]?.attachedRoutes).toBe(2);
     await whenProgrammed(hub, 'newcomer', ['newcomer']);

@@ -37,7 +37,10 @@ const TERMINAL_RECHECK_MS = 1_500;
 const DELETION_POLICY = 'networking.fleet.azure.com/afd-deletion-policy';
 
 // deploymentStatus never leaves NotStarted: programming must not depend on it.
-beforeAll(async () => void ({ hub } = await startHubWithAgent({ emulator: { lroDelayMs: 5, deployment: 'stuck' }, agent: { terminalRecheckMs: TERMINAL_RECHECK_MS } })), 120_000);
+beforeAll(
+  async () => void ({ hub } = await startHubWithAgent({ emulator: { lroDelayMs: 5, deployment: 'stuck' }, agent: { terminalRecheckMs: TERMINAL_RECHECK_MS } })),
+  120_000,
+);
 afterAll(() => hub?.stop());
 
 beforeEach(() => {
@@ -75,14 +78,24 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
 
   it('500s on the route write: the HTTPRoute says AzureWriteFailed naming the AFD route and the code while they last, nothing deleted, then programmed', async () => {
     // 8 reconciles of 5 attempts each: the key's backoff (5 ms doubling) keeps the failure visible for over a second.
-    hub.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'PUT', pathPattern: `${profilePath('flaky')}/afdEndpoints/[^/]+/routes/`, count: 40 });
+    hub.emulator.admin.injectFault({
+      kind: 'status',
+      status: 500,
+      method: 'PUT',
+      pathPattern: `${profilePath('flaky')}/afdEndpoints/[^/]+/routes/`,
+      count: 40,
+    });
     await createGateway('flaky');
 
     // The route's failure is the route's: its parent entry says so, the Gateway (profile, endpoint) is programmed.
     const failing = await whenRouteRefused(hub, 'flaky');
     expect(failing).toMatchObject({ status: 'False', reason: 'AzureWriteFailed', observedGeneration: 1 });
     expect(failing?.message).toMatch(/^Azure refused the create of route rt-flaky-[^ ]+: InternalServerError \(HTTP 500\): An internal error occurred/);
-    const gateway = await eventually(() => programmedOf(hub, 'flaky'), (c) => c?.message.includes('refused by Azure') === true, 30_000);
+    const gateway = await eventually(
+      () => programmedOf(hub, 'flaky'),
+      (c) => c?.message.includes('refused by Azure') === true,
+      30_000,
+    );
     expect(gateway).toMatchObject({ status: 'True', reason: 'Programmed' });
     expect(gateway?.message).toMatch(/create of route rt-flaky-[^ ]+ failed: InternalServerError \(HTTP 500\).*, owned by HTTPRoute shop\/flaky/);
 
@@ -106,7 +119,9 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
 
     const failed = await whenRouteRefused(hub, 'lro');
     expect(failed).toMatchObject({ status: 'False', reason: 'AzureRefused' });
-    expect(failed?.message).toMatch(/^Azure refused the create of origin group og-lro-[0-9a-f]{12}: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\.; /);
+    expect(failed?.message).toMatch(
+      /^Azure refused the create of origin group og-lro-[0-9a-f]{12}: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\.; /,
+    );
     // A route's terminal refusal is a warning line with its cause, never a stack trace; the key is looked at again later.
     expect(hub.logs.lines.some((l) => l.level === 'warn' && String(l.cause).includes('OriginGroupInvalid'))).toBe(true);
     noStackTraces();
@@ -126,20 +141,30 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
     // A second route changes the model, so the hub reads Azure again.
     await applyObject(hub.client, routePath('outage-api'), routeBody('outage-api', 'outage', [{ path: '/api', backends: [{ name: 'outage' }] }]));
 
-    const during = await eventually(() => readGateway(hub.client, 'outage'), (g) => conditionOf(g, AZURE_DATA_CURRENT_CONDITION)?.status === 'False', 30_000);
+    const during = await eventually(
+      () => readGateway(hub.client, 'outage'),
+      (g) => conditionOf(g, AZURE_DATA_CURRENT_CONDITION)?.status === 'False',
+      30_000,
+    );
     expect(during.status?.addresses).toEqual(addresses);
     const unreadable = conditionOf(during, AZURE_DATA_CURRENT_CONDITION);
     expect(unreadable).toMatchObject({ reason: 'AzureReadFailed' });
     expect(unreadable?.message).toMatch(/^reading the AFD profile failed, nothing was changed: ServiceUnavailable \(HTTP 503\): /);
     const programmed = conditionOf(during, 'Programmed');
     expect(programmed).toMatchObject({ status: 'True', reason: 'Programmed' });
-    expect(programmed?.message).toMatch(/^Azure could not be read \(reading the AFD profile failed, nothing was changed: ServiceUnavailable \(HTTP 503\): .*\); the last observed state stands: Azure Front Door configuration is ready/);
+    expect(programmed?.message).toMatch(
+      /^Azure could not be read \(reading the AFD profile failed, nothing was changed: ServiceUnavailable \(HTTP 503\): .*\); the last observed state stands: Azure Front Door configuration is ready/,
+    );
     expect((await whenWarned(hub.client, 'outage', 'AzureReadFailed'))?.note).toContain('ServiceUnavailable (HTTP 503)');
     expect(armWrites(hub)).toBe(0);
     noStackTraces();
 
     hub.emulator.admin.clearFaults();
-    const after = await eventually(() => readGateway(hub.client, 'outage'), (g) => conditionOf(g, AZURE_DATA_CURRENT_CONDITION)?.status === 'True', 30_000);
+    const after = await eventually(
+      () => readGateway(hub.client, 'outage'),
+      (g) => conditionOf(g, AZURE_DATA_CURRENT_CONDITION)?.status === 'True',
+      30_000,
+    );
     expect(after.status?.addresses).toEqual(addresses);
     await whenProgrammed(hub, 'outage', ['outage', 'outage-api']);
   });
@@ -165,9 +190,15 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
     hub.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'DELETE', pathPattern: profilePath('locked'), count: 1_000 });
     await hub.client.delete(gatewayPath('locked'));
 
-    const blocked = await eventually(() => programmedOf(hub, 'locked'), (c) => c?.reason === 'DeleteFailed', 30_000);
+    const blocked = await eventually(
+      () => programmedOf(hub, 'locked'),
+      (c) => c?.reason === 'DeleteFailed',
+      30_000,
+    );
     expect(blocked?.message).toContain(`deleting profile ${profile} failed: AuthorizationFailed (HTTP 403)`);
-    expect(blocked?.message).toContain(`the test identity lacks access to scope /subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}: assign it the role "Fleet Gateway hub: Front Door"`);
+    expect(blocked?.message).toContain(
+      `the test identity lacks access to scope /subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}: assign it the role "Fleet Gateway hub: Front Door"`,
+    );
     expect(blocked?.message).toContain(`annotate ${DELETION_POLICY}: Orphan`);
     expect((await whenWarned(hub.client, 'locked', 'DeleteFailed'))?.note).toContain('Fleet Gateway hub: Front Door');
     const deleting = await readGateway(hub.client, 'locked');
@@ -177,7 +208,13 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
 
     // The operator gives up on the Azure side: the Gateway goes, the profile stays as it was (every DELETE was refused).
     await applyObject(hub.client, gatewayPath('locked'), gatewayBody('locked', { [DELETION_POLICY]: 'Orphan' }));
-    expect(await eventually(() => gone(() => readGateway(hub.client, 'locked')), (g) => g, 30_000)).toBe(true);
+    expect(
+      await eventually(
+        () => gone(() => readGateway(hub.client, 'locked')),
+        (g) => g,
+        30_000,
+      ),
+    ).toBe(true);
     expect(hub.emulator.admin.requestTotal({ method: 'DELETE', status: 403 })).toBeGreaterThanOrEqual(1);
     expect(hub.emulator.admin.requestTotal({ method: 'DELETE' })).toBe(hub.emulator.admin.requestTotal({ method: 'DELETE', status: 403 }));
     expect((await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile)).provisioningState).toBe('Succeeded');
@@ -190,7 +227,13 @@ describe('ARM faults on a real API server and the Azure emulator', { timeout: 60
     const before = await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile);
     const writesBefore = armWrites(hub);
     await hub.client.delete(gatewayPath('kept'));
-    expect(await eventually(() => gone(() => readGateway(hub.client, 'kept')), (g) => g, 30_000)).toBe(true);
+    expect(
+      await eventually(
+        () => gone(() => readGateway(hub.client, 'kept')),
+        (g) => g,
+        30_000,
+      ),
+    ).toBe(true);
     expect(armWrites(hub)).toBe(writesBefore);
     expect(await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile)).toEqual(before);
     expect((await gatewayEvents(hub.client, 'kept')).map((e) => e.reason)).toContain('Orphaned');

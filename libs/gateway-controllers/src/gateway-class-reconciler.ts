@@ -42,9 +42,10 @@ export function gatewayClassReconciler(options: GatewayClassReconcilerOptions) {
     const status = gatewayClassStatus(cached, featuresServed);
     if (!status) return done();
     try {
-      const current = featuresServed && prunedSupportedFeatures(cached, fieldManager)
-        ? await client.get<CachedGatewayClass>(objectPath(gatewayClasses, request.name))
-        : cached;
+      const current =
+        featuresServed && prunedSupportedFeatures(cached, fieldManager)
+          ? await client.get<CachedGatewayClass>(objectPath(gatewayClasses, request.name))
+          : cached;
       const result = await statusWriter.apply(gatewayClasses, current, { ...status }, LIST_KEYS);
       if (result.written) {
         const accepted = status.conditions.find((c) => c.type === 'Accepted');
@@ -72,9 +73,7 @@ export function gatewayClassReconciler(options: GatewayClassReconcilerOptions) {
  */
 function prunedSupportedFeatures(gatewayClass: CachedGatewayClass, fieldManager: string): boolean {
   if ((gatewayClass.status as { supportedFeatures?: unknown } | undefined)?.supportedFeatures !== undefined) return false;
-  const ours = ((gatewayClass.metadata.managedFields ?? []) as ManagedFieldsEntry[]).find(
-    (e) => e.manager === fieldManager && e.subresource === 'status',
-  );
+  const ours = ((gatewayClass.metadata.managedFields ?? []) as ManagedFieldsEntry[]).find((e) => e.manager === fieldManager && e.subresource === 'status');
   const fields = ours?.fieldsV1 as { 'f:status'?: Record<string, unknown> } | undefined;
   return fields?.['f:status']?.['f:supportedFeatures'] !== undefined;
 }

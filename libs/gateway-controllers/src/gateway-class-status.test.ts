@@ -31,9 +31,7 @@ const crdWithStatus = (properties: string[], served = true): CustomResourceDefin
 describe('gatewayClassStatus', () => {
   it('accepts a class of ours, with the class generation as observedGeneration', () => {
     expect(gatewayClassStatus(gatewayClass(), false)).toEqual({
-      conditions: [
-        { type: 'Accepted', status: 'True', reason: 'Accepted', message: `accepted by ${CONTROLLER_NAME}`, observedGeneration: 3 },
-      ],
+      conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: `accepted by ${CONTROLLER_NAME}`, observedGeneration: 3 }],
     });
   });
 
@@ -54,7 +52,12 @@ describe('gatewayClassStatus', () => {
     expect(gatewayClassStatus(gatewayClass(), false)).not.toHaveProperty('supportedFeatures');
     const names = gatewayClassStatus(gatewayClass(), true)?.supportedFeatures?.map((f) => f.name);
     expect(names).toEqual([...new Set(SUPPORTED_FEATURES.map((f) => f.name))].sort());
-    const shuffled = [{ name: 'ReferenceGrant', test: 't' }, { name: 'Gateway', test: 't' }, { name: 'HTTPRoute', test: 't' }, { name: 'Gateway', test: 'u' }];
+    const shuffled = [
+      { name: 'ReferenceGrant', test: 't' },
+      { name: 'Gateway', test: 't' },
+      { name: 'HTTPRoute', test: 't' },
+      { name: 'Gateway', test: 'u' },
+    ];
     expect(gatewayClassStatus(gatewayClass(), true, shuffled)?.supportedFeatures).toEqual([
       { name: 'Gateway' },
       { name: 'HTTPRoute' },

@@ -54,7 +54,10 @@ describe('the GatewayClass controller on a real API server', () => {
   it('accepts the classes of networking.fleet.azure.com/afd, with observedGeneration, and leaves other classes alone', async () => {
     await createClass('azure-fleet-afd', CONTROLLER_NAME);
     await createClass('someone-else', 'example.com/other-controller');
-    const ours = await eventually(() => readClass('azure-fleet-afd'), (gc) => accepted(gc)?.reason === 'Accepted');
+    const ours = await eventually(
+      () => readClass('azure-fleet-afd'),
+      (gc) => accepted(gc)?.reason === 'Accepted',
+    );
     expect(accepted(ours)).toMatchObject({
       status: 'True',
       message: `accepted by ${CONTROLLER_NAME}`,
@@ -72,9 +75,7 @@ describe('the GatewayClass controller on a real API server', () => {
 
   it('writes nothing while nothing changes, and keeps another manager’s condition', async () => {
     await applyAsAuditor({
-      conditions: [
-        { type: 'example.com/Audited', status: 'True', reason: 'Audited', message: 'by the auditor', lastTransitionTime: '2026-01-01T00:00:00Z' },
-      ],
+      conditions: [{ type: 'example.com/Audited', status: 'True', reason: 'Audited', message: 'by the auditor', lastTransitionTime: '2026-01-01T00:00:00Z' }],
     });
     const before = classes.statusWriter.writes;
     await severalResyncs();
@@ -86,7 +87,10 @@ describe('the GatewayClass controller on a real API server', () => {
   it('follows the generation and refuses a parametersRef', async () => {
     const ref = { group: 'example.com', kind: 'Config', name: 'cfg' };
     await client.patch(classPath('azure-fleet-afd'), { spec: { parametersRef: ref } }, 'merge');
-    const refused = await eventually(() => readClass('azure-fleet-afd'), (gc) => accepted(gc)?.status === 'False');
+    const refused = await eventually(
+      () => readClass('azure-fleet-afd'),
+      (gc) => accepted(gc)?.status === 'False',
+    );
     expect(accepted(refused)).toMatchObject({
       reason: 'InvalidParameters',
       message: 'parametersRef example.com/Config cfg is not supported: this controller takes no parameters',
@@ -95,7 +99,10 @@ describe('the GatewayClass controller on a real API server', () => {
     expect(refused.metadata.generation).toBe(2);
 
     await client.patch(classPath('azure-fleet-afd'), { spec: { parametersRef: null } }, 'merge');
-    const again = await eventually(() => readClass('azure-fleet-afd'), (gc) => accepted(gc)?.status === 'True');
+    const again = await eventually(
+      () => readClass('azure-fleet-afd'),
+      (gc) => accepted(gc)?.status === 'True',
+    );
     expect(accepted(again)?.observedGeneration).toBe(3);
     expect(again.status?.conditions?.map((c) => c.type)).toContain('example.com/Audited');
   });
@@ -104,7 +111,10 @@ describe('the GatewayClass controller on a real API server', () => {
     // The informer's watch, opened under the standard schema, keeps pruning supportedFeatures until it reconnects:
     // the writes below stay flat only because the reconciler reads such a class from the API server.
     await plane.installCrds('hub', { gatewayApi: 'standard', experimentalGatewayClass: true, fleet: false });
-    const listed = await eventually(() => readClass('azure-fleet-afd'), (gc) => featureNames(gc).length > 0);
+    const listed = await eventually(
+      () => readClass('azure-fleet-afd'),
+      (gc) => featureNames(gc).length > 0,
+    );
     const expected = SUPPORTED_FEATURES.map((f) => f.name);
     expect(featureNames(listed)).toEqual(expected);
     expect(featureNames(listed)).toEqual([...featureNames(listed)].sort());

@@ -45,20 +45,39 @@ describe('explicit versus missing information', { timeout: 60_000 }, () => {
       apiVersion: 'gateway.networking.k8s.io/v1beta1',
       kind: 'ReferenceGrant',
       metadata: { name: 'shop-routes-to-billing', namespace: OTHER_TEAM },
-      spec: { from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: APP_NAMESPACE }], to: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport' }] },
+      spec: {
+        from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: APP_NAMESPACE }],
+        to: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport' }],
+      },
     });
     await applyObject(hub.client, gatewayPath('granted'), gatewayBody('granted'));
-    await applyObject(hub.client, routePath('billing'), routeBody('billing', 'granted', [{ path: '/billing', backends: [{ name: 'billing', namespace: OTHER_TEAM }] }]));
+    await applyObject(
+      hub.client,
+      routePath('billing'),
+      routeBody('billing', 'granted', [{ path: '/billing', backends: [{ name: 'billing', namespace: OTHER_TEAM }] }]),
+    );
     const host = (await whenProgrammed(hub, 'granted', ['billing'])).status?.addresses?.[0]?.value ?? '';
     expect(await edge.answers('/billing/invoice', host, 'billing@member-1')).toEqual({ status: 200, body: 'billing@member-1' });
 
     await hub.client.delete(grantPath);
-    const refused = await eventually(() => parentCondition('billing', 'ResolvedRefs'), (c) => c?.status === 'False', 30_000);
+    const refused = await eventually(
+      () => parentCondition('billing', 'ResolvedRefs'),
+      (c) => c?.status === 'False',
+      30_000,
+    );
     expect(refused?.reason).toBe('RefNotPermitted');
     expect(refused?.message).toContain(`no ReferenceGrant in namespace ${OTHER_TEAM} allows HTTPRoutes from ${APP_NAMESPACE}`);
     const profile = await profileOf(hub, 'granted');
     const served = (names: string[]) => names.filter((n) => !n.startsWith('og-withdrawn-'));
-    expect(served(await eventually(() => originNames(hub, profile), (names) => served(names).length === 0, 30_000))).toEqual([]);
+    expect(
+      served(
+        await eventually(
+          () => originNames(hub, profile),
+          (names) => served(names).length === 0,
+          30_000,
+        ),
+      ),
+    ).toEqual([]);
     const withdrawn = await edge.until('/billing/invoice', host, (a) => a.status >= 500);
     expect(withdrawn.status).toBeGreaterThanOrEqual(500);
     expect(withdrawn.body).not.toContain('billing@member-1');
@@ -73,7 +92,11 @@ describe('explicit versus missing information', { timeout: 60_000 }, () => {
     await applyObject(hub.client, routePath('web'), routeBody('web', 'fleet', [{ path: '/', backends: [{ name: 'web' }] }]));
     const host = (await whenProgrammed(hub, 'fleet', ['web'])).status?.addresses?.[0]?.value ?? '';
     const profile = await profileOf(hub, 'fleet');
-    const programmed = await eventually(() => originNames(hub, profile), (names) => names.length === 2, 30_000);
+    const programmed = await eventually(
+      () => originNames(hub, profile),
+      (names) => names.length === 2,
+      30_000,
+    );
     expect(programmed).toHaveLength(2);
     const bothAnswer = async () => {
       const answers = new Set<string>();
@@ -86,7 +109,11 @@ describe('explicit versus missing information', { timeout: 60_000 }, () => {
     // Missing information: member-2 could not refresh its Azure data (here its address even changed meanwhile).
     const [writes, reads, looked] = [armWrites(hub), armReads(hub), observations('fleet')];
     await publishExport(hub.client, { cluster: 'member-2', service: 'web', publicAddress: '10.4.2.99', azureDataStale: true });
-    await eventually(() => observations('fleet'), (n) => n > looked, 30_000);
+    await eventually(
+      () => observations('fleet'),
+      (n) => n > looked,
+      30_000,
+    );
     expect(armReads(hub)).toBeGreaterThan(reads);
     expect(armWrites(hub)).toBe(writes);
     expect(await originNames(hub, profile)).toEqual(programmed);
@@ -95,7 +122,11 @@ describe('explicit versus missing information', { timeout: 60_000 }, () => {
 
     // Explicit: member-2 exports with weight 0 (fresh data): its origin stops taking traffic.
     await publishExport(hub.client, { cluster: 'member-2', service: 'web', publicAddress: '10.4.2.1', weight: 0 });
-    const remaining = await eventually(() => originNames(hub, profile), (names) => names.length === 1, 30_000);
+    const remaining = await eventually(
+      () => originNames(hub, profile),
+      (names) => names.length === 1,
+      30_000,
+    );
     expect(remaining).toEqual([programmed.find((n) => n.includes('o-member-1-'))]);
     await edge.until('/', host, (a) => a.body === 'web@member-1');
     for (let i = 0; i < 9; i++) expect(await edge.get('/', host, i % 3)).toEqual({ status: 200, body: 'web@member-1' });
@@ -115,14 +146,22 @@ describe('explicit versus missing information', { timeout: 60_000 }, () => {
         parentRefs: [{ name: 'mixed', namespace: APP_NAMESPACE }],
         rules: [
           { matches: [{ path: { type: 'RegularExpression', value: '/items/[0-9]+' } }], backendRefs },
-          { matches: [{ path: { type: 'PathPrefix', value: '/mirrored' } }], filters: [{ type: 'RequestMirror', requestMirror: { backendRef: { ...backendRefs[0] } } }], backendRefs },
+          {
+            matches: [{ path: { type: 'PathPrefix', value: '/mirrored' } }],
+            filters: [{ type: 'RequestMirror', requestMirror: { backendRef: { ...backendRefs[0] } } }],
+            backendRefs,
+          },
           { matches: [{ path: { type: 'PathPrefix', value: '/ok' } }], backendRefs },
         ],
       },
     });
 
     const host = (await whenProgrammed(hub, 'mixed', ['plain', 'odd'])).status?.addresses?.[0]?.value ?? '';
-    const partial = await eventually(() => parentCondition('odd', 'PartiallyInvalid'), (c) => c?.status === 'True', 30_000);
+    const partial = await eventually(
+      () => parentCondition('odd', 'PartiallyInvalid'),
+      (c) => c?.status === 'True',
+      30_000,
+    );
     expect(partial?.reason).toBe('UnsupportedValue');
     expect(partial?.message).toMatch(/^Dropped Rule\(s\): /);
     expect(partial?.message).toContain('path type RegularExpression (/items/[0-9]+) is not supported');

@@ -16,7 +16,12 @@ const route = {
       { group: 'example.com', kind: 'Mesh', name: 'm' },
     ],
     rules: [
-      { backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'web', port: 80 }, { name: 'svc', port: 80 }] },
+      {
+        backendRefs: [
+          { group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'web', port: 80 },
+          { name: 'svc', port: 80 },
+        ],
+      },
       { backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'api', namespace: 'backend', port: 80 }] },
     ],
   },
@@ -42,22 +47,51 @@ describe('the Gateway controller’s indexes', () => {
   });
 
   it('files a held route under the ServiceImports of the generation a Gateway keeps serving too', () => {
-    const accepted = { ...route, metadata: { ...route.metadata, uid: 'u', generation: 1 }, spec: { parentRefs: [{ name: 'gw' }], rules: [{ backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'old-web', port: 80 }] }] } } as CachedHTTPRoute;
-    const held = { ...route, metadata: { ...route.metadata, uid: 'u', generation: 2, annotations: { [acceptedSpecKey('team-a/gw')]: acceptedSpecValue(accepted, 'team-a/gw') } } } as CachedHTTPRoute;
+    const accepted = {
+      ...route,
+      metadata: { ...route.metadata, uid: 'u', generation: 1 },
+      spec: {
+        parentRefs: [{ name: 'gw' }],
+        rules: [{ backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'old-web', port: 80 }] }],
+      },
+    } as CachedHTTPRoute;
+    const held = {
+      ...route,
+      metadata: { ...route.metadata, uid: 'u', generation: 2, annotations: { [acceptedSpecKey('team-a/gw')]: acceptedSpecValue(accepted, 'team-a/gw') } },
+    } as CachedHTTPRoute;
     expect(backendServiceImportsOf(held)).toEqual(['team-a/web', 'backend/api', 'team-a/old-web']);
   });
 
   it('files a Gateway under the claim key of each listener hostname once, and under none for a listener without one (it claims nothing)', () => {
-    const listeners = [{ name: 'a', hostname: 'shop.example.com' }, { name: 'b', hostname: '*.example.com' }, { name: 'c' }, { name: 'd', hostname: 'api.contoso.com' }];
+    const listeners = [
+      { name: 'a', hostname: 'shop.example.com' },
+      { name: 'b', hostname: '*.example.com' },
+      { name: 'c' },
+      { name: 'd', hostname: 'api.contoso.com' },
+    ];
     const gateway = { metadata: { namespace: 'infra', name: 'gw' }, spec: { gatewayClassName: 'c', listeners } } as unknown as CachedGateway;
     expect(listenerHostnamesOf(gateway)).toEqual(['*.example.com', '*.contoso.com']);
   });
 
   it('sums up which hostnames the Gateway’s status says it holds, so that a change of holder wakes the other claimants', () => {
-    const listeners = [{ name: 'a', protocol: 'HTTP', port: 80, hostname: 'shop.example.com' }, { name: 'b', protocol: 'HTTP', port: 80, hostname: 'api.example.com' }];
-    const conflicted = (status: 'True' | 'False') => ({ type: 'Conflicted', status, reason: '', message: '', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 3 });
+    const listeners = [
+      { name: 'a', protocol: 'HTTP', port: 80, hostname: 'shop.example.com' },
+      { name: 'b', protocol: 'HTTP', port: 80, hostname: 'api.example.com' },
+    ];
+    const conflicted = (status: 'True' | 'False') => ({
+      type: 'Conflicted',
+      status,
+      reason: '',
+      message: '',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+      observedGeneration: 3,
+    });
     const gateway = (status: 'True' | 'False') =>
-      ({ metadata: { namespace: 'infra', name: 'gw', generation: 3 }, spec: { gatewayClassName: 'c', listeners }, status: { listeners: [{ name: 'a', conditions: [conflicted(status)] }] } }) as unknown as CachedGateway;
+      ({
+        metadata: { namespace: 'infra', name: 'gw', generation: 3 },
+        spec: { gatewayClassName: 'c', listeners },
+        status: { listeners: [{ name: 'a', conditions: [conflicted(status)] }] },
+      }) as unknown as CachedGateway;
     expect(heldHostnamesOf(gateway('False'))).toBe('api.example.com=claimed,shop.example.com=held');
     expect(heldHostnamesOf(gateway('True'))).toBe('api.example.com=claimed,shop.example.com=claimed');
   });
@@ -74,7 +108,11 @@ describe('route parent entries', () => {
 
   it('writes one entry per parentRef as written, with our controllerName', () => {
     const condition = { type: 'Accepted', status: 'True', reason: 'Accepted', message: 'ok', observedGeneration: 1 } as const;
-    const entries = routeParentEntries({ namespace: 'team-a', name: 'r', parents: [{ parentRef: { name: 'gw', sectionName: 'http' }, conditions: [condition] }] });
+    const entries = routeParentEntries({
+      namespace: 'team-a',
+      name: 'r',
+      parents: [{ parentRef: { name: 'gw', sectionName: 'http' }, conditions: [condition] }],
+    });
     expect(entries).toEqual([{ parentRef: { name: 'gw', sectionName: 'http' }, controllerName: CONTROLLER_NAME, conditions: [condition] }]);
   });
 });

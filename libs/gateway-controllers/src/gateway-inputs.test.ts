@@ -30,7 +30,15 @@ describe('collectHubInputs', () => {
       gateways.upsert(g);
     }
     const empty = () => new ObjectStore({ [ROUTES_BY_PARENT]: () => [] });
-    const stores = { gatewayClasses, gateways, httpRoutes: empty(), referenceGrants: empty(), serviceImports: empty(), internalServiceExports: empty(), namespaces: empty() } as unknown as GatewayStores;
+    const stores = {
+      gatewayClasses,
+      gateways,
+      httpRoutes: empty(),
+      referenceGrants: empty(),
+      serviceImports: empty(),
+      internalServiceExports: empty(),
+      namespaces: empty(),
+    } as unknown as GatewayStores;
     const inputs = collectHubInputs(stores, self, 'Standard_AzureFrontDoor');
     expect((inputs.otherGateways ?? []).map((g) => g.metadata.name).sort()).toEqual(['same-host', 'wildcard']);
   });

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EdgeProbe, linesWithStackTraces, originNames, profileOf, programmedOf, settled as settledProbe, whenImported, whenProgrammed, whenWarned } from './test-support/hub-probes.js';
+import {
+  EdgeProbe,
+  linesWithStackTraces,
+  originNames,
+  profileOf,
+  programmedOf,
+  settled as settledProbe,
+  whenImported,
+  whenProgrammed,
+  whenWarned,
+} from './test-support/hub-probes.js';
 import {
   applyGatewayWithRoute,
   applyObject,
@@ -38,13 +48,21 @@ afterAll(async () => {
 const settled = (name: string): boolean => settledProbe(hub, agent, name);
 const wafReads = () => hub.emulator.admin.requestTotal({ method: 'GET', resourceType: WAF_POLICIES });
 
-const createGateway = (name: string, annotations: Record<string, string> = {}) => applyGatewayWithRoute(hub.client, name, { annotations, backend: `${name}-web` });
+const createGateway = (name: string, annotations: Record<string, string> = {}) =>
+  applyGatewayWithRoute(hub.client, name, { annotations, backend: `${name}-web` });
 
 describe('one Gateway failing terminally while others converge', { timeout: 60_000 }, () => {
   it('a missing WAF policy fails its Gateway alone, with no retry storm, while two others are programmed and reprogrammed', async () => {
-    for (const name of ['broken', 'alpha', 'beta']) await publishExport(hub.client, { cluster: 'member-1', service: `${name}-web`, publicAddress: `10.7.0.${name.length}` });
+    for (const name of ['broken', 'alpha', 'beta'])
+      await publishExport(hub.client, { cluster: 'member-1', service: `${name}-web`, publicAddress: `10.7.0.${name.length}` });
     // The broken Gateway's first read of its WAF policy hangs for a while: its worker is busy, the others are not.
-    hub.emulator.admin.injectFault({ kind: 'latency', method: 'GET', pathPattern: '/frontdoorWebApplicationFirewallPolicies/nosuchpolicy$', latencyMs: SLOW_READ_MS, count: 1 });
+    hub.emulator.admin.injectFault({
+      kind: 'latency',
+      method: 'GET',
+      pathPattern: '/frontdoorWebApplicationFirewallPolicies/nosuchpolicy$',
+      latencyMs: SLOW_READ_MS,
+      count: 1,
+    });
     await createGateway('broken', { 'networking.fleet.azure.com/afd-waf-policy-id': MISSING_POLICY });
     await createGateway('alpha');
     await createGateway('beta');
@@ -54,7 +72,11 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     // Still the API server's default: its reconcile has not finished.
     expect(conditionOf(await readGateway(hub.client, 'broken'), 'Programmed')).toMatchObject({ status: 'Unknown', message: 'Waiting for controller' });
 
-    const failed = await eventually(() => programmedOf(hub, 'broken'), (c) => c?.status !== 'Unknown', SLOW_READ_MS + 20_000);
+    const failed = await eventually(
+      () => programmedOf(hub, 'broken'),
+      (c) => c?.status !== 'Unknown',
+      SLOW_READ_MS + 20_000,
+    );
     expect(failed).toMatchObject({ status: 'False', reason: 'WafPolicyNotFound', observedGeneration: 1 });
     expect(failed?.message).toContain(`annotation "networking.fleet.azure.com/afd-waf-policy-id" names WAF policy "${MISSING_POLICY}", which does not exist`);
     expect(conditionOf(await readGateway(hub.client, 'broken'), 'Accepted')?.status).toBe('True');
@@ -64,16 +86,38 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     expect((await readGateway(hub.client, 'broken')).metadata.finalizers ?? []).toEqual([]);
 
     // The others keep converging on changes, and the broken Gateway's key is not retried meanwhile.
-    await eventually(() => settled('broken'), (s) => s, 10_000);
+    await eventually(
+      () => settled('broken'),
+      (s) => s,
+      10_000,
+    );
     const readsAfterFailure = wafReads();
-    for (const name of ['alpha', 'beta']) await publishExport(hub.client, { cluster: 'member-2', service: `${name}-web`, publicAddress: `10.8.0.${name.length}` });
+    for (const name of ['alpha', 'beta'])
+      await publishExport(hub.client, { cluster: 'member-2', service: `${name}-web`, publicAddress: `10.8.0.${name.length}` });
     for (const name of ['alpha', 'beta']) {
       const profile = await profileOf(hub, name);
-      expect(await eventually(() => originNames(hub, profile), (origins) => origins.length === 2, 30_000)).toHaveLength(2);
+      expect(
+        await eventually(
+          () => originNames(hub, profile),
+          (origins) => origins.length === 2,
+          30_000,
+        ),
+      ).toHaveLength(2);
     }
-    await applyObject(hub.client, routePath('alpha'), routeBody('alpha', 'alpha', [{ path: '/', backends: [{ name: 'alpha-web' }] }, { path: '/beta', backends: [{ name: 'beta-web' }] }]));
+    await applyObject(
+      hub.client,
+      routePath('alpha'),
+      routeBody('alpha', 'alpha', [
+        { path: '/', backends: [{ name: 'alpha-web' }] },
+        { path: '/beta', backends: [{ name: 'beta-web' }] },
+      ]),
+    );
     const alphaProfile = await profileOf(hub, 'alpha');
-    const alpha = await eventually(() => originNames(hub, alphaProfile), (origins) => origins.length === 4, 30_000);
+    const alpha = await eventually(
+      () => originNames(hub, alphaProfile),
+      (origins) => origins.length === 4,
+      30_000,
+    );
     expect(alpha).toHaveLength(4);
     expect((await programmedOf(hub, 'alpha'))?.status).toBe('True');
     expect(wafReads()).toBe(readsAfterFailure);
@@ -88,15 +132,27 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
   it('a hostname conflict clears when the older Gateway’s listener moves to another hostname', async () => {
     const listener = (hostname: string) => [{ name: 'shop', hostname }];
     await applyObject(hub.client, gatewayPath('first'), gatewayBody('first', {}, listener('shop.example.com')));
-    await eventually(() => readGateway(hub.client, 'first'), (g) => conditionOf(g, 'Accepted')?.status === 'True', 30_000);
+    await eventually(
+      () => readGateway(hub.client, 'first'),
+      (g) => conditionOf(g, 'Accepted')?.status === 'True',
+      30_000,
+    );
     await applyObject(hub.client, gatewayPath('second'), gatewayBody('second', {}, listener('shop.example.com')));
-    const conflicted = await eventually(() => readGateway(hub.client, 'second'), (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'True', 30_000);
+    const conflicted = await eventually(
+      () => readGateway(hub.client, 'second'),
+      (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'True',
+      30_000,
+    );
     expect(conditionOf(conflicted.status?.listeners?.[0], 'Conflicted')).toMatchObject({ reason: 'HostnameConflict' });
     expect(conditionOf(conflicted.status?.listeners?.[0], 'Conflicted')?.message).toContain('held by Gateway shop/first (listener shop)');
 
     // Only the first (older) Gateway's spec changes: the second must be looked at again for its conflict to clear.
     await applyObject(hub.client, gatewayPath('first'), gatewayBody('first', {}, listener('store.example.com')));
-    const cleared = await eventually(() => readGateway(hub.client, 'second'), (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'False', 30_000);
+    const cleared = await eventually(
+      () => readGateway(hub.client, 'second'),
+      (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'False',
+      30_000,
+    );
     expect(conditionOf(cleared.status?.listeners?.[0], 'Conflicted')).toMatchObject({ status: 'False', reason: 'NoConflicts' });
   });
   it('a SKU the profile cannot change to: SkuImmutable naming both SKUs, no write, the edge keeps serving; restoring it programs again', async () => {
@@ -110,7 +166,11 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     const profileWrites = () => ['PUT', 'PATCH', 'DELETE'].reduce((sum, method) => sum + hub.emulator.admin.requestTotal({ method }), 0);
     const before = profileWrites();
     await applyGatewayWithRoute(hub.client, 'sized', { annotations: { 'networking.fleet.azure.com/afd-sku': 'Premium_AzureFrontDoor' } });
-    const refused = await eventually(() => programmedOf(hub, 'sized'), (c) => c?.reason === 'SkuImmutable', 30_000);
+    const refused = await eventually(
+      () => programmedOf(hub, 'sized'),
+      (c) => c?.reason === 'SkuImmutable',
+      30_000,
+    );
     expect(refused?.status).toBe('False');
     expect(refused?.message).toContain('is Standard_AzureFrontDoor and the Gateway asks for Premium_AzureFrontDoor');
     expect((await whenWarned(hub.client, 'sized', 'SkuImmutable'))?.note).toBe(refused?.message);
@@ -118,7 +178,13 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
     expect(await edge.get('/', host)).toEqual({ status: 200, body: 'sized@member-1' });
 
     await applyGatewayWithRoute(hub.client, 'sized');
-    expect(await eventually(() => programmedOf(hub, 'sized'), (c) => c?.status === 'True', 30_000)).toMatchObject({ reason: 'Programmed' });
+    expect(
+      await eventually(
+        () => programmedOf(hub, 'sized'),
+        (c) => c?.status === 'True',
+        30_000,
+      ),
+    ).toMatchObject({ reason: 'Programmed' });
     expect(profileWrites()).toBe(before);
   });
 });

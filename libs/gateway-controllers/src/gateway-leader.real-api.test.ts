@@ -1,6 +1,17 @@
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyObject, conditionOf, gatewayBody, gatewayPath, publishExport, readGateway, routeBody, routePath, startHubUnderTest, type HubUnderTest } from './test-support/hub-under-test.js';
+import {
+  applyObject,
+  conditionOf,
+  gatewayBody,
+  gatewayPath,
+  publishExport,
+  readGateway,
+  routeBody,
+  routePath,
+  startHubUnderTest,
+  type HubUnderTest,
+} from './test-support/hub-under-test.js';
 
 let hub: HubUnderTest;
 
@@ -12,7 +23,12 @@ afterAll(async () => {
   await hub?.stop();
 });
 
-const programmed = (name: string) => eventually(() => readGateway(hub.client, name), (g) => conditionOf(g, 'Programmed')?.status === 'True' && (g.status?.addresses ?? []).length > 0, 30_000);
+const programmed = (name: string) =>
+  eventually(
+    () => readGateway(hub.client, name),
+    (g) => conditionOf(g, 'Programmed')?.status === 'True' && (g.status?.addresses ?? []).length > 0,
+    30_000,
+  );
 
 describe('two replicas of the hub agent', { timeout: 120_000 }, () => {
   it('one leads and programs, the standby writes nothing; when the leader goes, the standby takes over', async () => {
@@ -35,7 +51,11 @@ describe('two replicas of the hub agent', { timeout: 120_000 }, () => {
     expect(standby!.gateway.gateways.store.getByName('first', 'shop')).toBeDefined();
 
     await leader!.stop();
-    await eventually(() => standby!.elector?.isLeader, (leading) => leading === true, 20_000);
+    await eventually(
+      () => standby!.elector?.isLeader,
+      (leading) => leading === true,
+      20_000,
+    );
     await applyObject(hub.client, gatewayPath('second'), gatewayBody('second'));
     await applyObject(hub.client, routePath('lead2'), routeBody('lead2', 'second', [{ path: '/', backends: [{ name: 'lead' }] }]));
     await programmed('second');

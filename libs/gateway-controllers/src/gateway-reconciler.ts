@@ -46,7 +46,14 @@ import { collectHubInputs, ourGateways, type GatewayStores } from './gateway-inp
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
 import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
-import { AfdRetiredMessages, currentRequestOf, privateLinkRequestsToIssue, requestsAskedAgain, type GatewayOwner, type RequestBinding } from './private-link-requests.js';
+import {
+  AfdRetiredMessages,
+  currentRequestOf,
+  privateLinkRequestsToIssue,
+  requestsAskedAgain,
+  type GatewayOwner,
+  type RequestBinding,
+} from './private-link-requests.js';
 import { azureProgrammedCondition, routeParentEntries, routeParentRule, routeVerdictsAsServed, withinParentLimit } from './route-status.js';
 import { StatusWriteBackoff } from './status-write-backoff.js';
 
@@ -194,15 +201,31 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const programmedBefore = hasGatewayFinalizer(gateway);
     let state: ProgrammedState;
     let outcome: ReconcileOutcome = done();
-    const quota = result.model && azure ? profileQuotaVerdict(ourGateways(stores), gateway, azure.profileQuota ?? AFD_PROFILES_PER_SUBSCRIPTION) : { within: true as const };
+    const quota =
+      result.model && azure
+        ? profileQuotaVerdict(ourGateways(stores), gateway, azure.profileQuota ?? AFD_PROFILES_PER_SUBSCRIPTION)
+        : { within: true as const };
     if (!result.model) {
       state = programmedBefore ? { kind: 'held', previous, servingGeneration: servingGeneration(previous) ?? generation } : { kind: 'not-accepted' };
       if (programmedBefore) {
-        events.record(gateway, 'Warning', 'InvalidSpec', 'Hold', `generation ${generation} is not accepted; Azure keeps serving the configuration programmed before (${accepted?.reason ?? 'Invalid'})`);
+        events.record(
+          gateway,
+          'Warning',
+          'InvalidSpec',
+          'Hold',
+          `generation ${generation} is not accepted; Azure keeps serving the configuration programmed before (${accepted?.reason ?? 'Invalid'})`,
+        );
       }
     } else if (!azure) {
       state = { kind: 'disabled', previous: programmedBefore ? previous : undefined };
-      if (programmedBefore) events.record(gateway, 'Warning', 'AzureFrontDoorDisabled', 'Hold', 'Azure Front Door reconciliation is disabled on this hub; this Gateway’s AFD profile is neither changed nor deleted');
+      if (programmedBefore)
+        events.record(
+          gateway,
+          'Warning',
+          'AzureFrontDoorDisabled',
+          'Hold',
+          'Azure Front Door reconciliation is disabled on this hub; this Gateway’s AFD profile is neither changed nor deleted',
+        );
     } else if (!quota.within) {
       state = { kind: 'over-quota', message: quota.message };
       events.record(gateway, 'Warning', 'ProfileQuotaExceeded', 'Program', quota.message);
@@ -227,7 +250,13 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     }
     // After the Azure step, so each route's entry carries the Azure outcome of what it needs (and reports no withdrawal
     // that step did not make); each object on its own.
-    await writeRouteStatuses(gateway, owner, routeVerdictsAsServed(result.verdicts.routes, state), state.kind === 'reconciled' ? state.report : undefined, logger);
+    await writeRouteStatuses(
+      gateway,
+      owner,
+      routeVerdictsAsServed(result.verdicts.routes, state),
+      state.kind === 'reconciled' ? state.report : undefined,
+      logger,
+    );
     await writeGatewayStatus(gateway, result, state, logger);
     options.metrics?.record(owner.key, state);
     return withStatusRetries(outcome, owner);
@@ -261,8 +290,20 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       const reason = error instanceof KubeApiError ? error.reason : (failure.code ?? 'Unknown');
       const cause = failure.message;
       options.metrics?.statusWriteFailed(kind, reason);
-      logger.warn(`the ${kind} status write failed; retrying that object alone`, { step: 'status', object: objectKey(object), reason, cause, retryInMs: delayMs });
-      events.record(object, 'Warning', 'StatusWriteFailed', 'WriteStatus', `the status for Gateway ${owner.key} could not be written (${cause}); retrying in ${Math.ceil(delayMs / 1000)} s`);
+      logger.warn(`the ${kind} status write failed; retrying that object alone`, {
+        step: 'status',
+        object: objectKey(object),
+        reason,
+        cause,
+        retryInMs: delayMs,
+      });
+      events.record(
+        object,
+        'Warning',
+        'StatusWriteFailed',
+        'WriteStatus',
+        `the status for Gateway ${owner.key} could not be written (${cause}); retrying in ${Math.ceil(delayMs / 1000)} s`,
+      );
       return false;
     }
   }
@@ -290,10 +331,17 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
           return false;
         }
         const rule = entryRule(owner);
-        if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs)) logger.info('replacing a request entry of this Gateway name: an earlier Gateway, a retired message or one without its binding', { export: objectKey(ise) });
+        if ((ise.status?.privateLinkRequests ?? []).some(rule.isOurs))
+          logger.info('replacing a request entry of this Gateway name: an earlier Gateway, a retired message or one without its binding', {
+            export: objectKey(ise),
+          });
         const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule });
         if (outcome.written) written.set(objectKey(ise), outcome.object);
-        logger.info('issued a Private Link request message', { step: 'private-link', export: objectKey(ise), privateLinkService: ise.spec?.privateLinkService?.resourceID });
+        logger.info('issued a Private Link request message', {
+          step: 'private-link',
+          export: objectKey(ise),
+          privateLinkService: ise.spec?.privateLinkService?.resourceID,
+        });
         return outcome.written;
       });
     }
@@ -347,7 +395,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     // A custom domain awaiting DNS validation changes in Azure alone: Azure is read again until AFD has validated it.
     // A failure a route owns leaves the Gateway programmed but is looked at again (a refused body is read, not re-sent:
     // TerminalRefusals).
-    if (report.programmed && report.failures.length === 0 && report.customDomains.every((d) => d.validated)) programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
+    if (report.programmed && report.failures.length === 0 && report.customDomains.every((d) => d.validated))
+      programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
     else programmed.delete(owner.key);
     return report;
   }
@@ -355,7 +404,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   function refusalsOf(owner: GatewayOwner, access: AzureFrontDoorAccess): TerminalRefusals {
     const known = refusals.get(owner.key);
     if (known) return known;
-    const fresh = new TerminalRefusals({ ...(access.refusalRecheckMs !== undefined ? { recheckMs: access.refusalRecheckMs } : {}), now: () => now().getTime() });
+    const fresh = new TerminalRefusals({
+      ...(access.refusalRecheckMs !== undefined ? { recheckMs: access.refusalRecheckMs } : {}),
+      now: () => now().getTime(),
+    });
     refusals.set(owner.key, fresh);
     return fresh;
   }
@@ -374,7 +426,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         return retry(new Error(cause));
       case 'terminal':
         if (report.programmed) {
-          logger.warn('Azure refused resources some HTTPRoutes need; their parent entries say which, the rest of the Gateway is programmed', { reason: report.reason, cause });
+          logger.warn('Azure refused resources some HTTPRoutes need; their parent entries say which, the rest of the Gateway is programmed', {
+            reason: report.reason,
+            cause,
+          });
           return requeueAfter(access.terminalRecheckMs ?? 5 * 60_000, cause);
         }
         events.record(gateway, 'Warning', report.reason, 'Program', cause);
@@ -396,11 +451,18 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   }
 
   /** Each route's parent entries for this Gateway, with what Azure refused of it or the plan could not program. */
-  async function writeRouteStatuses(gateway: CachedGateway, owner: GatewayOwner, routes: readonly RouteVerdict[], report: ReconcileReport | undefined, logger: Logger): Promise<void> {
+  async function writeRouteStatuses(
+    gateway: CachedGateway,
+    owner: GatewayOwner,
+    routes: readonly RouteVerdict[],
+    report: ReconcileReport | undefined,
+    logger: Logger,
+  ): Promise<void> {
     const verdicts = new Map(routes.map((v) => [`${v.namespace}/${v.name}`, v]));
     const detached = stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key).filter((r) => !verdicts.has(objectKey(r)));
     const failuresOf = new Map<string, FailureReport[]>();
-    for (const f of report?.failures ?? []) for (const o of f.owners) failuresOf.set(`${o.namespace}/${o.name}`, [...(failuresOf.get(`${o.namespace}/${o.name}`) ?? []), f]);
+    for (const f of report?.failures ?? [])
+      for (const o of f.owners) failuresOf.set(`${o.namespace}/${o.name}`, [...(failuresOf.get(`${o.namespace}/${o.name}`) ?? []), f]);
     const plannedOf = new Map(planProblemsByRoute(report?.problems ?? []).map((p) => [`${p.namespace}/${p.name}`, p]));
     let writes = 0;
     for (const verdict of verdicts.values()) {
@@ -417,7 +479,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     return writeOwnStatus(route, 'HTTPRoute', owner, logger, async () => {
       const rule = routeParentRule(route.metadata.namespace ?? '', owner.key);
       const { entries, leftOut } = withinParentLimit(route.status?.parents ?? [], all, rule);
-      if (leftOut > 0) logger.warn('status.parents holds at most 32 entries; entries for this Gateway left out', { step: 'status', route: objectKey(route), leftOut });
+      if (leftOut > 0)
+        logger.warn('status.parents holds at most 32 entries; entries for this Gateway left out', { step: 'status', route: objectKey(route), leftOut });
       try {
         return (await statusWriter.splice(httpRoutes, route, { listPath: ['parents'], entries, rule })).written;
       } catch (error) {
@@ -427,7 +490,13 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     });
   }
 
-  async function publishFrontDoorIds(gateway: CachedGateway, model: GlobalGateway, owner: GatewayOwner, report: ReconcileReport, logger: Logger): Promise<void> {
+  async function publishFrontDoorIds(
+    gateway: CachedGateway,
+    model: GlobalGateway,
+    owner: GatewayOwner,
+    report: ReconcileReport,
+    logger: Logger,
+  ): Promise<void> {
     if (!report.frontDoorId) return;
     const entry = frontDoorEntry(owner, report.profile, report.frontDoorId);
     for (const key of exportsUsedBy(model)) {
@@ -445,7 +514,11 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   async function markAskedAgain(owner: GatewayOwner, report: ReconcileReport, logger: Logger): Promise<void> {
     for (const { export: ise, request } of requestsAskedAgain(report, owner, (k) => stores.internalServiceExports.get(k), now(), bindingOf(owner))) {
       await writeOwnStatus(ise, 'InternalServiceExport', owner, logger, async () => {
-        const outcome = await statusWriter.splice(internalServiceExports, ise, { listPath: ['privateLinkRequests'], entries: [request], rule: entryRule(owner) });
+        const outcome = await statusWriter.splice(internalServiceExports, ise, {
+          listPath: ['privateLinkRequests'],
+          entries: [request],
+          rule: entryRule(owner),
+        });
         if (outcome.written) logger.info('the Private Link origin asked again: marked on the export', { step: 'status', export: objectKey(ise) });
         return outcome.written;
       });
@@ -467,7 +540,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   }
 
   async function finalize(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, signal: AbortSignal): Promise<ReconcileOutcome> {
-    const identity = { namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', uid: owner.uid, generation: gateway.metadata.generation ?? 0 };
+    const identity = {
+      namespace: gateway.metadata.namespace ?? '',
+      name: gateway.metadata.name ?? '',
+      uid: owner.uid,
+      generation: gateway.metadata.generation ?? 0,
+    };
     programmed.delete(owner.key);
     refusals.delete(owner.key);
     statusBackoff.forget(`${owner.key}|`);
@@ -489,7 +567,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     }
     if (policy.policy === 'Delete') {
       if (!azure) {
-        const message = 'the Gateway is being deleted but Azure Front Door reconciliation is disabled on this hub (--enable-afd=false), so its AFD profile cannot be removed; enable it, or annotate the Gateway networking.fleet.azure.com/afd-deletion-policy: Orphan to delete it and leave the profile';
+        const message =
+          'the Gateway is being deleted but Azure Front Door reconciliation is disabled on this hub (--enable-afd=false), so its AFD profile cannot be removed; enable it, or annotate the Gateway networking.fleet.azure.com/afd-deletion-policy: Orphan to delete it and leave the profile';
         return blocked('AzureFrontDoorDisabled', message, done());
       }
       const report = await deleteFrontDoor(azure.clients, identity, {
@@ -503,7 +582,8 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       if (report.result === 'refused' || report.result === 'failed') {
         const hint = report.failure ? accessHint(report.failure, azure.scope, azure.identity) : undefined;
         const message = `${[report.message, ...(hint ? [hint] : [])].join('; ')}; the finalizer stays (annotate networking.fleet.azure.com/afd-deletion-policy: Orphan to delete the Gateway and leave the profile)`;
-        const outcome = report.outcome.type === 'retry' ? retry(new Error(report.message)) : requeueAfter(azure.terminalRecheckMs ?? 5 * 60_000, report.message);
+        const outcome =
+          report.outcome.type === 'retry' ? retry(new Error(report.message)) : requeueAfter(azure.terminalRecheckMs ?? 5 * 60_000, report.message);
         return blocked(report.result === 'refused' ? 'ForeignProfile' : 'DeleteFailed', message, outcome);
       }
       events.record(gateway, 'Normal', 'Deleted', 'Delete', report.message);
@@ -533,4 +613,3 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     }
   }
 }
-

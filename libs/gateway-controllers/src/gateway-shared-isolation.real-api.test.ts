@@ -54,15 +54,25 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     const host = (await whenProgrammed(hub, 'frozen', ['frozen-a'])).status?.addresses?.[0]?.value ?? '';
 
     // team-c's status write is refused: a Warning Event on its route, no entry, and the refusal is not thrown.
-    const events = await eventually(() => eventsAbout(hub.client, 'HTTPRoute', 'frozen-c'), (es) => es.some((e) => e.reason === 'StatusWriteFailed'), 30_000);
-    expect(events.find((e) => e.reason === 'StatusWriteFailed')?.note).toMatch(/the status for Gateway shop\/frozen could not be written \(.*403 Forbidden.*frozen.*\); retrying in \d+ s/);
+    const events = await eventually(
+      () => eventsAbout(hub.client, 'HTTPRoute', 'frozen-c'),
+      (es) => es.some((e) => e.reason === 'StatusWriteFailed'),
+      30_000,
+    );
+    expect(events.find((e) => e.reason === 'StatusWriteFailed')?.note).toMatch(
+      /the status for Gateway shop\/frozen could not be written \(.*403 Forbidden.*frozen.*\); retrying in \d+ s/,
+    );
     expect(ours(await readRoute(hub.client, 'frozen-c'))).toBeUndefined();
 
     // team-a's new rule reaches Azure and the edge; team-c's rule was programmed too, only its status is missing.
     await applyObject(hub.client, routePath('frozen-a'), routeBody('frozen-a', 'frozen', rules('frozen-a', '/a', '/a2')));
     expect(await edge.until('/a2/page', host, (a) => a.status === 200)).toEqual({ status: 200, body: 'frozen-a@member-1' });
     expect(await edge.until('/c/page', host, (a) => a.status === 200)).toEqual({ status: 200, body: 'frozen-c@member-1' });
-    const a = await eventually(() => readRoute(hub.client, 'frozen-a'), (r) => conditionOf(ours(r), 'Accepted')?.observedGeneration === r.metadata.generation, 30_000);
+    const a = await eventually(
+      () => readRoute(hub.client, 'frozen-a'),
+      (r) => conditionOf(ours(r), 'Accepted')?.observedGeneration === r.metadata.generation,
+      30_000,
+    );
     expect(conditionOf(ours(a), 'ResolvedRefs')?.status).toBe('True');
     expect((await programmedOf(hub, 'frozen'))?.status).toBe('True');
     // Retried on its own backoff, not on every reconcile of the Gateway.
@@ -82,10 +92,18 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     await applyObject(hub.client, routePath('iso'), routeBody('iso', 'iso', [...rules('iso-a', '/a'), ...rules('iso-x', '/x')]));
     const programmed = await whenProgrammed(hub, 'iso', ['iso']);
     const host = programmed.status?.addresses?.[0]?.value ?? '';
-    const a = await eventually(() => readExport(hub.client, 'member-1', 'iso-a'), (e) => (e.status?.frontDoors ?? []).length > 0, 30_000);
+    const a = await eventually(
+      () => readExport(hub.client, 'member-1', 'iso-a'),
+      (e) => (e.status?.frontDoors ?? []).length > 0,
+      30_000,
+    );
     expect(a.status?.frontDoors?.map((f) => f.gateway)).toEqual(['shop/iso']);
     expect((await readExport(hub.client, 'member-1', 'iso-x')).status?.frontDoors ?? []).toEqual([]);
-    const warned = await eventually(() => eventsAbout(hub.client, 'InternalServiceExport', 'shop-iso-x', 'fleet-member-member-1'), (es) => es.some((e) => e.reason === 'StatusWriteFailed'), 30_000);
+    const warned = await eventually(
+      () => eventsAbout(hub.client, 'InternalServiceExport', 'shop-iso-x', 'fleet-member-member-1'),
+      (es) => es.some((e) => e.reason === 'StatusWriteFailed'),
+      30_000,
+    );
     expect(warned.find((e) => e.reason === 'StatusWriteFailed')?.note).toContain('the status for Gateway shop/iso could not be written');
     expect(await edge.until('/x/page', host, (r) => r.status === 200)).toEqual({ status: 200, body: 'iso-x@member-1' });
   });
@@ -93,7 +111,13 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
   it('an AFD resource ARM refuses for one team: that HTTPRoute names it, the Gateway stays programmed, another team’s new rule is served, and the refusal is not re-sent', async () => {
     // ARM refuses this team's custom domain for a value the plan does not check (an injected 400, every time).
     const refusedHost = 'x-refused.example.com';
-    hub.emulator.admin.injectFault({ kind: 'status', status: 400, method: 'PUT', pathPattern: `/customDomains/${customDomainName(refusedHost)}$`, count: 1_000 });
+    hub.emulator.admin.injectFault({
+      kind: 'status',
+      status: 400,
+      method: 'PUT',
+      pathPattern: `/customDomains/${customDomainName(refusedHost)}$`,
+      count: 1_000,
+    });
     await backend('shared-a', '10.6.1.1');
     await backend('shared-x', '10.6.1.2');
     await applyObject(hub.client, gatewayPath('shared'), gatewayBody('shared'));
@@ -107,7 +131,11 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
     expect(refused).toMatchObject({ type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: 'AzureRefused' });
     expect(refused?.message).toMatch(/^Azure refused the create of custom domain [^ ]+: BadRequest \(HTTP 400\): The request is invalid \(injected fault\)/);
     // Route entries are written before the Gateway's status in the same reconcile.
-    const gateway = await eventually(() => programmedOf(hub, 'shared'), (c) => c?.message.includes('refused by Azure') === true, 30_000);
+    const gateway = await eventually(
+      () => programmedOf(hub, 'shared'),
+      (c) => c?.message.includes('refused by Azure') === true,
+      30_000,
+    );
     expect(gateway).toMatchObject({ status: 'True', reason: 'Programmed' });
     expect(gateway?.message).toContain('owned by HTTPRoute shop/shared-x');
 
@@ -120,7 +148,11 @@ describe('one team on a shared Gateway holds back no other', { timeout: 120_000 
 
     // Fixed, the route is programmed and its condition goes.
     await applyObject(hub.client, routePath('shared-x'), { ...long, spec: { ...long.spec, hostnames: ['x.example.com'] } });
-    const fixed = await eventually(() => readRoute(hub.client, 'shared-x'), (r) => ours(r) !== undefined && conditionOf(ours(r), AZURE_PROGRAMMED_CONDITION) === undefined, 30_000);
+    const fixed = await eventually(
+      () => readRoute(hub.client, 'shared-x'),
+      (r) => ours(r) !== undefined && conditionOf(ours(r), AZURE_PROGRAMMED_CONDITION) === undefined,
+      30_000,
+    );
     expect(conditionOf(ours(fixed), AZURE_PROGRAMMED_CONDITION)).toBeUndefined();
     expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
   });

@@ -11,8 +11,18 @@ const verdict: GatewayVerdict = {
   name: 'gw',
   conditions: [accepted],
   listeners: [
-    { name: 'http', supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }], attachedRoutes: 2, conditions: [{ ...accepted, message: 'listener is valid' }] },
-    { name: 'bad', supportedKinds: [], attachedRoutes: 0, conditions: [{ type: 'Programmed', status: 'False', reason: 'Invalid', message: 'port 8080', observedGeneration: 3 }] },
+    {
+      name: 'http',
+      supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }],
+      attachedRoutes: 2,
+      conditions: [{ ...accepted, message: 'listener is valid' }],
+    },
+    {
+      name: 'bad',
+      supportedKinds: [],
+      attachedRoutes: 0,
+      conditions: [{ type: 'Programmed', status: 'False', reason: 'Invalid', message: 'port 8080', observedGeneration: 3 }],
+    },
   ],
 };
 
@@ -42,8 +52,17 @@ const programmedOf = (status: ReturnType<typeof gatewayStatus>) => status.condit
 
 describe('gatewayStatus', () => {
   describe('when Azure cannot be read (fail-static)', () => {
-    const unreadable = report({ reason: 'AzureReadFailed', message: 'reading the AFD profile failed, nothing was changed: ServiceUnavailable (HTTP 503): down', outcome: { type: 'retry', reason: '' } });
-    const served = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) }, undefined);
+    const unreadable = report({
+      reason: 'AzureReadFailed',
+      message: 'reading the AFD profile failed, nothing was changed: ServiceUnavailable (HTTP 503): down',
+      outcome: { type: 'retry', reason: '' },
+    });
+    const served = gatewayStatus(
+      verdict,
+      3,
+      { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) },
+      undefined,
+    );
     const dataOf = (status: ReturnType<typeof gatewayStatus>) => status.conditions.find((c) => c.type === AZURE_DATA_CURRENT_CONDITION);
 
     it('keeps the addresses and the last Programmed status and reason, and says what could not be read', () => {
@@ -76,7 +95,12 @@ describe('gatewayStatus', () => {
       });
       fc.assert(
         fc.property(observed, fc.integer({ min: 1, max: 4 }), (last, failures) => {
-          const seen = report({ programmed: last.programmed, reason: last.programmed ? 'Programmed' : last.reason, message: last.message, ...(last.host ? { endpointHostName: last.host } : {}) });
+          const seen = report({
+            programmed: last.programmed,
+            reason: last.programmed ? 'Programmed' : last.reason,
+            message: last.message,
+            ...(last.host ? { endpointHostName: last.host } : {}),
+          });
           const before = gatewayStatus(verdict, 3, { kind: 'reconciled', report: seen }, undefined);
           let status = before;
           for (let i = 0; i < failures; i++) status = gatewayStatus(verdict, 3 + i, { kind: 'reconciled', report: unreadable }, status as GatewayStatus);
@@ -91,7 +115,12 @@ describe('gatewayStatus', () => {
       const once = gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, served as GatewayStatus);
       const twice = gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, once as GatewayStatus);
       expect(programmedOf(twice)?.message).toBe(programmedOf(once)?.message);
-      const back = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) }, twice as GatewayStatus);
+      const back = gatewayStatus(
+        verdict,
+        3,
+        { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) },
+        twice as GatewayStatus,
+      );
       expect(programmedOf(back)?.message).toBe('ready');
       expect(dataOf(back)).toMatchObject({ status: 'True', reason: 'AzureDataRead' });
     });
@@ -111,23 +140,66 @@ describe('gatewayStatus', () => {
   });
 
   it("a listener whose custom domain awaits DNS validation is Programmed=False with the domain's records; the Gateway and other listeners stay programmed", () => {
-    const pending = { name: 'cd-www', hostName: 'www.example.com', listeners: ['http'], validationState: 'Pending', validated: false, message: 'custom domain cd-www (www.example.com) is pending validation: create DNS TXT record _dnsauth.www.example.com with value "t"' };
-    const approved = { ...pending, name: 'cd-api', hostName: 'api.example.com', listeners: ['bad'], validationState: 'Approved', validated: true, message: 'validated' };
-    const status = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', customDomains: [pending, approved] }) }, undefined);
+    const pending = {
+      name: 'cd-www',
+      hostName: 'www.example.com',
+      listeners: ['http'],
+      validationState: 'Pending',
+      validated: false,
+      message: 'custom domain cd-www (www.example.com) is pending validation: create DNS TXT record _dnsauth.www.example.com with value "t"',
+    };
+    const approved = {
+      ...pending,
+      name: 'cd-api',
+      hostName: 'api.example.com',
+      listeners: ['bad'],
+      validationState: 'Approved',
+      validated: true,
+      message: 'validated',
+    };
+    const status = gatewayStatus(
+      verdict,
+      3,
+      { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', customDomains: [pending, approved] }) },
+      undefined,
+    );
     expect(programmedOf(status)?.status).toBe('True');
     const http = status.listeners.find((l) => l.name === 'http')?.conditions.find((c) => c.type === 'Programmed');
     expect(http).toEqual({ type: 'Programmed', status: 'False', reason: 'Pending', message: pending.message, observedGeneration: 3 });
-    const validated = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', customDomains: [{ ...pending, validationState: 'Approved', validated: true }] }) }, undefined);
-    expect(validated.listeners.find((l) => l.name === 'http')?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'True', message: 'listener is programmed' });
+    const validated = gatewayStatus(
+      verdict,
+      3,
+      {
+        kind: 'reconciled',
+        report: report({
+          programmed: true,
+          reason: 'Programmed',
+          message: 'ready',
+          customDomains: [{ ...pending, validationState: 'Approved', validated: true }],
+        }),
+      },
+      undefined,
+    );
+    expect(validated.listeners.find((l) => l.name === 'http')?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({
+      status: 'True',
+      message: 'listener is programmed',
+    });
   });
 
   it('takes Programmed from what the provider observed, with the endpoint hostname as the address', () => {
-    const status = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) }, undefined);
+    const status = gatewayStatus(
+      verdict,
+      3,
+      { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) },
+      undefined,
+    );
     expect(programmedOf(status)).toEqual({ type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready', observedGeneration: 3 });
     expect(status.addresses).toEqual([{ type: 'Hostname', value: 'e.azurefd.net' }]);
     // A listener follows the Gateway unless resolve already decided it (invalid).
     expect(status.listeners[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'True', reason: 'Programmed' });
-    expect(status.listeners[1]?.conditions.filter((c) => c.type === 'Programmed')).toEqual([{ type: 'Programmed', status: 'False', reason: 'Invalid', message: 'port 8080', observedGeneration: 3 }]);
+    expect(status.listeners[1]?.conditions.filter((c) => c.type === 'Programmed')).toEqual([
+      { type: 'Programmed', status: 'False', reason: 'Invalid', message: 'port 8080', observedGeneration: 3 },
+    ]);
     expect(status.listeners[0]).toMatchObject({ name: 'http', attachedRoutes: 2, supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }] });
   });
 
@@ -141,33 +213,58 @@ describe('gatewayStatus', () => {
       pending: ['origin group og-1 Creating'],
       propagation: ['AFD is still deploying 1 resource(s) to its edge (endpoint deploymentStatus NotStarted)'],
     });
-    expect(describeReport(pending)).toBe('1 of 2 resources provisioned; origin group og-1 Creating; AFD is still deploying 1 resource(s) to its edge (endpoint deploymentStatus NotStarted) (informational)');
+    expect(describeReport(pending)).toBe(
+      '1 of 2 resources provisioned; origin group og-1 Creating; AFD is still deploying 1 resource(s) to its edge (endpoint deploymentStatus NotStarted) (informational)',
+    );
     expect(programmedOf(gatewayStatus(verdict, 3, { kind: 'reconciled', report: pending }, undefined))).toMatchObject({ status: 'False', reason: 'Pending' });
   });
 
   it('maps provider reasons to Gateway API reasons where one fits', () => {
-    const capacity = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ reason: 'CapacityExceeded', message: 'CapacityExceeded: routes would be 101' }) }, undefined);
+    const capacity = gatewayStatus(
+      verdict,
+      3,
+      { kind: 'reconciled', report: report({ reason: 'CapacityExceeded', message: 'CapacityExceeded: routes would be 101' }) },
+      undefined,
+    );
     expect(programmedOf(capacity)).toMatchObject({ status: 'False', reason: 'NoResources', message: 'CapacityExceeded: routes would be 101' });
     const foreign = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ reason: 'ForeignProfile', message: 'not ours' }) }, undefined);
     expect(programmedOf(foreign)).toMatchObject({ status: 'False', reason: 'ForeignProfile' });
   });
 
   it('a Gateway over the AFD profile quota is Programmed=False NoResources with the quota named, and its listeners follow', () => {
-    const status = gatewayStatus(verdict, 3, { kind: 'over-quota', message: 'the AFD profile quota of 500 Standard/Premium profiles per subscription is reached' }, undefined);
-    expect(programmedOf(status)).toMatchObject({ status: 'False', reason: 'NoResources', message: 'the AFD profile quota of 500 Standard/Premium profiles per subscription is reached', observedGeneration: 3 });
+    const status = gatewayStatus(
+      verdict,
+      3,
+      { kind: 'over-quota', message: 'the AFD profile quota of 500 Standard/Premium profiles per subscription is reached' },
+      undefined,
+    );
+    expect(programmedOf(status)).toMatchObject({
+      status: 'False',
+      reason: 'NoResources',
+      message: 'the AFD profile quota of 500 Standard/Premium profiles per subscription is reached',
+      observedGeneration: 3,
+    });
     expect(status.listeners[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'False', reason: 'NoResources' });
     expect(status.addresses).toBeUndefined();
   });
 
   it('a held Gateway keeps Programmed=True at the current generation, naming the generation it serves, and keeps its address', () => {
-    const previous = { type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready on e.azurefd.net', observedGeneration: 2, lastTransitionTime: '2026-01-01T00:00:00Z' } as const;
+    const previous = {
+      type: 'Programmed',
+      status: 'True',
+      reason: 'Programmed',
+      message: 'ready on e.azurefd.net',
+      observedGeneration: 2,
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    } as const;
     const current = { addresses: [{ type: 'Hostname', value: 'e.azurefd.net' }] } as GatewayStatus;
     const held = gatewayStatus(verdict, 3, { kind: 'held', previous, servingGeneration: servingGeneration(previous) ?? 0 }, current);
     expect(programmedOf(held)).toEqual({
       type: 'Programmed',
       status: 'True',
       reason: 'Programmed',
-      message: 'serves the configuration accepted at generation 2; generation 3 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net',
+      message:
+        'serves the configuration accepted at generation 2; generation 3 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net',
       observedGeneration: 3,
     });
     expect(held.addresses).toEqual(current.addresses);
@@ -175,20 +272,42 @@ describe('gatewayStatus', () => {
     const again = programmedOf(held)!;
     expect(servingGeneration({ ...again, lastTransitionTime: 'x' })).toBe(2);
     const twice = gatewayStatus(verdict, 4, { kind: 'held', previous: { ...again, lastTransitionTime: 'x' }, servingGeneration: 2 }, current);
-    expect(programmedOf(twice)?.message).toBe('serves the configuration accepted at generation 2; generation 4 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net');
+    expect(programmedOf(twice)?.message).toBe(
+      'serves the configuration accepted at generation 2; generation 4 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net',
+    );
   });
 
   it('held at an unchanged generation, Programmed names the change outside the spec as Accepted does, never assuming annotations', () => {
-    const previous = { type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready on e.azurefd.net', observedGeneration: 2, lastTransitionTime: '2026-01-01T00:00:00Z' } as const;
-    const refusedClass = { type: 'Accepted', status: 'False', reason: 'InvalidParameters', message: 'GatewayClass afd is not accepted: parametersRef is set', observedGeneration: 2 } as const;
+    const previous = {
+      type: 'Programmed',
+      status: 'True',
+      reason: 'Programmed',
+      message: 'ready on e.azurefd.net',
+      observedGeneration: 2,
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    } as const;
+    const refusedClass = {
+      type: 'Accepted',
+      status: 'False',
+      reason: 'InvalidParameters',
+      message: 'GatewayClass afd is not accepted: parametersRef is set',
+      observedGeneration: 2,
+    } as const;
     const held = gatewayStatus({ ...verdict, conditions: [refusedClass] }, 2, { kind: 'held', previous, servingGeneration: 2 }, undefined);
     expect(programmedOf(held)?.message).toBe(
       'serves the configuration accepted at generation 2; generation 2 is no longer accepted after a change outside its spec (InvalidParameters: GatewayClass afd is not accepted: parametersRef is set), so nothing was changed in Azure: ready on e.azurefd.net',
     );
     expect(programmedOf(held)?.message).not.toContain('annotations');
     // Held again, the served configuration is named once, not nested.
-    const again = gatewayStatus({ ...verdict, conditions: [refusedClass] }, 3, { kind: 'held', previous: { ...programmedOf(held)!, lastTransitionTime: 'x' }, servingGeneration: 2 }, undefined);
-    expect(programmedOf(again)?.message).toBe('serves the configuration accepted at generation 2; generation 3 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net');
+    const again = gatewayStatus(
+      { ...verdict, conditions: [refusedClass] },
+      3,
+      { kind: 'held', previous: { ...programmedOf(held)!, lastTransitionTime: 'x' }, servingGeneration: 2 },
+      undefined,
+    );
+    expect(programmedOf(again)?.message).toBe(
+      'serves the configuration accepted at generation 2; generation 3 is not accepted (see Accepted), so nothing was changed in Azure: ready on e.azurefd.net',
+    );
   });
 
   it('with AFD disabled: a programmed Gateway keeps its Programmed condition and gets the warning condition; a new one is Pending', () => {
@@ -197,7 +316,11 @@ describe('gatewayStatus', () => {
     expect(programmedOf(kept)).toEqual({ type: 'Programmed', status: 'True', reason: 'Programmed', message: 'ready', observedGeneration: 2 });
     expect(kept.conditions.find((c) => c.type === AFD_RECONCILIATION_CONDITION)).toMatchObject({ status: 'False', reason: 'Disabled', observedGeneration: 3 });
     const fresh = gatewayStatus(verdict, 3, { kind: 'disabled', previous: undefined }, undefined);
-    expect(programmedOf(fresh)).toMatchObject({ status: 'False', reason: 'Pending', message: 'Azure Front Door reconciliation is disabled on this hub (--enable-afd=false); nothing is programmed in Azure' });
+    expect(programmedOf(fresh)).toMatchObject({
+      status: 'False',
+      reason: 'Pending',
+      message: 'Azure Front Door reconciliation is disabled on this hub (--enable-afd=false); nothing is programmed in Azure',
+    });
     // Enabled again: the warning condition is no longer part of the status we apply, so server-side apply removes it.
     const enabled = gatewayStatus(verdict, 3, { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready' }) }, undefined);
     expect(enabled.conditions.map((c) => c.type)).toEqual(['Accepted', 'Programmed', AZURE_DATA_CURRENT_CONDITION]);

@@ -81,7 +81,12 @@ function lastObserved(previous: Condition, report: ReconcileReport, generation: 
   };
 }
 
-function programmedCondition(state: ProgrammedState, generation: number, previous: Condition | undefined, accepted: VerdictCondition | undefined): VerdictCondition | undefined {
+function programmedCondition(
+  state: ProgrammedState,
+  generation: number,
+  previous: Condition | undefined,
+  accepted: VerdictCondition | undefined,
+): VerdictCondition | undefined {
   const at = (status: VerdictCondition['status'], reason: string, message: string): VerdictCondition => ({
     type: 'Programmed',
     status,
@@ -108,7 +113,11 @@ function programmedCondition(state: ProgrammedState, generation: number, previou
       return at(state.previous?.status ?? 'Unknown', state.previous?.reason ?? 'Pending', message);
     }
     case 'disabled':
-      if (state.previous) return { ...at(state.previous.status, state.previous.reason, state.previous.message), observedGeneration: state.previous.observedGeneration ?? generation };
+      if (state.previous)
+        return {
+          ...at(state.previous.status, state.previous.reason, state.previous.message),
+          observedGeneration: state.previous.observedGeneration ?? generation,
+        };
       return at('False', 'Pending', `${AFD_DISABLED_MESSAGE}; nothing is programmed in Azure`);
     case 'over-quota':
       return at('False', 'NoResources', state.message);
@@ -141,12 +150,26 @@ function listenerDomainCondition(state: ProgrammedState, listener: string, progr
   if (state.kind !== 'reconciled' || programmed.status !== 'True') return undefined;
   const awaiting = state.report.customDomains.filter((d) => !d.validated && d.listeners.includes(listener));
   if (awaiting.length === 0) return undefined;
-  return { type: 'Programmed', status: 'False', reason: 'Pending', message: bounded(awaiting.map((d) => d.message).join('; ')), observedGeneration: programmed.observedGeneration };
+  return {
+    type: 'Programmed',
+    status: 'False',
+    reason: 'Pending',
+    message: bounded(awaiting.map((d) => d.message).join('; ')),
+    observedGeneration: programmed.observedGeneration,
+  };
 }
 
 function reconciliationCondition(state: ProgrammedState, generation: number): VerdictCondition[] {
   if (state.kind !== 'disabled') return [];
-  return [{ type: AFD_RECONCILIATION_CONDITION, status: 'False', reason: 'Disabled', message: `${AFD_DISABLED_MESSAGE}; the Azure side of this Gateway is neither changed nor deleted`, observedGeneration: generation }];
+  return [
+    {
+      type: AFD_RECONCILIATION_CONDITION,
+      status: 'False',
+      reason: 'Disabled',
+      message: `${AFD_DISABLED_MESSAGE}; the Azure side of this Gateway is neither changed nor deleted`,
+      observedGeneration: generation,
+    },
+  ];
 }
 
 function azureDataCondition(state: ProgrammedState, generation: number): VerdictCondition[] {
@@ -155,7 +178,15 @@ function azureDataCondition(state: ProgrammedState, generation: number): Verdict
     const message = `${state.report.message}; Programmed and the addresses stay as last observed until Azure can be read again`;
     return [{ type: AZURE_DATA_CURRENT_CONDITION, status: 'False', reason: 'AzureReadFailed', message: bounded(message), observedGeneration: generation }];
   }
-  return [{ type: AZURE_DATA_CURRENT_CONDITION, status: 'True', reason: 'AzureDataRead', message: 'the status shows what Azure answered', observedGeneration: generation }];
+  return [
+    {
+      type: AZURE_DATA_CURRENT_CONDITION,
+      status: 'True',
+      reason: 'AzureDataRead',
+      message: 'the status shows what Azure answered',
+      observedGeneration: generation,
+    },
+  ];
 }
 
 /**
@@ -171,9 +202,19 @@ export function gatewayStatus(
   current: GatewayStatus | undefined,
 ): Required<Pick<GatewayStatus, 'conditions' | 'listeners'>> & Pick<GatewayStatus, 'addresses'> {
   const previous = current?.conditions?.find((c) => c.type === 'Programmed') as Condition | undefined;
-  const programmed = programmedCondition(state, generation, previous, verdict.conditions.find((c) => c.type === 'Accepted'));
+  const programmed = programmedCondition(
+    state,
+    generation,
+    previous,
+    verdict.conditions.find((c) => c.type === 'Accepted'),
+  );
   const fromVerdict = verdict.conditions.filter((c) => !(programmed && c.type === 'Programmed'));
-  const conditions = [...fromVerdict, ...(programmed ? [programmed] : []), ...reconciliationCondition(state, generation), ...azureDataCondition(state, generation)];
+  const conditions = [
+    ...fromVerdict,
+    ...(programmed ? [programmed] : []),
+    ...reconciliationCondition(state, generation),
+    ...azureDataCondition(state, generation),
+  ];
   const gatewayProgrammed = conditions.find((c) => c.type === 'Programmed');
   const listeners = verdict.listeners.map((l) => {
     const own = l.conditions.some((c) => c.type === 'Programmed');
@@ -189,11 +230,20 @@ export function gatewayStatus(
               observedGeneration: gatewayProgrammed.observedGeneration,
             },
           ];
-    return { name: l.name, supportedKinds: l.supportedKinds.map((k) => ({ ...k })), attachedRoutes: l.attachedRoutes, conditions: [...l.conditions, ...follow] };
+    return {
+      name: l.name,
+      supportedKinds: l.supportedKinds.map((k) => ({ ...k })),
+      attachedRoutes: l.attachedRoutes,
+      conditions: [...l.conditions, ...follow],
+    };
   });
   const host = state.kind === 'reconciled' ? state.report.endpointHostName : undefined;
   // A failed read says nothing about the endpoint: the address it had stays (DNS and health checks follow it).
   const keepAddresses = state.kind !== 'reconciled' || readFailed(state);
   const addresses = (host ? [{ type: 'Hostname', value: host }] : keepAddresses ? current?.addresses : undefined) as GatewayStatus['addresses'];
-  return { conditions: conditions as Condition[], listeners: listeners as GatewayStatus['listeners'] & object, ...(addresses && addresses.length > 0 ? { addresses } : {}) };
+  return {
+    conditions: conditions as Condition[],
+    listeners: listeners as GatewayStatus['listeners'] & object,
+    ...(addresses && addresses.length > 0 ? { addresses } : {}),
+  };
 }

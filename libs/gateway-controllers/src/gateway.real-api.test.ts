@@ -74,7 +74,11 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
     const host = gateway.status?.addresses?.[0];
     expect(host?.type).toBe('Hostname');
     expect(host?.value).toMatch(/\.azurefd\.net$/);
-    expect(gateway.status?.listeners?.[0]).toMatchObject({ name: 'http-0', attachedRoutes: 2, supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }] });
+    expect(gateway.status?.listeners?.[0]).toMatchObject({
+      name: 'http-0',
+      attachedRoutes: 2,
+      supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }],
+    });
     expect(gateway.status?.listeners?.[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'True', reason: 'Programmed' });
 
     const shop = await readRoute(hub.client, 'shop');
@@ -87,9 +91,18 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
     const profile = await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profileName);
     expect(profile.tags?.[OWNERSHIP_TAGS.hubIdentity]).toBe(HUB_IDENTITY);
     expect(profile.tags?.[OWNERSHIP_TAGS.gatewayUid]).toBe(gateway.metadata.uid);
-    for (const [cluster, service] of [['member-1', 'web'], ['member-2', 'web'], ['member-1', 'api']] as const) {
-      const ise = await eventually(() => readExport(hub.client, cluster, service), (e) => (e.status?.frontDoors ?? []).length > 0);
-      expect(ise.status?.frontDoors).toEqual([{ gateway: 'shop/life', gatewayUID: gateway.metadata.uid, profile: profileName, frontDoorID: profile.frontDoorId }]);
+    for (const [cluster, service] of [
+      ['member-1', 'web'],
+      ['member-2', 'web'],
+      ['member-1', 'api'],
+    ] as const) {
+      const ise = await eventually(
+        () => readExport(hub.client, cluster, service),
+        (e) => (e.status?.frontDoors ?? []).length > 0,
+      );
+      expect(ise.status?.frontDoors).toEqual([
+        { gateway: 'shop/life', gatewayUID: gateway.metadata.uid, profile: profileName, frontDoorID: profile.frontDoorId },
+      ]);
     }
     expect(await originNames(profileName)).toHaveLength(3);
 
@@ -101,16 +114,32 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
 
     // member-2 unexports web: its origin goes, member-1 keeps serving /shop.
     await hub.client.delete(exportPath('member-2', 'web'));
-    await eventually(() => originNames(profileName), (names) => names.length === 2, 30_000);
-    await eventually(() => gone(() => readExport(hub.client, 'member-2', 'web')), (g) => g, 30_000);
+    await eventually(
+      () => originNames(profileName),
+      (names) => names.length === 2,
+      30_000,
+    );
+    await eventually(
+      () => gone(() => readExport(hub.client, 'member-2', 'web')),
+      (g) => g,
+      30_000,
+    );
     await hub.emulator.admin.whenPropagated();
     for (let i = 0; i < 6; i++) expect(await edgeGet('/shop/cart', host!.value, i % 3)).toEqual({ status: 200, body: 'web@member-1' });
 
     // The last cluster unexports web: /shop answers the withdrawal's error, never the api backend behind `/`.
     await hub.client.delete(exportPath('member-1', 'web'));
-    await eventually(() => gone(() => readExport(hub.client, 'member-1', 'web')), (g) => g, 30_000);
+    await eventually(
+      () => gone(() => readExport(hub.client, 'member-1', 'web')),
+      (g) => g,
+      30_000,
+    );
     // The ServiceImport first lists no cluster (NoOrigins), then goes too (upstream semantics: BackendNotFound).
-    const withdrawn = await eventually(() => readRoute(hub.client, 'shop'), (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'False', 30_000);
+    const withdrawn = await eventually(
+      () => readRoute(hub.client, 'shop'),
+      (r) => conditionOf(r.status?.parents?.[0], 'ResolvedRefs')?.status === 'False',
+      30_000,
+    );
     expect(['NoOrigins', 'BackendNotFound']).toContain(conditionOf(withdrawn.status?.parents?.[0], 'ResolvedRefs')?.reason);
     expect(conditionOf(withdrawn.status?.parents?.[0], 'ResolvedRefs')?.message).toMatch(/rule 0 is withdrawn \((NoBackends|NoValidBackends)\)/);
     await whenProgrammed('life', ['api']);
@@ -129,10 +158,20 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
 
     // Deleting the Gateway removes the profile (after the ownership check), the export entries, then the finalizer.
     await hub.client.delete(gatewayPath('life'));
-    await eventually(() => gone(() => readGateway(hub.client, 'life')), (g) => g, 30_000);
-    const profileState = await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profileName).then((p) => p.provisioningState, (e: unknown) => (isArmNotFound(e) ? 'gone' : String(e)));
+    await eventually(
+      () => gone(() => readGateway(hub.client, 'life')),
+      (g) => g,
+      30_000,
+    );
+    const profileState = await hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profileName).then(
+      (p) => p.provisioningState,
+      (e: unknown) => (isArmNotFound(e) ? 'gone' : String(e)),
+    );
     expect(profileState).toBe('gone');
-    const api = await eventually(() => readExport(hub.client, 'member-1', 'api'), (e) => (e.status?.frontDoors ?? []).length === 0);
+    const api = await eventually(
+      () => readExport(hub.client, 'member-1', 'api'),
+      (e) => (e.status?.frontDoors ?? []).length === 0,
+    );
     expect(api.status?.frontDoors ?? []).toEqual([]);
     await hub.client.delete(routePath('shop'));
     await hub.client.delete(routePath('api'));
@@ -150,27 +189,51 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
     const before = writes();
     // An annotation edit does not bump the generation: the message says the edits since generation 1 are refused.
     await applyObject(hub.client, gatewayPath('held'), gatewayBody('held', { 'networking.fleet.azure.com/afd-sku': 'Gold_AzureFrontDoor' }));
-    const held = await eventually(() => readGateway(hub.client, 'held'), (g) => conditionOf(g, 'Accepted')?.status === 'False');
+    const held = await eventually(
+      () => readGateway(hub.client, 'held'),
+      (g) => conditionOf(g, 'Accepted')?.status === 'False',
+    );
     expect(conditionOf(held, 'Accepted')?.message).toContain('networking.fleet.azure.com/afd-sku');
     expect(conditionOf(held, 'Accepted')?.message).toContain('Gold_AzureFrontDoor');
-    const heldProgrammed = await eventually(() => programmedOf('held'), (c) => /^serves the configuration/.test(c?.message ?? ''));
+    const heldProgrammed = await eventually(
+      () => programmedOf('held'),
+      (c) => /^serves the configuration/.test(c?.message ?? ''),
+    );
     expect(heldProgrammed).toMatchObject({ status: 'True', reason: 'Programmed', observedGeneration: 1 });
-    expect(heldProgrammed?.message).toMatch(/^serves the configuration accepted at generation 1; generation 1 is no longer accepted after a change outside its spec \(Invalid: annotation "networking.fleet.azure.com\/afd-sku" has unsupported value "Gold_AzureFrontDoor"/);
+    expect(heldProgrammed?.message).toMatch(
+      /^serves the configuration accepted at generation 1; generation 1 is no longer accepted after a change outside its spec \(Invalid: annotation "networking.fleet.azure.com\/afd-sku" has unsupported value "Gold_AzureFrontDoor"/,
+    );
     expect(writes()).toBe(before);
     expect(await edgeGet('/', host)).toEqual({ status: 200, body: 'cart@member-1' });
 
     // A spec edit that is refused too (spec.addresses) still names generation 1, now observed at generation 2.
-    await applyObject(hub.client, gatewayPath('held'), gatewayBody('held', { 'networking.fleet.azure.com/afd-sku': 'Gold_AzureFrontDoor' }, [{}], { addresses: [{ type: 'Hostname', value: 'mine.example.com' }] }));
-    const spec = await eventually(() => programmedOf('held'), (c) => c?.observedGeneration === 2);
+    await applyObject(
+      hub.client,
+      gatewayPath('held'),
+      gatewayBody('held', { 'networking.fleet.azure.com/afd-sku': 'Gold_AzureFrontDoor' }, [{}], {
+        addresses: [{ type: 'Hostname', value: 'mine.example.com' }],
+      }),
+    );
+    const spec = await eventually(
+      () => programmedOf('held'),
+      (c) => c?.observedGeneration === 2,
+    );
     expect(spec).toMatchObject({ status: 'True', reason: 'Programmed', observedGeneration: 2 });
-    expect(spec?.message).toMatch(/^serves the configuration accepted at generation 1; generation 2 is not accepted \(see Accepted\), so nothing was changed in Azure: Azure Front Door configuration is ready/);
+    expect(spec?.message).toMatch(
+      /^serves the configuration accepted at generation 1; generation 2 is not accepted \(see Accepted\), so nothing was changed in Azure: Azure Front Door configuration is ready/,
+    );
     expect(conditionOf(await readGateway(hub.client, 'held'), 'Accepted')?.message).toContain('spec.addresses');
     expect(writes()).toBe(before);
     expect(await edgeGet('/', host)).toEqual({ status: 200, body: 'cart@member-1' });
 
     // Fixed: programmed again at generation 3, with no trace of the hold.
     await applyObject(hub.client, gatewayPath('held'), gatewayBody('held'));
-    expect(await eventually(() => programmedOf('held'), (c) => c?.observedGeneration === 3 && c.status === 'True')).toMatchObject({ reason: 'Programmed', observedGeneration: 3 });
+    expect(
+      await eventually(
+        () => programmedOf('held'),
+        (c) => c?.observedGeneration === 3 && c.status === 'True',
+      ),
+    ).toMatchObject({ reason: 'Programmed', observedGeneration: 3 });
     expect((await programmedOf('held'))?.message).not.toContain('serves the configuration accepted');
     expect(conditionOf(await readGateway(hub.client, 'held'), 'Accepted')).toMatchObject({ status: 'True', observedGeneration: 3 });
   });
@@ -182,21 +245,53 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
     const twoParents = { ...body, spec: { ...body.spec, parentRefs: [...body.spec.parentRefs, { name: 'mesh-gw', namespace: 'shop' }] } };
     await applyObject(hub.client, routePath('blog'), twoParents);
     // Another Gateway controller reports on its own parent; its entry must survive ours.
-    const foreign = { parentRef: { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'mesh-gw', namespace: 'shop' }, controllerName: 'example.com/mesh', conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'mesh', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+    const foreign = {
+      parentRef: { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'mesh-gw', namespace: 'shop' },
+      controllerName: 'example.com/mesh',
+      conditions: [
+        { type: 'Accepted', status: 'True', reason: 'Accepted', message: 'mesh', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z' },
+      ],
+    };
     const current = await readRoute(hub.client, 'blog');
-    await hub.client.patch(`${routePath('blog')}/status`, { metadata: { resourceVersion: current.metadata.resourceVersion }, status: { parents: [...(current.status?.parents ?? []), foreign] } }, 'merge').catch(async () => {
-      const again = await readRoute(hub.client, 'blog');
-      await hub.client.patch(`${routePath('blog')}/status`, { status: { parents: [...(again.status?.parents ?? []), foreign] } }, 'merge');
-    });
-    const both = await eventually(() => readRoute(hub.client, 'blog'), (r) => (r.status?.parents ?? []).length === 2 && conditionOf(r.status?.parents?.find((p) => p.controllerName !== 'example.com/mesh'), 'ResolvedRefs')?.status === 'True', 30_000);
+    await hub.client
+      .patch(
+        `${routePath('blog')}/status`,
+        { metadata: { resourceVersion: current.metadata.resourceVersion }, status: { parents: [...(current.status?.parents ?? []), foreign] } },
+        'merge',
+      )
+      .catch(async () => {
+        const again = await readRoute(hub.client, 'blog');
+        await hub.client.patch(`${routePath('blog')}/status`, { status: { parents: [...(again.status?.parents ?? []), foreign] } }, 'merge');
+      });
+    const both = await eventually(
+      () => readRoute(hub.client, 'blog'),
+      (r) =>
+        (r.status?.parents ?? []).length === 2 &&
+        conditionOf(
+          r.status?.parents?.find((p) => p.controllerName !== 'example.com/mesh'),
+          'ResolvedRefs',
+        )?.status === 'True',
+      30_000,
+    );
     expect(both.status?.parents?.find((p) => p.controllerName === 'example.com/mesh')).toEqual(foreign);
     await whenProgrammed('shared', ['blog']);
 
     // The route stops naming our Gateway: our entry goes, the other controller's stays.
     await applyObject(hub.client, routePath('blog'), { ...twoParents, spec: { ...twoParents.spec, parentRefs: [{ name: 'mesh-gw', namespace: 'shop' }] } });
-    const detached = await eventually(() => readRoute(hub.client, 'blog'), (r) => (r.status?.parents ?? []).length === 1, 30_000);
+    const detached = await eventually(
+      () => readRoute(hub.client, 'blog'),
+      (r) => (r.status?.parents ?? []).length === 1,
+      30_000,
+    );
     expect(detached.status?.parents).toEqual([foreign]);
-    expect((await eventually(() => readGateway(hub.client, 'shared'), (g) => g.status?.listeners?.[0]?.attachedRoutes === 0)).status?.listeners?.[0]?.attachedRoutes).toBe(0);
+    expect(
+      (
+        await eventually(
+          () => readGateway(hub.client, 'shared'),
+          (g) => g.status?.listeners?.[0]?.attachedRoutes === 0,
+        )
+      ).status?.listeners?.[0]?.attachedRoutes,
+    ).toBe(0);
   });
 
   it('in steady state, several resyncs write nothing to Azure or to the API server', async () => {
@@ -204,7 +299,10 @@ describe('the hub agent on a real API server and the Azure emulator', { timeout:
     await applyObject(hub.client, gatewayPath('steady'), gatewayBody('steady'));
     await applyObject(hub.client, routePath('steady'), routeBody('steady', 'steady', [{ path: '/', backends: [{ name: 'steady' }] }]));
     await whenProgrammed('steady', ['steady']);
-    await eventually(() => readExport(hub.client, 'member-2', 'steady'), (e) => (e.status?.frontDoors ?? []).length === 1);
+    await eventually(
+      () => readExport(hub.client, 'member-2', 'steady'),
+      (e) => (e.status?.frontDoors ?? []).length === 1,
+    );
     // Let the last status writes land in the caches, then measure over several resync periods (400 ms each).
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const versions = async () => [

@@ -6,7 +6,18 @@ import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { armWrites, whenImported, whenProgrammed } from './test-support/hub-probes.js';
 import { emulatorAfdFlags, emulatorAgentEnvironment, startAgentProcess, type HubAgentProcess } from './test-support/hub-agent-process.js';
-import { applyObject, gatewayBody, gatewayPath, HUB_LEASE, publishExport, routeBody, routePath, SCOPE, startHubUnderTest, type HubUnderTest } from './test-support/hub-under-test.js';
+import {
+  applyObject,
+  gatewayBody,
+  gatewayPath,
+  HUB_LEASE,
+  publishExport,
+  routeBody,
+  routePath,
+  SCOPE,
+  startHubUnderTest,
+  type HubUnderTest,
+} from './test-support/hub-under-test.js';
 
 // The hub agent as it ships (the bundle, under plain node), on a real API server and the emulator: its liveness when
 // an ARM call never ends, and its fence when a paused leader resumes after a standby took its Lease.
@@ -76,14 +87,28 @@ const leaseHolder = async () => (await hub.client.get<{ spec?: { holderIdentity?
 describe('the hub agent process at the Azure boundary', { timeout: 180_000 }, () => {
   it('an ARM read that never answers holds the only Gateway reconcile: /healthz fails naming the stalled controller', async () => {
     const agent = await start({ flags: ['--reconcile-stall-timeout=2s'] });
-    await eventually(() => probe(agent.healthzUrl), (r) => r.status === 200, 30_000);
+    await eventually(
+      () => probe(agent.healthzUrl),
+      (r) => r.status === 200,
+      30_000,
+    );
     hub.emulator.admin.resetCounters();
     hub.emulator.admin.injectFault({ kind: 'hang', method: 'GET', pathPattern: '/profiles/fgw-shop-hung-[0-9a-f]{12}$', count: 1_000 });
     await createGateway('hung');
 
-    await eventually(() => hub.emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 0 }), (n) => n >= 1, 30_000);
-    const unhealthy = await eventually(() => probe(agent.healthzUrl), (r) => r.status === 503, 30_000);
-    expect(unhealthy.body).toMatch(/\[-\]controllers-progress failed: controller gateway: 1 reconcile\(s\) running, the oldest for \d+ s; no reconcile finished in the last \d+ s/);
+    await eventually(
+      () => hub.emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Cdn/profiles', status: 0 }),
+      (n) => n >= 1,
+      30_000,
+    );
+    const unhealthy = await eventually(
+      () => probe(agent.healthzUrl),
+      (r) => r.status === 503,
+      30_000,
+    );
+    expect(unhealthy.body).toMatch(
+      /\[-\]controllers-progress failed: controller gateway: 1 reconcile\(s\) running, the oldest for \d+ s; no reconcile finished in the last \d+ s/,
+    );
     expect(unhealthy.body).toContain('healthz check failed');
     expect(armWrites(hub)).toBe(0);
   });
@@ -97,7 +122,11 @@ describe('the hub agent process at the Azure boundary', { timeout: 180_000 }, ()
 
     await createGateway('paused');
     // The profile's PUT went out: the leader is following its operation when it stops.
-    await eventually(() => armWrites(hub), (n) => n >= 1, 30_000);
+    await eventually(
+      () => armWrites(hub),
+      (n) => n >= 1,
+      30_000,
+    );
     first.process.kill('SIGSTOP');
     await sleep(500);
     const beforePause = armWrites(hub);

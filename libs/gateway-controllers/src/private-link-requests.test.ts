@@ -11,14 +11,29 @@ const now = new Date('2026-12-01T10:00:00.123Z');
 type Request = NonNullable<NonNullable<CachedInternalServiceExport['status']>['privateLinkRequests']>[number];
 type Connection = NonNullable<NonNullable<CachedInternalServiceExport['spec']>['privateEndpointConnections']>[number];
 
-function exportOf(name: string, pls: string | undefined, requests: Request[] = [], member = 'member-1', connections: Connection[] = []): CachedInternalServiceExport {
+function exportOf(
+  name: string,
+  pls: string | undefined,
+  requests: Request[] = [],
+  member = 'member-1',
+  connections: Connection[] = [],
+): CachedInternalServiceExport {
   return {
     apiVersion: 'networking.fleet.azure.com/v1alpha1',
     kind: 'InternalServiceExport',
     metadata: { namespace: `fleet-member-${member.replace('member-', '')}`, name },
     spec: {
       ports: [],
-      serviceReference: { clusterId: member, kind: 'Service', namespace: 'shop', name, namespacedName: `shop/${name}`, resourceVersion: '1', generation: 1, uid: 'u' },
+      serviceReference: {
+        clusterId: member,
+        kind: 'Service',
+        namespace: 'shop',
+        name,
+        namespacedName: `shop/${name}`,
+        resourceVersion: '1',
+        generation: 1,
+        uid: 'u',
+      },
       ...(pls ? { privateLinkService: { resourceID: pls, location: 'eastus2' } } : {}),
       ...(connections.length ? { privateEndpointConnections: connections } : {}),
     },
@@ -41,7 +56,12 @@ function backend(name: string, connectivity: ModelBackend['connectivity'], reque
         state: 'known',
         connectivity,
         address: '10.0.0.1',
-        privateLink: { resourceId: 'x', location: 'eastus2', connectionState: requestMessage ? 'Pending' : 'NotRequested', ...(requestMessage ? { requestMessage } : {}) },
+        privateLink: {
+          resourceId: 'x',
+          location: 'eastus2',
+          connectionState: requestMessage ? 'Pending' : 'NotRequested',
+          ...(requestMessage ? { requestMessage } : {}),
+        },
         source: { kind: 'InternalServiceExport', namespace: `fleet-member-${member.replace('member-', '')}`, name },
       },
     ],
@@ -66,9 +86,26 @@ describe('privateLinkRequestsToIssue', () => {
       ['fleet-member-1/refund', exportOf('refund', PLS_A.toUpperCase())],
       ['fleet-member-1/cart', exportOf('cart', PLS_B)],
     ]);
-    const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link'), backend('refund', 'private-link'), backend('cart', 'private-link')]), gateway, (k) => exports.get(k), [], counter(), now);
-    expect(issued.map((i) => [i.export.metadata.name, i.request.requestMessage])).toEqual([['pay', 'm1'], ['refund', 'm1'], ['cart', 'm2']]);
-    expect(issued[0]?.request).toEqual({ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'm1', issuedTime: '2026-12-01T10:00:00Z', privateLinkServiceID: PLS_A });
+    const issued = privateLinkRequestsToIssue(
+      model([backend('pay', 'private-link'), backend('refund', 'private-link'), backend('cart', 'private-link')]),
+      gateway,
+      (k) => exports.get(k),
+      [],
+      counter(),
+      now,
+    );
+    expect(issued.map((i) => [i.export.metadata.name, i.request.requestMessage])).toEqual([
+      ['pay', 'm1'],
+      ['refund', 'm1'],
+      ['cart', 'm2'],
+    ]);
+    expect(issued[0]?.request).toEqual({
+      gateway: 'shop/gw',
+      gatewayUID: 'uid-now',
+      requestMessage: 'm1',
+      issuedTime: '2026-12-01T10:00:00Z',
+      privateLinkServiceID: PLS_A,
+    });
     expect(issued[1]?.request.privateLinkServiceID).toBe(PLS_A.toUpperCase());
   });
 
@@ -78,7 +115,14 @@ describe('privateLinkRequestsToIssue', () => {
       ['fleet-member-1/pay', withMessage],
       ['fleet-member-1/refund', exportOf('refund', PLS_A)],
     ]);
-    const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept'), backend('refund', 'private-link')]), gateway, (k) => exports.get(k), [withMessage], counter(), now);
+    const issued = privateLinkRequestsToIssue(
+      model([backend('pay', 'private-link', 'kept'), backend('refund', 'private-link')]),
+      gateway,
+      (k) => exports.get(k),
+      [withMessage],
+      counter(),
+      now,
+    );
     expect(issued.map((i) => [i.export.metadata.name, i.request.requestMessage])).toEqual([['refund', 'kept']]);
   });
 
@@ -90,29 +134,61 @@ describe('privateLinkRequestsToIssue', () => {
 
   it('issues nothing for public backends, unknown exports or exports without a PLS', () => {
     const exports = new Map([['fleet-member-1/web', exportOf('web', undefined)]]);
-    const issued = privateLinkRequestsToIssue(model([backend('web', 'public'), backend('web', 'private-link'), backend('ghost', 'private-link')]), gateway, (k) => exports.get(k), [], counter(), now);
+    const issued = privateLinkRequestsToIssue(
+      model([backend('web', 'public'), backend('web', 'private-link'), backend('ghost', 'private-link')]),
+      gateway,
+      (k) => exports.get(k),
+      [],
+      counter(),
+      now,
+    );
     expect(issued).toEqual([]);
   });
 
   it('never shares a message across members: a member reporting another member’s PLS id gets its own', () => {
     const exports = new Map([
-      ['fleet-member-1/pay', exportOf('pay', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'of-member-1', privateLinkServiceID: PLS_A }])],
+      [
+        'fleet-member-1/pay',
+        exportOf('pay', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'of-member-1', privateLinkServiceID: PLS_A }]),
+      ],
       ['fleet-member-2/pay', exportOf('pay', PLS_A, [], 'member-2')],
     ]);
     const keys: string[] = [];
-    const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'of-member-1'), backend('pay', 'private-link', undefined, 'member-2')]), gateway, (k) => exports.get(k), [exports.get('fleet-member-1/pay')!], counter(keys), now);
+    const issued = privateLinkRequestsToIssue(
+      model([backend('pay', 'private-link', 'of-member-1'), backend('pay', 'private-link', undefined, 'member-2')]),
+      gateway,
+      (k) => exports.get(k),
+      [exports.get('fleet-member-1/pay')!],
+      counter(keys),
+      now,
+    );
     expect(issued.map((i) => [i.export.metadata.namespace, i.request.requestMessage])).toEqual([['fleet-member-2', 'm1']]);
     expect(keys).toEqual([`fleet-member-2|${PLS_A.toLowerCase()}|`]);
   });
 
   it('a message the member reports Rejected or Disconnected (and nowhere Approved) is replaced by a new one, never reused', () => {
     for (const status of ['Rejected', 'Disconnected'] as const) {
-      const retired = exportOf('pay', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'old', privateLinkServiceID: PLS_A }], 'member-1', [{ name: 'c1', status, description: 'old' }]);
+      const retired = exportOf('pay', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'old', privateLinkServiceID: PLS_A }], 'member-1', [
+        { name: 'c1', status, description: 'old' },
+      ]);
       const sibling = exportOf('refund', PLS_A);
-      const exports = new Map([['fleet-member-1/pay', retired], ['fleet-member-1/refund', sibling]]);
+      const exports = new Map([
+        ['fleet-member-1/pay', retired],
+        ['fleet-member-1/refund', sibling],
+      ]);
       const keys: string[] = [];
-      const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'old'), backend('refund', 'private-link')]), gateway, (k) => exports.get(k), [retired], counter(keys), now);
-      expect(issued.map((i) => [i.export.metadata.name, i.request.requestMessage])).toEqual([['pay', 'm1'], ['refund', 'm1']]);
+      const issued = privateLinkRequestsToIssue(
+        model([backend('pay', 'private-link', 'old'), backend('refund', 'private-link')]),
+        gateway,
+        (k) => exports.get(k),
+        [retired],
+        counter(keys),
+        now,
+      );
+      expect(issued.map((i) => [i.export.metadata.name, i.request.requestMessage])).toEqual([
+        ['pay', 'm1'],
+        ['refund', 'm1'],
+      ]);
       // The cache key names the message replaced, so a cached message is never the retired one.
       expect(keys).toEqual([`fleet-member-1|${PLS_A.toLowerCase()}|old`]);
     }
@@ -126,12 +202,16 @@ describe('privateLinkRequestsToIssue', () => {
 
   it('an entry without its binding (PLS, this hub) is written again with the same message and issue time', () => {
     const legacy = exportOf('pay', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'kept', issuedTime: '2026-11-01T00:00:00Z' }]);
-    const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => legacy, [legacy], counter(), now, { hubIdentity: HUB });
+    const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => legacy, [legacy], counter(), now, {
+      hubIdentity: HUB,
+    });
     expect(issued.map((i) => i.request)).toEqual([
       { gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'kept', issuedTime: '2026-11-01T00:00:00Z', privateLinkServiceID: PLS_A, hubIdentity: HUB },
     ]);
     const bound = exportOf('pay', PLS_A, [issued[0]!.request]);
-    expect(privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => bound, [bound], counter(), now, { hubIdentity: HUB })).toEqual([]);
+    expect(
+      privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'kept')]), gateway, () => bound, [bound], counter(), now, { hubIdentity: HUB }),
+    ).toEqual([]);
   });
 });
 
@@ -140,7 +220,10 @@ describe('requestsAskedAgain', () => {
     kind: 'origin' as const,
     name,
     action,
-    provenance: [{ kind: 'HTTPRoute' as const, namespace: 'shop', name: 'r' }, { kind: 'InternalServiceExport' as const, namespace: 'fleet-member-1', name: exportName }],
+    provenance: [
+      { kind: 'HTTPRoute' as const, namespace: 'shop', name: 'r' },
+      { kind: 'InternalServiceExport' as const, namespace: 'fleet-member-1', name: exportName },
+    ],
   });
 
   it('marks the current request of each export whose origin this reconcile created, with the time; nothing else', () => {
@@ -150,7 +233,14 @@ describe('requestsAskedAgain', () => {
       ['fleet-member-1/cart', exportOf('cart', PLS_A, [bound])],
       ['fleet-member-1/legacy', exportOf('legacy', PLS_A, [{ gateway: 'shop/gw', gatewayUID: 'uid-now', requestMessage: 'm' }])],
     ]);
-    const report = { resources: [origin('o-pay', 'created', 'pay'), origin('o-cart', 'unchanged', 'cart'), origin('o-legacy', 'created', 'legacy'), origin('o-ghost', 'created', 'ghost')] };
+    const report = {
+      resources: [
+        origin('o-pay', 'created', 'pay'),
+        origin('o-cart', 'unchanged', 'cart'),
+        origin('o-legacy', 'created', 'legacy'),
+        origin('o-ghost', 'created', 'ghost'),
+      ],
+    };
     const marked = requestsAskedAgain(report, gateway, (k) => exports.get(k), now, { hubIdentity: HUB });
     expect(marked.map((m) => [m.export.metadata.name, m.request])).toEqual([['pay', { ...bound, askedTime: '2026-12-01T10:00:00Z' }]]);
   });
@@ -177,7 +267,10 @@ describe('AfdRetiredMessages', () => {
       const retired = new AfdRetiredMessages();
       retired.record(gateway, originReport(status), (k) => exports.get(k));
       const keys: string[] = [];
-      const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'gone')]), gateway, (k) => exports.get(k), [ise], counter(keys), now, { hubIdentity: HUB, retiredByAfd: retired.of(gateway) });
+      const issued = privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'gone')]), gateway, (k) => exports.get(k), [ise], counter(keys), now, {
+        hubIdentity: HUB,
+        retiredByAfd: retired.of(gateway),
+      });
       expect(issued.map((i) => i.request.requestMessage)).toEqual(['m1']);
       expect(keys).toEqual([`fleet-member-1|${PLS_A.toLowerCase()}|gone`]);
     }
@@ -185,7 +278,12 @@ describe('AfdRetiredMessages', () => {
     for (const status of ['Pending', 'Approved', undefined]) {
       const retired = new AfdRetiredMessages();
       retired.record(gateway, originReport(status), (k) => exports.get(k));
-      expect(privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'gone')]), gateway, (k) => exports.get(k), [ise], counter(), now, { hubIdentity: HUB, retiredByAfd: retired.of(gateway) })).toEqual([]);
+      expect(
+        privateLinkRequestsToIssue(model([backend('pay', 'private-link', 'gone')]), gateway, (k) => exports.get(k), [ise], counter(), now, {
+          hubIdentity: HUB,
+          retiredByAfd: retired.of(gateway),
+        }),
+      ).toEqual([]);
     }
     const retired = new AfdRetiredMessages();
     retired.record(gateway, originReport('Rejected'), (k) => exports.get(k));

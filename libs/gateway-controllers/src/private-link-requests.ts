@@ -85,7 +85,8 @@ export function privateLinkRequestsToIssue(
     const pls = plsOf(ise);
     const request = requestOf(ise, gateway);
     const key = pls && connectionOf(ise, pls);
-    if (key && request && !isRetired(ise, request.requestMessage, binding) && !messageByConnection.has(key)) messageByConnection.set(key, request.requestMessage);
+    if (key && request && !isRetired(ise, request.requestMessage, binding) && !messageByConnection.has(key))
+      messageByConnection.set(key, request.requestMessage);
   }
   const toIssue = new Map<string, RequestToIssue>();
   for (const backend of model.backends) {

@@ -42,7 +42,12 @@ describe('AFD profile quota', () => {
   it('equal ages are ordered by namespace, then name, whatever the order of the cache', () => {
     const at = '2026-01-01T00:00:00Z';
     const [x1, a2, a1] = [gateway('x', at, { namespace: 'ns-1' }), gateway('a', at, { namespace: 'ns-2' }), gateway('a', at, { namespace: 'ns-1' })];
-    for (const ours of [[x1, a2, a1], [a1, a2, x1], [a2, x1, a1]]) expect([a1, x1, a2].map((g) => within(ours, g, 2))).toEqual([true, true, false]);
+    for (const ours of [
+      [x1, a2, a1],
+      [a1, a2, x1],
+      [a2, x1, a1],
+    ])
+      expect([a1, x1, a2].map((g) => within(ours, g, 2))).toEqual([true, true, false]);
   });
 
   it('a Gateway that holds a profile keeps it, even when newer than one waiting; holders use slots first', () => {

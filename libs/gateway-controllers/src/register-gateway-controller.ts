@@ -85,7 +85,11 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
   const { manager, client, metrics, logger } = options;
   const common = informerSettings(options);
   const gatewayInformer = manager.addInformer(
-    new Informer<CachedGateway>({ ...common, resource: gateways, indexers: { [GATEWAYS_BY_CLASS]: gatewayClassOf, [GATEWAYS_BY_HOSTNAME]: listenerHostnamesOf } }),
+    new Informer<CachedGateway>({
+      ...common,
+      resource: gateways,
+      indexers: { [GATEWAYS_BY_CLASS]: gatewayClassOf, [GATEWAYS_BY_HOSTNAME]: listenerHostnamesOf },
+    }),
   );
   const routeInformer = manager.addInformer(
     new Informer<CachedHTTPRoute>({
@@ -143,17 +147,26 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
   // let go of a hostname (a holder ranks first). Its other status writes change no claim, so they wake no one else:
   // a failing Gateway's backoff must not be cut short by its neighbours' progress.
   const sharingHostnames = (gateway: CachedGateway) =>
-    listenerHostnamesOf(gateway).flatMap((h) => gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`));
+    listenerHostnamesOf(gateway).flatMap((h) =>
+      gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`),
+    );
   gatewayInformer.subscribe((event) => {
     if (event.type === 'resynced') return;
-    if (event.type === 'updated' && event.old.metadata.generation === event.object.metadata.generation && heldHostnamesOf(event.old) === heldHostnamesOf(event.object)) return;
+    if (
+      event.type === 'updated' &&
+      event.old.metadata.generation === event.object.metadata.generation &&
+      heldHostnamesOf(event.old) === heldHostnamesOf(event.object)
+    )
+      return;
     const self = `${event.object.metadata.namespace}/${event.object.metadata.name}`;
     const others = new Set([...sharingHostnames(event.object), ...(event.type === 'updated' ? sharingHostnames(event.old) : [])]);
     others.delete(self);
     for (const request of keys([...others])) controller.enqueue(request);
   });
   controller.watch(options.gatewayClasses, (gatewayClass) =>
-    gatewayInformer.store.byIndex(GATEWAYS_BY_CLASS, gatewayClass.metadata.name ?? '').map((g) => ({ namespace: g.metadata.namespace ?? '', name: g.metadata.name ?? '' })),
+    gatewayInformer.store
+      .byIndex(GATEWAYS_BY_CLASS, gatewayClass.metadata.name ?? '')
+      .map((g) => ({ namespace: g.metadata.namespace ?? '', name: g.metadata.name ?? '' })),
   );
   controller.watch(routeInformer, (route) => keys([...new Set([...parentGatewaysOf(route), ...statusParentGatewaysOf(route)])]));
   controller.watch(options.serviceImports, (si) => gatewaysOfRoutes(routesOfImports([`${si.metadata.namespace}/${si.metadata.name}`])));

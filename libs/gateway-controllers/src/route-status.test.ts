@@ -18,8 +18,14 @@ describe('route status', () => {
     expect(azureProgrammedCondition([], undefined, 3)).toBeUndefined();
     const condition = azureProgrammedCondition([refused], undefined, 3);
     expect(condition).toMatchObject({ type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: 'AzureRefused', observedGeneration: 3 });
-    expect(condition?.message).toMatch(/^Azure refused the create of custom domain cd-long: BadRequest \(HTTP 400\): Host name is 70 characters long; .*other routes of the Gateway are programmed$/);
-    const transient = azureProgrammedCondition([{ ...refused, failure: { ...refused.failure, class: 'transient', status: 500, code: 'InternalServerError' } }], undefined, 3);
+    expect(condition?.message).toMatch(
+      /^Azure refused the create of custom domain cd-long: BadRequest \(HTTP 400\): Host name is 70 characters long; .*other routes of the Gateway are programmed$/,
+    );
+    const transient = azureProgrammedCondition(
+      [{ ...refused, failure: { ...refused.failure, class: 'transient', status: 500, code: 'InternalServerError' } }],
+      undefined,
+      3,
+    );
     expect(transient).toMatchObject({ reason: 'AzureWriteFailed' });
     expect(transient?.message).toContain('it is retried');
   });
@@ -32,7 +38,9 @@ describe('route status', () => {
     ])[0];
     const condition = azureProgrammedCondition([], planned, 4);
     expect(condition).toMatchObject({ type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: 'TooManyRoutes', observedGeneration: 4 });
-    expect(condition?.message).toMatch(/^HTTPRoute team-c\/web waits: the profile holds 200 routes; what AFD cannot take of this route keeps what it last served/);
+    expect(condition?.message).toMatch(
+      /^HTTPRoute team-c\/web waits: the profile holds 200 routes; what AFD cannot take of this route keeps what it last served/,
+    );
     expect(condition?.message).not.toContain('invalid annotations');
     // Only a held backend: resolve's ResolvedRefs says it, no AzureProgrammed condition.
     expect(azureProgrammedCondition([], planProblemsByRoute([planned!.problems[1]!])[0], 4)).toBeUndefined();
@@ -44,7 +52,9 @@ describe('route status', () => {
     const verdict = {
       namespace: 'team-c',
       name: 'web',
-      parents: [{ parentRef: { name: 'shared' }, conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'ok', observedGeneration: 3 }] }],
+      parents: [
+        { parentRef: { name: 'shared' }, conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'ok', observedGeneration: 3 }] },
+      ],
     } as unknown as Parameters<typeof routeParentEntries>[0];
     const [withAzure] = routeParentEntries(verdict, azureProgrammedCondition([refused], undefined, 3));
     expect(withAzure!.conditions!.map((c) => c.type)).toEqual(['Accepted', AZURE_PROGRAMMED_CONDITION]);

@@ -21,7 +21,11 @@ export const MAX_ROUTE_PARENTS = 32;
  * could not program of it (AFD's limits: the newest routes past the profile's route budget, rules past a rule set's
  * limit), or none while everything of it is programmed.
  */
-export function azureProgrammedCondition(failures: readonly FailureReport[], planned: RoutePlanProblems | undefined, generation: number): VerdictCondition | undefined {
+export function azureProgrammedCondition(
+  failures: readonly FailureReport[],
+  planned: RoutePlanProblems | undefined,
+  generation: number,
+): VerdictCondition | undefined {
   const notPlanned = planned?.problems.filter((p) => p.code !== 'InvalidBackendConfiguration') ?? [];
   const plan = notPlanned.map((p) => p.message).join('; ');
   if (failures.length === 0) {
@@ -30,9 +34,7 @@ export function azureProgrammedCondition(failures: readonly FailureReport[], pla
     return { type: AZURE_PROGRAMMED_CONDITION, status: 'False', reason: notPlanned[0]!.code, message, observedGeneration: generation };
   }
   const terminal = failures.every((f) => f.failure.class === 'terminal');
-  const what = failures
-    .map((f) => `Azure refused the ${f.action} of ${describeRef(f.ref)}: ${describeFailure(f.failure)}`)
-    .join('; ');
+  const what = failures.map((f) => `Azure refused the ${f.action} of ${describeRef(f.ref)}: ${describeFailure(f.failure)}`).join('; ');
   const then = terminal
     ? 'what this route needs from it is not programmed and the rest stays as last programmed until the route changes; other routes of the Gateway are programmed'
     : 'it is retried; other routes of the Gateway are programmed';
@@ -75,9 +77,12 @@ export function routeParentRule(routeNamespace: string, gatewayKey: string): Own
  * rule was withdrawn, whatever the model says.
  */
 export function routeVerdictsAsServed(verdicts: readonly RouteVerdict[], state: ProgrammedState): readonly RouteVerdict[] {
-  if (state.kind === 'held') return withdrawalsNotMade(verdicts, `the Gateway is held at generation ${state.servingGeneration} (see its Accepted), so nothing was changed in Azure`);
+  if (state.kind === 'held')
+    return withdrawalsNotMade(verdicts, `the Gateway is held at generation ${state.servingGeneration} (see its Accepted), so nothing was changed in Azure`);
   if (state.kind !== 'reconciled') return verdicts;
   const { report } = state;
   const refused = report.writes === 0 && report.reason !== 'Programmed' && report.reason !== 'Pending';
-  return refused ? withdrawalsNotMade(verdicts, `the Gateway's model was not programmed (${report.reason}, see its Programmed), so nothing was changed in Azure`) : verdicts;
+  return refused
+    ? withdrawalsNotMade(verdicts, `the Gateway's model was not programmed (${report.reason}, see its Programmed), so nothing was changed in Azure`)
+    : verdicts;
 }

@@ -41,7 +41,6 @@ const addressOf = (team: Team, backend: (typeof BACKENDS)[number]) => `10.9.${TE
 const baseRules = (team: Team): RuleFixture[] => [{ path: `/${team}`, backends: [{ name: `${team}-web` }] }];
 const ours = (route: Awaited<ReturnType<typeof readRoute>>) => route.status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME);
 
-
 const applyRoute = (team: Team, rules: readonly RuleFixture[], extraSpec: Record<string, unknown> = {}) => {
   const body = routeBody(team, GATEWAY, rules);
   return applyObject(hub.client, routePath(team), { ...body, spec: { ...body.spec, ...extraSpec } });
@@ -90,7 +89,11 @@ const POISONS: readonly Poison[] = [
       await applyRoute(team, withNewRule(team));
     },
     async carried(team) {
-      const events = await eventually(() => eventsAbout(hub.client, 'HTTPRoute', team), (es) => es.some((e) => e.reason === 'StatusWriteFailed'), 30_000);
+      const events = await eventually(
+        () => eventsAbout(hub.client, 'HTTPRoute', team),
+        (es) => es.some((e) => e.reason === 'StatusWriteFailed'),
+        30_000,
+      );
       expect(events.find((e) => e.reason === 'StatusWriteFailed')?.note).toContain(`the status for Gateway ${APP_NAMESPACE}/${GATEWAY} could not be written`);
       // Its change reached Azure all the same: only the status is missing.
       await edge.answers(`/${team}-poisoned/page`, host, `${team}-poison@member-1`);
@@ -107,7 +110,11 @@ const POISONS: readonly Poison[] = [
       await applyRoute(team, withNewRule(team));
     },
     async carried(team) {
-      const route = await eventually(() => readRoute(hub.client, team), (r) => conditionOf(ours(r), AZURE_PROGRAMMED_CONDITION) !== undefined, 30_000);
+      const route = await eventually(
+        () => readRoute(hub.client, team),
+        (r) => conditionOf(ours(r), AZURE_PROGRAMMED_CONDITION) !== undefined,
+        30_000,
+      );
       expect(conditionOf(ours(route), AZURE_PROGRAMMED_CONDITION)).toMatchObject({ status: 'False', reason: 'AzureRefused' });
       expect(conditionOf(ours(route), AZURE_PROGRAMMED_CONDITION)?.message).toMatch(new RegExp(`origin group og-${team}-poison-`));
     },
@@ -138,7 +145,11 @@ const POISONS: readonly Poison[] = [
       await applyRoute(team, [{ path: `/${team}*`, backends: [{ name: `${team}-web` }] }]);
     },
     async carried(team) {
-      const route = await eventually(() => readRoute(hub.client, team), (r) => conditionOf(ours(r), 'Accepted')?.observedGeneration === r.metadata.generation, 30_000);
+      const route = await eventually(
+        () => readRoute(hub.client, team),
+        (r) => conditionOf(ours(r), 'Accepted')?.observedGeneration === r.metadata.generation,
+        30_000,
+      );
       const said = (ours(route)?.conditions ?? []).filter((c) => c.status === 'False');
       expect(said.length).toBeGreaterThan(0);
       expect(said.map((c) => c.message).join(' ')).toMatch(/serving generation \d+/);
@@ -151,11 +162,18 @@ const POISONS: readonly Poison[] = [
       // 15 rules (16 with the base rule, the CRD's most) x 16 references (its most) to missing ServiceImports with
       // 250-character names: a ResolvedRefs message of about 70 KB uncapped, over the CRD's 32,768 characters.
       const missing = (r: number, b: number) => `${'m'.repeat(240)}-${r}-${b}`.slice(0, 250);
-      const rules = Array.from({ length: 15 }, (_, r): RuleFixture => ({ path: `/${team}-many-${r}`, backends: Array.from({ length: 16 }, (_, b) => ({ name: missing(r, b) })) }));
+      const rules = Array.from({ length: 15 }, (_, r): RuleFixture => ({
+        path: `/${team}-many-${r}`,
+        backends: Array.from({ length: 16 }, (_, b) => ({ name: missing(r, b) })),
+      }));
       await applyRoute(team, [...baseRules(team), ...rules]);
     },
     async carried(team) {
-      const route = await eventually(() => readRoute(hub.client, team), (r) => conditionOf(ours(r), 'ResolvedRefs')?.observedGeneration === r.metadata.generation, 30_000);
+      const route = await eventually(
+        () => readRoute(hub.client, team),
+        (r) => conditionOf(ours(r), 'ResolvedRefs')?.observedGeneration === r.metadata.generation,
+        30_000,
+      );
       const message = conditionOf(ours(route), 'ResolvedRefs')?.message ?? '';
       expect(conditionOf(ours(route), 'ResolvedRefs')?.status).toBe('False');
       expect(message.length).toBeLessThanOrEqual(32_768);
@@ -170,7 +188,11 @@ const POISONS: readonly Poison[] = [
       await applyObject(hub.client, gatewayPath(`${team}-claim`), gatewayBody(`${team}-claim`, {}, [{ name: 'claim', hostname: HELD_HOST }]));
     },
     async carried(team) {
-      const gateway = await eventually(() => readGateway(hub.client, `${team}-claim`), (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'True', 30_000);
+      const gateway = await eventually(
+        () => readGateway(hub.client, `${team}-claim`),
+        (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'True',
+        30_000,
+      );
       expect(conditionOf(gateway.status?.listeners?.[0], 'Conflicted')?.message).toContain(`held by Gateway ${APP_NAMESPACE}/holder`);
       const holder = await readGateway(hub.client, 'holder');
       expect(conditionOf(holder, 'Programmed')?.status).toBe('True');
@@ -210,7 +232,13 @@ function trafficTo(teams: readonly Team[]) {
 
 describe('one team’s poisoned object on a shared Gateway holds back no other team', () => {
   // Which team is poisoned in each run is drawn (fixed seed); every poison runs once, in a drawn order.
-  const runs = fc.sample(fc.tuple(fc.shuffledSubarray([...POISONS.keys()], { minLength: POISONS.length }), fc.array(fc.constantFrom(...TEAMS), { minLength: POISONS.length, maxLength: POISONS.length })), { seed: 25, numRuns: 1 })[0]!;
+  const runs = fc.sample(
+    fc.tuple(
+      fc.shuffledSubarray([...POISONS.keys()], { minLength: POISONS.length }),
+      fc.array(fc.constantFrom(...TEAMS), { minLength: POISONS.length, maxLength: POISONS.length }),
+    ),
+    { seed: 25, numRuns: 1 },
+  )[0]!;
   const plan = runs[0].map((poison, i) => ({ poison: POISONS[poison]!, team: runs[1][i]! }));
 
   it.each(plan.map((p, run) => ({ ...p, run })))('run $run: $poison.name ($team)', { timeout: 180_000 }, async ({ poison, team, run }) => {
@@ -232,7 +260,11 @@ describe('one team’s poisoned object on a shared Gateway holds back no other t
       // Nothing else carries a condition: every other team's entry is Accepted and resolved, with no Azure condition,
       // and the Gateway stays programmed.
       for (const other of others) {
-        const route = await eventually(() => readRoute(hub.client, other), (r) => conditionOf(ours(r), 'Accepted')?.observedGeneration === r.metadata.generation, 30_000);
+        const route = await eventually(
+          () => readRoute(hub.client, other),
+          (r) => conditionOf(ours(r), 'Accepted')?.observedGeneration === r.metadata.generation,
+          30_000,
+        );
         expect((ours(route)?.conditions ?? []).filter((c) => c.status !== 'True').map((c) => `${c.type} ${c.reason}: ${c.message}`)).toEqual([]);
       }
       expect((await programmedOf(hub, GATEWAY))?.status).toBe('True');
@@ -243,7 +275,11 @@ describe('one team’s poisoned object on a shared Gateway holds back no other t
       await applyRoute(team, baseRules(team));
     }
     await edge.answers(`/${team}/page`, host, `${team}-web@member-1`);
-    const mended = await eventually(() => readRoute(hub.client, team), (r) => (ours(r)?.conditions ?? []).every((c) => c.status === 'True' && c.observedGeneration === r.metadata.generation), 60_000);
+    const mended = await eventually(
+      () => readRoute(hub.client, team),
+      (r) => (ours(r)?.conditions ?? []).every((c) => c.status === 'True' && c.observedGeneration === r.metadata.generation),
+      60_000,
+    );
     expect((ours(mended)?.conditions ?? []).map((c) => c.type)).not.toContain(AZURE_PROGRAMMED_CONDITION);
     expect(linesWithStackTraces(hub.logs.lines)).toEqual([]);
   });
@@ -251,7 +287,11 @@ describe('one team’s poisoned object on a shared Gateway holds back no other t
   it('wrote nothing for an unchanged shared Gateway once every run was mended', async () => {
     const before = armWrites(hub);
     await applyObject(hub.client, gatewayPath(GATEWAY), gatewayBody(GATEWAY, { 'example.com/touched': 'yes' }));
-    await eventually(() => readGateway(hub.client, GATEWAY), (g) => g.metadata.annotations?.['example.com/touched'] === 'yes', 10_000);
+    await eventually(
+      () => readGateway(hub.client, GATEWAY),
+      (g) => g.metadata.annotations?.['example.com/touched'] === 'yes',
+      10_000,
+    );
     await whenProgrammed(hub, GATEWAY, [...TEAMS]);
     expect(armWrites(hub) - before).toBe(0);
   });

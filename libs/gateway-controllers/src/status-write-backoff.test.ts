@@ -8,7 +8,9 @@ describe('StatusWriteBackoff', () => {
     expect(backoff.isDue('gw|HTTPRoute|a', 999)).toBe(false);
     expect(backoff.isDue('gw|HTTPRoute|b', 0)).toBe(true);
     expect(backoff.isDue('gw|HTTPRoute|a', 1_000)).toBe(true);
-    expect([backoff.failed('gw|HTTPRoute|a', 1_000), backoff.failed('gw|HTTPRoute|a', 3_000), backoff.failed('gw|HTTPRoute|a', 7_000)]).toEqual([2_000, 4_000, 4_000]);
+    expect([backoff.failed('gw|HTTPRoute|a', 1_000), backoff.failed('gw|HTTPRoute|a', 3_000), backoff.failed('gw|HTTPRoute|a', 7_000)]).toEqual([
+      2_000, 4_000, 4_000,
+    ]);
     backoff.succeeded('gw|HTTPRoute|a');
     expect(backoff.isDue('gw|HTTPRoute|a', 7_001)).toBe(true);
     expect(backoff.failed('gw|HTTPRoute|a', 8_000)).toBe(1_000);

@@ -3,7 +3,13 @@ import type { ConnectionView } from './azure-views.js';
 import { awaitedMessages, connectionReadDue, nextConnectionWatch } from './connection-watch.js';
 
 const BACKOFF = { initialMs: 1_000, maxMs: 4_000 };
-const conn = (description: string, status: ConnectionView['status'] = 'Pending'): ConnectionView => ({ id: `id-${description}`, name: description, status, description, privateEndpointId: 'pe' });
+const conn = (description: string, status: ConnectionView['status'] = 'Pending'): ConnectionView => ({
+  id: `id-${description}`,
+  name: description,
+  status,
+  description,
+  privateEndpointId: 'pe',
+});
 
 describe('connection re-reads', () => {
   it('a message the export has not seen is read at once; an awaited one with backoff up to the cap; none once it is decided', () => {

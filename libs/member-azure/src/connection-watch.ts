@@ -34,7 +34,13 @@ export function awaitedMessages(requestMessages: readonly string[], connections:
  * connection is on its way, and the one listed may be gone), or when an awaited message's re-read is due. Foreign
  * connections (carrying no hub message) never count, Pending or not.
  */
-export function connectionReadDue(watch: ConnectionWatch | undefined, requestMessages: readonly string[], connections: readonly ConnectionView[], now: number, asked: readonly string[] = []): boolean {
+export function connectionReadDue(
+  watch: ConnectionWatch | undefined,
+  requestMessages: readonly string[],
+  connections: readonly ConnectionView[],
+  now: number,
+  asked: readonly string[] = [],
+): boolean {
   if (requestMessages.some((message) => !(watch?.messages ?? []).includes(message))) return true;
   if (asked.some((time) => !(watch?.asked ?? []).includes(time))) return true;
   if (awaitedMessages(requestMessages, connections).length === 0) return false;

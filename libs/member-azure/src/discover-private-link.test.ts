@@ -38,8 +38,14 @@ function target(facts: Partial<ServiceFacts> = {}): PrivateLinkTarget {
 
 describe('privateLinkTargetOf', () => {
   it('needs an internal Service asking for a Private Link Service, with an address; no Azure call decides this', () => {
-    expect(privateLinkTargetOf({ ...FACTS, annotations: { [SERVICE_ANNOTATIONS.plsCreate]: 'true' } })).toMatchObject({ state: 'unknown', reason: 'NotInternal' });
-    expect(privateLinkTargetOf({ ...FACTS, annotations: { [SERVICE_ANNOTATIONS.internal]: 'true' } })).toMatchObject({ state: 'unknown', reason: 'PrivateLinkNotRequested' });
+    expect(privateLinkTargetOf({ ...FACTS, annotations: { [SERVICE_ANNOTATIONS.plsCreate]: 'true' } })).toMatchObject({
+      state: 'unknown',
+      reason: 'NotInternal',
+    });
+    expect(privateLinkTargetOf({ ...FACTS, annotations: { [SERVICE_ANNOTATIONS.internal]: 'true' } })).toMatchObject({
+      state: 'unknown',
+      reason: 'PrivateLinkNotRequested',
+    });
     expect(privateLinkTargetOf({ ...FACTS, ingressIP: undefined })).toMatchObject({ state: 'unknown', reason: 'AddressPending' });
   });
 
@@ -51,7 +57,9 @@ describe('privateLinkTargetOf', () => {
       loadBalancerName: 'kubernetes-internal',
       privateLinkServiceResourceGroup: 'mc-1',
     });
-    const annotated = target({ annotations: { ...FACTS.annotations, [SERVICE_ANNOTATIONS.plsName]: ' my-pls ', [SERVICE_ANNOTATIONS.plsResourceGroup]: 'rg-app' } });
+    const annotated = target({
+      annotations: { ...FACTS.annotations, [SERVICE_ANNOTATIONS.plsName]: ' my-pls ', [SERVICE_ANNOTATIONS.plsResourceGroup]: 'rg-app' },
+    });
     expect(annotated).toMatchObject({ annotatedName: 'my-pls', privateLinkServiceResourceGroup: 'rg-app', loadBalancerResourceGroup: 'mc-1' });
   });
 });

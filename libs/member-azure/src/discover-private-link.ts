@@ -41,7 +41,11 @@ export function privateLinkServiceName(frontendName: string): string {
  * `azure-pls-name` that differs from the service found is a mismatch cloud-provider-azure itself refuses to
  * reconcile, so it is not published.
  */
-export function discoverPrivateLink(target: PrivateLinkTarget, loadBalancers: readonly LoadBalancerView[], services: readonly PrivateLinkServiceView[]): Found | Unknown {
+export function discoverPrivateLink(
+  target: PrivateLinkTarget,
+  loadBalancers: readonly LoadBalancerView[],
+  services: readonly PrivateLinkServiceView[],
+): Found | Unknown {
   const where = `resource group ${target.loadBalancerResourceGroup}`;
   const loadBalancer = loadBalancers.find((candidate) => candidate.name.toLowerCase() === target.loadBalancerName.toLowerCase());
   if (loadBalancer === undefined) {
@@ -66,11 +70,18 @@ export function discoverPrivateLink(target: PrivateLinkTarget, loadBalancers: re
     );
   }
   if (service.alias === undefined || service.location === '') {
-    return unknown('PrivateLinkServiceNotReady', `Private Link Service ${service.name} has no alias yet (provisioningState ${service.provisioningState ?? 'unknown'})`);
+    return unknown(
+      'PrivateLinkServiceNotReady',
+      `Private Link Service ${service.name} has no alias yet (provisioningState ${service.provisioningState ?? 'unknown'})`,
+    );
   }
   const owner = service.tags[PLS_TAGS.ownerService];
   const ownership: PrivateLinkOwnership =
-    service.tags[PLS_TAGS.clusterName] === undefined ? 'unmanaged' : owner === undefined || owner.toLowerCase() === target.serviceKey.toLowerCase() ? 'this-service' : 'shared';
+    service.tags[PLS_TAGS.clusterName] === undefined
+      ? 'unmanaged'
+      : owner === undefined || owner.toLowerCase() === target.serviceKey.toLowerCase()
+        ? 'this-service'
+        : 'shared';
   return {
     state: 'found',
     privateLinkService: {

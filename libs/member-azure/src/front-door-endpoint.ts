@@ -14,7 +14,8 @@ const FRONT_DOOR_RESOURCE_GROUP = /^eafd-prod-[a-z0-9]+$/i;
 
 export function checkFrontDoorEndpoint(privateEndpointId: string, privateLinkServiceSubscriptionId: string): FrontDoorEndpointCheck {
   const parts = PRIVATE_ENDPOINT_ID.exec(privateEndpointId);
-  if (parts === null) return { frontDoor: false, why: `private endpoint id ${JSON.stringify(privateEndpointId)} is not a Microsoft.Network/privateEndpoints id` };
+  if (parts === null)
+    return { frontDoor: false, why: `private endpoint id ${JSON.stringify(privateEndpointId)} is not a Microsoft.Network/privateEndpoints id` };
   const [, subscription = '', resourceGroup = ''] = parts;
   if (!FRONT_DOOR_RESOURCE_GROUP.test(resourceGroup)) {
     return { frontDoor: false, why: `private endpoint is in resource group ${resourceGroup}, not Front Door's eafd-Prod-<region>` };

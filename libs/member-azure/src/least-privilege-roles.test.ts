@@ -39,14 +39,29 @@ function assignMemberRoles(): RoleAssignment[] {
 
 it("the member's shipped roles: discovery and approval with no AuthorizationFailed, exercising every granted action and no other", async () => {
   const assignments = assignMemberRoles();
-  expect(assignments.map((a) => a.role.name).sort()).toEqual(['Fleet Gateway member: connection approver', 'Fleet Gateway member: discovery reader', 'Fleet Gateway member: discovery reader']);
+  expect(assignments.map((a) => a.role.name).sort()).toEqual([
+    'Fleet Gateway member: connection approver',
+    'Fleet Gateway member: discovery reader',
+    'Fleet Gateway member: discovery reader',
+  ]);
   // The agent's client, as it builds it, on the emulator's managed identity (checked); the bed's own writers are not.
-  const network = createMemberNetworkClient({ credential: emulatorIdentityCredential(bed.emulator), subscriptionId: bed.settings.subscriptionId, endpoint: bed.emulator.armEndpoint, tlsOptions: { ca: bed.emulator.caCertificate }, rateLimiter: bed.harness.limiter, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  const network = createMemberNetworkClient({
+    credential: emulatorIdentityCredential(bed.emulator),
+    subscriptionId: bed.settings.subscriptionId,
+    endpoint: bed.emulator.armEndpoint,
+    tlsOptions: { ca: bed.emulator.caCertificate },
+    rateLimiter: bed.harness.limiter,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+  });
   const discovery = new PrivateLinkDiscovery(network, { ttlMs: 60_000 });
   const facts = await provisionService(bed, { name: 'web', uid: '00000001-aaaa-4bbb-8ccc-000000000001' });
   // A Service whose Private Link Service lives in a resource group of the team's (azure-pls-resource-group).
   bed.emulator.admin.createResourceGroup({ subscriptionId: bed.settings.subscriptionId, name: 'rg-shop' });
-  const shop = await provisionService(bed, { name: 'api', uid: '00000002-aaaa-4bbb-8ccc-000000000002', annotations: { [SERVICE_ANNOTATIONS.plsResourceGroup]: 'rg-shop' } });
+  const shop = await provisionService(bed, {
+    name: 'api',
+    uid: '00000002-aaaa-4bbb-8ccc-000000000002',
+    annotations: { [SERVICE_ANNOTATIONS.plsResourceGroup]: 'rg-shop' },
+  });
   const found = await discovery.discover({ service: facts });
   if (found.state !== 'found') throw new Error(`expected a Private Link Service, got ${found.reason}: ${found.message}`);
   await requestFromFrontDoor(bed, 'fd-1', found.privateLinkService.id, 'fleet-req-1');
@@ -56,9 +71,17 @@ it("the member's shipped roles: discovery and approval with no AuthorizationFail
   const approval = await discovery.approve(current, requests);
   expect(approval.failures).toEqual([]);
   expect(approval.approved).toHaveLength(1);
-  expect(await discovery.discover({ service: shop, requests })).toMatchObject({ state: 'found', privateLinkService: { id: expect.stringContaining('/resourceGroups/rg-shop/') } });
+  expect(await discovery.discover({ service: shop, requests })).toMatchObject({
+    state: 'found',
+    privateLinkService: { id: expect.stringContaining('/resourceGroups/rg-shop/') },
+  });
 
   expect(bed.emulator.admin.requestTotal({ status: 403 })).toBe(0);
   const exercised = bed.emulator.admin.exercisedActions(bed.emulator.managedIdentity.principalId);
-  expect(compareWithRoles(exercised, assignments.map((a) => a.role))).toEqual({ notGranted: [], neverExercised: [] });
+  expect(
+    compareWithRoles(
+      exercised,
+      assignments.map((a) => a.role),
+    ),
+  ).toEqual({ notGranted: [], neverExercised: [] });
 }, 60_000);

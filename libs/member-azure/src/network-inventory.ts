@@ -1,6 +1,14 @@
 import type { NetworkManagementClient } from '@azure/arm-network';
 import { ArmRequestCount } from '@fleet-gateway/arm-runtime';
-import { connectionView, loadBalancerView, privateLinkServiceView, resourceGroupOf, type ConnectionView, type LoadBalancerView, type PrivateLinkServiceView } from './azure-views.js';
+import {
+  connectionView,
+  loadBalancerView,
+  privateLinkServiceView,
+  resourceGroupOf,
+  type ConnectionView,
+  type LoadBalancerView,
+  type PrivateLinkServiceView,
+} from './azure-views.js';
 import { CachedRead, type Snapshot } from './cached-read.js';
 import { DEFAULT_CONNECTION_BACKOFF, type BackoffSettings } from './connection-watch.js';
 
@@ -45,13 +53,17 @@ export class NetworkInventory {
    * is older (the caller has seen the cloud provider move on: a Service has an address the list does not hold).
    */
   loadBalancers(resourceGroup: string, maxAgeMs?: number): Promise<Snapshot<LoadBalancerView[]>> {
-    const read = entry(this.loadBalancerLists, resourceGroup, this.now, () => collect(this.client.loadBalancers.list(resourceGroup, this.counted()), loadBalancerView));
+    const read = entry(this.loadBalancerLists, resourceGroup, this.now, () =>
+      collect(this.client.loadBalancers.list(resourceGroup, this.counted()), loadBalancerView),
+    );
     return maxAgeMs === undefined ? read.get(this.ttlMs, this.backoff) : read.getFresherThan(maxAgeMs, this.ttlMs, this.backoff);
   }
 
   /** The resource group's Private Link Services, as `loadBalancers`. */
   privateLinkServices(resourceGroup: string, maxAgeMs?: number): Promise<Snapshot<PrivateLinkServiceView[]>> {
-    const read = entry(this.serviceLists, resourceGroup, this.now, () => collect(this.client.privateLinkServices.list(resourceGroup, this.counted()), privateLinkServiceView));
+    const read = entry(this.serviceLists, resourceGroup, this.now, () =>
+      collect(this.client.privateLinkServices.list(resourceGroup, this.counted()), privateLinkServiceView),
+    );
     return maxAgeMs === undefined ? read.get(this.ttlMs, this.backoff) : read.getFresherThan(maxAgeMs, this.ttlMs, this.backoff);
   }
 

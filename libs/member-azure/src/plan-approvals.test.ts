@@ -6,7 +6,8 @@ import { connectionIdOf, manualApprovalCommand, planApprovals, type HubRequest }
 
 const MEMBER_SUB = '00000000-0000-4000-8000-000000000001';
 const PLS_ID = `/subscriptions/${MEMBER_SUB}/resourceGroups/mc-1/providers/Microsoft.Network/privateLinkServices/pls-a1`;
-const AFD_ENDPOINT = '/subscriptions/9f8e7d6c-0000-4000-8000-00000000afd0/resourceGroups/eafd-Prod-eastus2/providers/Microsoft.Network/privateEndpoints/2d2eb87d';
+const AFD_ENDPOINT =
+  '/subscriptions/9f8e7d6c-0000-4000-8000-00000000afd0/resourceGroups/eafd-Prod-eastus2/providers/Microsoft.Network/privateEndpoints/2d2eb87d';
 
 function connection(name: string, status: ConnectionView['status'], description: string, privateEndpointId = AFD_ENDPOINT): ConnectionView {
   return { id: connectionIdOf(PLS_ID, name), name, status, description, privateEndpointId };
@@ -19,15 +20,21 @@ describe('checkFrontDoorEndpoint', () => {
   });
 
   it('refuses other resource groups, the service’s own subscription and ids that are not private endpoints, saying why', () => {
-    expect(checkFrontDoorEndpoint(`/subscriptions/${MEMBER_SUB}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/pe`, MEMBER_SUB)).toMatchObject({
+    expect(
+      checkFrontDoorEndpoint(`/subscriptions/${MEMBER_SUB}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/pe`, MEMBER_SUB),
+    ).toMatchObject({
       frontDoor: false,
       why: expect.stringContaining('resource group rg-app'),
     });
-    expect(checkFrontDoorEndpoint(`/subscriptions/${MEMBER_SUB}/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/privateEndpoints/pe`, MEMBER_SUB)).toMatchObject({
+    expect(
+      checkFrontDoorEndpoint(`/subscriptions/${MEMBER_SUB}/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/privateEndpoints/pe`, MEMBER_SUB),
+    ).toMatchObject({
       frontDoor: false,
       why: expect.stringContaining("service's own subscription"),
     });
-    expect(checkFrontDoorEndpoint('/subscriptions/x/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/networkInterfaces/nic', MEMBER_SUB)).toMatchObject({ frontDoor: false });
+    expect(
+      checkFrontDoorEndpoint('/subscriptions/x/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/networkInterfaces/nic', MEMBER_SUB),
+    ).toMatchObject({ frontDoor: false });
     expect(checkFrontDoorEndpoint('', MEMBER_SUB)).toMatchObject({ frontDoor: false });
   });
 });
@@ -36,18 +43,27 @@ const request = (message: string, extra: Partial<HubRequest> = {}): HubRequest =
 
 describe('planApprovals', () => {
   it('approves only Pending Front Door connections whose description is a hub message, keeping the message', () => {
-    const plan = planApprovals(PLS_ID, [
-      connection('afd-1', 'Pending', 'fleet-req-1'),
-      connection('afd-2', 'Pending', 'fleet-req-2'),
-      connection('foreign', 'Pending', 'please'),
-      connection('empty', 'Pending', ''),
-    ], [request('fleet-req-1'), request('')]);
+    const plan = planApprovals(
+      PLS_ID,
+      [
+        connection('afd-1', 'Pending', 'fleet-req-1'),
+        connection('afd-2', 'Pending', 'fleet-req-2'),
+        connection('foreign', 'Pending', 'please'),
+        connection('empty', 'Pending', ''),
+      ],
+      [request('fleet-req-1'), request('')],
+    );
     expect(plan.approve.map(({ connection: c, message }) => [c.name, message])).toEqual([['afd-1', 'fleet-req-1']]);
     expect(plan.refused).toEqual([]);
   });
 
   it('a matching message on a private endpoint that is not Front Door’s is left Pending and reported', () => {
-    const impostor = connection('impostor', 'Pending', 'fleet-req-1', `/subscriptions/${MEMBER_SUB}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/pe`);
+    const impostor = connection(
+      'impostor',
+      'Pending',
+      'fleet-req-1',
+      `/subscriptions/${MEMBER_SUB}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/pe`,
+    );
     const plan = planApprovals(PLS_ID, [impostor], [request('fleet-req-1')]);
     expect(plan.approve).toEqual([]);
     expect(plan.refused).toEqual([{ connection: impostor, kind: 'not-front-door', why: expect.stringMatching(/not Front Door's.*left Pending$/) }]);
@@ -65,7 +81,10 @@ describe('planApprovals', () => {
     const b = connection('afd-b', 'Pending', 'fleet-req-1');
     const plan = planApprovals(PLS_ID, [a, b], [request('fleet-req-1')]);
     expect(plan.approve).toEqual([]);
-    expect(plan.refused.map((r) => [r.connection.name, r.kind])).toEqual([['afd-a', 'impersonation'], ['afd-b', 'impersonation']]);
+    expect(plan.refused.map((r) => [r.connection.name, r.kind])).toEqual([
+      ['afd-a', 'impersonation'],
+      ['afd-b', 'impersonation'],
+    ]);
     expect(plan.refused[0]?.why).toContain('connections afd-a, afd-b carry the same message');
   });
 
@@ -73,14 +92,18 @@ describe('planApprovals', () => {
     for (const status of ['Rejected', 'Disconnected'] as const) {
       const plan = planApprovals(PLS_ID, [connection('old', status, 'fleet-req-1'), connection('again', 'Pending', 'fleet-req-1')], [request('fleet-req-1')]);
       expect(plan.approve).toEqual([]);
-      expect(plan.refused).toEqual([{ connection: expect.objectContaining({ name: 'again' }), kind: 'retired', why: expect.stringContaining(`connection old, now ${status}`) }]);
+      expect(plan.refused).toEqual([
+        { connection: expect.objectContaining({ name: 'again' }), kind: 'retired', why: expect.stringContaining(`connection old, now ${status}`) },
+      ]);
     }
   });
 
   it('honours only messages issued for this Private Link Service, and with an allowlist only those of the listed hubs', () => {
     const pending = connection('afd-1', 'Pending', 'fleet-req-1');
     const otherPls = planApprovals(PLS_ID, [pending], [request('fleet-req-1', { privateLinkServiceId: `${PLS_ID}-other` })]);
-    expect(otherPls.refused).toEqual([{ connection: pending, kind: 'not-honoured', why: expect.stringContaining(`for Private Link Service ${PLS_ID}-other, not this one`) }]);
+    expect(otherPls.refused).toEqual([
+      { connection: pending, kind: 'not-honoured', why: expect.stringContaining(`for Private Link Service ${PLS_ID}-other, not this one`) },
+    ]);
     expect(planApprovals(PLS_ID, [pending], [request('fleet-req-1', { privateLinkServiceId: PLS_ID.toUpperCase() })]).approve).toHaveLength(1);
     const allowedHubs = ['hub-a'];
     expect(planApprovals(PLS_ID, [pending], [request('fleet-req-1', { hubIdentity: 'HUB-A' })], { allowedHubs }).approve).toHaveLength(1);
@@ -93,9 +116,20 @@ describe('planApprovals', () => {
 
 describe('planApprovals properties', () => {
   const messages = ['m1', 'm2', 'm3', 'other'];
-  const endpoints = [AFD_ENDPOINT, AFD_ENDPOINT.replace('2d2eb87d', 'second'), `/subscriptions/${MEMBER_SUB}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/pe`];
+  const endpoints = [
+    AFD_ENDPOINT,
+    AFD_ENDPOINT.replace('2d2eb87d', 'second'),
+    `/subscriptions/${MEMBER_SUB}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/pe`,
+  ];
   const connections = fc
-    .array(fc.record({ status: fc.constantFrom<ConnectionView['status']>('Pending', 'Approved', 'Rejected', 'Disconnected'), description: fc.constantFrom(...messages), endpoint: fc.constantFrom(...endpoints) }), { maxLength: 8 })
+    .array(
+      fc.record({
+        status: fc.constantFrom<ConnectionView['status']>('Pending', 'Approved', 'Rejected', 'Disconnected'),
+        description: fc.constantFrom(...messages),
+        endpoint: fc.constantFrom(...endpoints),
+      }),
+      { maxLength: 8 },
+    )
     .map((list) => list.map((c, i) => connection(`c${i}`, c.status, c.description, c.endpoint)));
   const requests = fc.uniqueArray(fc.constantFrom('m1', 'm2', 'm3'), { maxLength: 3 }).map((list) => list.map((m) => request(m)));
 
@@ -124,7 +158,11 @@ describe('planApprovals properties', () => {
         expect(plan.approve.every((a) => current.has(a.message))).toBe(true);
         // Retiring a message (the hub replaced it) removes exactly its approvals and leaves the others as they were.
         for (const retired of asked) {
-          const after = planApprovals(PLS_ID, all, asked.filter((r) => r !== retired));
+          const after = planApprovals(
+            PLS_ID,
+            all,
+            asked.filter((r) => r !== retired),
+          );
           expect(after.approve.some((a) => a.message === retired.message)).toBe(false);
           expect(after.approve).toEqual(plan.approve.filter((a) => a.message !== retired.message));
         }
@@ -148,7 +186,9 @@ describe('planApprovals properties', () => {
 describe('manualApprovalCommand', () => {
   it('is the az command with the connection id and the hub message, quoted for a POSIX shell', () => {
     const id = connectionIdOf(PLS_ID, 'eafd-pe-1.abc');
-    expect(manualApprovalCommand(id, 'fleet-req-1')).toBe(`az network private-endpoint-connection approve --id '${PLS_ID}/privateEndpointConnections/eafd-pe-1.abc' --description 'fleet-req-1'`);
+    expect(manualApprovalCommand(id, 'fleet-req-1')).toBe(
+      `az network private-endpoint-connection approve --id '${PLS_ID}/privateEndpointConnections/eafd-pe-1.abc' --description 'fleet-req-1'`,
+    );
     expect(manualApprovalCommand(id, "it's $HOME")).toContain(`--description 'it'\\''s $HOME'`);
   });
 });

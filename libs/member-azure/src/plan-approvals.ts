@@ -74,7 +74,12 @@ export interface ApprovalPlan {
  *   its InternalServiceExport status, which no outsider can write.
  * Every other connection is not in the plan at all: nothing here approves, rejects or deletes it.
  */
-export function planApprovals(privateLinkServiceId: string, connections: readonly ConnectionView[], requests: readonly HubRequest[], policy: ApprovalPolicy = {}): ApprovalPlan {
+export function planApprovals(
+  privateLinkServiceId: string,
+  connections: readonly ConnectionView[],
+  requests: readonly HubRequest[],
+  policy: ApprovalPolicy = {},
+): ApprovalPlan {
   const subscription = subscriptionOf(privateLinkServiceId);
   const approve: PlannedApproval[] = [];
   const refused: RefusedApproval[] = [];
@@ -103,12 +108,27 @@ export function planApprovals(privateLinkServiceId: string, connections: readonl
     const retired = shaped.find((connection) => connection.status === 'Rejected' || connection.status === 'Disconnected');
     const approved = shaped.find((connection) => connection.status === 'Approved');
     if (retired !== undefined) {
-      refuse('retired', () => `its message was on connection ${retired.name}, now ${retired.status}: a message approves nothing after that, and the hub issues a new one`, candidates);
+      refuse(
+        'retired',
+        () => `its message was on connection ${retired.name}, now ${retired.status}: a message approves nothing after that, and the hub issues a new one`,
+        candidates,
+      );
     } else if (approved !== undefined) {
-      refuse('impersonation', () => `possible impersonation: its message is already Approved on connection ${approved.name}, and a message authorises one connection`, candidates);
+      refuse(
+        'impersonation',
+        () => `possible impersonation: its message is already Approved on connection ${approved.name}, and a message authorises one connection`,
+        candidates,
+      );
     } else if (candidates.length > 1) {
-      const names = candidates.map((c) => c.name).sort((a, b) => a.localeCompare(b)).join(', ');
-      refuse('impersonation', () => `possible impersonation: connections ${names} carry the same message and only one can be the hub's; none is approved`, candidates);
+      const names = candidates
+        .map((c) => c.name)
+        .sort((a, b) => a.localeCompare(b))
+        .join(', ');
+      refuse(
+        'impersonation',
+        () => `possible impersonation: connections ${names} carry the same message and only one can be the hub's; none is approved`,
+        candidates,
+      );
     } else {
       approve.push({ connection: candidates[0]!, message });
     }

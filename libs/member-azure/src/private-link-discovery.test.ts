@@ -87,7 +87,8 @@ describe('discovery against the emulator (cloud-provider-azure naming, unmodifie
     bed.emulator.admin.resetCounters();
     // 40 reconciles of each, 500 ms apart: the lists are read at 0, 1, 3, 7 and 15 s, never once per reconcile.
     for (let step = 0; step < 40; step++) {
-      for (const service of [withoutPls, other]) expect(await subject.discover({ service: asking(service) })).toMatchObject({ state: 'unknown', reason: 'PrivateLinkServiceNotFound' });
+      for (const service of [withoutPls, other])
+        expect(await subject.discover({ service: asking(service) })).toMatchObject({ state: 'unknown', reason: 'PrivateLinkServiceNotFound' });
       now += 500;
     }
     expect(reads('Microsoft.Network/privateLinkServices')).toBe(5);
@@ -116,7 +117,14 @@ describe('discovery against the emulator (cloud-provider-azure naming, unmodifie
     const facts = await provisionService(bed, { name: 'web', uid: uid(1) });
     const subject = discovery();
     const before = published(await subject.discover({ service: facts }));
-    bed.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'GET', pathPattern: '/privateLinkServices', code: 'AuthorizationFailed', message: 'no read' });
+    bed.emulator.admin.injectFault({
+      kind: 'status',
+      status: 403,
+      method: 'GET',
+      pathPattern: '/privateLinkServices',
+      code: 'AuthorizationFailed',
+      message: 'no read',
+    });
     now += TTL;
     const stale = published(await subject.discover({ service: facts }));
     expect(stale.privateLinkService).toEqual(before.privateLinkService);
@@ -183,7 +191,10 @@ describe('connections and approval against the emulator (Front Door makes the co
     now += 1_000;
     const arrived = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     expect(connectionReads()).toBe(2);
-    expect(arrived.connections.find((c) => c.description === 'fleet-req-1')).toMatchObject({ status: 'Pending', privateEndpointId: expect.stringMatching(/\/resourceGroups\/eafd-Prod-eastus2\//) });
+    expect(arrived.connections.find((c) => c.description === 'fleet-req-1')).toMatchObject({
+      status: 'Pending',
+      privateEndpointId: expect.stringMatching(/\/resourceGroups\/eafd-Prod-eastus2\//),
+    });
     expect(arrived).toMatchObject({ awaitedMessages: ['fleet-req-1'], requeueAfterMs: 2_000 });
   });
 
@@ -192,7 +203,8 @@ describe('connections and approval against the emulator (Front Door makes the co
     const subject = discovery();
     const pls = published(await subject.discover({ service: facts })).privateLinkService;
     await requestFromFrontDoor(bed, 'fd-1', pls.id, 'fleet-req-1');
-    const endpoint = (name: string) => `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/${name}`;
+    const endpoint = (name: string) =>
+      `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/rg-app/providers/Microsoft.Network/privateEndpoints/${name}`;
     bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls.id, privateEndpointId: endpoint('pe-foreign'), requestMessage: 'let me in' });
     bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls.id, privateEndpointId: endpoint('pe-copycat'), requestMessage: 'fleet-req-1' });
     const current = published(await subject.discover({ service: facts, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
@@ -203,8 +215,16 @@ describe('connections and approval against the emulator (Front Door makes the co
     const afd = current.connections.find((c) => c.privateEndpointId.includes('/eafd-Prod-'));
     expect(result.approved).toEqual([afd?.name]);
     expect(result.failures).toEqual([]);
-    expect(result.refused).toEqual([{ connection: expect.objectContaining({ name: expect.stringMatching(/^pe-copycat\./) }), kind: 'not-front-door', why: expect.stringContaining('left Pending') }]);
-    expect(bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' }) - writesBefore).toBe(1);
+    expect(result.refused).toEqual([
+      {
+        connection: expect.objectContaining({ name: expect.stringMatching(/^pe-copycat\./) }),
+        kind: 'not-front-door',
+        why: expect.stringContaining('left Pending'),
+      },
+    ]);
+    expect(
+      bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' }) - writesBefore,
+    ).toBe(1);
 
     const states = [];
     for await (const c of bed.network.privateLinkServices.listPrivateEndpointConnections(bed.settings.resourceGroup, pls.name)) {
@@ -267,11 +287,25 @@ describe('connections and approval against the emulator (Front Door makes the co
   it('never approves on a Private Link Service without cloud-provider-azure tags (made by hand on the frontend): reported instead', async () => {
     const facts = await provisionService(bed, { name: 'web', uid: uid(1), privateLink: false });
     const frontend = `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/mc-member-1/providers/Microsoft.Network/loadBalancers/kubernetes-internal/frontendIPConfigurations/a${uid(1).replace(/-/g, '').slice(0, 31)}`;
-    await bed.network.privateLinkServices.createOrUpdate(bed.settings.resourceGroup, 'hand-made', {
-      location: 'eastus2',
-      loadBalancerFrontendIpConfigurations: [{ id: frontend }],
-      ipConfigurations: [{ name: 'nat', primary: true, privateIPAllocationMethod: 'Dynamic', subnet: { id: `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/mc-member-1/providers/Microsoft.Network/virtualNetworks/aks-vnet/subnets/aks-subnet` } }],
-    }, { updateIntervalInMs: 5 });
+    await bed.network.privateLinkServices.createOrUpdate(
+      bed.settings.resourceGroup,
+      'hand-made',
+      {
+        location: 'eastus2',
+        loadBalancerFrontendIpConfigurations: [{ id: frontend }],
+        ipConfigurations: [
+          {
+            name: 'nat',
+            primary: true,
+            privateIPAllocationMethod: 'Dynamic',
+            subnet: {
+              id: `/subscriptions/${bed.settings.subscriptionId}/resourceGroups/mc-member-1/providers/Microsoft.Network/virtualNetworks/aks-vnet/subnets/aks-subnet`,
+            },
+          },
+        ],
+      },
+      { updateIntervalInMs: 5 },
+    );
     const subject = discovery();
     const service = { ...facts, annotations: { ...facts.annotations, [SERVICE_ANNOTATIONS.plsCreate]: 'true' } };
     const pls = published(await subject.discover({ service })).privateLinkService;
@@ -280,7 +314,13 @@ describe('connections and approval against the emulator (Front Door makes the co
     const current = published(await subject.discover({ service, requests: [{ gateway: 'shop/gw', message: 'fleet-req-1' }] }));
     const result = await subject.approve(current, [{ gateway: 'shop/gw', message: 'fleet-req-1' }]);
     expect(result.approved).toEqual([]);
-    expect(result.refused).toEqual([{ connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }), kind: 'not-honoured', why: expect.stringContaining('no cloud-provider-azure tags') }]);
+    expect(result.refused).toEqual([
+      {
+        connection: expect.objectContaining({ status: 'Pending', description: 'fleet-req-1' }),
+        kind: 'not-honoured',
+        why: expect.stringContaining('no cloud-provider-azure tags'),
+      },
+    ]);
     expect(bed.emulator.admin.requestTotal({ method: 'PUT', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' })).toBe(0);
   });
 });

@@ -75,7 +75,10 @@ export class PrivateLinkDiscovery {
     if (isUnknown(target)) return target;
     const groups = [target.loadBalancerResourceGroup, target.privateLinkServiceResourceGroup];
     const read = (maxAgeMs?: number) =>
-      Promise.all([this.inventory.loadBalancers(target.loadBalancerResourceGroup, maxAgeMs), this.inventory.privateLinkServices(target.privateLinkServiceResourceGroup, maxAgeMs)]);
+      Promise.all([
+        this.inventory.loadBalancers(target.loadBalancerResourceGroup, maxAgeMs),
+        this.inventory.privateLinkServices(target.privateLinkServiceResourceGroup, maxAgeMs),
+      ]);
     let [loadBalancers, services] = await read();
     let outcome = loadBalancers.value && services.value ? discoverPrivateLink(target, loadBalancers.value, services.value) : undefined;
     // The Service has its address, so the cloud provider has made its frontend (and, first, its Private Link Service):
@@ -89,7 +92,10 @@ export class PrivateLinkDiscovery {
         [loadBalancers, services] = await read(this.inventory.backoff.initialMs);
         outcome = loadBalancers.value && services.value ? discoverPrivateLink(target, loadBalancers.value, services.value) : outcome;
         const attempts = early.attempts + 1;
-        this.behind.set(target.serviceKey, { attempts, nextAt: now + Math.min(this.inventory.ttlMs, this.inventory.backoff.maxMs, this.inventory.backoff.initialMs * 2 ** (attempts - 1)) });
+        this.behind.set(target.serviceKey, {
+          attempts,
+          nextAt: now + Math.min(this.inventory.ttlMs, this.inventory.backoff.maxMs, this.inventory.backoff.initialMs * 2 ** (attempts - 1)),
+        });
       }
       behindMs = Math.max(0, (this.behind.get(target.serviceKey)?.nextAt ?? now) - now);
     }
@@ -99,7 +105,10 @@ export class PrivateLinkDiscovery {
     const requeueAfterMs = behindMs === undefined || outcome?.state !== 'unknown' ? listedAgain : Math.min(listedAgain, behindMs);
     if (outcome === undefined) {
       const failure = stale?.failure;
-      const failed = unknown('AzureReadFailed', `could not read Microsoft.Network in ${groups.join(', ')}: ${failure ? `${failure.code}: ${failure.cause}` : 'no answer'}`);
+      const failed = unknown(
+        'AzureReadFailed',
+        `could not read Microsoft.Network in ${groups.join(', ')}: ${failure ? `${failure.code}: ${failure.cause}` : 'no answer'}`,
+      );
       return { ...failed, ...(stale ? { stale } : {}), requeueAfterMs };
     }
     if (outcome.state === 'unknown') return { ...outcome, ...(stale ? { stale } : {}), requeueAfterMs };
@@ -120,12 +129,21 @@ export class PrivateLinkDiscovery {
    * requests, keeping the message as the approval's description. Touches nothing else. The fence (the agent's leader
    * Lease) is asked before each approval: with a reason, the rest stay Pending with it.
    */
-  async approve(published: PublishedPrivateLink, requests: readonly HubRequest[], policy: ApprovalPolicy = {}, fence?: () => string | undefined): Promise<ApprovalResult> {
+  async approve(
+    published: PublishedPrivateLink,
+    requests: readonly HubRequest[],
+    policy: ApprovalPolicy = {},
+    fence?: () => string | undefined,
+  ): Promise<ApprovalResult> {
     const service = published.privateLinkService;
     const plan = planApprovals(service.id, published.connections, requests, policy);
     if (service.ownership === 'unmanaged') {
       const why = `Private Link Service ${service.name} carries no cloud-provider-azure tags, so this agent cannot prove it is the cluster's; approve by hand`;
-      return { approved: [], refused: [...plan.refused, ...plan.approve.map(({ connection }) => ({ connection, kind: 'not-honoured' as const, why }))], failures: [] };
+      return {
+        approved: [],
+        refused: [...plan.refused, ...plan.approve.map(({ connection }) => ({ connection, kind: 'not-honoured' as const, why }))],
+        failures: [],
+      };
     }
     const approved: string[] = [];
     const failures: Array<{ name: string; failure: ArmFailure }> = [];

@@ -28,7 +28,8 @@ import { requestFromFrontDoor, startMemberBed, type MemberBed } from './testing/
 // (the cloud-provider stand-in builds each Service's load balancer and Private Link Service as AKS does).
 const ns = 'shop';
 const hubNamespace = 'fleet-member-member-1';
-const CUSTOMER_ENDPOINT = (name: string) => `/subscriptions/${'44444444-0000-0000-0000-000000000004'}/resourceGroups/apps/providers/Microsoft.Network/privateEndpoints/${name}`;
+const CUSTOMER_ENDPOINT = (name: string) =>
+  `/subscriptions/${'44444444-0000-0000-0000-000000000004'}/resourceGroups/apps/providers/Microsoft.Network/privateEndpoints/${name}`;
 
 let plane: ControlPlane;
 let bed: MemberBed;
@@ -41,7 +42,10 @@ let discovery: PrivateLinkDiscovery;
 const logs = captureLogLines();
 
 beforeAll(async () => {
-  [plane, bed] = await Promise.all([startControlPlane({ clusters: ['hub', 'member-1'], controllerManager: false }), startMemberBed({ emulator: { privateLink: { connectionDelayMs: 1_500 } } })]);
+  [plane, bed] = await Promise.all([
+    startControlPlane({ clusters: ['hub', 'member-1'], controllerManager: false }),
+    startMemberBed({ emulator: { privateLink: { connectionDelayMs: 1_500 } } }),
+  ]);
   for (const cluster of ['hub', 'member-1']) await plane.installCrds(cluster, { gatewayApi: false, fleet: true });
   hub = new KubeClient(plane.cluster('hub').kubeConfig());
   member = new KubeClient(plane.cluster('member-1').kubeConfig());
@@ -66,7 +70,12 @@ async function startAgent(approveConnections: boolean, approvalHubs?: readonly s
     memberKubeConfig: plane.cluster('member-1').kubeConfig(),
     hubKubeconfigPath: hubKubeconfig,
     logStream: logs.stream,
-    privateLinkDiscovery: new PrivateLinkOriginDiscovery({ discovery, nodeResourceGroup: bed.settings.resourceGroup, approveConnections, ...(approvalHubs ? { approvalHubs } : {}) }),
+    privateLinkDiscovery: new PrivateLinkOriginDiscovery({
+      discovery,
+      nodeResourceGroup: bed.settings.resourceGroup,
+      approveConnections,
+      ...(approvalHubs ? { approvalHubs } : {}),
+    }),
   });
 }
 
@@ -81,7 +90,8 @@ async function exportInternalService(name: string): Promise<CachedService> {
   return service;
 }
 
-const readExport = (name: string) => hub.get<CachedInternalServiceExport>(objectPath(internalServiceExports, `${ns}-${name}`, hubNamespace)).catch(() => undefined);
+const readExport = (name: string) =>
+  hub.get<CachedInternalServiceExport>(objectPath(internalServiceExports, `${ns}-${name}`, hubNamespace)).catch(() => undefined);
 const readServiceExport = (name: string) => member.get<CachedServiceExport>(objectPath(serviceExports, name, ns));
 const conditionOf = (se: CachedServiceExport | undefined, type: string): Condition | undefined => se?.status?.conditions?.find((c) => c.type === type);
 const plsName = (ise: CachedInternalServiceExport | undefined) => ise?.spec?.privateLinkService?.resourceID.split('/').at(-1) ?? '';
@@ -93,7 +103,11 @@ const connectionsOf = async (name: string) => {
 
 /** What the hub's Gateway controller writes when a Gateway starts using the export: its request message (and its binding). */
 async function issueRequest(name: string, gateway: string, requestMessage: string, binding: Partial<PrivateLinkRequest> = {}): Promise<void> {
-  await hub.patch(`${objectPath(internalServiceExports, `${ns}-${name}`, hubNamespace)}/status`, { status: { privateLinkRequests: [{ gateway, requestMessage, ...binding }] } }, 'merge');
+  await hub.patch(
+    `${objectPath(internalServiceExports, `${ns}-${name}`, hubNamespace)}/status`,
+    { status: { privateLinkRequests: [{ gateway, requestMessage, ...binding }] } },
+    'merge',
+  );
 }
 
 const OUTSIDER_GROUP = 'rg-outsider';
@@ -106,7 +120,11 @@ const warningsAbout = async (connection: string | undefined) =>
 /** An exported internal Service whose Private Link Service is published; its id and name. */
 async function exportedPrivateLink(name: string): Promise<{ id: string; name: string }> {
   await exportInternalService(name);
-  const ise = await eventually(() => readExport(name), (e) => e?.spec?.privateLinkService !== undefined, 30_000);
+  const ise = await eventually(
+    () => readExport(name),
+    (e) => e?.spec?.privateLinkService !== undefined,
+    30_000,
+  );
   return { id: ise!.spec!.privateLinkService!.resourceID, name: plsName(ise) };
 }
 
@@ -114,7 +132,11 @@ describe('the member agent with Private Link origin discovery', () => {
   it('publishes an internal load balancer Service’s Private Link Service: id, location, alias and address, read fresh', async () => {
     await startAgent(false);
     await exportInternalService('web');
-    const ise = await eventually(() => readExport('web'), (e) => e?.spec?.privateLinkService !== undefined, 30_000);
+    const ise = await eventually(
+      () => readExport('web'),
+      (e) => e?.spec?.privateLinkService !== undefined,
+      30_000,
+    );
     const pls = await bed.network.privateLinkServices.get(bed.settings.resourceGroup, plsName(ise));
     expect(ise?.spec).toMatchObject({
       type: 'LoadBalancer',
@@ -127,41 +149,87 @@ describe('the member agent with Private Link origin discovery', () => {
     expect(ise?.spec?.azureDataStale).toBeUndefined();
     expect(ise?.spec?.azureObservedTime).toMatch(/^\d{4}-/);
     expect('publicAddress' in (ise?.spec ?? {})).toBe(false);
-    const se = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION) !== undefined);
+    const se = await eventually(
+      () => readServiceExport('web'),
+      (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION) !== undefined,
+    );
     expect(conditionOf(se, ORIGIN_PUBLISHED_CONDITION)).toMatchObject({ status: 'True', reason: PRIVATE_LINK_REASONS.published });
     expect(conditionOf(se, AZURE_DATA_CURRENT_CONDITION)?.status).toBe('True');
   });
 
   it('a Private Link Service that appears late: the reason on the ServiceExport, requeued, then published without a Service event', async () => {
-    const service = await eventually(() => member.get<CachedService>(objectPath(services, 'web', ns)), (s) => s.status?.loadBalancer?.ingress !== undefined);
+    const service = await eventually(
+      () => member.get<CachedService>(objectPath(services, 'web', ns)),
+      (s) => s.status?.loadBalancer?.ingress !== undefined,
+    );
     const ise = await readExport('web');
     const name = plsName(ise);
     // The Private Link Service goes (as when cloud-provider-azure re-creates it): the origin is unknown, never public.
     await bed.network.privateLinkServices.delete(bed.settings.resourceGroup, name, FAST_POLLING);
-    const missing = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, ORIGIN_PUBLISHED_CONDITION)?.reason === 'PrivateLinkServiceNotFound', 30_000);
+    const missing = await eventually(
+      () => readServiceExport('web'),
+      (s) => conditionOf(s, ORIGIN_PUBLISHED_CONDITION)?.reason === 'PrivateLinkServiceNotFound',
+      30_000,
+    );
     expect(conditionOf(missing, ORIGIN_PUBLISHED_CONDITION)?.status).toBe('Unknown');
-    const withdrawn = await eventually(() => readExport('web'), (e) => e?.spec?.privateLinkService === undefined);
+    const withdrawn = await eventually(
+      () => readExport('web'),
+      (e) => e?.spec?.privateLinkService === undefined,
+    );
     expect(withdrawn?.spec?.privateLinkService).toBeUndefined();
     expect(withdrawn?.spec?.publicAddress).toBeUndefined();
     // It comes back; nothing about the Service changes, so only the requeue can find it.
-    await bed.cloudProvider.ensure(planLoadBalancer({ metadata: { namespace: ns, name: 'web', uid: service.metadata.uid ?? '', annotations: service.metadata.annotations ?? {} }, spec: { type: 'LoadBalancer', ports: [{ port: 80, protocol: 'TCP' }] } }, bed.settings));
-    const back = await eventually(() => readExport('web'), (e) => e?.spec?.privateLinkService !== undefined, 30_000);
+    await bed.cloudProvider.ensure(
+      planLoadBalancer(
+        {
+          metadata: { namespace: ns, name: 'web', uid: service.metadata.uid ?? '', annotations: service.metadata.annotations ?? {} },
+          spec: { type: 'LoadBalancer', ports: [{ port: 80, protocol: 'TCP' }] },
+        },
+        bed.settings,
+      ),
+    );
+    const back = await eventually(
+      () => readExport('web'),
+      (e) => e?.spec?.privateLinkService !== undefined,
+      30_000,
+    );
     expect(plsName(back)).toBe(name);
     expect((await member.get<CachedService>(objectPath(services, 'web', ns))).metadata.resourceVersion).toBe(service.metadata.resourceVersion);
   });
 
   it('an Azure read error keeps the published values, marked stale, across an agent restart; fresh again once Azure answers', async () => {
-    const before = await eventually(() => readExport('web'), (e) => e?.spec?.privateLinkService !== undefined && e.spec.azureDataStale === undefined);
-    bed.emulator.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPattern: '/privateLinkServices', code: 'ServiceUnavailable', message: 'try later', count: 100_000 });
+    const before = await eventually(
+      () => readExport('web'),
+      (e) => e?.spec?.privateLinkService !== undefined && e.spec.azureDataStale === undefined,
+    );
+    bed.emulator.admin.injectFault({
+      kind: 'status',
+      status: 503,
+      method: 'GET',
+      pathPattern: '/privateLinkServices',
+      code: 'ServiceUnavailable',
+      message: 'try later',
+      count: 100_000,
+    });
     try {
-      const stale = await eventually(() => readExport('web'), (e) => e?.spec?.azureDataStale === true, 30_000);
+      const stale = await eventually(
+        () => readExport('web'),
+        (e) => e?.spec?.azureDataStale === true,
+        30_000,
+      );
       expect(stale?.spec?.privateLinkService).toEqual(before?.spec?.privateLinkService);
       expect(stale?.spec?.azureObservedTime).toBe(before?.spec?.azureObservedTime);
-      const se = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION)?.status === 'False');
+      const se = await eventually(
+        () => readServiceExport('web'),
+        (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION)?.status === 'False',
+      );
       expect(conditionOf(se, AZURE_DATA_CURRENT_CONDITION)?.message).toContain('ServiceUnavailable');
       // A restarted agent has never read Azure: it still keeps what the hub export carries.
       await startAgent(false);
-      await eventually(() => logs.lines.filter((l) => l.message === 'reconciled' && l.name === 'web').length, (n) => n > 0);
+      await eventually(
+        () => logs.lines.filter((l) => l.message === 'reconciled' && l.name === 'web').length,
+        (n) => n > 0,
+      );
       await setTimeout(2_000);
       const kept = await readExport('web');
       expect(kept?.spec?.privateLinkService).toEqual(before?.spec?.privateLinkService);
@@ -170,9 +238,21 @@ describe('the member agent with Private Link origin discovery', () => {
     } finally {
       bed.emulator.admin.clearFaults();
     }
-    const fresh = await eventually(() => readExport('web'), (e) => e?.spec?.azureDataStale === undefined && e?.spec?.privateLinkService !== undefined, 30_000);
+    const fresh = await eventually(
+      () => readExport('web'),
+      (e) => e?.spec?.azureDataStale === undefined && e?.spec?.privateLinkService !== undefined,
+      30_000,
+    );
     expect(fresh?.spec?.privateLinkService).toEqual(before?.spec?.privateLinkService);
-    expect(conditionOf(await eventually(() => readServiceExport('web'), (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION)?.status === 'True'), AZURE_DATA_CURRENT_CONDITION)?.status).toBe('True');
+    expect(
+      conditionOf(
+        await eventually(
+          () => readServiceExport('web'),
+          (s) => conditionOf(s, AZURE_DATA_CURRENT_CONDITION)?.status === 'True',
+        ),
+        AZURE_DATA_CURRENT_CONDITION,
+      )?.status,
+    ).toBe('True');
   });
 
   it('manual mode: the exact approval command, nothing approved; once an operator approves, it reads Approved', async () => {
@@ -180,13 +260,20 @@ describe('the member agent with Private Link origin discovery', () => {
     const pls = ise!.spec!.privateLinkService!.resourceID;
     await requestFromFrontDoor(bed, 'fd-manual', pls, 'fleet-manual-1');
     await issueRequest('web', 'shop/gw', 'fleet-manual-1');
-    const se = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.manualApproval, 30_000);
+    const se = await eventually(
+      () => readServiceExport('web'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.manualApproval,
+      30_000,
+    );
     const [frontDoor] = (await connectionsOf(plsName(ise))).filter((c) => c.privateLinkServiceConnectionState?.description === 'fleet-manual-1');
     expect(frontDoor?.privateLinkServiceConnectionState?.status).toBe('Pending');
     expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toBe(
       `Gateway shop/gw: connection ${frontDoor?.name} is Pending; approve it with: az network private-endpoint-connection approve --id '${pls}/privateEndpointConnections/${frontDoor?.name}' --description 'fleet-manual-1'`,
     );
-    const published = await eventually(() => readExport('web'), (e) => (e?.spec?.privateEndpointConnections ?? []).length > 0);
+    const published = await eventually(
+      () => readExport('web'),
+      (e) => (e?.spec?.privateEndpointConnections ?? []).length > 0,
+    );
     expect(published?.spec?.privateEndpointConnections).toEqual([
       { name: frontDoor?.name, status: 'Pending', description: 'fleet-manual-1', privateEndpointID: frontDoor?.privateEndpoint?.id },
     ]);
@@ -195,23 +282,46 @@ describe('the member agent with Private Link origin discovery', () => {
       name: frontDoor!.name!,
       privateLinkServiceConnectionState: { status: 'Approved', description: 'fleet-manual-1' },
     });
-    const approved = await eventually(() => readServiceExport('web'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True', 30_000);
+    const approved = await eventually(
+      () => readServiceExport('web'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True',
+      30_000,
+    );
     expect(conditionOf(approved, CONNECTIONS_APPROVED_CONDITION)?.message).toBe(`Gateway shop/gw: connection ${frontDoor?.name} Approved`);
     // The ServiceExport's status is written before the hub export in each reconcile.
-    const onHub = await eventually(() => readExport('web'), (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved');
+    const onHub = await eventually(
+      () => readExport('web'),
+      (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved',
+    );
     expect(onHub?.spec?.privateEndpointConnections?.[0]?.status).toBe('Approved');
   });
 
   it('auto-approval approves exactly Front Door’s connection carrying the hub’s message; foreign Pending ones, even with the message, are left alone', async () => {
     await startAgent(true);
     const service = await exportInternalService('cart');
-    const ise = await eventually(() => readExport('cart'), (e) => e?.spec?.privateLinkService !== undefined, 30_000);
+    const ise = await eventually(
+      () => readExport('cart'),
+      (e) => e?.spec?.privateLinkService !== undefined,
+      30_000,
+    );
     const pls = ise!.spec!.privateLinkService!.resourceID;
-    const foreign = bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls, privateEndpointId: CUSTOMER_ENDPOINT('reports'), requestMessage: 'let me in' });
-    const copy = bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: pls, privateEndpointId: CUSTOMER_ENDPOINT('copycat'), requestMessage: 'fleet-auto-1' });
+    const foreign = bed.emulator.admin.connectPrivateEndpoint({
+      privateLinkServiceId: pls,
+      privateEndpointId: CUSTOMER_ENDPOINT('reports'),
+      requestMessage: 'let me in',
+    });
+    const copy = bed.emulator.admin.connectPrivateEndpoint({
+      privateLinkServiceId: pls,
+      privateEndpointId: CUSTOMER_ENDPOINT('copycat'),
+      requestMessage: 'fleet-auto-1',
+    });
     await issueRequest('cart', 'shop/gw', 'fleet-auto-1');
     await requestFromFrontDoor(bed, 'fd-auto', pls, 'fleet-auto-1');
-    const se = await eventually(() => readServiceExport('cart'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.message.includes('Approved') ?? false, 30_000);
+    const se = await eventually(
+      () => readServiceExport('cart'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.message.includes('Approved') ?? false,
+      30_000,
+    );
     const connections = await connectionsOf(plsName(ise));
     const state = (id: string) => connections.find((c) => c.id === id)?.privateLinkServiceConnectionState;
     const frontDoor = connections.find((c) => c.privateEndpoint?.id?.includes('/eafd-Prod-'));
@@ -224,10 +334,15 @@ describe('the member agent with Private Link origin discovery', () => {
     expect(condition?.message).toContain(`Gateway shop/gw: connection ${frontDoor?.name} Approved`);
     expect(condition?.message).toContain(`connection ${copy.split('/').at(-1)} carries a hub request message but private endpoint is in resource group apps`);
     // Only Front Door's connection reaches the hub, Approved; the approval is an Event naming it.
-    const published = await eventually(() => readExport('cart'), (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved');
+    const published = await eventually(
+      () => readExport('cart'),
+      (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved',
+    );
     expect(published?.spec?.privateEndpointConnections?.map((c) => [c.name, c.status])).toEqual([[frontDoor?.name, 'Approved']]);
     const events = await eventually(
-      async () => (await member.get<{ items: { reason?: string; note?: string; regarding?: { uid?: string } }[] }>(`/apis/events.k8s.io/v1/namespaces/${ns}/events`)).items,
+      async () =>
+        (await member.get<{ items: { reason?: string; note?: string; regarding?: { uid?: string } }[] }>(`/apis/events.k8s.io/v1/namespaces/${ns}/events`))
+          .items,
       (items) => items.some((e) => e.reason === PRIVATE_LINK_EVENT_REASONS.approved),
     );
     expect(events.filter((e) => e.reason === PRIVATE_LINK_EVENT_REASONS.approved).map((e) => e.note)).toEqual([
@@ -242,11 +357,19 @@ describe('the member agent with Private Link origin discovery', () => {
     const pls = await exportedPrivateLink('imp');
     await issueRequest('imp', 'shop/gw', 'fleet-imp-1', { privateLinkServiceID: pls.id });
     await requestFromFrontDoor(bed, 'fd-imp', pls.id, 'fleet-imp-1');
-    const approved = await eventually(() => connectionsOf(pls.name), (list) => list.some((c) => c.privateLinkServiceConnectionState?.status === 'Approved'), 30_000);
+    const approved = await eventually(
+      () => connectionsOf(pls.name),
+      (list) => list.some((c) => c.privateLinkServiceConnectionState?.status === 'Approved'),
+      30_000,
+    );
     const hubs = approved.find((c) => c.privateLinkServiceConnectionState?.status === 'Approved');
     bed.emulator.admin.createResourceGroup({ subscriptionId: bed.settings.subscriptionId, name: OUTSIDER_GROUP });
     await requestFromFrontDoor(bed, 'fd-outsider', pls.id, 'fleet-imp-1', OUTSIDER_GROUP);
-    const se = await eventually(() => readServiceExport('imp'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.possibleImpersonation, 30_000);
+    const se = await eventually(
+      () => readServiceExport('imp'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.possibleImpersonation,
+      30_000,
+    );
     const copy = (await connectionsOf(pls.name)).find((c) => c.name !== hubs?.name);
     // By its shape the copy is Front Door's as much as the hub's own.
     expect(copy?.privateEndpoint?.id).toMatch(/\/resourceGroups\/eafd-Prod-[^/]+\/providers\/Microsoft\.Network\/privateEndpoints\//);
@@ -254,7 +377,10 @@ describe('the member agent with Private Link origin discovery', () => {
     expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(
       `connection ${copy?.name} carries a hub request message but possible impersonation: its message is already Approved on connection ${hubs?.name}`,
     );
-    await eventually(() => warningsAbout(copy?.name), (events) => events.length > 0);
+    await eventually(
+      () => warningsAbout(copy?.name),
+      (events) => events.length > 0,
+    );
     // Reconciles go on (the lists' TTL is 1 s): the copy stays Pending.
     await setTimeout(3_000);
     expect(await stateOf(pls.name, copy?.name)).toMatchObject({ status: 'Pending', description: 'fleet-imp-1' });
@@ -265,12 +391,26 @@ describe('the member agent with Private Link origin discovery', () => {
     const pls = await exportedPrivateLink('twin');
     await requestFromFrontDoor(bed, 'fd-twin', pls.id, 'fleet-twin-1');
     await requestFromFrontDoor(bed, 'fd-twin-outsider', pls.id, 'fleet-twin-1', OUTSIDER_GROUP);
-    const both = await eventually(() => connectionsOf(pls.name), (list) => list.length === 2, 30_000);
+    const both = await eventually(
+      () => connectionsOf(pls.name),
+      (list) => list.length === 2,
+      30_000,
+    );
     await issueRequest('twin', 'shop/gw', 'fleet-twin-1', { privateLinkServiceID: pls.id });
-    const se = await eventually(() => readServiceExport('twin'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.possibleImpersonation, 30_000);
+    const se = await eventually(
+      () => readServiceExport('twin'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.possibleImpersonation,
+      30_000,
+    );
     const names = both.map((c) => c.name ?? '').sort((a, b) => a.localeCompare(b));
-    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(`possible impersonation: connections ${names.join(', ')} carry the same message`);
-    for (const name of names) await eventually(() => warningsAbout(name), (events) => events.length > 0);
+    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(
+      `possible impersonation: connections ${names.join(', ')} carry the same message`,
+    );
+    for (const name of names)
+      await eventually(
+        () => warningsAbout(name),
+        (events) => events.length > 0,
+      );
     await setTimeout(3_000);
     for (const name of names) expect(await stateOf(pls.name, name)).toMatchObject({ status: 'Pending' });
   });
@@ -278,19 +418,42 @@ describe('the member agent with Private Link origin discovery', () => {
   it('after the hub’s connection is Rejected its message approves nothing, not even a copy; the new message is approved on the connection the origin asks again for', async () => {
     const pls = await exportedPrivateLink('rot');
     await requestFromFrontDoor(bed, 'fd-rot', pls.id, 'fleet-rot-1');
-    const [first] = await eventually(() => connectionsOf(pls.name), (list) => list.length === 1, 30_000);
-    await bed.network.privateLinkServices.updatePrivateEndpointConnection(bed.settings.resourceGroup, pls.name, first!.name!, { name: first!.name!, privateLinkServiceConnectionState: { status: 'Rejected' } });
+    const [first] = await eventually(
+      () => connectionsOf(pls.name),
+      (list) => list.length === 1,
+      30_000,
+    );
+    await bed.network.privateLinkServices.updatePrivateEndpointConnection(bed.settings.resourceGroup, pls.name, first!.name!, {
+      name: first!.name!,
+      privateLinkServiceConnectionState: { status: 'Rejected' },
+    });
     await issueRequest('rot', 'shop/gw', 'fleet-rot-1', { privateLinkServiceID: pls.id });
-    await eventually(() => readServiceExport('rot'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.rejected, 30_000);
+    await eventually(
+      () => readServiceExport('rot'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.rejected,
+      30_000,
+    );
     await requestFromFrontDoor(bed, 'fd-rot-outsider', pls.id, 'fleet-rot-1', OUTSIDER_GROUP);
-    const withCopy = await eventually(() => connectionsOf(pls.name), (list) => list.length === 2, 30_000);
+    const withCopy = await eventually(
+      () => connectionsOf(pls.name),
+      (list) => list.length === 2,
+      30_000,
+    );
     const copy = withCopy.find((c) => c.name !== first?.name);
-    const refused = await eventually(() => readServiceExport('rot'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.message.includes(copy?.name ?? '-') ?? false, 30_000);
+    const refused = await eventually(
+      () => readServiceExport('rot'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.message.includes(copy?.name ?? '-') ?? false,
+      30_000,
+    );
     expect(conditionOf(refused, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(`its message was on connection ${first?.name}, now Rejected`);
     // The hub issues a new message and writes it on its origin: AFD asks again with it (A82).
     await issueRequest('rot', 'shop/gw', 'fleet-rot-2', { privateLinkServiceID: pls.id });
     await requestFromFrontDoor(bed, 'fd-rot', pls.id, 'fleet-rot-2');
-    const se = await eventually(() => readServiceExport('rot'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True', 30_000);
+    const se = await eventually(
+      () => readServiceExport('rot'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True',
+      30_000,
+    );
     const fresh = (await connectionsOf(pls.name)).find((c) => c.privateLinkServiceConnectionState?.description === 'fleet-rot-2');
     expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toBe(`Gateway shop/gw: connection ${fresh?.name} Approved`);
     expect(fresh?.privateLinkServiceConnectionState?.status).toBe('Approved');
@@ -301,19 +464,35 @@ describe('the member agent with Private Link origin discovery', () => {
     const pls = await exportedPrivateLink('again');
     await issueRequest('again', 'shop/gw', 'fleet-again-1', { privateLinkServiceID: pls.id });
     await requestFromFrontDoor(bed, 'fd-again', pls.id, 'fleet-again-1');
-    const first = await eventually(() => readExport('again'), (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved', 30_000);
+    const first = await eventually(
+      () => readExport('again'),
+      (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved',
+      30_000,
+    );
     const firstName = first?.spec?.privateEndpointConnections?.[0]?.name;
     // The origin is deleted out of band: AFD removes its connection, and the export stops listing it.
     await bed.harness.clients.cdn.afdOrigins.beginDeleteAndWait(TEST_SCOPE.resourceGroup, 'fd-again', 'og', 'member-1', FAST_POLLING);
-    await eventually(() => readExport('again'), (e) => (e?.spec?.privateEndpointConnections ?? []).length === 0, 30_000);
+    await eventually(
+      () => readExport('again'),
+      (e) => (e?.spec?.privateEndpointConnections ?? []).length === 0,
+      30_000,
+    );
     // The hub re-creates it: a new connection with the same message, approved and published.
     await requestFromFrontDoor(bed, 'fd-again', pls.id, 'fleet-again-1');
-    const second = await eventually(() => readExport('again'), (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved', 30_000);
+    const second = await eventually(
+      () => readExport('again'),
+      (e) => e?.spec?.privateEndpointConnections?.[0]?.status === 'Approved',
+      30_000,
+    );
     expect(second?.spec?.privateEndpointConnections?.map((c) => c.name)).toEqual([expect.not.stringMatching(firstName ?? '-')]);
     // The Gateway is deleted: the hub withdraws its request and its origin goes; the connection leaves the export.
     await hub.patch(`${objectPath(internalServiceExports, `${ns}-again`, hubNamespace)}/status`, { status: { privateLinkRequests: null } }, 'merge');
     await bed.harness.clients.cdn.afdOrigins.beginDeleteAndWait(TEST_SCOPE.resourceGroup, 'fd-again', 'og', 'member-1', FAST_POLLING);
-    const gone = await eventually(() => readExport('again'), (e) => (e?.spec?.privateEndpointConnections ?? []).length === 0, 30_000);
+    const gone = await eventually(
+      () => readExport('again'),
+      (e) => (e?.spec?.privateEndpointConnections ?? []).length === 0,
+      30_000,
+    );
     expect(gone?.spec?.privateEndpointConnections).toEqual([]);
   });
 
@@ -322,13 +501,26 @@ describe('the member agent with Private Link origin discovery', () => {
     await startAgent(true, [listed]);
     const pls = await exportedPrivateLink('listed');
     await requestFromFrontDoor(bed, 'fd-listed', pls.id, 'fleet-listed-1');
-    await issueRequest('listed', 'shop/gw', 'fleet-listed-1', { privateLinkServiceID: pls.id, hubIdentity: `subscription/${bed.settings.subscriptionId}/cluster/other` });
-    const se = await eventually(() => readServiceExport('listed'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.refused, 30_000);
-    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(`its message was issued by hub subscription/${bed.settings.subscriptionId}/cluster/other, which --private-link-approval-hubs does not list`);
+    await issueRequest('listed', 'shop/gw', 'fleet-listed-1', {
+      privateLinkServiceID: pls.id,
+      hubIdentity: `subscription/${bed.settings.subscriptionId}/cluster/other`,
+    });
+    const se = await eventually(
+      () => readServiceExport('listed'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.reason === PRIVATE_LINK_REASONS.refused,
+      30_000,
+    );
+    expect(conditionOf(se, CONNECTIONS_APPROVED_CONDITION)?.message).toContain(
+      `its message was issued by hub subscription/${bed.settings.subscriptionId}/cluster/other, which --private-link-approval-hubs does not list`,
+    );
     const [connection] = await connectionsOf(pls.name);
     expect(connection?.privateLinkServiceConnectionState?.status).toBe('Pending');
     await issueRequest('listed', 'shop/gw', 'fleet-listed-1', { privateLinkServiceID: pls.id, hubIdentity: listed });
-    await eventually(() => readServiceExport('listed'), (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True', 30_000);
+    await eventually(
+      () => readServiceExport('listed'),
+      (s) => conditionOf(s, CONNECTIONS_APPROVED_CONDITION)?.status === 'True',
+      30_000,
+    );
     expect(await stateOf(pls.name, connection?.name)).toMatchObject({ status: 'Approved', description: 'fleet-listed-1' });
   });
 });

@@ -6,7 +6,8 @@ import { privateLinkObservation, PRIVATE_LINK_EVENT_REASONS, PRIVATE_LINK_REASON
 
 const SUB = '11111111-0000-0000-0000-000000000001';
 const PLS_ID = `/subscriptions/${SUB}/resourceGroups/mc-member-1/providers/Microsoft.Network/privateLinkServices/pls-web`;
-const frontDoorEndpoint = (n: number) => `/subscriptions/99999999-0000-0000-0000-00000000000f/resourceGroups/eafd-Prod-eastus2/providers/Microsoft.Network/privateEndpoints/afd-${n}`;
+const frontDoorEndpoint = (n: number) =>
+  `/subscriptions/99999999-0000-0000-0000-00000000000f/resourceGroups/eafd-Prod-eastus2/providers/Microsoft.Network/privateEndpoints/afd-${n}`;
 const customerEndpoint = `/subscriptions/${SUB}/resourceGroups/apps/providers/Microsoft.Network/privateEndpoints/mine`;
 const connection = (name: string, status: ConnectionView['status'], description: string, privateEndpointId = frontDoorEndpoint(1)): ConnectionView => ({
   id: `${PLS_ID}/privateEndpointConnections/${name}`,
@@ -51,7 +52,13 @@ const request = (gateway: string, requestMessage: string) => ({ gateway, request
 describe('privateLinkObservation', () => {
   it('publishes the service, its address and only Front Door’s connections, sorted, with fresh data', () => {
     const observation = privateLinkObservation(
-      base(found([connection('z-afd', 'Approved', 'm-1', frontDoorEndpoint(2)), connection('mine', 'Pending', 'please', customerEndpoint), connection('a-afd', 'Pending', 'm-2')])),
+      base(
+        found([
+          connection('z-afd', 'Approved', 'm-1', frontDoorEndpoint(2)),
+          connection('mine', 'Pending', 'please', customerEndpoint),
+          connection('a-afd', 'Pending', 'm-2'),
+        ]),
+      ),
     );
     expect(observation.fields).toEqual({
       internalLoadBalancerIP: '10.224.0.7',
@@ -69,7 +76,10 @@ describe('privateLinkObservation', () => {
   });
 
   it('marks values read before a failure stale, and says since when and why', () => {
-    const stale = { since: new Date('2026-12-01T10:05:00Z'), failure: { class: 'transient', category: 'server', status: 503, code: 'ServiceUnavailable', cause: 'try later' } } as const;
+    const stale = {
+      since: new Date('2026-12-01T10:05:00Z'),
+      failure: { class: 'transient', category: 'server', status: 503, code: 'ServiceUnavailable', cause: 'try later' },
+    } as const;
     const observation = privateLinkObservation(base(found([], { stale, requeueAfterMs: 4_000 })));
     expect(observation.fields.azureDataStale).toBe(true);
     expect(observation.fields.privateLinkService?.resourceID).toBe(PLS_ID);
@@ -81,7 +91,12 @@ describe('privateLinkObservation', () => {
 
   it('keeps what the hub export carries when Azure was never read since a restart, and never publishes nothing instead', () => {
     const published = { internalLoadBalancerIP: '10.224.0.7', privateLinkService: { resourceID: PLS_ID, location: 'eastus2' } };
-    const failed: DiscoveryResult = { state: 'unknown', reason: 'AzureReadFailed', message: 'could not read Microsoft.Network in mc-member-1: AuthorizationFailed: no', requeueAfterMs: 2_000 };
+    const failed: DiscoveryResult = {
+      state: 'unknown',
+      reason: 'AzureReadFailed',
+      message: 'could not read Microsoft.Network in mc-member-1: AuthorizationFailed: no',
+      requeueAfterMs: 2_000,
+    };
     const kept = privateLinkObservation(base(failed, { published, publishedAt: '2026-12-01T09:00:00Z' }));
     expect(kept.fields).toEqual({ ...published, azureDataStale: true });
     expect(conditionOf(kept, AZURE_DATA_CURRENT_CONDITION)?.message).toContain('keeps the values last read (2026-12-01T09:00:00Z), marked stale');
@@ -94,7 +109,10 @@ describe('privateLinkObservation', () => {
 
   it('a missing service is unknown, publishes no origin (never a public one) and is looked at again', () => {
     const observation = privateLinkObservation(
-      base({ state: 'unknown', reason: 'PrivateLinkServiceNotFound', message: 'no Private Link Service on frontend x yet', requeueAfterMs: 60_000 }, { published: { publicAddress: '20.1.1.1' } }),
+      base(
+        { state: 'unknown', reason: 'PrivateLinkServiceNotFound', message: 'no Private Link Service on frontend x yet', requeueAfterMs: 60_000 },
+        { published: { publicAddress: '20.1.1.1' } },
+      ),
     );
     expect(observation.fields).toEqual({});
     expect(conditionOf(observation, ORIGIN_PUBLISHED_CONDITION)).toMatchObject({ status: 'Unknown', reason: 'PrivateLinkServiceNotFound' });
@@ -118,18 +136,34 @@ describe('privateLinkObservation', () => {
     const observation = privateLinkObservation(
       base(approved, {
         requests: [request('shop/web', 'm-1')],
-        approval: { approved: ['afd-1'], refused: [{ connection: connection('copy', 'Pending', 'm-1', customerEndpoint), kind: 'not-front-door', why: 'not Front Door’s; left Pending' }], failures: [] },
+        approval: {
+          approved: ['afd-1'],
+          refused: [{ connection: connection('copy', 'Pending', 'm-1', customerEndpoint), kind: 'not-front-door', why: 'not Front Door’s; left Pending' }],
+          failures: [],
+        },
       }),
     );
     expect(observation.events).toEqual([
-      { type: 'Normal', reason: PRIVATE_LINK_EVENT_REASONS.approved, note: 'Approved private endpoint connection afd-1 on Private Link Service pls-web: it carries a request message the hub issued' },
+      {
+        type: 'Normal',
+        reason: PRIVATE_LINK_EVENT_REASONS.approved,
+        note: 'Approved private endpoint connection afd-1 on Private Link Service pls-web: it carries a request message the hub issued',
+      },
     ]);
     const condition = conditionOf(observation, CONNECTIONS_APPROVED_CONDITION);
     expect(condition).toMatchObject({ status: 'False', reason: PRIVATE_LINK_REASONS.refused });
-    expect(condition?.message).toBe('Gateway shop/web: connection afd-1 Approved; connection copy carries a hub request message but not Front Door’s; left Pending');
+    expect(condition?.message).toBe(
+      'Gateway shop/web: connection afd-1 Approved; connection copy carries a hub request message but not Front Door’s; left Pending',
+    );
     // Without the copy it is all approved.
-    const clean = privateLinkObservation(base(found([connection('afd-1', 'Approved', 'm-1')]), { requests: [request('shop/web', 'm-1')], approval: { approved: [], refused: [], failures: [] } }));
-    expect(conditionOf(clean, CONNECTIONS_APPROVED_CONDITION)).toMatchObject({ status: 'True', reason: PRIVATE_LINK_REASONS.approved, message: 'Gateway shop/web: connection afd-1 Approved' });
+    const clean = privateLinkObservation(
+      base(found([connection('afd-1', 'Approved', 'm-1')]), { requests: [request('shop/web', 'm-1')], approval: { approved: [], refused: [], failures: [] } }),
+    );
+    expect(conditionOf(clean, CONNECTIONS_APPROVED_CONDITION)).toMatchObject({
+      status: 'True',
+      reason: PRIVATE_LINK_REASONS.approved,
+      message: 'Gateway shop/web: connection afd-1 Approved',
+    });
     expect(clean.events).toBeUndefined();
   });
 
@@ -137,12 +171,30 @@ describe('privateLinkObservation', () => {
     const copied = found([connection('afd-a', 'Pending', 'm-1'), connection('afd-b', 'Pending', 'm-1', frontDoorEndpoint(2))]);
     for (const approval of [undefined, { approved: [], refused: [], failures: [] }]) {
       // Manual mode plans for itself; auto mode reports what its plan refused (here: recomputed the same way).
-      const refused = approval ? { ...approval, refused: [{ connection: copied.connections[0]!, kind: 'impersonation' as const, why: 'possible impersonation: connections afd-a, afd-b carry the same message and only one can be the hub\'s; none is approved; left Pending' }, { connection: copied.connections[1]!, kind: 'impersonation' as const, why: 'possible impersonation: connections afd-a, afd-b carry the same message and only one can be the hub\'s; none is approved; left Pending' }] } : undefined;
+      const refused = approval
+        ? {
+            ...approval,
+            refused: [
+              {
+                connection: copied.connections[0]!,
+                kind: 'impersonation' as const,
+                why: "possible impersonation: connections afd-a, afd-b carry the same message and only one can be the hub's; none is approved; left Pending",
+              },
+              {
+                connection: copied.connections[1]!,
+                kind: 'impersonation' as const,
+                why: "possible impersonation: connections afd-a, afd-b carry the same message and only one can be the hub's; none is approved; left Pending",
+              },
+            ],
+          }
+        : undefined;
       const observation = privateLinkObservation(base(copied, { requests: [request('shop/web', 'm-1')], ...(refused ? { approval: refused } : {}) }));
       const condition = conditionOf(observation, CONNECTIONS_APPROVED_CONDITION);
       expect(condition).toMatchObject({ status: 'False', reason: PRIVATE_LINK_REASONS.possibleImpersonation });
       expect(condition?.message).not.toContain('az network');
-      expect(condition?.message).toContain('Gateway shop/web: connection afd-a is Pending: possible impersonation: connections afd-a, afd-b carry the same message');
+      expect(condition?.message).toContain(
+        'Gateway shop/web: connection afd-a is Pending: possible impersonation: connections afd-a, afd-b carry the same message',
+      );
       expect(condition?.message).toContain('connection afd-b carries a hub request message but possible impersonation');
       expect(observation.events?.map((e) => [e.type, e.reason, e.note.split(':')[0]])).toEqual([
         ['Warning', PRIVATE_LINK_EVENT_REASONS.possibleImpersonation, 'Left private endpoint connection afd-a on Private Link Service pls-web Pending'],
@@ -153,23 +205,34 @@ describe('privateLinkObservation', () => {
 
   it('manual mode with an allowlist: a message of a hub not listed gets no approve command, and says why', () => {
     const observation = privateLinkObservation(
-      base(found([connection('afd-1', 'Pending', 'm-1')]), { requests: [{ ...request('shop/web', 'm-1'), hubIdentity: 'subscription/s/cluster/other' }], policy: { allowedHubs: ['subscription/s/cluster/hub'] } }),
+      base(found([connection('afd-1', 'Pending', 'm-1')]), {
+        requests: [{ ...request('shop/web', 'm-1'), hubIdentity: 'subscription/s/cluster/other' }],
+        policy: { allowedHubs: ['subscription/s/cluster/hub'] },
+      }),
     );
     const condition = conditionOf(observation, CONNECTIONS_APPROVED_CONDITION);
     expect(condition).toMatchObject({ status: 'False', reason: PRIVATE_LINK_REASONS.refused });
-    expect(condition?.message).toBe('Gateway shop/web: connection afd-1 is Pending: its message was issued by hub subscription/s/cluster/other, which --private-link-approval-hubs does not list; left Pending');
+    expect(condition?.message).toBe(
+      'Gateway shop/web: connection afd-1 is Pending: its message was issued by hub subscription/s/cluster/other, which --private-link-approval-hubs does not list; left Pending',
+    );
   });
 
   it('a refused approval in the node resource group names the lockdown and what to set, and is retried', () => {
     const observation = privateLinkObservation(
       base(found([connection('afd-1', 'Pending', 'm-1')]), {
         requests: [request('shop/web', 'm-1')],
-        approval: { approved: [], refused: [], failures: [{ name: 'afd-1', failure: { class: 'terminal', category: 'authorization', status: 403, code: 'AuthorizationFailed', cause: 'denied' } }] },
+        approval: {
+          approved: [],
+          refused: [],
+          failures: [{ name: 'afd-1', failure: { class: 'terminal', category: 'authorization', status: 403, code: 'AuthorizationFailed', cause: 'denied' } }],
+        },
       }),
     );
     const condition = conditionOf(observation, CONNECTIONS_APPROVED_CONDITION);
     expect(condition).toMatchObject({ status: 'False', reason: PRIVATE_LINK_REASONS.approvalFailed });
-    expect(condition?.message).toContain('approving connection afd-1 failed (AuthorizationFailed: denied); the service is in the node resource group mc-member-1');
+    expect(condition?.message).toContain(
+      'approving connection afd-1 failed (AuthorizationFailed: denied); the service is in the node resource group mc-member-1',
+    );
     expect(condition?.message).toContain('service.beta.kubernetes.io/azure-pls-resource-group');
     expect(observation.recheck?.afterMs).toBe(30_000);
   });

@@ -89,12 +89,21 @@ export function privateLinkObservation(inputs: PrivateLinkObservationInputs): Or
       fields: { ...inputs.published, azureDataStale: true },
       conditions: [
         condition(UNKNOWN_REASONS[result.reason], `${result.message}; ${kept}`),
-        { type: AZURE_DATA_CURRENT_CONDITION, status: 'False', reason: PRIVATE_LINK_REASONS.readFailed, message: `Azure could not be read${since}: ${result.message}; ${kept}, and the read is retried with backoff` },
+        {
+          type: AZURE_DATA_CURRENT_CONDITION,
+          status: 'False',
+          reason: PRIVATE_LINK_REASONS.readFailed,
+          message: `Azure could not be read${since}: ${result.message}; ${kept}, and the read is retried with backoff`,
+        },
       ],
       ...recheck,
     };
   }
-  return { fields: {}, conditions: [condition(UNKNOWN_REASONS[result.reason], `${result.message}; InternalServiceExport ${inputs.hubExportRef} carries no origin for it`)], ...recheck };
+  return {
+    fields: {},
+    conditions: [condition(UNKNOWN_REASONS[result.reason], `${result.message}; InternalServiceExport ${inputs.hubExportRef} carries no origin for it`)],
+    ...recheck,
+  };
 }
 
 function foundObservation(inputs: PrivateLinkObservationInputs, result: PublishedPrivateLink): OriginObservation {
@@ -122,7 +131,12 @@ function foundObservation(inputs: PrivateLinkObservationInputs, result: Publishe
           reason: PRIVATE_LINK_REASONS.readFailed,
           message: `Azure could not be read since ${result.stale.since.toISOString()} (${result.stale.failure.code}: ${result.stale.failure.cause}); the values read at ${result.connectionsReadAt.toISOString()} stay published, marked stale, and the read is retried with backoff`,
         }
-      : { type: AZURE_DATA_CURRENT_CONDITION, status: 'True', reason: PRIVATE_LINK_REASONS.dataRead, message: 'the published Azure data was read without error' },
+      : {
+          type: AZURE_DATA_CURRENT_CONDITION,
+          status: 'True',
+          reason: PRIVATE_LINK_REASONS.dataRead,
+          message: 'the published Azure data was read without error',
+        },
   ];
   const approvals = approvalCondition(inputs, result, frontDoor);
   if (approvals) conditions.push(approvals.condition);
@@ -133,14 +147,20 @@ function foundObservation(inputs: PrivateLinkObservationInputs, result: Publishe
   }));
   // Repeated each reconcile while it lasts: the event recorder folds repeats into one Event's series.
   for (const suspect of approvals?.impersonations ?? []) {
-    events.push({ type: 'Warning', reason: PRIVATE_LINK_EVENT_REASONS.possibleImpersonation, note: `Left private endpoint connection ${suspect.connection.name} on Private Link Service ${pls.name} Pending: ${suspect.why}` });
+    events.push({
+      type: 'Warning',
+      reason: PRIVATE_LINK_EVENT_REASONS.possibleImpersonation,
+      note: `Left private endpoint connection ${suspect.connection.name} on Private Link Service ${pls.name} Pending: ${suspect.why}`,
+    });
   }
   const recheckMs = [result.requeueAfterMs, approvals?.retryMs].filter((ms): ms is number => ms !== undefined);
   return {
     fields,
     conditions,
     ...(events.length > 0 ? { events } : {}),
-    ...(recheckMs.length > 0 ? { recheck: { afterMs: atLeastSoon(Math.min(...recheckMs)), reason: approvals?.condition.message ?? 'Azure data to re-read' } } : {}),
+    ...(recheckMs.length > 0
+      ? { recheck: { afterMs: atLeastSoon(Math.min(...recheckMs)), reason: approvals?.condition.message ?? 'Azure data to re-read' } }
+      : {}),
   };
 }
 
@@ -168,7 +188,8 @@ function approvalCondition(
   const approving = inputs.approval !== undefined;
   // In manual mode the plan is only read for what it refuses (a copied message, one on an endpoint that is not Front
   // Door's, one this agent does not honour): the operator is told not to approve those either.
-  const refused: readonly RefusedApproval[] = inputs.approval?.refused ?? planApprovals(pls.id, result.connections, requests.map(hubRequestOf), inputs.policy).refused;
+  const refused: readonly RefusedApproval[] =
+    inputs.approval?.refused ?? planApprovals(pls.id, result.connections, requests.map(hubRequestOf), inputs.policy).refused;
   const failures = inputs.approval?.failures ?? [];
   const lines: string[] = [];
   let reason: string = PRIVATE_LINK_REASONS.approved;
@@ -178,7 +199,13 @@ function approvalCondition(
   const told = new Set<string>();
   const tell = (r: RefusedApproval, line: string) => {
     told.add(r.connection.name);
-    escalate(r.kind === 'impersonation' ? PRIVATE_LINK_REASONS.possibleImpersonation : r.kind === 'retired' ? PRIVATE_LINK_REASONS.rejected : PRIVATE_LINK_REASONS.refused);
+    escalate(
+      r.kind === 'impersonation'
+        ? PRIVATE_LINK_REASONS.possibleImpersonation
+        : r.kind === 'retired'
+          ? PRIVATE_LINK_REASONS.rejected
+          : PRIVATE_LINK_REASONS.refused,
+    );
     lines.push(line);
   };
   for (const request of requests) {
@@ -187,7 +214,9 @@ function approvalCondition(
     if (state.kind === 'approved') lines.push(`${gateway}: connection ${state.connection.name} Approved`);
     else if (state.kind === 'rejected') {
       escalate(PRIVATE_LINK_REASONS.rejected);
-      lines.push(`${gateway}: connection ${state.connection.name} is ${state.connection.status}, and this agent never approves a connection that someone rejected or removed`);
+      lines.push(
+        `${gateway}: connection ${state.connection.name} is ${state.connection.status}, and this agent never approves a connection that someone rejected or removed`,
+      );
     } else if (state.kind === 'pending') {
       const name = state.connection.name;
       const refusal = refused.find((r) => r.connection.name === name);
@@ -195,10 +224,14 @@ function approvalCondition(
       if (refusal) tell(refusal, `${gateway}: connection ${name} is Pending: ${refusal.why}`);
       else if (failure) {
         escalate(PRIVATE_LINK_REASONS.approvalFailed);
-        lines.push(`${gateway}: approving connection ${name} failed (${failure.failure.code}: ${failure.failure.cause})${lockdownHint(failure.failure, pls.id, inputs.nodeResourceGroup)}; retrying`);
+        lines.push(
+          `${gateway}: approving connection ${name} failed (${failure.failure.code}: ${failure.failure.cause})${lockdownHint(failure.failure, pls.id, inputs.nodeResourceGroup)}; retrying`,
+        );
       } else if (!approving) {
         escalate(PRIVATE_LINK_REASONS.manualApproval);
-        lines.push(`${gateway}: connection ${name} is Pending; approve it with: ${manualApprovalCommand(connectionIdOf(pls.id, name), request.requestMessage)}`);
+        lines.push(
+          `${gateway}: connection ${name} is Pending; approve it with: ${manualApprovalCommand(connectionIdOf(pls.id, name), request.requestMessage)}`,
+        );
       } else {
         // Approving, with neither refusal nor failure: the approval was planned on connections read before a change.
         escalate(PRIVATE_LINK_REASONS.awaitingConnection);

@@ -54,7 +54,8 @@ export class PrivateLinkOriginDiscovery implements OriginDiscovery {
     let approval;
     if (this.options.approveConnections && result.state === 'found' && requests.length > 0) {
       approval = await discovery.approve(result, request.requests, policy, this.options.writeFence);
-      for (const name of approval.approved) this.logger.info('approved a private endpoint connection the hub requested', { connection: name, privateLinkService: result.privateLinkService.id });
+      for (const name of approval.approved)
+        this.logger.info('approved a private endpoint connection the hub requested', { connection: name, privateLinkService: result.privateLinkService.id });
       // The approvals were recorded in the inventory: the second look reads no Azure list.
       if (approval.approved.length > 0) result = await discovery.discover(request);
     }
@@ -70,7 +71,10 @@ export class PrivateLinkOriginDiscovery implements OriginDiscovery {
       ...(spec?.azureObservedTime ? { publishedAt: spec.azureObservedTime } : {}),
       nodeResourceGroup: this.options.nodeResourceGroup,
     });
-    this.options.metrics?.record(`${facts.namespace}/${facts.name}`, (observation.events ?? []).filter((e) => e.reason === PRIVATE_LINK_EVENT_REASONS.possibleImpersonation).length);
+    this.options.metrics?.record(
+      `${facts.namespace}/${facts.name}`,
+      (observation.events ?? []).filter((e) => e.reason === PRIVATE_LINK_EVENT_REASONS.possibleImpersonation).length,
+    );
     return observation;
   }
 

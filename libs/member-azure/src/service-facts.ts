@@ -66,7 +66,10 @@ const annotation = (facts: ServiceFacts, key: string): string | undefined => fac
 export function privateLinkTargetOf(facts: ServiceFacts): PrivateLinkTarget | Unknown {
   const serviceKey = `${facts.namespace}/${facts.name}`;
   if (!isTrue(facts.annotations[SERVICE_ANNOTATIONS.internal])) {
-    return unknown('NotInternal', `Service ${serviceKey} is not an internal load balancer Service (${SERVICE_ANNOTATIONS.internal}: "true"), so it has no Private Link Service`);
+    return unknown(
+      'NotInternal',
+      `Service ${serviceKey} is not an internal load balancer Service (${SERVICE_ANNOTATIONS.internal}: "true"), so it has no Private Link Service`,
+    );
   }
   if (!isTrue(facts.annotations[SERVICE_ANNOTATIONS.plsCreate])) {
     return unknown('PrivateLinkNotRequested', `Service ${serviceKey} does not ask for a Private Link Service (${SERVICE_ANNOTATIONS.plsCreate}: "true")`);

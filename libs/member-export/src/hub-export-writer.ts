@@ -1,10 +1,4 @@
-import {
-  apiVersionOf,
-  applyIsNoop,
-  isNotFound,
-  objectPath,
-  type KubeClient,
-} from '@fleet-gateway/controller';
+import { apiVersionOf, applyIsNoop, isNotFound, objectPath, type KubeClient } from '@fleet-gateway/controller';
 import type { InternalServiceExportSpec } from '@fleet-gateway/api-types';
 import { internalServiceExports, type CachedInternalServiceExport } from './member-resources.js';
 
@@ -29,7 +23,11 @@ export class HubExportWriter {
   }
 
   /** Returns the export as written, or undefined when nothing needed writing. */
-  async apply(name: string, current: CachedInternalServiceExport | undefined, spec: InternalServiceExportSpec): Promise<CachedInternalServiceExport | undefined> {
+  async apply(
+    name: string,
+    current: CachedInternalServiceExport | undefined,
+    spec: InternalServiceExportSpec,
+  ): Promise<CachedInternalServiceExport | undefined> {
     if (current && applyIsNoop(current.spec, { ...spec }, current.metadata.managedFields, this.fieldManager, { field: 'spec' })) return undefined;
     const body = {
       apiVersion: apiVersionOf(internalServiceExports),

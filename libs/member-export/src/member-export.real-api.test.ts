@@ -72,7 +72,9 @@ beforeAll(async () => {
   // The hub side: fleet-hub decides Conflict and holds each export with its finalizer.
   const hubLogger = createLogger({ level: 'info', stream: logs.stream, fields: { component: 'hub-gateway' } });
   hubManager = new Manager({ logger: hubLogger });
-  const hubEvents = hubManager.addEventRecorder(new EventRecorder({ client: hub, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger: hubLogger }));
+  const hubEvents = hubManager.addEventRecorder(
+    new EventRecorder({ client: hub, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger: hubLogger }),
+  );
   registerFleetHubControllers({ manager: hubManager, client: hub, events: hubEvents, logger: hubLogger });
   await hubManager.start();
   for (const member of members) agents[member] = await startAgent(member);
@@ -108,7 +110,12 @@ const memberView = (e: Export) => [
 ];
 const httpPorts = [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }];
 
-async function createService(member: Member, name: string, spec: Record<string, unknown> = {}, annotations: Record<string, string> = {}): Promise<CachedService> {
+async function createService(
+  member: Member,
+  name: string,
+  spec: Record<string, unknown> = {},
+  annotations: Record<string, string> = {},
+): Promise<CachedService> {
   return memberClients[member].create(collectionPath(services, ns), {
     metadata: { name, annotations },
     spec: { selector: { app: name }, ports: httpPorts, ...spec },
@@ -124,7 +131,10 @@ async function createServiceExport(member: Member, name: string, annotations: Re
 const annotate = (member: Member, name: string, annotations: Record<string, string | null>) =>
   memberClients[member].patch(objectPath(serviceExports, name, ns), { metadata: { annotations } }, 'merge');
 async function gone(read: () => Promise<unknown>): Promise<boolean> {
-  return read().then((value) => value === undefined, (error: unknown) => isNotFound(error));
+  return read().then(
+    (value) => value === undefined,
+    (error: unknown) => isNotFound(error),
+  );
 }
 async function eventsAbout(member: Member, name: string): Promise<{ reason: string; note: string; type: string }[]> {
   const list = await memberClients[member].get<{ items: { reason: string; note: string; type: string; regarding: { name: string; kind: string } }[] }>(
@@ -160,7 +170,10 @@ describe('the member agent’s export side, against a real hub and member', () =
   it('exports a Service: finalizer first, Valid, the hub’s Conflict copied back, the export spec under the member’s field manager', async () => {
     const service = await createService('member-1', 'web');
     await createServiceExport('member-1', 'web');
-    const ise = await eventually(() => readHubExport('member-1', 'web'), (e) => hubConflict(e) !== undefined);
+    const ise = await eventually(
+      () => readHubExport('member-1', 'web'),
+      (e) => hubConflict(e) !== undefined,
+    );
     expect(ise?.spec).toEqual({
       ports: httpPorts,
       serviceReference: {
@@ -182,24 +195,45 @@ describe('the member agent’s export side, against a real hub and member', () =
     expect(owners).toContain(`${MEMBER_FIELD_MANAGER}:Apply:`);
     expect(owners).toContain('hub-gateway-service-import:Apply:status');
 
-    const se = await eventually(() => readServiceExport('member-1', 'web'), (s) => condition(s, 'Conflict')?.reason === 'NoConflictFound');
+    const se = await eventually(
+      () => readServiceExport('member-1', 'web'),
+      (s) => condition(s, 'Conflict')?.reason === 'NoConflictFound',
+    );
     expect(se.metadata.finalizers).toEqual([SERVICE_EXPORT_FINALIZER]);
-    expect(condition(se, 'Valid')).toMatchObject({ status: 'True', reason: 'ServiceIsValid', message: `service ${ns}/web is valid for export`, observedGeneration: se.metadata.generation });
-    expect(condition(se, 'Conflict')).toMatchObject({ status: 'False', message: `service ${ns}/web is exported without conflict`, observedGeneration: se.metadata.generation });
+    expect(condition(se, 'Valid')).toMatchObject({
+      status: 'True',
+      reason: 'ServiceIsValid',
+      message: `service ${ns}/web is valid for export`,
+      observedGeneration: se.metadata.generation,
+    });
+    expect(condition(se, 'Conflict')).toMatchObject({
+      status: 'False',
+      message: `service ${ns}/web is exported without conflict`,
+      observedGeneration: se.metadata.generation,
+    });
     expect(se.metadata.annotations?.[LAST_SEEN_TIMESTAMP_ANNOTATION]).toBe(ise?.spec?.serviceReference.exportedSince);
     // A ClusterIP Service gets no origin conditions: it is no Front Door origin.
     expect(se.status?.conditions?.map((c) => c.type).sort()).toEqual(['Conflict', 'Valid']);
-    const recorded = await eventually(() => reasons('member-1', 'web'), (r) => r.includes('NoServiceExportConflictFound'));
+    const recorded = await eventually(
+      () => reasons('member-1', 'web'),
+      (r) => r.includes('NoServiceExportConflictFound'),
+    );
     expect(recorded).toEqual(expect.arrayContaining(['ValidServiceExport', 'PendingExportConflictResolution', 'NoServiceExportConflictFound']));
   });
 
   it('follows weight changes; an invalid weight keeps the export as it is; 0 unexports and stays Valid', async () => {
     await annotate('member-1', 'web', { [WEIGHT_ANNOTATION]: '5' });
-    const weighted = await eventually(() => readHubExport('member-1', 'web'), (e) => e?.spec?.weight === 5);
+    const weighted = await eventually(
+      () => readHubExport('member-1', 'web'),
+      (e) => e?.spec?.weight === 5,
+    );
     expect(weighted?.spec?.weight).toBe(5);
 
     await annotate('member-1', 'web', { [WEIGHT_ANNOTATION]: 'heavy' });
-    const invalid = await eventually(() => readServiceExport('member-1', 'web'), (s) => condition(s, 'Valid')?.status === 'False');
+    const invalid = await eventually(
+      () => readServiceExport('member-1', 'web'),
+      (s) => condition(s, 'Valid')?.status === 'False',
+    );
     expect(condition(invalid, 'Valid')).toMatchObject({
       reason: 'ServiceExportInvalidWeightAnnotation',
       message: `serviceExport ${ns}/web has an invalid weight annotation, err = the weight annotation is not a valid integer: heavy`,
@@ -207,7 +241,12 @@ describe('the member agent’s export side, against a real hub and member', () =
     expect(invalid.metadata.finalizers).toEqual([SERVICE_EXPORT_FINALIZER]);
     // Kept as it was (the hub may still write its status): the same spec, the member's apply untouched.
     expect(memberView((await readHubExport('member-1', 'web'))!)).toEqual(memberView(weighted!));
-    expect(await eventually(() => reasons('member-1', 'web'), (r) => r.includes('ServiceExportInvalidWeightAnnotation'))).toContain('ServiceExportInvalidWeightAnnotation');
+    expect(
+      await eventually(
+        () => reasons('member-1', 'web'),
+        (r) => r.includes('ServiceExportInvalidWeightAnnotation'),
+      ),
+    ).toContain('ServiceExportInvalidWeightAnnotation');
 
     await annotate('member-1', 'web', { [WEIGHT_ANNOTATION]: '0' });
     await eventually(() => gone(() => readHubExport('member-1', 'web')), Boolean);
@@ -220,7 +259,10 @@ describe('the member agent’s export side, against a real hub and member', () =
     expect(zero.metadata.finalizers ?? []).toEqual([]);
 
     await annotate('member-1', 'web', { [WEIGHT_ANNOTATION]: '2' });
-    const back = await eventually(() => readHubExport('member-1', 'web'), (e) => e?.spec?.weight === 2);
+    const back = await eventually(
+      () => readHubExport('member-1', 'web'),
+      (e) => e?.spec?.weight === 2,
+    );
     expect(back?.spec?.serviceReference.clusterId).toBe('member-1');
     expect((await readServiceExport('member-1', 'web')).metadata.finalizers).toEqual([SERVICE_EXPORT_FINALIZER]);
   });
@@ -230,22 +272,47 @@ describe('the member agent’s export side, against a real hub and member', () =
     await createService('member-1', 'external', { type: 'ExternalName', externalName: 'example.com', selector: undefined, ports: undefined });
     for (const name of ['headless', 'external']) {
       await createServiceExport('member-1', name);
-      const se = await eventually(() => readServiceExport('member-1', name), (s) => condition(s, 'Valid') !== undefined);
-      expect(condition(se, 'Valid')).toMatchObject({ status: 'False', reason: 'ServiceIneligible', message: `service ${ns}/${name} is not eligible for export` });
+      const se = await eventually(
+        () => readServiceExport('member-1', name),
+        (s) => condition(s, 'Valid') !== undefined,
+      );
+      expect(condition(se, 'Valid')).toMatchObject({
+        status: 'False',
+        reason: 'ServiceIneligible',
+        message: `service ${ns}/${name} is not eligible for export`,
+      });
       expect(se.metadata.finalizers ?? []).toEqual([]);
       expect(await readHubExport('member-1', name)).toBeUndefined();
-      expect(await eventually(() => reasons('member-1', name), (r) => r.includes('ServiceNotEligible'))).toContain('ServiceNotEligible');
+      expect(
+        await eventually(
+          () => reasons('member-1', name),
+          (r) => r.includes('ServiceNotEligible'),
+        ),
+      ).toContain('ServiceNotEligible');
     }
   });
 
   it('marks the hub’s Conflict between two members on the later one, with upstream’s event', async () => {
     await createService('member-2', 'web', { ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'UDP' }] });
     await createServiceExport('member-2', 'web');
-    const se = await eventually(() => readServiceExport('member-2', 'web'), (s) => condition(s, 'Conflict')?.reason === 'ConflictFound');
-    expect(condition(se, 'Conflict')).toMatchObject({ status: 'True', message: `service ${ns}/web is in conflict with other exported services`, observedGeneration: se.metadata.generation });
+    const se = await eventually(
+      () => readServiceExport('member-2', 'web'),
+      (s) => condition(s, 'Conflict')?.reason === 'ConflictFound',
+    );
+    expect(condition(se, 'Conflict')).toMatchObject({
+      status: 'True',
+      message: `service ${ns}/web is in conflict with other exported services`,
+      observedGeneration: se.metadata.generation,
+    });
     expect(condition(se, 'Valid')?.status).toBe('True');
-    const events = await eventually(() => eventsAbout('member-2', 'web'), (list) => list.some((e) => e.reason === 'ServiceExportConflictFound'));
-    expect(events.find((e) => e.reason === 'ServiceExportConflictFound')).toMatchObject({ type: 'Warning', note: 'Service web is in conflict with other exported services' });
+    const events = await eventually(
+      () => eventsAbout('member-2', 'web'),
+      (list) => list.some((e) => e.reason === 'ServiceExportConflictFound'),
+    );
+    expect(events.find((e) => e.reason === 'ServiceExportConflictFound')).toMatchObject({
+      type: 'Warning',
+      note: 'Service web is in conflict with other exported services',
+    });
     // Still exported (the hub keeps it out of the ServiceImport), in member-2's own namespace.
     expect((await readHubExport('member-2', 'web'))?.spec?.serviceReference.clusterId).toBe('member-2');
   });
@@ -254,26 +321,45 @@ describe('the member agent’s export side, against a real hub and member', () =
     // No cloud provider on member-2: the Service never gets an address.
     await createService('member-2', 'pending-lb', { type: 'LoadBalancer' });
     await createServiceExport('member-2', 'pending-lb');
-    const se = await eventually(() => readServiceExport('member-2', 'pending-lb'), (s) => condition(s, 'networking.fleet.azure.com/OriginPublished') !== undefined);
+    const se = await eventually(
+      () => readServiceExport('member-2', 'pending-lb'),
+      (s) => condition(s, 'networking.fleet.azure.com/OriginPublished') !== undefined,
+    );
     expect(condition(se, 'networking.fleet.azure.com/OriginPublished')).toMatchObject({ status: 'False', reason: 'LoadBalancerAddressPending' });
-    const ise = await eventually(() => readHubExport('member-2', 'pending-lb'), (e) => e !== undefined);
+    const ise = await eventually(
+      () => readHubExport('member-2', 'pending-lb'),
+      (e) => e !== undefined,
+    );
     expect(ise?.spec?.publicAddress).toBeUndefined();
     expect(ise?.spec?.isInternalLoadBalancer).toBe(false);
-    const requeued = await eventually(() => logs.lines.filter((l) => l.message === 'requeued' && l.name === 'pending-lb'), (l) => l.length > 0);
+    const requeued = await eventually(
+      () => logs.lines.filter((l) => l.message === 'requeued' && l.name === 'pending-lb'),
+      (l) => l.length > 0,
+    );
     expect(requeued[0]).toMatchObject({ level: 'info', reason: `Service ${ns}/pending-lb has no load balancer address yet` });
     expect(logs.lines.filter((l) => l.level === 'error' && l.name === 'pending-lb')).toEqual([]);
 
     // Once the Service has its address (as a cloud provider would write it), it is published.
     const current = await readService('member-2', 'pending-lb');
-    await memberClients['member-2'].replace(`${objectPath(services, 'pending-lb', ns)}/status`, { ...current, status: { loadBalancer: { ingress: [{ ip: '20.0.0.9' }] } } });
-    const published = await eventually(() => readHubExport('member-2', 'pending-lb'), (e) => e?.spec?.publicAddress === '20.0.0.9');
+    await memberClients['member-2'].replace(`${objectPath(services, 'pending-lb', ns)}/status`, {
+      ...current,
+      status: { loadBalancer: { ingress: [{ ip: '20.0.0.9' }] } },
+    });
+    const published = await eventually(
+      () => readHubExport('member-2', 'pending-lb'),
+      (e) => e?.spec?.publicAddress === '20.0.0.9',
+    );
     expect(published?.spec?.azureObservedTime).toMatch(/Z$/);
   });
 
   it('publishes a public LoadBalancer Service with the FQDN of its DNS label, warns that it is open, and names the hub’s frontDoorId', async () => {
     await createService('member-1', 'store', { type: 'LoadBalancer' }, { 'service.beta.kubernetes.io/azure-dns-label-name': 'shop-store' });
     await createServiceExport('member-1', 'store');
-    const ise = await eventually(() => readHubExport('member-1', 'store'), (e) => e?.spec?.publicAddress !== undefined, 30_000);
+    const ise = await eventually(
+      () => readHubExport('member-1', 'store'),
+      (e) => e?.spec?.publicAddress !== undefined,
+      30_000,
+    );
     const service = await readService('member-1', 'store');
     expect(service.status?.loadBalancer?.ingress?.[0]?.ip).toBeDefined();
     expect(ise?.spec).toMatchObject({ type: 'LoadBalancer', isInternalLoadBalancer: false, publicAddress: 'shop-store.eastus.cloudapp.azure.com' });
@@ -284,26 +370,47 @@ describe('the member agent’s export side, against a real hub and member', () =
     for await (const pip of network.publicIPAddresses.list(NODE_RG)) publicIps.push(pip);
     const pip = publicIps.find((p) => p.ipAddress === service.status?.loadBalancer?.ingress?.[0]?.ip);
     expect(pip?.dnsSettings?.fqdn).toBe(ise?.spec?.publicAddress);
-    const se = await eventually(() => readServiceExport('member-1', 'store'), (s) => condition(s, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor') !== undefined);
+    const se = await eventually(
+      () => readServiceExport('member-1', 'store'),
+      (s) => condition(s, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor') !== undefined,
+    );
     expect(condition(se, 'networking.fleet.azure.com/OriginPublished')).toMatchObject({ status: 'True', reason: 'PublicAddressPublished' });
     const open = condition(se, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor');
     expect(open).toMatchObject({ status: 'False', reason: 'NotRestrictedToFrontDoor' });
     expect(open?.message).toContain('set the annotation service.beta.kubernetes.io/azure-allowed-service-tags: AzureFrontDoor.Backend');
-    expect(await eventually(() => reasons('member-1', 'store'), (r) => r.includes('OriginNotRestrictedToFrontDoor'))).toContain('PublicAddressPublished');
+    expect(
+      await eventually(
+        () => reasons('member-1', 'store'),
+        (r) => r.includes('OriginNotRestrictedToFrontDoor'),
+      ),
+    ).toContain('PublicAddressPublished');
 
     // The hub's Gateway side publishes the profile's frontDoorId on the export's status (its own field manager).
-    await hub.patch(`${hubExportPath('member-1', 'store')}/status`, {
-      apiVersion: 'networking.fleet.azure.com/v1alpha1',
-      kind: 'InternalServiceExport',
-      metadata: { name: `${ns}-store`, namespace: 'fleet-member-member-1' },
-      status: { frontDoors: [{ gateway: 'shop/gw', profile: 'afd-gw', frontDoorID: '7c3e0d5e-0000-4000-8000-00000000fd01' }] },
-    }, 'apply', { fieldManager: 'hub-gateway', force: true });
-    const named = await eventually(() => readServiceExport('member-1', 'store'), (s) => condition(s, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor')?.message.includes('7c3e0d5e') ?? false);
-    expect(condition(named, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor')?.message).toContain('X-Azure-FDID header is not 7c3e0d5e-0000-4000-8000-00000000fd01');
+    await hub.patch(
+      `${hubExportPath('member-1', 'store')}/status`,
+      {
+        apiVersion: 'networking.fleet.azure.com/v1alpha1',
+        kind: 'InternalServiceExport',
+        metadata: { name: `${ns}-store`, namespace: 'fleet-member-member-1' },
+        status: { frontDoors: [{ gateway: 'shop/gw', profile: 'afd-gw', frontDoorID: '7c3e0d5e-0000-4000-8000-00000000fd01' }] },
+      },
+      'apply',
+      { fieldManager: 'hub-gateway', force: true },
+    );
+    const named = await eventually(
+      () => readServiceExport('member-1', 'store'),
+      (s) => condition(s, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor')?.message.includes('7c3e0d5e') ?? false,
+    );
+    expect(condition(named, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor')?.message).toContain(
+      'X-Azure-FDID header is not 7c3e0d5e-0000-4000-8000-00000000fd01',
+    );
 
     const lockdown = { 'service.beta.kubernetes.io/azure-allowed-service-tags': 'AzureFrontDoor.Backend' };
     await memberClients['member-1'].patch(objectPath(services, 'store', ns), { metadata: { annotations: lockdown } }, 'merge');
-    const locked = await eventually(() => readServiceExport('member-1', 'store'), (s) => condition(s, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor')?.status === 'True');
+    const locked = await eventually(
+      () => readServiceExport('member-1', 'store'),
+      (s) => condition(s, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor')?.status === 'True',
+    );
     expect(condition(locked, 'networking.fleet.azure.com/OriginRestrictedToFrontDoor')?.reason).toBe('RestrictedToFrontDoor');
   });
 
@@ -314,12 +421,25 @@ describe('the member agent’s export side, against a real hub and member', () =
       metadata: { name: `${ns}-cart` },
       spec: {
         ports: httpPorts,
-        serviceReference: { clusterId: 'member-1', kind: 'Service', namespace: ns, name: 'cart', namespacedName: `${ns}/cart`, resourceVersion: '0', generation: 0, uid: '0' },
+        serviceReference: {
+          clusterId: 'member-1',
+          kind: 'Service',
+          namespace: ns,
+          name: 'cart',
+          namespacedName: `${ns}/cart`,
+          resourceVersion: '0',
+          generation: 0,
+          uid: '0',
+        },
       },
     });
     const service = await createService('member-1', 'cart');
     await createServiceExport('member-1', 'cart');
-    const replaced = await eventually(() => readHubExport('member-1', 'cart'), (e) => e?.spec?.serviceReference.uid === service.metadata.uid, 30_000);
+    const replaced = await eventually(
+      () => readHubExport('member-1', 'cart'),
+      (e) => e?.spec?.serviceReference.uid === service.metadata.uid,
+      30_000,
+    );
     // Deleted (after the hub released it) and created anew, not overwritten in place.
     expect(replaced?.metadata.uid).not.toBe(earlier.metadata.uid);
     expect(replaced?.spec?.serviceReference.uid).toBe(service.metadata.uid);
@@ -334,10 +454,17 @@ describe('the member agent’s export side, against a real hub and member', () =
     const hubCluster = plane.cluster('hub');
     await hubCluster.stopApiServer();
     await annotate('member-1', 'web', { [WEIGHT_ANNOTATION]: '7' });
-    const failed = await eventually(() => logs.lines.filter((l) => l.member === 'member-1' && l.message === 'reconcile failed; retrying' && l.name === 'web'), (l) => l.length > 0);
+    const failed = await eventually(
+      () => logs.lines.filter((l) => l.member === 'member-1' && l.message === 'reconcile failed; retrying' && l.name === 'web'),
+      (l) => l.length > 0,
+    );
     expect(failed[0]?.level).toBe('warn');
     await hubCluster.startApiServer();
-    const published = await eventually(() => readHubExport('member-1', 'web'), (e) => e?.spec?.weight === 7, 45_000);
+    const published = await eventually(
+      () => readHubExport('member-1', 'web'),
+      (e) => e?.spec?.weight === 7,
+      45_000,
+    );
     expect(published?.spec?.weight).toBe(7);
     expect(memberErrors().slice(errorsBefore)).toEqual([]);
   }, 90_000);
@@ -379,7 +506,12 @@ describe('the member agent’s export side, against a real hub and member', () =
     );
     expect(condition(se, 'Valid')).toMatchObject({ status: 'False', message: `service ${ns}/web is not found` });
     expect(se.metadata.finalizers ?? []).toEqual([]);
-    expect(await eventually(() => reasons('member-1', 'web'), (r) => r.includes('ServiceNotFound'))).toContain('ServiceNotFound');
+    expect(
+      await eventually(
+        () => reasons('member-1', 'web'),
+        (r) => r.includes('ServiceNotFound'),
+      ),
+    ).toContain('ServiceNotFound');
 
     await memberClients['member-1'].delete(objectPath(serviceExports, 'cart', ns));
     await eventually(() => gone(() => readServiceExport('member-1', 'cart')), Boolean);

@@ -13,7 +13,12 @@ export const AZURE_DATA_CURRENT_CONDITION = 'networking.fleet.azure.com/AzureDat
 /** Every Front Door connection the hub asked for on this export (one request message per Gateway) is approved. */
 export const CONNECTIONS_APPROVED_CONDITION = 'networking.fleet.azure.com/PrivateLinkConnectionsApproved';
 /** Every condition origin discovery may set: kept as they are while the export itself is held (an invalid weight). */
-export const ORIGIN_CONDITION_TYPES = [ORIGIN_PUBLISHED_CONDITION, ORIGIN_RESTRICTED_CONDITION, AZURE_DATA_CURRENT_CONDITION, CONNECTIONS_APPROVED_CONDITION] as const;
+export const ORIGIN_CONDITION_TYPES = [
+  ORIGIN_PUBLISHED_CONDITION,
+  ORIGIN_RESTRICTED_CONDITION,
+  AZURE_DATA_CURRENT_CONDITION,
+  CONNECTIONS_APPROVED_CONDITION,
+] as const;
 
 /** `OriginPublished` reasons. */
 export const ORIGIN_REASONS = {

@@ -5,13 +5,18 @@ import { observePublicOrigin, type PublicIpDnsZone } from './public-origin.js';
 import { hubExportOf, serviceOf } from './test-support/objects.js';
 
 const eastus: PublicIpDnsZone = { region: 'eastus', dnsZoneSuffix: 'cloudapp.azure.com' };
-const unknownRegion: PublicIpDnsZone = { region: undefined, unknownBecause: 'no node carries the label topology.kubernetes.io/region', dnsZoneSuffix: 'cloudapp.azure.com' };
+const unknownRegion: PublicIpDnsZone = {
+  region: undefined,
+  unknownBecause: 'no node carries the label topology.kubernetes.io/region',
+  dnsZoneSuffix: 'cloudapp.azure.com',
+};
 const observe = (service: CachedService, zone = eastus, frontDoorIds: string[] = []) =>
   observePublicOrigin({ service, zone, frontDoorIds, hubExport: 'fleet-member-member-1/shop-web' });
 const lb = (annotations: Record<string, string> = {}, extra: Parameters<typeof serviceOf>[0] = {}) =>
   serviceOf({ type: 'LoadBalancer', ingress: [{ ip: '20.1.2.3' }], annotations, ...extra });
 const locked = { 'service.beta.kubernetes.io/azure-allowed-service-tags': 'AzureFrontDoor.Backend' };
-const condition = (service: CachedService, type: string, zone = eastus, ids: string[] = []) => observe(service, zone, ids).conditions.find((c) => c.type === type);
+const condition = (service: CachedService, type: string, zone = eastus, ids: string[] = []) =>
+  observe(service, zone, ids).conditions.find((c) => c.type === type);
 
 describe('observePublicOrigin: the address', () => {
   it('publishes the load balancer IP', () => {
@@ -29,14 +34,18 @@ describe('observePublicOrigin: the address', () => {
   it('publishes the FQDN of the DNS label in the cluster’s region and cloud', () => {
     const service = lb({ ...locked, 'service.beta.kubernetes.io/azure-dns-label-name': 'Shop-Web' });
     expect(observe(service).fields).toEqual({ publicAddress: 'shop-web.eastus.cloudapp.azure.com' });
-    expect(observe(service, { region: 'chinaeast2', dnsZoneSuffix: 'cloudapp.chinacloudapi.cn' }).fields.publicAddress).toBe('shop-web.chinaeast2.cloudapp.chinacloudapi.cn');
+    expect(observe(service, { region: 'chinaeast2', dnsZoneSuffix: 'cloudapp.chinacloudapi.cn' }).fields.publicAddress).toBe(
+      'shop-web.chinaeast2.cloudapp.chinacloudapi.cn',
+    );
     expect(observe(service).conditions[0]?.message).toContain('shop-web.eastus.cloudapp.azure.com (DNS label Shop-Web of the public IP 20.1.2.3)');
   });
 
   it('publishes the IP, and says why, when the region is unknown', () => {
     const o = observe(lb({ 'service.beta.kubernetes.io/azure-dns-label-name': 'shop' }), unknownRegion);
     expect(o.fields).toEqual({ publicAddress: '20.1.2.3' });
-    expect(o.conditions[0]?.message).toContain("the FQDN of DNS label shop is not known because this cluster's Azure region is not (no node carries the label topology.kubernetes.io/region)");
+    expect(o.conditions[0]?.message).toContain(
+      "the FQDN of DNS label shop is not known because this cluster's Azure region is not (no node carries the label topology.kubernetes.io/region)",
+    );
   });
 
   it('publishes the IP when the DNS label annotation is empty (the cloud provider removes the label)', () => {
@@ -98,7 +107,11 @@ describe('observePublicOrigin: restricted to Front Door', () => {
 
 describe('LoadBalancerOriginDiscovery', () => {
   const zone = { zone: async () => eastus };
-  const context = { hubExport: hubExportOf({ frontDoorIds: ['fd-b', 'fd-a', 'fd-b'] }), hubExportRef: 'fleet-member-member-1/shop-web', signal: new AbortController().signal };
+  const context = {
+    hubExport: hubExportOf({ frontDoorIds: ['fd-b', 'fd-a', 'fd-b'] }),
+    hubExportRef: 'fleet-member-member-1/shop-web',
+    signal: new AbortController().signal,
+  };
 
   it('has no origin for a Service that is not a load balancer', async () => {
     expect(await new LoadBalancerOriginDiscovery({ zone }).observe(serviceOf(), context)).toEqual({ fields: {}, conditions: [] });
@@ -118,7 +131,8 @@ describe('LoadBalancerOriginDiscovery', () => {
           type: 'networking.fleet.azure.com/OriginPublished',
           status: 'Unknown',
           reason: 'PrivateLinkDiscoveryDisabled',
-          message: 'Service shop/web is an internal load balancer and Private Link origin discovery is not enabled on this member agent, so InternalServiceExport fleet-member-member-1/shop-web carries no origin for it',
+          message:
+            'Service shop/web is an internal load balancer and Private Link origin discovery is not enabled on this member agent, so InternalServiceExport fleet-member-member-1/shop-web carries no origin for it',
         },
       ]);
     }
@@ -126,7 +140,10 @@ describe('LoadBalancerOriginDiscovery', () => {
 
   it('hands internal load balancers to the Private Link discovery when there is one', async () => {
     const privateLink = { observe: async () => ({ fields: { internalLoadBalancerIP: '10.1.0.4' }, conditions: [] }) };
-    const o = await new LoadBalancerOriginDiscovery({ zone, privateLink }).observe(lb({ 'service.beta.kubernetes.io/azure-load-balancer-internal': 'true' }), context);
+    const o = await new LoadBalancerOriginDiscovery({ zone, privateLink }).observe(
+      lb({ 'service.beta.kubernetes.io/azure-load-balancer-internal': 'true' }),
+      context,
+    );
     expect(o.fields).toEqual({ internalLoadBalancerIP: '10.1.0.4' });
   });
 });

@@ -126,5 +126,8 @@ function frontDoorIdAdvice({ frontDoorIds, hubExport }: PublicOriginInputs): str
 
 function commaList(value: string | undefined): string[] {
   if (value === undefined) return [];
-  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }

@@ -1,11 +1,4 @@
-import {
-  Controller,
-  Informer,
-  StatusWriter,
-  type CheckResult,
-  type ControllerRegistrationOptions,
-  type KubeClient,
-} from '@fleet-gateway/controller';
+import { Controller, Informer, StatusWriter, type CheckResult, type ControllerRegistrationOptions, type KubeClient } from '@fleet-gateway/controller';
 import { ClusterRegion } from './azure-region.js';
 import { HubExportWriter } from './hub-export-writer.js';
 import { LoadBalancerOriginDiscovery } from './load-balancer-origin-discovery.js';

@@ -6,11 +6,7 @@ import type { CachedInternalServiceExport, CachedServiceExport } from './member-
 import { resolveServiceExport, type ServiceExportInputs, type ServiceExportResolution } from './resolve-service-export.js';
 import { EARLIER, hubExportOf, NOW, serviceExportOf, serviceOf } from './test-support/objects.js';
 
-const weightArb = fc.oneof(
-  fc.constant(undefined),
-  fc.integer({ min: -5, max: 1005 }).map(String),
-  fc.string({ maxLength: 6 }),
-);
+const weightArb = fc.oneof(fc.constant(undefined), fc.integer({ min: -5, max: 1005 }).map(String), fc.string({ maxLength: 6 }));
 const serviceArb = fc.constantFrom(
   undefined,
   serviceOf(),
@@ -20,17 +16,28 @@ const serviceArb = fc.constantFrom(
   serviceOf({ deleting: true }),
   serviceOf({ uid: 'svc-uid-2' }),
 );
-const hubArb = fc.constantFrom(undefined, hubExportOf(), hubExportOf({ conflict: 'True' }), hubExportOf({ deleting: true }), hubExportOf({ serviceUid: 'svc-uid-2', conflict: 'False' }));
-const inputsArb = fc.record({ weight: weightArb, finalized: fc.boolean(), service: serviceArb, hubExport: hubArb }).map(({ weight, finalized, service, hubExport }) => ({
-  memberCluster: 'member-1',
-  namespace: 'shop',
-  name: 'web',
-  serviceExport: serviceExportOf({ ...(weight === undefined ? {} : { annotations: { [WEIGHT_ANNOTATION]: weight } }), ...(finalized ? { finalizers: [SERVICE_EXPORT_FINALIZER] } : {}) }),
-  service,
-  hubExport,
-  origin: undefined,
-  now: NOW,
-}));
+const hubArb = fc.constantFrom(
+  undefined,
+  hubExportOf(),
+  hubExportOf({ conflict: 'True' }),
+  hubExportOf({ deleting: true }),
+  hubExportOf({ serviceUid: 'svc-uid-2', conflict: 'False' }),
+);
+const inputsArb = fc
+  .record({ weight: weightArb, finalized: fc.boolean(), service: serviceArb, hubExport: hubArb })
+  .map(({ weight, finalized, service, hubExport }) => ({
+    memberCluster: 'member-1',
+    namespace: 'shop',
+    name: 'web',
+    serviceExport: serviceExportOf({
+      ...(weight === undefined ? {} : { annotations: { [WEIGHT_ANNOTATION]: weight } }),
+      ...(finalized ? { finalizers: [SERVICE_EXPORT_FINALIZER] } : {}),
+    }),
+    service,
+    hubExport,
+    origin: undefined,
+    now: NOW,
+  }));
 
 /** The objects as they are after the writes a resolution asked for (what the caches show next). */
 function afterWrites(inputs: ServiceExportInputs, r: ServiceExportResolution): ServiceExportInputs {
@@ -52,7 +59,11 @@ describe('resolveServiceExport properties', () => {
     fc.assert(
       fc.property(inputsArb, (inputs) => {
         const weight = parseExportWeight(inputs.serviceExport.metadata.annotations);
-        const eligible = inputs.service !== undefined && !inputs.service.metadata.deletionTimestamp && inputs.service.spec?.type !== 'ExternalName' && inputs.service.spec?.clusterIP !== 'None';
+        const eligible =
+          inputs.service !== undefined &&
+          !inputs.service.metadata.deletionTimestamp &&
+          inputs.service.spec?.type !== 'ExternalName' &&
+          inputs.service.spec?.clusterIP !== 'None';
         const r = resolveServiceExport(inputs);
         if (r.hub.kind === 'apply') {
           expect(eligible && weight.ok && weight.weight > 0).toBe(true);
@@ -69,7 +80,11 @@ describe('resolveServiceExport properties', () => {
         // Once its writes landed, a few reconciles settle; then nothing changes, nothing is recorded, and it is a fixed point.
         let state: ServiceExportInputs = inputs;
         let settled = r;
-        for (let step = 0; step < 4 && (settled.requeue || settled.finalizer !== 'keep' || settled.annotations || settled.events.length > 0 || settled.hub.kind === 'delete'); step++) {
+        for (
+          let step = 0;
+          step < 4 && (settled.requeue || settled.finalizer !== 'keep' || settled.annotations || settled.events.length > 0 || settled.hub.kind === 'delete');
+          step++
+        ) {
           state = afterWrites(state, settled);
           settled = resolveServiceExport(state);
         }

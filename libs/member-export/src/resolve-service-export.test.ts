@@ -12,11 +12,35 @@ import { EARLIER, hubExportOf, NOW, serviceExportOf, serviceOf } from './test-su
 const finalizers = [SERVICE_EXPORT_FINALIZER];
 const seen = { [LAST_RV]: '100', [LAST_TS]: EARLIER };
 const resolve = (inputs: Partial<ServiceExportInputs>) =>
-  resolveServiceExport({ memberCluster: 'member-1', namespace: 'shop', name: 'web', serviceExport: undefined, service: undefined, hubExport: undefined, origin: undefined, now: NOW, ...inputs });
+  resolveServiceExport({
+    memberCluster: 'member-1',
+    namespace: 'shop',
+    name: 'web',
+    serviceExport: undefined,
+    service: undefined,
+    hubExport: undefined,
+    origin: undefined,
+    now: NOW,
+    ...inputs,
+  });
 const conditionsOf = (r: ReturnType<typeof resolve>) => (r.conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason}`);
 const eventsOf = (r: ReturnType<typeof resolve>) => r.events.map((e) => `${e.type}/${e.reason}`);
-const pending = { type: 'Conflict', status: 'Unknown' as const, reason: 'ServicePendingConflictResolution', message: 'service shop/web is pending export conflict resolution', observedGeneration: 1, lastTransitionTime: EARLIER };
-const validTrue = { type: 'Valid', status: 'True' as const, reason: 'ServiceIsValid', message: 'service shop/web is valid for export', observedGeneration: 1, lastTransitionTime: EARLIER };
+const pending = {
+  type: 'Conflict',
+  status: 'Unknown' as const,
+  reason: 'ServicePendingConflictResolution',
+  message: 'service shop/web is pending export conflict resolution',
+  observedGeneration: 1,
+  lastTransitionTime: EARLIER,
+};
+const validTrue = {
+  type: 'Valid',
+  status: 'True' as const,
+  reason: 'ServiceIsValid',
+  message: 'service shop/web is valid for export',
+  observedGeneration: 1,
+  lastTransitionTime: EARLIER,
+};
 
 describe('resolveServiceExport: unexporting', () => {
   it('deletes an export left on the hub when its ServiceExport is gone (upstream’s member ISE controller)', () => {
@@ -30,7 +54,10 @@ describe('resolveServiceExport: unexporting', () => {
     const r = resolve({ serviceExport: serviceExportOf({ finalizers, deleting: true }), service: serviceOf(), hubExport: hubExportOf() });
     expect(r).toMatchObject({ hub: { kind: 'delete' }, finalizer: 'remove', conditions: undefined, events: [] });
     // Without the finalizer the Service was never exported: nothing to do.
-    expect(resolve({ serviceExport: serviceExportOf({ deleting: true }), service: serviceOf(), hubExport: hubExportOf() })).toMatchObject({ hub: { kind: 'none' }, finalizer: 'keep' });
+    expect(resolve({ serviceExport: serviceExportOf({ deleting: true }), service: serviceOf(), hubExport: hubExportOf() })).toMatchObject({
+      hub: { kind: 'none' },
+      finalizer: 'keep',
+    });
     // Already gone on the hub: only the finalizer.
     expect(resolve({ serviceExport: serviceExportOf({ finalizers, deleting: true }) })).toMatchObject({ hub: { kind: 'none' }, finalizer: 'remove' });
   });
@@ -40,7 +67,13 @@ describe('resolveServiceExport: unexporting', () => {
       const r = resolve({ serviceExport: serviceExportOf({ finalizers, conditions: [validTrue, pending] }), service, hubExport: hubExportOf() });
       expect(r.hub).toEqual({ kind: 'delete', uid: 'ise-uid-1' });
       expect(r.finalizer).toBe('remove');
-      expect(r.conditions?.[0]).toEqual({ type: 'Valid', status: 'False', reason: 'ServiceNotFound', message: 'service shop/web is not found', observedGeneration: 1 });
+      expect(r.conditions?.[0]).toEqual({
+        type: 'Valid',
+        status: 'False',
+        reason: 'ServiceNotFound',
+        message: 'service shop/web is not found',
+        observedGeneration: 1,
+      });
       // Upstream leaves the last Conflict as it was.
       expect(conditionsOf(r)).toEqual(['Valid=False/ServiceNotFound', 'Conflict=Unknown/ServicePendingConflictResolution']);
       expect(r.events).toEqual([{ type: 'Warning', reason: 'ServiceNotFound', note: 'Service web is not found or in the deleting state' }]);
@@ -48,7 +81,14 @@ describe('resolveServiceExport: unexporting', () => {
   });
 
   it('records the event only when the condition changes', () => {
-    const notFound = { type: 'Valid', status: 'False' as const, reason: 'ServiceNotFound', message: 'service shop/web is not found', observedGeneration: 1, lastTransitionTime: EARLIER };
+    const notFound = {
+      type: 'Valid',
+      status: 'False' as const,
+      reason: 'ServiceNotFound',
+      message: 'service shop/web is not found',
+      observedGeneration: 1,
+      lastTransitionTime: EARLIER,
+    };
     const r = resolve({ serviceExport: serviceExportOf({ conditions: [notFound] }) });
     expect(r).toMatchObject({ hub: { kind: 'none' }, finalizer: 'keep', events: [] });
   });
@@ -58,14 +98,20 @@ describe('resolveServiceExport: unexporting', () => {
       const r = resolve({ serviceExport: serviceExportOf({ finalizers }), service, hubExport: hubExportOf() });
       expect(r.hub.kind).toBe('delete');
       expect(r.conditions?.[0]).toMatchObject({ status: 'False', reason: 'ServiceIneligible', message: 'service shop/web is not eligible for export' });
-      expect(r.events).toEqual([{ type: 'Warning', reason: 'ServiceNotEligible', note: 'Service web is not eligible for exporting and please check service spec' }]);
+      expect(r.events).toEqual([
+        { type: 'Warning', reason: 'ServiceNotEligible', note: 'Service web is not eligible for exporting and please check service spec' },
+      ]);
     }
     // NodePort and LoadBalancer Services are eligible.
     for (const type of ['NodePort', 'LoadBalancer']) expect(resolve({ serviceExport: serviceExportOf(), service: serviceOf({ type }) }).hub.kind).toBe('apply');
   });
 
   it('unexports on weight 0 and stays Valid', () => {
-    const r = resolve({ serviceExport: serviceExportOf({ finalizers, annotations: { [WEIGHT_ANNOTATION]: '0' } }), service: serviceOf(), hubExport: hubExportOf() });
+    const r = resolve({
+      serviceExport: serviceExportOf({ finalizers, annotations: { [WEIGHT_ANNOTATION]: '0' } }),
+      service: serviceOf(),
+      hubExport: hubExportOf(),
+    });
     expect(r).toMatchObject({ hub: { kind: 'delete' }, finalizer: 'remove' });
     expect(r.conditions?.[0]).toMatchObject({ status: 'True', reason: 'ServiceIsValid', message: 'exported service shop/web with 0 weight' });
     expect(r.events).toEqual([{ type: 'Normal', reason: 'Service', note: 'Service web weight is set to 0' }]);
@@ -74,7 +120,13 @@ describe('resolveServiceExport: unexporting', () => {
 
 describe('resolveServiceExport: an invalid weight keeps the export', () => {
   it('changes nothing on the hub or the finalizer and says why in Valid', () => {
-    const origin = { type: 'networking.fleet.azure.com/OriginPublished', status: 'True' as const, reason: 'PublicAddressPublished', message: 'm', lastTransitionTime: EARLIER };
+    const origin = {
+      type: 'networking.fleet.azure.com/OriginPublished',
+      status: 'True' as const,
+      reason: 'PublicAddressPublished',
+      message: 'm',
+      lastTransitionTime: EARLIER,
+    };
     const se = serviceExportOf({ finalizers, annotations: { [WEIGHT_ANNOTATION]: '3837' }, conditions: [validTrue, pending, origin] });
     const r = resolve({ serviceExport: se, service: serviceOf(), hubExport: hubExportOf() });
     expect(r.hub).toEqual({ kind: 'none' });
@@ -86,8 +138,13 @@ describe('resolveServiceExport: an invalid weight keeps the export', () => {
       message: 'serviceExport shop/web has an invalid weight annotation, err = the weight annotation is not in the range [0, 1000]: 3837',
       observedGeneration: 1,
     });
-    expect(conditionsOf(r).slice(1)).toEqual(['Conflict=Unknown/ServicePendingConflictResolution', 'networking.fleet.azure.com/OriginPublished=True/PublicAddressPublished']);
-    expect(r.events).toEqual([{ type: 'Warning', reason: 'ServiceExportInvalidWeightAnnotation', note: 'ServiceExport web has invalid weight value in the annotation' }]);
+    expect(conditionsOf(r).slice(1)).toEqual([
+      'Conflict=Unknown/ServicePendingConflictResolution',
+      'networking.fleet.azure.com/OriginPublished=True/PublicAddressPublished',
+    ]);
+    expect(r.events).toEqual([
+      { type: 'Warning', reason: 'ServiceExportInvalidWeightAnnotation', note: 'ServiceExport web has invalid weight value in the annotation' },
+    ]);
   });
 });
 
@@ -97,7 +154,13 @@ describe('resolveServiceExport: exporting', () => {
     expect(r.finalizer).toBe('add');
     expect(r.conditions).toEqual([
       { type: 'Valid', status: 'True', reason: 'ServiceIsValid', message: 'service shop/web is valid for export', observedGeneration: 1 },
-      { type: 'Conflict', status: 'Unknown', reason: 'ServicePendingConflictResolution', message: 'service shop/web is pending export conflict resolution', observedGeneration: 1 },
+      {
+        type: 'Conflict',
+        status: 'Unknown',
+        reason: 'ServicePendingConflictResolution',
+        message: 'service shop/web is pending export conflict resolution',
+        observedGeneration: 1,
+      },
     ]);
     expect(eventsOf(r)).toEqual(['Normal/ValidServiceExport', 'Normal/PendingExportConflictResolution']);
     expect(r.annotations).toEqual({ [LAST_RV]: '100', [LAST_TS]: '2030-01-01T00:00:10Z' });
@@ -133,7 +196,12 @@ describe('resolveServiceExport: exporting', () => {
   });
 
   it('renews the last-seen annotations when the Service changed or they are unusable', () => {
-    for (const annotations of [{ ...seen, [LAST_RV]: '99' }, { [LAST_RV]: '100' }, { ...seen, [LAST_TS]: 'yesterday' }, { ...seen, [LAST_TS]: '2031-01-01T00:00:00Z' }]) {
+    for (const annotations of [
+      { ...seen, [LAST_RV]: '99' },
+      { [LAST_RV]: '100' },
+      { ...seen, [LAST_TS]: 'yesterday' },
+      { ...seen, [LAST_TS]: '2031-01-01T00:00:00Z' },
+    ]) {
       const r = resolve({ serviceExport: serviceExportOf({ finalizers, annotations }), service: serviceOf() });
       expect(r.annotations).toEqual({ [LAST_RV]: '100', [LAST_TS]: '2030-01-01T00:00:10Z' });
     }
@@ -149,7 +217,11 @@ describe('resolveServiceExport: exporting', () => {
       message: 'service shop/web is in conflict with other exported services',
       observedGeneration: 3,
     });
-    expect(conflicted.events).toContainEqual({ type: 'Warning', reason: 'ServiceExportConflictFound', note: 'Service web is in conflict with other exported services' });
+    expect(conflicted.events).toContainEqual({
+      type: 'Warning',
+      reason: 'ServiceExportConflictFound',
+      note: 'Service web is in conflict with other exported services',
+    });
     const free = resolve({ serviceExport: se, service: serviceOf(), hubExport: hubExportOf({ conflict: 'False' }) });
     expect(free.conditions?.[1]).toMatchObject({ status: 'False', reason: 'NoConflictFound' });
     expect(free.events).toContainEqual({ type: 'Normal', reason: 'NoServiceExportConflictFound', note: 'Service web is exported without conflict' });
@@ -159,7 +231,11 @@ describe('resolveServiceExport: exporting', () => {
   });
 
   it('unexports an export of an earlier Service of this name (UID mismatch) and comes back to export anew', () => {
-    const r = resolve({ serviceExport: serviceExportOf({ finalizers, annotations: seen }), service: serviceOf({ uid: 'svc-uid-2' }), hubExport: hubExportOf() });
+    const r = resolve({
+      serviceExport: serviceExportOf({ finalizers, annotations: seen }),
+      service: serviceOf({ uid: 'svc-uid-2' }),
+      hubExport: hubExportOf(),
+    });
     expect(r.hub).toEqual({ kind: 'delete', uid: 'ise-uid-1' });
     expect(r.finalizer).toBe('remove');
     expect(r.requeue).toEqual({ afterMs: 2000, reason: 'the InternalServiceExport referred to an earlier Service of this name' });
@@ -175,7 +251,12 @@ describe('resolveServiceExport: exporting', () => {
 
   it('never takes over an export of the same name that belongs to another Service', () => {
     const origin: OriginObservation = { fields: { publicAddress: '20.1.2.3' }, conditions: [] };
-    const r = resolve({ serviceExport: serviceExportOf({ annotations: seen }), service: serviceOf(), hubExport: hubExportOf({ namespace: 'shop-web', name: 'x' }), origin });
+    const r = resolve({
+      serviceExport: serviceExportOf({ annotations: seen }),
+      service: serviceOf(),
+      hubExport: hubExportOf({ namespace: 'shop-web', name: 'x' }),
+      origin,
+    });
     expect(r.hub).toEqual({ kind: 'none' });
     expect(eventsOf(r)).not.toContain('Normal/PublicAddressPublished');
     expect(r.finalizer).toBe('keep');
@@ -193,7 +274,12 @@ describe('resolveServiceExport: the origin', () => {
 
   it('publishes the address with the time it was observed, and the conditions with the generation', () => {
     const r = resolve({ serviceExport: se, service: lb, hubExport: hubExportOf(), origin: published('20.1.2.3') });
-    expect(r.hub.kind === 'apply' && r.hub.spec).toMatchObject({ type: 'LoadBalancer', isInternalLoadBalancer: false, publicAddress: '20.1.2.3', azureObservedTime: '2030-01-01T00:00:10Z' });
+    expect(r.hub.kind === 'apply' && r.hub.spec).toMatchObject({
+      type: 'LoadBalancer',
+      isInternalLoadBalancer: false,
+      publicAddress: '20.1.2.3',
+      azureObservedTime: '2030-01-01T00:00:10Z',
+    });
     expect(r.conditions?.[2]).toMatchObject({ type: 'networking.fleet.azure.com/OriginPublished', status: 'True', observedGeneration: 1 });
     expect(r.events).toEqual([{ type: 'Normal', reason: 'PublicAddressPublished', note: 'Published the public address 20.1.2.3 to the hub' }]);
   });
@@ -218,7 +304,11 @@ describe('resolveServiceExport: the origin', () => {
     expect(r.hub.kind === 'apply' && 'publicAddress' in r.hub.spec).toBe(false);
     expect(r.hub.kind === 'apply' && 'azureObservedTime' in r.hub.spec).toBe(false);
     expect(r.events).toEqual([{ type: 'Warning', reason: 'OriginNotRestrictedToFrontDoor', note: 'open' }]);
-    const warned = serviceExportOf({ finalizers, annotations: seen, conditions: [validTrue, pending, { ...waiting.conditions[0]!, lastTransitionTime: EARLIER }] });
+    const warned = serviceExportOf({
+      finalizers,
+      annotations: seen,
+      conditions: [validTrue, pending, { ...waiting.conditions[0]!, lastTransitionTime: EARLIER }],
+    });
     expect(resolve({ serviceExport: warned, service: lb, hubExport: hubExportOf(), origin: waiting }).events).toEqual([]);
   });
 
@@ -229,7 +319,12 @@ describe('resolveServiceExport: the origin', () => {
     const stale = resolve({ serviceExport: se, service: internal, hubExport, origin: { fields: { ...privateLink, azureDataStale: true }, conditions: [] } });
     expect(stale.hub.kind === 'apply' && stale.hub.spec).toMatchObject({ azureDataStale: true, azureObservedTime: EARLIER });
     const approved = { type: 'Normal' as const, reason: 'PrivateLinkConnectionApproved', note: 'approved afd-1' };
-    const fresh = resolve({ serviceExport: se, service: internal, hubExport, origin: { fields: { ...privateLink, privateLinkService: { resourceID: '/pls-2', location: 'eastus' } }, conditions: [], events: [approved] } });
+    const fresh = resolve({
+      serviceExport: se,
+      service: internal,
+      hubExport,
+      origin: { fields: { ...privateLink, privateLinkService: { resourceID: '/pls-2', location: 'eastus' } }, conditions: [], events: [approved] },
+    });
     expect(fresh.hub.kind === 'apply' && fresh.hub.spec.azureObservedTime).toBe('2030-01-01T00:00:10Z');
     expect(fresh.hub.kind === 'apply' && 'azureDataStale' in fresh.hub.spec).toBe(false);
     expect(fresh.events).toEqual([approved]);
@@ -255,7 +350,11 @@ describe('resolveServiceExport: the origin', () => {
   });
 
   it('drops the origin conditions when the Service is unexported', () => {
-    const r = resolve({ serviceExport: serviceExportOf({ finalizers, annotations: { [WEIGHT_ANNOTATION]: '0' } }), service: lb, origin: published('20.1.2.3') });
+    const r = resolve({
+      serviceExport: serviceExportOf({ finalizers, annotations: { [WEIGHT_ANNOTATION]: '0' } }),
+      service: lb,
+      origin: published('20.1.2.3'),
+    });
     expect(conditionsOf(r)).toEqual(['Valid=True/ServiceIsValid']);
   });
 });

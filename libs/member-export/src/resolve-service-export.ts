@@ -76,7 +76,8 @@ export const HUB_WAIT_MS = 2_000;
  */
 export function resolveServiceExport(inputs: ServiceExportInputs): ServiceExportResolution {
   const { serviceExport: se, service, hubExport } = inputs;
-  const ours = hubExport !== undefined && hubExport.spec?.serviceReference.namespace === inputs.namespace && hubExport.spec.serviceReference.name === inputs.name;
+  const ours =
+    hubExport !== undefined && hubExport.spec?.serviceReference.namespace === inputs.namespace && hubExport.spec.serviceReference.name === inputs.name;
   if (!se || se.metadata.deletionTimestamp !== undefined) {
     const finalized = se?.metadata.finalizers?.includes(SERVICE_EXPORT_FINALIZER) ?? false;
     // Without a ServiceExport upstream's internalserviceexport controller deletes what is left on the hub.
@@ -150,7 +151,13 @@ export function resolveServiceExport(inputs: ServiceExportInputs): ServiceExport
   if (hubExport && !ours) {
     // Another Service's export has this name (`a-b/c` and `a/b-c` both make `a-b-c`): never take it over.
     const owner = hubExport.spec?.serviceReference.namespacedName ?? 'another Service';
-    return { ...nothing, conditions, annotations, events, requeue: { afterMs: 60_000, reason: `InternalServiceExport ${hubExport.metadata.name} exports ${owner}` } };
+    return {
+      ...nothing,
+      conditions,
+      annotations,
+      events,
+      requeue: { afterMs: 60_000, reason: `InternalServiceExport ${hubExport.metadata.name} exports ${owner}` },
+    };
   }
   if (hubExport?.metadata.deletionTimestamp !== undefined) {
     const reason = 'the previous InternalServiceExport is still being deleted on the hub';
@@ -220,7 +227,8 @@ function exportSpec(
   const hasOrigin = Object.values(fields).some((value) => value !== undefined);
   // The observation time moves only when what was observed changed, so a steady state writes nothing; stale values
   // keep the time they were read.
-  const keepTime = sameFields(fields, current) || (fields.azureDataStale === true && sameFields({ ...fields, azureDataStale: current?.azureDataStale }, current));
+  const keepTime =
+    sameFields(fields, current) || (fields.azureDataStale === true && sameFields({ ...fields, azureDataStale: current?.azureDataStale }, current));
   const observedTime = hasOrigin && current?.azureObservedTime && keepTime ? current.azureObservedTime : formatTime(inputs.now);
   return {
     ports: (service.spec?.ports ?? []).map((p) => ({

@@ -18,12 +18,7 @@ import {
 } from '@fleet-gateway/controller';
 import type { HubExportWriter } from './hub-export-writer.js';
 import { internalServiceExportName, SERVICE_EXPORT_FINALIZER } from './member-names.js';
-import {
-  serviceExports,
-  type CachedInternalServiceExport,
-  type CachedService,
-  type CachedServiceExport,
-} from './member-resources.js';
+import { serviceExports, type CachedInternalServiceExport, type CachedService, type CachedServiceExport } from './member-resources.js';
 import type { OriginDiscovery, OriginObservation } from './origin-observation.js';
 import { resolveServiceExport, type ServiceExportResolution } from './resolve-service-export.js';
 
@@ -73,7 +68,16 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
     let resolution: ServiceExportResolution;
     try {
       const origin = await observeOrigin(serviceExport, service, hubExport, hubExportRef, signal);
-      resolution = resolveServiceExport({ memberCluster: options.memberCluster, namespace, name: request.name, serviceExport, service, hubExport, origin, now: now() });
+      resolution = resolveServiceExport({
+        memberCluster: options.memberCluster,
+        namespace,
+        name: request.name,
+        serviceExport,
+        service,
+        hubExport,
+        origin,
+        now: now(),
+      });
     } catch (error) {
       if (!isKubeRequestFailure(error)) throw error;
       return retry(error as Error);
@@ -105,7 +109,11 @@ export function serviceExportReconciler(options: ServiceExportReconcilerOptions)
       }
       if (hub.kind === 'apply') {
         const written = await hubWriter.apply(hubName, hubExport, hub.spec);
-        if (written) logger.info(hubExport ? 'updated the InternalServiceExport on the hub' : 'exported the Service to the hub', { export: hubExportRef, weight: hub.spec.weight });
+        if (written)
+          logger.info(hubExport ? 'updated the InternalServiceExport on the hub' : 'exported the Service to the hub', {
+            export: hubExportRef,
+            weight: hub.spec.weight,
+          });
       }
       if (current && resolution.finalizer === 'remove') {
         await setFinalizer(options.memberClient, serviceExports, current, SERVICE_EXPORT_FINALIZER, false);

@@ -47,5 +47,14 @@ export { apportionWeights, MAX_ORIGIN_WEIGHT } from './model/weights.js';
 // verdicts: the conditions resolve produces, and the catalog of every case
 export { gatewayClassVerdict } from './verdicts/gateway-verdict.js';
 export { renderVerdictTable, verdictCatalog } from './verdicts/verdict-catalog.js';
-export type { GatewayClassVerdict, GatewayVerdict, ListenerVerdict, ParentRefAsWritten, RouteParentVerdict, RouteVerdict, VerdictCondition, Verdicts } from './verdicts/verdict-types.js';
+export type {
+  GatewayClassVerdict,
+  GatewayVerdict,
+  ListenerVerdict,
+  ParentRefAsWritten,
+  RouteParentVerdict,
+  RouteVerdict,
+  VerdictCondition,
+  Verdicts,
+} from './verdicts/verdict-types.js';
 export { withdrawalsNotMade } from './verdicts/withdrawn-notes.js';

@@ -16,7 +16,9 @@ describe('CLI options', () => {
       options: { lroDelayMs: 0, deployment: 'stuck', throttling: false, edge: { propagationDelaysMs: [0, 50] } },
     });
     expect(parseCli(['--no-network-throttling'])).toMatchObject({ options: { throttling: { network: false } } });
-    expect(parseCli(['--arm-authentication', 'issued-tokens', '--identity-port', '0'])).toMatchObject({ options: { armAuthentication: 'issued-tokens', identityPort: 0 } });
+    expect(parseCli(['--arm-authentication', 'issued-tokens', '--identity-port', '0'])).toMatchObject({
+      options: { armAuthentication: 'issued-tokens', identityPort: 0 },
+    });
     expect(parseCli(['--help'])).toEqual({ help: true });
   });
 
@@ -39,11 +41,21 @@ describe('CLI process', () => {
       });
       child.once('exit', (code) => reject(new Error(`CLI exited early with ${code}`)));
     });
-    const printed = JSON.parse(line) as { armEndpoint: string; caCertificatePath: string; edgeUrl: string; edgeTlsUrl: string; adminUrl: string; identityEndpoint: string; identityHeader: string };
+    const printed = JSON.parse(line) as {
+      armEndpoint: string;
+      caCertificatePath: string;
+      edgeUrl: string;
+      edgeTlsUrl: string;
+      adminUrl: string;
+      identityEndpoint: string;
+      identityHeader: string;
+    };
     expect(printed.edgeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(printed.edgeTlsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(new URL(printed.edgeTlsUrl).port).not.toBe(new URL(printed.edgeUrl).port);
-    const token = await fetch(`${printed.identityEndpoint}?api-version=2019-08-01&resource=https://management.azure.com`, { headers: { 'X-IDENTITY-HEADER': printed.identityHeader } });
+    const token = await fetch(`${printed.identityEndpoint}?api-version=2019-08-01&resource=https://management.azure.com`, {
+      headers: { 'X-IDENTITY-HEADER': printed.identityHeader },
+    });
     expect(token.status).toBe(200);
     const client = new RawArmClient(printed.armEndpoint, await readFile(printed.caCertificatePath, 'utf8'));
     try {

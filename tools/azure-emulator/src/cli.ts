@@ -20,7 +20,9 @@ async function main(): Promise<void> {
   const emulator = await start(command.options);
   const caCertificatePath = command.caOut ?? join(tmpdir(), `azure-emulator-ca-${process.pid}.pem`);
   await writeFile(caCertificatePath, emulator.caCertificate);
-  process.stdout.write(`${JSON.stringify({ armEndpoint: emulator.armEndpoint, caCertificatePath, edgeUrl: emulator.edgeUrl, edgeTlsUrl: emulator.edgeTlsUrl, adminUrl: emulator.admin.url, identityEndpoint: emulator.identityEndpoint, identityHeader: emulator.identityHeader })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ armEndpoint: emulator.armEndpoint, caCertificatePath, edgeUrl: emulator.edgeUrl, edgeTlsUrl: emulator.edgeTlsUrl, adminUrl: emulator.admin.url, identityEndpoint: emulator.identityEndpoint, identityHeader: emulator.identityHeader })}\n`,
+  );
   const shutdown = (): void => {
     const removeCa = command.caOut === undefined ? rm(caCertificatePath, { force: true }) : Promise.resolve();
     void Promise.all([emulator.stop(), removeCa]).then(() => process.exit(0));

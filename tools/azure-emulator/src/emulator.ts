@@ -61,7 +61,9 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     lroRetryAfterSeconds: resolved.lroRetryAfterSeconds,
     takeLroFailure: (method, path) => {
       const fault = faults.take('lro-failure', method, path);
-      return fault === undefined ? undefined : { code: fault.code ?? 'InternalServerError', message: fault.message ?? 'The operation failed (injected fault).' };
+      return fault === undefined
+        ? undefined
+        : { code: fault.code ?? 'InternalServerError', message: fault.message ?? 'The operation failed (injected fault).' };
     },
     now: resolved.clock,
     limits: resolved.limits,

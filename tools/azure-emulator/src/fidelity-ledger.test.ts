@@ -59,7 +59,10 @@ describe('the fidelity ledger', () => {
     missing.behaviours['edge'] = [{ behaviour: 'x' }];
     expect(() => parseObject(missing)).toThrow('behaviours.edge[0]: missing field "source"');
     const empty = smallLedger();
-    empty.behaviours['cdn'] = [{ behaviour: 'x', source: 'D' }, { behaviour: 'y', source: '' }];
+    empty.behaviours['cdn'] = [
+      { behaviour: 'x', source: 'D' },
+      { behaviour: 'y', source: '' },
+    ];
     expect(() => parseObject(empty)).toThrow('behaviours.cdn[1]: field "source" must be one line of text');
     const lines = smallLedger();
     lines.assumptions[0] = { id: 'A1', assumption: 'one\ntwo', check: 'PUT it' };

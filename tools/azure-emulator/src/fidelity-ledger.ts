@@ -44,14 +44,23 @@ const LEDGER_SCHEMA = {
       properties: Object.fromEntries(
         LEDGER_SECTIONS.map((section) => [
           section,
-          { type: 'array', minItems: 1, items: { type: 'object', additionalProperties: false, required: ['behaviour', 'source'], properties: { behaviour: CELL, source: CELL } } },
+          {
+            type: 'array',
+            minItems: 1,
+            items: { type: 'object', additionalProperties: false, required: ['behaviour', 'source'], properties: { behaviour: CELL, source: CELL } },
+          },
         ]),
       ),
     },
     assumptions: {
       type: 'array',
       minItems: 1,
-      items: { type: 'object', additionalProperties: false, required: ['id', 'assumption', 'check'], properties: { id: { type: 'string', pattern: ASSUMPTION_ID.source }, assumption: CELL, check: CELL } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'assumption', 'check'],
+        properties: { id: { type: 'string', pattern: ASSUMPTION_ID.source }, assumption: CELL, check: CELL },
+      },
     },
   },
 };
@@ -60,7 +69,8 @@ const validateLedger = new Ajv({ allErrors: true }).compile<FidelityLedger>(LEDG
 
 const ENTRY_FIELDS = { behaviours: ['behaviour', 'source'], assumptions: ['id', 'assumption', 'check'] } as const;
 
-const assumptionEntry = (id: unknown, index: number | string) => (typeof id === 'string' ? `assumption ${id} (assumptions[${index}])` : `assumptions[${index}]`);
+const assumptionEntry = (id: unknown, index: number | string) =>
+  typeof id === 'string' ? `assumption ${id} (assumptions[${index}])` : `assumptions[${index}]`;
 
 /** An ajv error as `<entry>: <what is wrong with which field>`, the entry named by its place (and an assumption by its id). */
 function describeError(document: unknown, error: ErrorObject): string {
@@ -69,10 +79,16 @@ function describeError(document: unknown, error: ErrorObject): string {
   const entryDepth = kind === 'behaviours' ? 3 : 2;
   const inEntry = segments.length >= entryDepth;
   const id = (document as { assumptions?: { id?: unknown }[] }).assumptions?.[Number(segments[1])]?.id;
-  const entry = !inEntry ? segments.join('.') || 'the document' : kind === 'behaviours' ? `behaviours.${segments[1]}[${segments[2]}]` : assumptionEntry(id, segments[1] ?? '');
+  const entry = !inEntry
+    ? segments.join('.') || 'the document'
+    : kind === 'behaviours'
+      ? `behaviours.${segments[1]}[${segments[2]}]`
+      : assumptionEntry(id, segments[1] ?? '');
   const field = segments.slice(entryDepth).join('.');
   const params = error.params as { additionalProperty?: string; missingProperty?: string };
-  const expected = inEntry ? ENTRY_FIELDS[kind].join(', ') : Object.keys((segments.length === 0 ? LEDGER_SCHEMA : LEDGER_SCHEMA.properties.behaviours).properties).join(', ');
+  const expected = inEntry
+    ? ENTRY_FIELDS[kind].join(', ')
+    : Object.keys((segments.length === 0 ? LEDGER_SCHEMA : LEDGER_SCHEMA.properties.behaviours).properties).join(', ');
   switch (error.keyword) {
     case 'additionalProperties':
       return `${entry}: unknown field "${params.additionalProperty}" (expected ${expected})`;
@@ -112,7 +128,8 @@ function crossCheck(ledger: FidelityLedger): string[] {
   }
   const ids = new Set(ledger.assumptions.map((a) => a.id));
   for (const { entry, field, text } of ledgerTexts(ledger)) {
-    for (const [reference] of text.matchAll(/\bA[1-9]\d*\b/g)) if (!ids.has(reference)) problems.push(`${entry}: field "${field}" names ${reference}, which is not an assumption of the ledger`);
+    for (const [reference] of text.matchAll(/\bA[1-9]\d*\b/g))
+      if (!ids.has(reference)) problems.push(`${entry}: field "${field}" names ${reference}, which is not an assumption of the ledger`);
   }
   return problems;
 }
@@ -145,8 +162,14 @@ const tableRow = (cells: readonly string[]) => `| ${cells.map((cell) => cell.rep
 export function renderLedgerTables(ledger: FidelityLedger): Map<string, string> {
   const tables = new Map<string, string>();
   for (const section of LEDGER_SECTIONS) {
-    tables.set(`fidelity-ledger-${section}`, ['| behaviour | source |', '| --- | --- |', ...ledger.behaviours[section].map((b) => tableRow([b.behaviour, b.source]))].join('\n'));
+    tables.set(
+      `fidelity-ledger-${section}`,
+      ['| behaviour | source |', '| --- | --- |', ...ledger.behaviours[section].map((b) => tableRow([b.behaviour, b.source]))].join('\n'),
+    );
   }
-  tables.set('fidelity-ledger-assumptions', ['| # | assumption | Azure-mode check |', '| --- | --- | --- |', ...ledger.assumptions.map((a) => tableRow([a.id, a.assumption, a.check]))].join('\n'));
+  tables.set(
+    'fidelity-ledger-assumptions',
+    ['| # | assumption | Azure-mode check |', '| --- | --- | --- |', ...ledger.assumptions.map((a) => tableRow([a.id, a.assumption, a.check]))].join('\n'),
+  );
   return tables;
 }

@@ -9,20 +9,41 @@ export { EDGE_HEADER, PROTOCOL_HEADER } from './edge/edge-server.js';
 export type { WafPolicySpec } from './network/waf-policies.js';
 export type { ConsumerEndpointSpec } from './private-link/connections.js';
 export type { LimitOverrides, Limits } from './limits.js';
-export { sdkClientOptions, stubCredential, emulatorIdentityCredential, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, FAST_POLLING } from './sdk-options.js';
+export {
+  sdkClientOptions,
+  stubCredential,
+  emulatorIdentityCredential,
+  managedIdentityEnvironment,
+  OTHER_CREDENTIAL_VARIABLES,
+  FAST_POLLING,
+} from './sdk-options.js';
 export type { ArmAuthentication } from './identity/arm-authentication.js';
 export type { ManagedIdentitySettings } from './identity/token-issuer.js';
 export { parseRoleDefinition, roleGrants, actionMatches, type RoleDefinition } from './authorization/role-definition.js';
 export type { RoleAssignment } from './authorization/role-assignments.js';
 // The repository's deploy/azure-roles (role definitions and who is assigned which), for the tests that hold the
 // agents to them and for the README's roles table.
-export { compareWithRoles, readShippedAssignments, readShippedRoles, shippedRole, SHIPPED_ROLES_DIR, type ShippedAssignment, type ShippedRole } from './testing/shipped-roles.js';
+export {
+  compareWithRoles,
+  readShippedAssignments,
+  readShippedRoles,
+  shippedRole,
+  SHIPPED_ROLES_DIR,
+  type ShippedAssignment,
+  type ShippedRole,
+} from './testing/shipped-roles.js';
 export { renderAzureRolesTable } from './testing/shipped-roles-table.js';
 // The fidelity ledger's data (fidelity-ledger.yaml), for e2e's Azure-mode assumption checks and the emulator README's tables.
 export { readFidelityLedger, renderLedgerTables, type FidelityLedger, type LedgerAssumption, type LedgerBehaviour } from './fidelity-ledger.js';
 export { RawArmClient, type RawResponse } from './raw-arm-client.js';
 export { CloudProviderStandIn, LOAD_BALANCER_FINALIZER, type CloudProviderOptions } from './cloud-provider/cloud-provider.js';
-export { ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS, TAGS as CLOUD_PROVIDER_TAGS, planLoadBalancer, type CloudSettings, type LoadBalancerPlan } from './cloud-provider/service-annotations.js';
+export {
+  ANNOTATIONS as CLOUD_PROVIDER_ANNOTATIONS,
+  TAGS as CLOUD_PROVIDER_TAGS,
+  planLoadBalancer,
+  type CloudSettings,
+  type LoadBalancerPlan,
+} from './cloud-provider/service-annotations.js';
 export { AzureLoadBalancerWriter, type ServiceAddress } from './cloud-provider/azure-load-balancer.js';
 // Test support (src/testing/): a request to the emulated edge with the Host of an AFD endpoint (fetch cannot set Host),
 // optionally pinned to one edge; a local HTTP(S) backend that records what reached it, and a certificate for it.

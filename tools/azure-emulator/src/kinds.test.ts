@@ -26,7 +26,10 @@ function specPaths(): Array<{ file: string; types: string; verbs: Record<string,
 }
 
 const bodyDefinition = (operation: SpecOperation | undefined): string | undefined =>
-  operation?.parameters?.find((parameter) => parameter.in === 'body')?.schema?.$ref?.split('/').pop();
+  operation?.parameters
+    ?.find((parameter) => parameter.in === 'body')
+    ?.schema?.$ref?.split('/')
+    .pop();
 const definitionName = (ref: string | null | undefined): string | undefined => (typeof ref === 'string' ? ref.split('#')[1] : undefined);
 
 describe('resource kinds follow the official specs operation by operation', () => {

@@ -19,7 +19,10 @@ export function sdkClientOptions(emulator: { armEndpoint: string; caCertificate:
  * The environment App Service gives a process with a managed identity, pointing at the emulator's token endpoint:
  * with it (and nothing else), DefaultAzureCredential's ManagedIdentityCredential takes its tokens from the emulator.
  */
-export function managedIdentityEnvironment(emulator: { identityEndpoint: string; identityHeader: string }): { IDENTITY_ENDPOINT: string; IDENTITY_HEADER: string } {
+export function managedIdentityEnvironment(emulator: { identityEndpoint: string; identityHeader: string }): {
+  IDENTITY_ENDPOINT: string;
+  IDENTITY_HEADER: string;
+} {
   return { IDENTITY_ENDPOINT: emulator.identityEndpoint, IDENTITY_HEADER: emulator.identityHeader };
 }
 

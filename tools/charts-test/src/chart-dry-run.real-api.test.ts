@@ -47,7 +47,9 @@ describe('rendered manifests against a real kube-apiserver (dryRun=All, fieldVal
       expect(admitted.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(rest.map((m) => `${m.kind}/${m.metadata.name}`));
       // A dry run stores nothing.
       const deployment = only(rest, 'Deployment');
-      await expect(client.get(`/apis/apps/v1/namespaces/${deployment.metadata.namespace}/deployments/${deployment.metadata.name}`)).rejects.toMatchObject({ statusCode: 404 });
+      await expect(client.get(`/apis/apps/v1/namespaces/${deployment.metadata.namespace}/deployments/${deployment.metadata.name}`)).rejects.toMatchObject({
+        statusCode: 404,
+      });
     });
   }
 

@@ -103,7 +103,8 @@ describe('hadolint', () => {
     expect(stdout).toBe('');
     const dockerfile = await readFile(file, 'utf8');
     const agents = await readFile(path.join(REPO_ROOT, 'apps/member-discovery/Dockerfile'), 'utf8');
-    const baseLines = (text: string) => text.split('\n').filter((line) => /^(ARG NODE_VERSION=|FROM |SHELL |COPY tools\/|RUN source |ENV PATH=|USER | && tools\/)/.test(line));
+    const baseLines = (text: string) =>
+      text.split('\n').filter((line) => /^(ARG NODE_VERSION=|FROM |SHELL |COPY tools\/|RUN source |ENV PATH=|USER | && tools\/)/.test(line));
     expect(baseLines(dockerfile)).toEqual(baseLines(agents));
     expect(dockerfile).toContain('tsx e2e/src/bundle-echo-server.ts /src/dist/echo-server/main.mjs');
     expect(JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? 'null')).toEqual([DISTROLESS_NODE, '/app/main.mjs']);

@@ -94,9 +94,10 @@ describe('every rendering', () => {
 
       it('installs its Fleet CRDs as templates kept on uninstall', async () => {
         const crds = ofKind(await manifestsOf(chart, values), 'CustomResourceDefinition');
-        const expected = chart === 'hub-gateway'
-          ? ['internalserviceexports.networking.fleet.azure.com', 'serviceimports.networking.fleet.azure.com']
-          : ['serviceexports.networking.fleet.azure.com'];
+        const expected =
+          chart === 'hub-gateway'
+            ? ['internalserviceexports.networking.fleet.azure.com', 'serviceimports.networking.fleet.azure.com']
+            : ['serviceexports.networking.fleet.azure.com'];
         expect(crds.map((c) => c.metadata.name).sort()).toEqual(expected);
         for (const crd of crds) expect(crd.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
       });
@@ -151,9 +152,7 @@ describe('the Lease and leader election', () => {
       const role = only(manifests, 'Role');
       const args = containerOf(only(manifests, 'Deployment')).args ?? [];
       expect(args).toContain(`--leader-election-namespace=${role.metadata.namespace}`);
-      expect(rulesOf(role).find((r) => r.verbs.includes('update'))?.resourceNames).toEqual([
-        'hub-gateway-controller-manager.networking.fleet.azure.com',
-      ]);
+      expect(rulesOf(role).find((r) => r.verbs.includes('update'))?.resourceNames).toEqual(['hub-gateway-controller-manager.networking.fleet.azure.com']);
     }
   });
 
@@ -169,7 +168,9 @@ describe('feature gates', () => {
     const off = containerOf(only(await manifestsOf('hub-gateway', []), 'Deployment')).args ?? [];
     expect(off.filter((a) => /^--(enable-afd|afd-|hub-name|default-afd-sku)/.test(a))).toEqual([]);
     const on = containerOf(only(await manifestsOf('hub-gateway', ['hub-everything.yaml']), 'Deployment')).args ?? [];
-    expect(on).toEqual(expect.arrayContaining(['--enable-afd', '--afd-resource-group=rg-frontdoor', '--hub-name=hub-eastus2', '--default-afd-sku=Premium_AzureFrontDoor']));
+    expect(on).toEqual(
+      expect.arrayContaining(['--enable-afd', '--afd-resource-group=rg-frontdoor', '--hub-name=hub-eastus2', '--default-afd-sku=Premium_AzureFrontDoor']),
+    );
   });
 
   it('the member passes neither Private Link gate by default, and both when enabled', async () => {
@@ -202,17 +203,27 @@ describe('Azure credential', () => {
       ['hub-gateway', 'hub-everything.yaml', []],
       ['member-discovery', 'member-everything.yaml', ['member-minimal.yaml']],
     ] as const) {
-      const argsOf = async (files: readonly string[], set: string[] = []) => containerOf(only(parseManifests(await renderText(chart, files, set)), 'Deployment')).args ?? [];
+      const argsOf = async (files: readonly string[], set: string[] = []) =>
+        containerOf(only(parseManifests(await renderText(chart, files, set)), 'Deployment')).args ?? [];
       const credentialArgs = (args: string[]) => args.filter((a) => a.startsWith('--azure-c'));
-      expect(credentialArgs(await argsOf([everything]))).toEqual(['--azure-credential=workload-identity', '--azure-client-id=00000000-0000-4000-8000-0000000000c3']);
+      expect(credentialArgs(await argsOf([everything]))).toEqual([
+        '--azure-credential=workload-identity',
+        '--azure-client-id=00000000-0000-4000-8000-0000000000c3',
+      ]);
       expect(credentialArgs(await argsOf([everything], ['workloadIdentity.enabled=false']))).toEqual(['--azure-credential=managed-identity']);
-      expect(credentialArgs(await argsOf([everything], ['workloadIdentity.enabled=false', `managedIdentity.clientId=${CLIENT}`]))).toEqual(['--azure-credential=managed-identity', `--azure-client-id=${CLIENT}`]);
+      expect(credentialArgs(await argsOf([everything], ['workloadIdentity.enabled=false', `managedIdentity.clientId=${CLIENT}`]))).toEqual([
+        '--azure-credential=managed-identity',
+        `--azure-client-id=${CLIENT}`,
+      ]);
       expect(credentialArgs(await argsOf(minimal))).toEqual([]);
     }
   });
 
-  it('mounts no cloud config Secret: azure.json carries the cluster identity\'s client secret, and every field the agents read from it is a value', async () => {
-    for (const [chart, everything] of [['hub-gateway', 'hub-everything.yaml'], ['member-discovery', 'member-everything.yaml']] as const) {
+  it("mounts no cloud config Secret: azure.json carries the cluster identity's client secret, and every field the agents read from it is a value", async () => {
+    for (const [chart, everything] of [
+      ['hub-gateway', 'hub-everything.yaml'],
+      ['member-discovery', 'member-everything.yaml'],
+    ] as const) {
       const deployment = only(await manifestsOf(chart, [everything]), 'Deployment');
       expect(containerOf(deployment).args?.some((a) => a.startsWith('--cloud-config'))).toBe(false);
       expect(JSON.stringify(deployment)).not.toContain('azure.json');
@@ -240,7 +251,11 @@ describe('the member chart', () => {
   it('grants what the agent calls and no more: Services listed and watched, Nodes only listed, no read by name, and nothing on the hub', async () => {
     const manifests = await manifestsOf('member-discovery', ['member-everything.yaml']);
     const rules = rulesOf(named(manifests, 'ClusterRole', only(manifests, 'Deployment').metadata.name));
-    const verbsOn = (group: string, resource: string) => rules.filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs).sort();
+    const verbsOn = (group: string, resource: string) =>
+      rules
+        .filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource))
+        .flatMap((r) => r.verbs)
+        .sort();
     expect(verbsOn('', 'services')).toEqual(['list', 'watch']);
     expect(verbsOn('', 'nodes')).toEqual(['list']);
     expect(verbsOn('networking.fleet.azure.com', 'serviceexports')).toEqual(['list', 'patch', 'watch']);
@@ -300,7 +315,11 @@ describe('secure metrics', () => {
         { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
         { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
       ]);
-      expect(named(manifests, 'ClusterRoleBinding', `${fullname}-metrics-auth`)['roleRef']).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${fullname}-metrics-auth` });
+      expect(named(manifests, 'ClusterRoleBinding', `${fullname}-metrics-auth`)['roleRef']).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: `${fullname}-metrics-auth`,
+      });
       expect(rulesOf(named(manifests, 'ClusterRole', `${fullname}-metrics-reader`))).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
       // A cert Secret (the everything values) is mounted read-only where --metrics-cert-dir points; without it, none.
       const { volumes } = podTemplateOf(deployment).spec;
@@ -344,7 +363,9 @@ describe("the hub chart's member agent Roles (memberClusters)", () => {
     const rules = await memberAgentHubRules();
     for (const role of ofKind(grantsToMembers, 'Role')) expect(rulesOf(role)).toEqual(rules);
     const subjectsIn = (namespace: string) => ofKind(grantsToMembers, 'RoleBinding').find((b) => b.metadata.namespace === namespace)?.['subjects'];
-    expect(subjectsIn('fleet-member-member-1')).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: '00000000-0000-4000-8000-0000000000d4' }]);
+    expect(subjectsIn('fleet-member-member-1')).toEqual([
+      { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: '00000000-0000-4000-8000-0000000000d4' },
+    ]);
     // A ServiceAccount subject without a namespace is the member's own hub namespace's.
     expect(subjectsIn('fleet-member-member-2')).toEqual([{ kind: 'ServiceAccount', name: 'member-discovery', namespace: 'fleet-member-member-2' }]);
   });
@@ -357,8 +378,26 @@ describe("the hub chart's member agent Roles (memberClusters)", () => {
   });
 
   const refusals: { set: string[]; message: RegExp }[] = [
-    { set: ['memberClusters[0].name=member-1', 'memberClusters[0].subject.kind=User', 'memberClusters[0].subject.name=a', 'memberClusters[1].name=member-1', 'memberClusters[1].subject.kind=Group', 'memberClusters[1].subject.name=b'], message: /memberClusters: "member-1" is listed twice/ },
-    { set: ['memberClusters[0].name=member-1', 'memberClusters[0].subject.kind=User', 'memberClusters[0].subject.name=a', 'memberClusters[0].subject.namespace=fleet-system'], message: /"member-1": subject.namespace "fleet-system" is set for a User; only a ServiceAccount subject has a namespace/ },
+    {
+      set: [
+        'memberClusters[0].name=member-1',
+        'memberClusters[0].subject.kind=User',
+        'memberClusters[0].subject.name=a',
+        'memberClusters[1].name=member-1',
+        'memberClusters[1].subject.kind=Group',
+        'memberClusters[1].subject.name=b',
+      ],
+      message: /memberClusters: "member-1" is listed twice/,
+    },
+    {
+      set: [
+        'memberClusters[0].name=member-1',
+        'memberClusters[0].subject.kind=User',
+        'memberClusters[0].subject.name=a',
+        'memberClusters[0].subject.namespace=fleet-system',
+      ],
+      message: /"member-1": subject.namespace "fleet-system" is set for a User; only a ServiceAccount subject has a namespace/,
+    },
   ];
   for (const { set, message } of refusals) {
     it(`refuses ${set.join(',')} with ${message.source}`, async () => {
@@ -378,18 +417,48 @@ describe('values.schema.json', () => {
     { chart: 'hub-gateway', base: [], set: 'ports.health=70000', field: /health/ },
     { chart: 'hub-gateway', base: [], set: 'enableAfd=true', field: /resourceGroup|hubName/ },
     { chart: 'hub-gateway', base: [], set: 'memberClusters=member-1', field: /memberClusters/ },
-    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=User,memberClusters[0].subject.name=a,memberClusters[0].namespace=x', field: /memberClusters\/0.*namespace/ },
-    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=Member_1,memberClusters[0].subject.kind=User,memberClusters[0].subject.name=a', field: /memberClusters\/0\/name/ },
-    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=Robot,memberClusters[0].subject.name=a', field: /memberClusters\/0\/subject\/kind/ },
-    { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=ServiceAccount,memberClusters[0].subject.name=Member_Discovery', field: /memberClusters\/0\/subject\/name/ },
+    {
+      chart: 'hub-gateway',
+      base: [],
+      set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=User,memberClusters[0].subject.name=a,memberClusters[0].namespace=x',
+      field: /memberClusters\/0.*namespace/,
+    },
+    {
+      chart: 'hub-gateway',
+      base: [],
+      set: 'memberClusters[0].name=Member_1,memberClusters[0].subject.kind=User,memberClusters[0].subject.name=a',
+      field: /memberClusters\/0\/name/,
+    },
+    {
+      chart: 'hub-gateway',
+      base: [],
+      set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=Robot,memberClusters[0].subject.name=a',
+      field: /memberClusters\/0\/subject\/kind/,
+    },
+    {
+      chart: 'hub-gateway',
+      base: [],
+      set: 'memberClusters[0].name=member-1,memberClusters[0].subject.kind=ServiceAccount,memberClusters[0].subject.name=Member_Discovery',
+      field: /memberClusters\/0\/subject\/name/,
+    },
     { chart: 'hub-gateway', base: [], set: 'memberClusters[0].name=member-1', field: /memberClusters\/0.*subject/ },
     { chart: 'hub-gateway', base: [], set: 'image.digest=latest', field: /digest/ },
     { chart: 'hub-gateway', base: [], set: 'azure.cloudConfigSecret=azure-cloud-config', field: /cloudConfigSecret/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'image.digest=sha256:abc', field: /digest/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'managedIdentity.clientId=my-identity', field: /clientId/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'hub.kubeconfig=x', field: /kubeconfig/ },
-    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'enablePrivateLinkOriginDiscovery=true,privateLinkApprovalHubs[0]=hub-eastus2', field: /privateLinkApprovalHubs/ },
-    { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'privateLinkApprovalHubs[0]=subscription/s/cluster/hub', field: /enablePrivateLinkOriginDiscovery/ },
+    {
+      chart: 'member-discovery',
+      base: ['member-minimal.yaml'],
+      set: 'enablePrivateLinkOriginDiscovery=true,privateLinkApprovalHubs[0]=hub-eastus2',
+      field: /privateLinkApprovalHubs/,
+    },
+    {
+      chart: 'member-discovery',
+      base: ['member-minimal.yaml'],
+      set: 'privateLinkApprovalHubs[0]=subscription/s/cluster/hub',
+      field: /enablePrivateLinkOriginDiscovery/,
+    },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'enablePrivateLinkOriginDiscovery=yes', field: /enablePrivateLinkOriginDiscovery/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'memberClusterName=Member_1', field: /memberClusterName/ },
     { chart: 'member-discovery', base: ['member-minimal.yaml'], set: 'approvePrivateLinkConnections=true', field: /enablePrivateLinkOriginDiscovery/ },

@@ -34,7 +34,11 @@ async function runUpstreamInstaller(): Promise<void> {
       await client.create(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, crd, { fieldManager: 'net-crd-installer' });
     } else {
       const labels = { ...current.metadata.labels, [UPSTREAM_CRD_INSTALLER_LABEL]: 'true' };
-      await client.replace(objectPath(customResourceDefinitions, crd.metadata.name), { ...current, metadata: { ...current.metadata, labels }, spec: crd.spec }, { fieldManager: 'net-crd-installer' });
+      await client.replace(
+        objectPath(customResourceDefinitions, crd.metadata.name),
+        { ...current, metadata: { ...current.metadata, labels }, spec: crd.spec },
+        { fieldManager: 'net-crd-installer' },
+      );
     }
   }
 }
@@ -43,7 +47,11 @@ const readIseCrd = () => client.get<CustomResourceDefinition>(objectPath(customR
 
 /** Waits until the API server serves what the installed CRD says (the check reads the CRD; the create proves it). */
 async function extensionFieldsServed(): Promise<boolean> {
-  const check = await eventually(async () => checkFleetCrds(await readIseCrd()), (c) => c.ok, 10_000);
+  const check = await eventually(
+    async () => checkFleetCrds(await readIseCrd()),
+    (c) => c.ok,
+    10_000,
+  );
   return check.ok;
 }
 
@@ -53,14 +61,7 @@ async function createExportWithPrivateLinkService(): Promise<Record<string, unkn
   const fixture = exportOf({ cluster: 'member-1', service: `web-${++exportCount}` });
   const body = { ...fixture, spec: { ...fixture.spec, privateLinkService: PRIVATE_LINK_SERVICE } };
   return eventually(
-    () =>
-      client
-        .create<Record<string, unknown>>(
-          ISE_PATH,
-          body,
-          { fieldValidation: 'Strict' },
-        )
-        .catch((error: unknown) => ({ error })),
+    () => client.create<Record<string, unknown>>(ISE_PATH, body, { fieldValidation: 'Strict' }).catch((error: unknown) => ({ error })),
     // Right after a CRD update the API server may still decode with the previous schema for a moment.
     (result) => !('error' in result),
     10_000,
@@ -88,7 +89,16 @@ describe("the hub chart over upstream's CRDs (real kube-apiserver)", () => {
   it("upstream's InternalServiceExport refuses the extension fields (the starting point is real)", async () => {
     expect(checkFleetCrds(await readIseCrd()).ok).toBe(false);
     const error = await client
-      .create(ISE_PATH, { apiVersion: 'networking.fleet.azure.com/v1alpha1', kind: 'InternalServiceExport', metadata: { name: 'probe' }, spec: { privateLinkService: { resourceID: 'x' } } }, { fieldValidation: 'Strict' })
+      .create(
+        ISE_PATH,
+        {
+          apiVersion: 'networking.fleet.azure.com/v1alpha1',
+          kind: 'InternalServiceExport',
+          metadata: { name: 'probe' },
+          spec: { privateLinkService: { resourceID: 'x' } },
+        },
+        { fieldValidation: 'Strict' },
+      )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KubeApiError);
     expect((error as KubeApiError).message).toContain('unknown field "spec.privateLinkService"');
@@ -97,7 +107,9 @@ describe("the hub chart over upstream's CRDs (real kube-apiserver)", () => {
   it('helm upgrade --install without --take-ownership refuses, naming the CRD it would have to adopt', async () => {
     const result = await helmOnHub(['upgrade', '--install', RELEASE, chartDir('hub-gateway')]);
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/CustomResourceDefinition "(internalserviceexports|serviceimports)\.networking\.fleet\.azure\.com".*exists and cannot be imported/);
+    expect(result.stderr).toMatch(
+      /CustomResourceDefinition "(internalserviceexports|serviceimports)\.networking\.fleet\.azure\.com".*exists and cannot be imported/,
+    );
     expect(checkFleetCrds(await readIseCrd()).ok).toBe(false);
   });
 
@@ -113,7 +125,11 @@ describe("the hub chart over upstream's CRDs (real kube-apiserver)", () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const crd = await readIseCrd();
-    expect(crd.metadata.annotations).toMatchObject({ 'meta.helm.sh/release-name': RELEASE, 'meta.helm.sh/release-namespace': 'fleet-system', 'helm.sh/resource-policy': 'keep' });
+    expect(crd.metadata.annotations).toMatchObject({
+      'meta.helm.sh/release-name': RELEASE,
+      'meta.helm.sh/release-namespace': 'fleet-system',
+      'helm.sh/resource-policy': 'keep',
+    });
     expect(crd.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'Helm' });
     expect(await extensionFieldsServed()).toBe(true);
     const created = await createExportWithPrivateLinkService();
@@ -122,7 +138,15 @@ describe("the hub chart over upstream's CRDs (real kube-apiserver)", () => {
 
   it("helm upgrade --force-conflicts puts the extended CRDs back after upstream's net-crd-installer reverted them", async () => {
     await runUpstreamInstaller();
-    expect((await eventually(async () => checkFleetCrds(await readIseCrd()), (c) => !c.ok, 10_000)).ok).toBe(false);
+    expect(
+      (
+        await eventually(
+          async () => checkFleetCrds(await readIseCrd()),
+          (c) => !c.ok,
+          10_000,
+        )
+      ).ok,
+    ).toBe(false);
     const plain = await helmOnHub(['upgrade', RELEASE, chartDir('hub-gateway')]);
     expect(plain.code).not.toBe(0);
     expect(plain.stderr).toMatch(/conflict with "net-crd-installer"/);
@@ -131,7 +155,9 @@ describe("the hub chart over upstream's CRDs (real kube-apiserver)", () => {
     expect(result.code).toBe(0);
     expect(await extensionFieldsServed()).toBe(true);
     expect(await createExportWithPrivateLinkService()).toMatchObject({ spec: { privateLinkService: { location: 'eastus2' } } });
-    const deployment = await client.get<{ spec: { template: { spec: { containers: { args: string[] }[] } } } }>('/apis/apps/v1/namespaces/fleet-system/deployments/hub-gateway');
+    const deployment = await client.get<{ spec: { template: { spec: { containers: { args: string[] }[] } } } }>(
+      '/apis/apps/v1/namespaces/fleet-system/deployments/hub-gateway',
+    );
     expect(deployment.spec.template.spec.containers[0]!.args).toContain('--log-level=debug');
   });
 

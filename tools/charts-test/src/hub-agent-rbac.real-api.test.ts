@@ -8,7 +8,17 @@ import { INTERNAL_SERVICE_EXPORT_FINALIZER } from '@fleet-gateway/fleet-hub';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
 import type { RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { AFD_DISABLED_MESSAGE, GATEWAY_FINALIZER } from '@fleet-gateway/gateway-controllers';
-import { applyObject, conditionOf, gatewayBody, gatewayPath, publishExport, readExport, readGateway, routeBody, routePath } from '@fleet-gateway/gateway-controllers/test-support';
+import {
+  applyObject,
+  conditionOf,
+  gatewayBody,
+  gatewayPath,
+  publishExport,
+  readExport,
+  readGateway,
+  routeBody,
+  routePath,
+} from '@fleet-gateway/gateway-controllers/test-support';
 import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +62,12 @@ beforeAll(async () => {
   await plane.installCrds('hub', { gatewayApi: 'standard', experimentalGatewayClass: true, fleet: false });
   for (const namespace of ['fleet-system', 'shop', 'fleet-member-member-1']) await createNamespace(admin, namespace);
   await installChart('hub-gateway', hub.kubeconfigPath);
-  ({ kubeconfigPath: agentKubeconfig, client: agentClient } = await serviceAccountIdentity(admin, hub, SERVICE_ACCOUNT, path.join(dir, 'agent-kubeconfig.yaml')));
+  ({ kubeconfigPath: agentKubeconfig, client: agentClient } = await serviceAccountIdentity(
+    admin,
+    hub,
+    SERVICE_ACCOUNT,
+    path.join(dir, 'agent-kubeconfig.yaml'),
+  ));
 }, 240_000);
 
 afterAll(async () => {
@@ -64,20 +79,25 @@ afterAll(async () => {
 
 /** The agent's bundle with AFD off, its chart's identity and its default (secure) /metrics, on loopback ports. */
 const startAgentWithoutAfd = () =>
-  new AgentProcess(bundle, ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'], {
-    PATH: process.env.PATH,
-    KUBECONFIG: agentKubeconfig,
-  }, AGENT_NODE_FLAGS['hub-gateway']);
+  new AgentProcess(
+    bundle,
+    ['--enable-afd=false', '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'],
+    {
+      PATH: process.env.PATH,
+      KUBECONFIG: agentKubeconfig,
+    },
+    AGENT_NODE_FLAGS['hub-gateway'],
+  );
 
 describe("the hub agent under only its chart's RBAC (bundle under node, real kube-apiserver)", () => {
-  it('the token carries the chart\'s permissions and no more (reading Secrets is forbidden)', async () => {
+  it("the token carries the chart's permissions and no more (reading Secrets is forbidden)", async () => {
     await expect(agentClient.get('/apis/gateway.networking.k8s.io/v1/gateways')).resolves.toBeDefined();
     const error = await agentClient.get('/api/v1/namespaces/fleet-system/secrets').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KubeApiError);
     expect((error as KubeApiError).statusCode).toBe(403);
   });
 
-  it('serves /metrics over HTTPS only to a ServiceAccount bound to the chart\'s metrics-reader role, reviewing tokens with only the chart\'s RBAC', async () => {
+  it("serves /metrics over HTTPS only to a ServiceAccount bound to the chart's metrics-reader role, reviewing tokens with only the chart's RBAC", async () => {
     agent = startAgentWithoutAfd();
     const started = await agent.line((l) => l.message === 'hub-gateway started');
     const metricsUrl = `${String(started.metrics)}/metrics`;
@@ -87,7 +107,10 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     const scraped = await scrapeMetrics(metricsUrl, reader);
     expect(scraped.status).toBe(200);
     expect(scraped.body).toContain('controller_reconcile_total{controller="gateway",outcome="done"}');
-    expect(await scrapeMetrics(metricsUrl, stranger)).toEqual({ status: 403, body: 'Forbidden: user "system:serviceaccount:fleet-system:stranger" may not get /metrics\n' });
+    expect(await scrapeMetrics(metricsUrl, stranger)).toEqual({
+      status: 403,
+      body: 'Forbidden: user "system:serviceaccount:fleet-system:stranger" may not get /metrics\n',
+    });
     expect((await scrapeMetrics(metricsUrl)).status).toBe(401);
     expect((await scrapeMetrics(metricsUrl, 'not-a-token')).status).toBe(401);
     expect(await agent.stop()).toBe(0);
@@ -98,10 +121,21 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     agent = startAgentWithoutAfd();
     const started = await agent.line((l) => l.message === 'hub-gateway started');
     const health = String(started.health);
-    const ready = await eventually(async () => { const r = await fetch(`${health}/readyz`); return { status: r.status, text: await r.text() }; }, (r) => r.status === 200, 30_000);
+    const ready = await eventually(
+      async () => {
+        const r = await fetch(`${health}/readyz`);
+        return { status: r.status, text: await r.text() };
+      },
+      (r) => r.status === 200,
+      30_000,
+    );
     expect(ready.text).toContain('[+]fleet-crds ok');
     expect(ready.text).toContain('[+]leader-lease ok');
-    const lease = await eventually(() => admin.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH).catch(() => undefined), (l) => (l?.spec?.holderIdentity ?? '') !== '', 30_000);
+    const lease = await eventually(
+      () => admin.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH).catch(() => undefined),
+      (l) => (l?.spec?.holderIdentity ?? '') !== '',
+      30_000,
+    );
     expect(lease?.spec?.holderIdentity).toBeTruthy();
 
     await admin.create('/apis/gateway.networking.k8s.io/v1/gatewayclasses', {
@@ -120,7 +154,10 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
       apiVersion: 'gateway.networking.k8s.io/v1',
       kind: 'HTTPRoute',
       metadata: { name: 'web' },
-      spec: { parentRefs: [{ name: 'web' }], rules: [{ backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'web', port: 80 }] }] },
+      spec: {
+        parentRefs: [{ name: 'web' }],
+        rules: [{ backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'web', port: 80 }] }],
+      },
     });
     await admin.create('/apis/networking.fleet.azure.com/v1alpha1/namespaces/fleet-member-member-1/internalserviceexports', exportOf({ cluster: 'member-1' }));
 
@@ -131,7 +168,11 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     );
     expect(condition(gatewayClass, 'Accepted')?.status).toBe('True');
 
-    const gateway = await eventually(() => admin.get<Conditioned>(GATEWAY_PATH), (g) => condition(g, 'Programmed')?.status === 'False', 30_000);
+    const gateway = await eventually(
+      () => admin.get<Conditioned>(GATEWAY_PATH),
+      (g) => condition(g, 'Programmed')?.status === 'False',
+      30_000,
+    );
     expect(condition(gateway, 'Accepted')?.status).toBe('True');
     expect(condition(gateway, 'Programmed')).toMatchObject({ status: 'False', message: expect.stringContaining(AFD_DISABLED_MESSAGE) });
     // Nothing programmed in Azure, so nothing to clean up: the finalizer comes before the first Azure write only.
@@ -143,7 +184,11 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
       30_000,
     );
     expect(serviceImport?.status?.clusters).toEqual([{ cluster: 'member-1' }]);
-    const exported = await eventually(() => admin.get<Conditioned>(EXPORT_PATH), (e) => condition(e, 'Conflict') !== undefined, 30_000);
+    const exported = await eventually(
+      () => admin.get<Conditioned>(EXPORT_PATH),
+      (e) => condition(e, 'Conflict') !== undefined,
+      30_000,
+    );
     expect(exported.metadata.finalizers).toContain(INTERNAL_SERVICE_EXPORT_FINALIZER);
     expect(condition(exported, 'Conflict')?.status).toBe('False');
 
@@ -162,14 +207,24 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
 
     // The export's withdrawal: the agent releases its finalizer and deletes the ServiceImport.
     await admin.delete(EXPORT_PATH);
-    const gone = await eventually(async () => ({
-      exported: await admin.get(EXPORT_PATH).then(() => true, () => false),
-      imported: await admin.get(IMPORT_PATH).then(() => true, () => false),
-    }), (s) => !s.exported && !s.imported, 30_000);
+    const gone = await eventually(
+      async () => ({
+        exported: await admin.get(EXPORT_PATH).then(
+          () => true,
+          () => false,
+        ),
+        imported: await admin.get(IMPORT_PATH).then(
+          () => true,
+          () => false,
+        ),
+      }),
+      (s) => !s.exported && !s.imported,
+      30_000,
+    );
     expect(gone).toEqual({ exported: false, imported: false });
 
     expect(await agent.stop()).toBe(0);
-    expect(((await admin.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH)).spec?.holderIdentity) ?? '').toBe('');
+    expect((await admin.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH)).spec?.holderIdentity ?? '').toBe('');
     expect(refusals(agent)).toEqual([]);
     expect(agent.stderr).toBe('');
   }, 120_000);
@@ -180,8 +235,21 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-fleet-afd' });
     agent = new AgentProcess(
       bundle,
-      ['--enable-afd', '--afd-resource-group', 'rg-fleet-afd', '--hub-name', 'hub-test', '--azure-subscription-id', SUBSCRIPTION, '--arm-endpoint', emulator.armEndpoint,
-        '--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0'],
+      [
+        '--enable-afd',
+        '--afd-resource-group',
+        'rg-fleet-afd',
+        '--hub-name',
+        'hub-test',
+        '--azure-subscription-id',
+        SUBSCRIPTION,
+        '--arm-endpoint',
+        emulator.armEndpoint,
+        '--health-probe-bind-address',
+        '127.0.0.1:0',
+        '--metrics-bind-address',
+        '127.0.0.1:0',
+      ],
       { PATH: process.env.PATH, KUBECONFIG: agentKubeconfig, ...azure.environment },
       AGENT_NODE_FLAGS['hub-gateway'],
     );
@@ -190,14 +258,30 @@ describe("the hub agent under only its chart's RBAC (bundle under node, real kub
     await applyObject(admin, gatewayPath('afd'), gatewayBody('afd'));
     await applyObject(admin, routePath('afd'), routeBody('afd', 'afd', [{ path: '/', backends: [{ name: 'catalog' }] }]));
 
-    const programmed = await eventually(() => readGateway(admin, 'afd'), (g) => conditionOf(g, 'Programmed')?.status === 'True', 60_000);
+    const programmed = await eventually(
+      () => readGateway(admin, 'afd'),
+      (g) => conditionOf(g, 'Programmed')?.status === 'True',
+      60_000,
+    );
     expect(conditionOf(programmed, 'Programmed')?.status).toBe('True');
     expect(programmed.metadata.finalizers).toContain(GATEWAY_FINALIZER);
-    const exported = await eventually(() => readExport(admin, 'member-1', 'catalog'), (e) => (e.status?.frontDoors ?? []).length > 0, 30_000);
+    const exported = await eventually(
+      () => readExport(admin, 'member-1', 'catalog'),
+      (e) => (e.status?.frontDoors ?? []).length > 0,
+      30_000,
+    );
     expect(exported.status?.frontDoors?.map((f) => f.gateway)).toEqual(['shop/afd']);
 
     await admin.delete(gatewayPath('afd'));
-    const gone = await eventually(() => admin.get(gatewayPath('afd')).then(() => false, () => true), (g) => g, 60_000);
+    const gone = await eventually(
+      () =>
+        admin.get(gatewayPath('afd')).then(
+          () => false,
+          () => true,
+        ),
+      (g) => g,
+      60_000,
+    );
     expect(gone).toBe(true);
     expect(await agent.stop()).toBe(0);
     expect(refusals(agent)).toEqual([]);

@@ -4,11 +4,33 @@ import path from 'node:path';
 import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { CloudProviderStandIn, emulatorIdentityCredential, type RunningEmulator } from '@fleet-gateway/azure-emulator';
 import { memberAgentHubRules, startControlPlane, type Cluster, type ControlPlane } from '@fleet-gateway/control-plane';
-import { collectionPath, createLogger, EventRecorder, isNotFound, KubeApiError, KubeClient, Manager, objectPath, type Condition } from '@fleet-gateway/controller';
+import {
+  collectionPath,
+  createLogger,
+  EventRecorder,
+  isNotFound,
+  KubeApiError,
+  KubeClient,
+  Manager,
+  objectPath,
+  type Condition,
+} from '@fleet-gateway/controller';
 import { AgentProcess, bundleAgent, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
 import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
 import { SERVICE_ANNOTATIONS } from '@fleet-gateway/member-azure';
-import { AZURE_DATA_CURRENT_CONDITION, ClusterRegion, internalServiceExports, ORIGIN_PUBLISHED_CONDITION, REGION_LABEL, SERVICE_EXPORT_FINALIZER, serviceExports, services, type CachedInternalServiceExport, type CachedService, type CachedServiceExport } from '@fleet-gateway/member-export';
+import {
+  AZURE_DATA_CURRENT_CONDITION,
+  ClusterRegion,
+  internalServiceExports,
+  ORIGIN_PUBLISHED_CONDITION,
+  REGION_LABEL,
+  SERVICE_EXPORT_FINALIZER,
+  serviceExports,
+  services,
+  type CachedInternalServiceExport,
+  type CachedService,
+  type CachedServiceExport,
+} from '@fleet-gateway/member-export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAccess, mayI, type ResourceAttributes } from './access-review.js';
 import { refusals, startAgentEmulator, type AgentEmulator } from './agent-run.js';
@@ -78,7 +100,9 @@ beforeAll(async () => {
   await standIn.start();
   const logger = createLogger({ level: 'error', fields: { component: 'hub-gateway' } });
   hubSide = new Manager({ logger });
-  const events = hubSide.addEventRecorder(new EventRecorder({ client: hubAdmin, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }));
+  const events = hubSide.addEventRecorder(
+    new EventRecorder({ client: hubAdmin, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }),
+  );
   registerFleetHubControllers({ manager: hubSide, client: hubAdmin, events, logger });
   await hubSide.start();
 }, 240_000);
@@ -96,7 +120,10 @@ afterAll(async () => {
  * ServiceAccount's with a 429; KubeClient waits that out itself, as client-go does.
  */
 const statusOf = (request: () => Promise<unknown>): Promise<unknown> =>
-  request().then(() => 200, (e: unknown) => (e instanceof KubeApiError ? e.statusCode : e));
+  request().then(
+    () => 200,
+    (e: unknown) => (e instanceof KubeApiError ? e.statusCode : e),
+  );
 const readServiceExport = () => memberAdmin.get<CachedServiceExport>(objectPath(serviceExports, 'orders', 'shop'));
 const hubExportPath = objectPath(internalServiceExports, 'shop-orders', HUB_NAMESPACE);
 const readHubExport = () => hubAdmin.get<CachedInternalServiceExport>(hubExportPath).catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
@@ -177,14 +204,21 @@ describe("the member agent under only its chart's RBAC on the member and the hub
     agent = new AgentProcess(
       bundle,
       [
-        '--member-cluster-name', MEMBER,
-        '--hub-kubeconfig', hubIdentity.kubeconfigPath,
+        '--member-cluster-name',
+        MEMBER,
+        '--hub-kubeconfig',
+        hubIdentity.kubeconfigPath,
         '--enable-private-link-origin-discovery',
-        '--azure-subscription-id', SUBSCRIPTION,
-        '--node-resource-group', NODE_RG,
-        '--arm-endpoint', emulator.armEndpoint,
-        '--health-probe-bind-address', '127.0.0.1:0',
-        '--metrics-bind-address', '127.0.0.1:0',
+        '--azure-subscription-id',
+        SUBSCRIPTION,
+        '--node-resource-group',
+        NODE_RG,
+        '--arm-endpoint',
+        emulator.armEndpoint,
+        '--health-probe-bind-address',
+        '127.0.0.1:0',
+        '--metrics-bind-address',
+        '127.0.0.1:0',
       ],
       { PATH: process.env.PATH, KUBECONFIG: memberIdentity.kubeconfigPath, ...azure.environment },
       AGENT_NODE_FLAGS['member-discovery'],
@@ -200,10 +234,21 @@ describe("the member agent under only its chart's RBAC on the member and the hub
     expect((await scrapeMetrics(metricsUrl, await scraperToken(memberAdmin, 'stranger'))).status).toBe(403);
     expect((await scrapeMetrics(metricsUrl)).status).toBe(401);
     const health = String(started.health);
-    const ready = await eventually(async () => { const r = await fetch(`${health}/readyz`); return { status: r.status, text: await r.text() }; }, (r) => r.status === 200, 30_000);
+    const ready = await eventually(
+      async () => {
+        const r = await fetch(`${health}/readyz`);
+        return { status: r.status, text: await r.text() };
+      },
+      (r) => r.status === 200,
+      30_000,
+    );
     expect(ready.text).toContain('[+]fleet-crds ok');
     expect(ready.text).toContain('[+]leader-lease ok');
-    const lease = await eventually(() => memberAdmin.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH).catch(() => undefined), (l) => (l?.spec?.holderIdentity ?? '') !== '', 30_000);
+    const lease = await eventually(
+      () => memberAdmin.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH).catch(() => undefined),
+      (l) => (l?.spec?.holderIdentity ?? '') !== '',
+      30_000,
+    );
     expect(lease?.spec?.holderIdentity).toBeTruthy();
 
     await memberAdmin.create(collectionPath(services, 'shop'), {
@@ -215,7 +260,11 @@ describe("the member agent under only its chart's RBAC on the member and the hub
       (s) => (s.status?.loadBalancer?.ingress ?? []).length > 0,
       30_000,
     );
-    await memberAdmin.create(collectionPath(serviceExports, 'shop'), { apiVersion: 'networking.fleet.azure.com/v1beta1', kind: 'ServiceExport', metadata: { name: 'orders' } });
+    await memberAdmin.create(collectionPath(serviceExports, 'shop'), {
+      apiVersion: 'networking.fleet.azure.com/v1beta1',
+      kind: 'ServiceExport',
+      metadata: { name: 'orders' },
+    });
 
     const published = await eventually(readHubExport, (e) => e?.spec?.privateLinkService !== undefined, 60_000);
     expect(published?.spec).toMatchObject({
@@ -223,7 +272,9 @@ describe("the member agent under only its chart's RBAC on the member and the hub
       isInternalLoadBalancer: true,
       internalLoadBalancerIP: service.status?.loadBalancer?.ingress?.[0]?.ip,
       privateLinkService: {
-        resourceID: expect.stringMatching(new RegExp(`^/subscriptions/${SUBSCRIPTION}/resourceGroups/${NODE_RG}/providers/Microsoft\\.Network/privateLinkServices/[^/]+$`)),
+        resourceID: expect.stringMatching(
+          new RegExp(`^/subscriptions/${SUBSCRIPTION}/resourceGroups/${NODE_RG}/providers/Microsoft\\.Network/privateLinkServices/[^/]+$`),
+        ),
         location: expect.any(String),
         alias: expect.any(String),
       },
@@ -234,7 +285,9 @@ describe("the member agent under only its chart's RBAC on the member and the hub
 
     const exported = await eventually(
       readServiceExport,
-      (s) => [ORIGIN_PUBLISHED_CONDITION, AZURE_DATA_CURRENT_CONDITION].every((type) => conditionOf(s, type)?.status === 'True') && conditionOf(s, 'Conflict')?.status === 'False',
+      (s) =>
+        [ORIGIN_PUBLISHED_CONDITION, AZURE_DATA_CURRENT_CONDITION].every((type) => conditionOf(s, type)?.status === 'True') &&
+        conditionOf(s, 'Conflict')?.status === 'False',
       30_000,
     );
     expect(exported.metadata.finalizers).toEqual([SERVICE_EXPORT_FINALIZER]);
@@ -248,10 +301,17 @@ describe("the member agent under only its chart's RBAC on the member and the hub
     expect(events.items.some((e) => e.reportingController === 'networking.fleet.azure.com/member-discovery')).toBe(true);
 
     await memberAdmin.delete(objectPath(serviceExports, 'orders', 'shop'));
-    const gone = await eventually(async () => ({
-      serviceExport: await readServiceExport().then(() => true, (e: unknown) => !isNotFound(e)),
-      hubExport: (await readHubExport()) !== undefined,
-    }), (s) => !s.serviceExport && !s.hubExport, 30_000);
+    const gone = await eventually(
+      async () => ({
+        serviceExport: await readServiceExport().then(
+          () => true,
+          (e: unknown) => !isNotFound(e),
+        ),
+        hubExport: (await readHubExport()) !== undefined,
+      }),
+      (s) => !s.serviceExport && !s.hubExport,
+      30_000,
+    );
     expect(gone).toEqual({ serviceExport: false, hubExport: false });
 
     expect(await agent.stop()).toBe(0);

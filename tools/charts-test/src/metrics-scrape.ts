@@ -14,7 +14,9 @@ export async function scraperToken(admin: KubeClient, name: string, clusterRole?
       subjects: [{ kind: 'ServiceAccount', name, namespace: 'fleet-system' }],
     });
   }
-  const issued = await admin.create<{ status: { token: string } }>(`/api/v1/namespaces/fleet-system/serviceaccounts/${name}/token`, { spec: { expirationSeconds: 3600 } });
+  const issued = await admin.create<{ status: { token: string } }>(`/api/v1/namespaces/fleet-system/serviceaccounts/${name}/token`, {
+    spec: { expirationSeconds: 3600 },
+  });
   return issued.status.token;
 }
 

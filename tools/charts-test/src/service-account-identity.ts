@@ -25,7 +25,13 @@ export interface ServiceAccountIdentity {
 }
 
 /** Writes the identity of <namespace>/<name> (default fleet-system, where the charts' agents run) on `cluster` to `file` (mode 0600). */
-export async function serviceAccountIdentity(admin: KubeClient, cluster: Cluster, name: string, file: string, namespace = 'fleet-system'): Promise<ServiceAccountIdentity> {
+export async function serviceAccountIdentity(
+  admin: KubeClient,
+  cluster: Cluster,
+  name: string,
+  file: string,
+  namespace = 'fleet-system',
+): Promise<ServiceAccountIdentity> {
   await writeFile(file, await serviceAccountKubeconfig(admin, cluster, namespace, name), { mode: 0o600 });
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(file);

@@ -41,7 +41,11 @@ async function wrapperModuleHash(): Promise<string> {
   const files = ['go.mod', 'go.sum'];
   for (const cmd of (await readdir(path.join(goModuleDir, 'cmd'))).sort()) files.push(`cmd/${cmd}/main.go`);
   for (const file of files) {
-    hash.update(file).update('\0').update(await readFile(path.join(goModuleDir, file))).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(await readFile(path.join(goModuleDir, file)))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

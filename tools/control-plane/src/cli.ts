@@ -38,7 +38,10 @@ async function main(command: string | undefined): Promise<number> {
         log(`a control plane is already recorded in ${dir}; run "stop --dir ${dir}" first`);
         return 1;
       }
-      const clusters = values.clusters.split(',').map((c) => c.trim()).filter(Boolean);
+      const clusters = values.clusters
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
       const plane = await startControlPlane({
         clusters,
         workDir: dir,

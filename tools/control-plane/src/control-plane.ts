@@ -70,7 +70,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const ownsWorkDir = options.workDir === undefined;
   // A plane never starts on another's files: etcd would serve the earlier plane's objects as if they were new.
   if (options.workDir !== undefined && existsSync(options.workDir) && (await readdir(options.workDir)).length > 0) {
-    throw new Error(`refusing to start a control plane in ${options.workDir}: it already holds files (an earlier plane's etcd data would be reused); stop that plane or remove the folder`);
+    throw new Error(
+      `refusing to start a control plane in ${options.workDir}: it already holds files (an earlier plane's etcd data would be reused); stop that plane or remove the folder`,
+    );
   }
   const createdWorkDir = options.workDir === undefined || !existsSync(options.workDir);
   const workDir = options.workDir ?? (await createWorkDir());

@@ -32,12 +32,11 @@ let gatewayApiDir: Promise<string> | undefined;
  * so that the repository never carries a copy of them.
  */
 export function gatewayApiModuleDir(): Promise<string> {
-  gatewayApiDir ??= run('go', ['mod', 'download', '-json', GATEWAY_API_MODULE], { env: { ...process.env, GOFLAGS: '-mod=mod' } })
-    .then(({ stdout }) => {
-      const dir = (JSON.parse(stdout) as { Dir?: string }).Dir;
-      if (!dir) throw new Error(`go mod download ${GATEWAY_API_MODULE} printed no Dir`);
-      return dir;
-    });
+  gatewayApiDir ??= run('go', ['mod', 'download', '-json', GATEWAY_API_MODULE], { env: { ...process.env, GOFLAGS: '-mod=mod' } }).then(({ stdout }) => {
+    const dir = (JSON.parse(stdout) as { Dir?: string }).Dir;
+    if (!dir) throw new Error(`go mod download ${GATEWAY_API_MODULE} printed no Dir`);
+    return dir;
+  });
   return gatewayApiDir;
 }
 

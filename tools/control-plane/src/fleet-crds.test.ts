@@ -111,7 +111,16 @@ describe('Fleet CRDs (charts/fleet-networking-crds) against upstream fleet-netwo
     expect(ports.items?.properties?.protocol).toMatchObject({ enum: ['TCP', 'UDP', 'SCTP'], default: 'TCP' });
     const reference = spec.properties?.serviceReference as Schema;
     expect(reference['x-kubernetes-map-type']).toBe('atomic');
-    expect([...(reference.required ?? [])].sort()).toEqual(['clusterId', 'generation', 'kind', 'name', 'namespace', 'namespacedName', 'resourceVersion', 'uid']);
+    expect([...(reference.required ?? [])].sort()).toEqual([
+      'clusterId',
+      'generation',
+      'kind',
+      'name',
+      'namespace',
+      'namespacedName',
+      'resourceVersion',
+      'uid',
+    ]);
     // Upstream bounds the weight in the member agent (annotation parsing), not in the schema.
     expect(spec.properties?.weight).toEqual({ description: expect.any(String), type: 'integer', format: 'int64' });
   });

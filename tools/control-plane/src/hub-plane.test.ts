@@ -37,7 +37,11 @@ afterAll(async () => {
 describe('hub control plane with the Gateway API and Fleet CRDs', () => {
   it('stores every kind the hub agent reads and serves their status subresources', async () => {
     const custom = plane.cluster('hub').kubeConfig().makeApiClient(CustomObjectsApi);
-    await plane.cluster('hub').kubeConfig().makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'fleet-member-member-1' } } });
+    await plane
+      .cluster('hub')
+      .kubeConfig()
+      .makeApiClient(CoreV1Api)
+      .createNamespace({ body: { metadata: { name: 'fleet-member-member-1' } } });
     type Manifest = { apiVersion: string; metadata: { name: string; namespace?: string }; spec?: object };
     const objects: [plural: string, body: Manifest][] = [
       ['gatewayclasses', gatewayClass],
@@ -60,12 +64,20 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     }
 
     const route = (await custom.getNamespacedCustomObject({
-      group: 'gateway.networking.k8s.io', version: 'v1', namespace: NS, plural: 'httproutes', name: 'store',
+      group: 'gateway.networking.k8s.io',
+      version: 'v1',
+      namespace: NS,
+      plural: 'httproutes',
+      name: 'store',
     })) as ReturnType<typeof httpRoute>;
     expect(route.spec.rules[0]?.backendRefs[0]).toMatchObject({ kind: 'ServiceImport', name: 'store', weight: 10 });
 
     const ise = (await custom.getNamespacedCustomObject({
-      group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'fleet-member-member-1', plural: 'internalserviceexports', name: 'team-b-store',
+      group: 'networking.fleet.azure.com',
+      version: 'v1alpha1',
+      namespace: 'fleet-member-member-1',
+      plural: 'internalserviceexports',
+      name: 'team-b-store',
     })) as ReturnType<typeof internalServiceExport>;
     // The extension fields survive the API server's pruning.
     expect(ise.spec.privateLinkService.alias).toContain('privatelinkservice');
@@ -74,16 +86,25 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     // The hub writes ServiceImport status and the Private Link request list through the status subresource.
     await custom.patchNamespacedCustomObjectStatus(
       {
-        group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'team-b', plural: 'serviceimports', name: 'store',
+        group: 'networking.fleet.azure.com',
+        version: 'v1alpha1',
+        namespace: 'team-b',
+        plural: 'serviceimports',
+        name: 'store',
         body: { status: { type: 'ClusterSetIP', ports: [{ port: 8080, protocol: 'TCP' }], clusters: [{ cluster: 'member-1' }] } },
       },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     await custom.patchNamespacedCustomObjectStatus(
       {
-        group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'fleet-member-member-1', plural: 'internalserviceexports', name: 'team-b-store',
+        group: 'networking.fleet.azure.com',
+        version: 'v1alpha1',
+        namespace: 'fleet-member-member-1',
+        plural: 'internalserviceexports',
+        name: 'team-b-store',
         body: {
-          apiVersion: 'networking.fleet.azure.com/v1alpha1', kind: 'InternalServiceExport',
+          apiVersion: 'networking.fleet.azure.com/v1alpha1',
+          kind: 'InternalServiceExport',
           metadata: { name: 'team-b-store', namespace: 'fleet-member-member-1' },
           status: { privateLinkRequests: [{ gateway: `${NS}/web`, requestMessage: 'fleet-gw-req-1' }] },
         },
@@ -93,11 +114,19 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
       setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
     );
     const imported = (await custom.getNamespacedCustomObject({
-      group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'team-b', plural: 'serviceimports', name: 'store',
+      group: 'networking.fleet.azure.com',
+      version: 'v1alpha1',
+      namespace: 'team-b',
+      plural: 'serviceimports',
+      name: 'store',
     })) as { status: { clusters: { cluster: string }[]; ports: { port: number }[] } };
     expect(imported.status.clusters).toEqual([{ cluster: 'member-1' }]);
     const iseAfter = (await custom.getNamespacedCustomObject({
-      group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'fleet-member-member-1', plural: 'internalserviceexports', name: 'team-b-store',
+      group: 'networking.fleet.azure.com',
+      version: 'v1alpha1',
+      namespace: 'fleet-member-member-1',
+      plural: 'internalserviceexports',
+      name: 'team-b-store',
     })) as { spec: { privateLinkService: unknown }; status: { privateLinkRequests: unknown[] } };
     expect(iseAfter.status.privateLinkRequests).toEqual([{ gateway: `${NS}/web`, requestMessage: 'fleet-gw-req-1' }]);
     expect(iseAfter.spec.privateLinkService).toEqual(ise.spec.privateLinkService);
@@ -105,7 +134,11 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     // The member re-applies its spec under its own field manager: the hub's status entries stay.
     await custom.patchNamespacedCustomObject(
       {
-        group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'fleet-member-member-1', plural: 'internalserviceexports', name: 'team-b-store',
+        group: 'networking.fleet.azure.com',
+        version: 'v1alpha1',
+        namespace: 'fleet-member-member-1',
+        plural: 'internalserviceexports',
+        name: 'team-b-store',
         body: { ...internalServiceExport('member-1', 8080), spec: { ...internalServiceExport('member-1', 8080).spec, weight: 5 } },
         fieldManager: 'member-discovery',
         force: true,
@@ -113,7 +146,11 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
       setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
     );
     const iseFinal = (await custom.getNamespacedCustomObject({
-      group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'fleet-member-member-1', plural: 'internalserviceexports', name: 'team-b-store',
+      group: 'networking.fleet.azure.com',
+      version: 'v1alpha1',
+      namespace: 'fleet-member-member-1',
+      plural: 'internalserviceexports',
+      name: 'team-b-store',
     })) as { spec: { weight: number }; status: { privateLinkRequests: unknown[] } };
     expect(iseFinal.spec.weight).toBe(5);
     expect(iseFinal.status.privateLinkRequests).toEqual([{ gateway: `${NS}/web`, requestMessage: 'fleet-gw-req-1' }]);
@@ -124,23 +161,35 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     const badRoute = { ...httpRoute(1_000_001), metadata: { name: 'too-heavy', namespace: NS } };
     const routeError = await custom
       .createNamespacedCustomObject({ group: 'gateway.networking.k8s.io', version: 'v1', namespace: NS, plural: 'httproutes', body: badRoute })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(statusOf(routeError)).toBe(422);
     expect(String((routeError as { body?: string }).body)).toContain('weight');
 
     const badExport = { ...internalServiceExport('member-1', 70_000), metadata: { name: 'bad-port', namespace: 'fleet-member-member-1' } };
     const exportError = await custom
       .createNamespacedCustomObject({
-        group: 'networking.fleet.azure.com', version: 'v1alpha1', namespace: 'fleet-member-member-1', plural: 'internalserviceexports', body: badExport,
+        group: 'networking.fleet.azure.com',
+        version: 'v1alpha1',
+        namespace: 'fleet-member-member-1',
+        plural: 'internalserviceexports',
+        body: badExport,
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(statusOf(exportError)).toBe(422);
     expect(String((exportError as { body?: string }).body)).toContain('spec.ports[0].port');
 
     // As upstream, a port's protocol defaults to TCP.
     const noProtocol = internalServiceExport('member-1', 9090);
     const defaulted = (await custom.createNamespacedCustomObject({
-      ...FLEET, namespace: 'fleet-member-member-1', plural: 'internalserviceexports',
+      ...FLEET,
+      namespace: 'fleet-member-member-1',
+      plural: 'internalserviceexports',
       body: { ...noProtocol, metadata: { name: 'no-protocol', namespace: 'fleet-member-member-1' }, spec: { ...noProtocol.spec, ports: [{ port: 9090 }] } },
     })) as { spec: { ports: { protocol?: string }[] } };
     expect(defaulted.spec.ports[0]?.protocol).toBe('TCP');
@@ -153,11 +202,18 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     await custom.createNamespacedCustomObject({ ...target, body: applied });
     const applyRequests = (fieldManager: string, requests: { gateway: string; requestMessage: string }[]) =>
       custom.patchNamespacedCustomObjectStatus(
-        { ...target, body: { apiVersion: applied.apiVersion, kind: applied.kind, metadata: applied.metadata, status: { privateLinkRequests: requests } }, fieldManager, force: true },
+        {
+          ...target,
+          body: { apiVersion: applied.apiVersion, kind: applied.kind, metadata: applied.metadata, status: { privateLinkRequests: requests } },
+          fieldManager,
+          force: true,
+        },
         setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
       );
     const requests = async () =>
-      ((await custom.getNamespacedCustomObject(target)) as { status?: { privateLinkRequests?: { gateway: string }[] } }).status?.privateLinkRequests?.map((r) => r.gateway);
+      ((await custom.getNamespacedCustomObject(target)) as { status?: { privateLinkRequests?: { gateway: string }[] } }).status?.privateLinkRequests?.map(
+        (r) => r.gateway,
+      );
     await applyRequests('gateway-web', [{ gateway: `${NS}/web`, requestMessage: 'req-web' }]);
     await applyRequests('gateway-api', [{ gateway: `${NS}/api`, requestMessage: 'req-api' }]);
     expect(await requests()).toEqual([`${NS}/web`, `${NS}/api`]);
@@ -237,12 +293,20 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     await core.deleteNamespacedConfigMap({ name: 'owner', namespace: NS });
 
     const namespaceGone = await eventually(
-      () => core.readNamespace({ name: 'doomed' }).then(() => false, (e: unknown) => statusOf(e) === 404),
+      () =>
+        core.readNamespace({ name: 'doomed' }).then(
+          () => false,
+          (e: unknown) => statusOf(e) === 404,
+        ),
       (gone) => gone,
     );
     expect(namespaceGone).toBe(true);
     const dependentGone = await eventually(
-      () => core.readNamespacedConfigMap({ name: 'dependent', namespace: NS }).then(() => false, (e: unknown) => statusOf(e) === 404),
+      () =>
+        core.readNamespacedConfigMap({ name: 'dependent', namespace: NS }).then(
+          () => false,
+          (e: unknown) => statusOf(e) === 404,
+        ),
       (gone) => gone,
     );
     expect(dependentGone).toBe(true);
@@ -261,7 +325,11 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     // The same client objects, built from the kubeconfigs written before the restart (admin certificate, member token).
     const read = await core.readNamespacedConfigMap({ name: 'survivor', namespace: NS });
     expect(read.data).toEqual({ k: 'v' });
-    expect(await answer(member.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ ...FLEET, namespace: 'fleet-member-member-4', plural: 'internalserviceexports' }))).toBe(200);
+    expect(
+      await answer(
+        member.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ ...FLEET, namespace: 'fleet-member-member-4', plural: 'internalserviceexports' }),
+      ),
+    ).toBe(200);
   });
 
   it('keeps GatewayClass status.supportedFeatures only once the experimental GatewayClass CRD is installed', async () => {
@@ -269,13 +337,19 @@ describe('hub control plane with the Gateway API and Fleet CRDs', () => {
     const writeFeatures = async () => {
       await custom.patchClusterCustomObjectStatus(
         {
-          group: 'gateway.networking.k8s.io', version: 'v1', plural: 'gatewayclasses', name: 'azure-fleet-afd',
+          group: 'gateway.networking.k8s.io',
+          version: 'v1',
+          plural: 'gatewayclasses',
+          name: 'azure-fleet-afd',
           body: { status: { supportedFeatures: [{ name: 'HTTPRoute' }] } },
         },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       );
       const read = (await custom.getClusterCustomObject({
-        group: 'gateway.networking.k8s.io', version: 'v1', plural: 'gatewayclasses', name: 'azure-fleet-afd',
+        group: 'gateway.networking.k8s.io',
+        version: 'v1',
+        plural: 'gatewayclasses',
+        name: 'azure-fleet-afd',
       })) as { status?: { supportedFeatures?: unknown } };
       return read.status?.supportedFeatures;
     };

@@ -16,7 +16,11 @@ const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
 const vitest = path.join(repoRoot, 'node_modules/.bin/vitest');
 const cli = path.join(import.meta.dirname, 'cli.ts');
 const fixtures = path.join(import.meta.dirname, 'fixtures');
-const gone = (file: string) => access(file).then(() => false, () => true);
+const gone = (file: string) =>
+  access(file).then(
+    () => false,
+    () => true,
+  );
 const allPids = (s: ControlPlaneState) => [s.etcd.pid, ...s.clusters.flatMap((c) => c.pids)];
 const noneRunning = (pids: number[]) => () => pids.every((pid) => !isRunning(pid));
 
@@ -111,11 +115,20 @@ describe('control plane lifecycle', () => {
     expect(crd.spec.names.shortNames).toEqual(['internalsvcexport']);
     // Each cluster is its own: what the hub stores, the member does not see.
     await hub!.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'hub-only' } } });
-    const onMember = await member!.makeApiClient(CoreV1Api).readNamespace({ name: 'hub-only' }).then(() => 200, (e: { code?: number }) => e.code);
+    const onMember = await member!
+      .makeApiClient(CoreV1Api)
+      .readNamespace({ name: 'hub-only' })
+      .then(
+        () => 200,
+        (e: { code?: number }) => e.code,
+      );
     expect(onMember).toBe(404);
 
     // A second start on the same folder refuses instead of orphaning the first plane.
-    const again = await run(tsx, [cli, 'start', '--dir', dir], { cwd: repoRoot }).then(() => 0, (e: { code: number }) => e.code);
+    const again = await run(tsx, [cli, 'start', '--dir', dir], { cwd: repoRoot }).then(
+      () => 0,
+      (e: { code: number }) => e.code,
+    );
     expect(again).toBe(1);
 
     await run(tsx, [cli, 'stop', '--dir', dir], { cwd: repoRoot });
@@ -197,7 +210,16 @@ describe('control plane lifecycle', () => {
 
   it('leaves nothing behind when the test runner is killed while a test still runs', async () => {
     const { runner, stateFile } = await runAbandoningTest('hang');
-    expect(await waitUntil(() => access(stateFile).then(() => true, () => false), 60_000)).toBe(true);
+    expect(
+      await waitUntil(
+        () =>
+          access(stateFile).then(
+            () => true,
+            () => false,
+          ),
+        60_000,
+      ),
+    ).toBe(true);
     const { worker, plane } = await readAbandoned(stateFile);
     cleanups.push(async () => {
       // Vitest 5's watchdog SIGKILLs the worker of a killed runner (no exit hook runs: the janitor removes the

@@ -40,7 +40,10 @@ function killAll(): void {
   // Removing a folder while a SIGKILLed etcd still writes into it fails and retries; a test runner that SIGTERMs its
   // worker SIGKILLs it 500 ms later (Vitest 5), which would cut the removal short. So first wait, bounded, until
   // each child is really dead.
-  waitUntilDead([...live].map((child) => child.pid), 2_000);
+  waitUntilDead(
+    [...live].map((child) => child.pid),
+    2_000,
+  );
   live.clear();
   for (const dir of temporaryDirs) {
     try {
@@ -91,7 +94,8 @@ function installExitHooks(): void {
 }
 
 // Waits for the owner ($0) to die, then removes the folder ($1), retrying while a dying child still writes into it.
-const JANITOR_SCRIPT = 'while kill -0 "$0" 2>/dev/null; do sleep 0.2; done; for i in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$1"; [ -e "$1" ] || exit 0; sleep 0.2; done';
+const JANITOR_SCRIPT =
+  'while kill -0 "$0" 2>/dev/null; do sleep 0.2; done; for i in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$1"; [ -e "$1" ] || exit 0; sleep 0.2; done';
 
 /**
  * A folder that goes when this process goes, unless released first (after a normal stop removed it). The exit hooks

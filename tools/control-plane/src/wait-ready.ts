@@ -28,11 +28,7 @@ async function lastLines(file: string, count: number): Promise<string> {
 }
 
 /** Polls url until it answers 200; fails early, with the tail of its log, when the process exits first. */
-export async function waitReady(
-  process: ManagedProcess,
-  url: string,
-  options: { tls?: TlsClient; timeoutMs: number },
-): Promise<void> {
+export async function waitReady(process: ManagedProcess, url: string, options: { tls?: TlsClient; timeoutMs: number }): Promise<void> {
   const deadline = Date.now() + options.timeoutMs;
   let exited = false;
   void process.exited.then(() => {
@@ -47,7 +43,5 @@ export async function waitReady(
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 500);
   }
-  throw new Error(
-    `${process.name} was not ready at ${url} within ${options.timeoutMs} ms; last log lines:\n${await lastLines(process.logFile, 20)}`,
-  );
+  throw new Error(`${process.name} was not ready at ${url} within ${options.timeoutMs} ms; last log lines:\n${await lastLines(process.logFile, 20)}`);
 }

@@ -12,10 +12,12 @@ const OWNED = /^fleet-gateway-cp-(\d+)-/;
  */
 export async function staleWorkDirs(parent = tmpdir()): Promise<string[]> {
   const names = await readdir(parent).catch(() => [] as string[]);
-  return names.filter((name) => {
-    const owner = OWNED.exec(name)?.[1];
-    return owner !== undefined && !isRunning(Number(owner));
-  }).map((name) => path.join(parent, name));
+  return names
+    .filter((name) => {
+      const owner = OWNED.exec(name)?.[1];
+      return owner !== undefined && !isRunning(Number(owner));
+    })
+    .map((name) => path.join(parent, name));
 }
 
 export async function removeStaleWorkDirs(parent = tmpdir()): Promise<void> {

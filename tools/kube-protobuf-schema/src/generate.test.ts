@@ -11,12 +11,13 @@ describe('the built-in protobuf schema', () => {
   });
 
   it('comes from the k8s.io/api and k8s.io/apimachinery versions our kube-apiserver is built from', async () => {
-  const versionOf = (goMod: string, module: string) => new RegExp(`^\\s*${module.replace('.', '\\.')}(?: => ${module.replace('.', '\\.')})? (v\\S+)`, 'm').exec(goMod)?.[1];
-  const ours = await readFile(path.resolve(import.meta.dirname, '../go/go.mod'), 'utf8');
-  const controlPlane = await readFile(path.resolve(import.meta.dirname, '../../control-plane/go/go.mod'), 'utf8');
-  for (const module of ['k8s.io/api', 'k8s.io/apimachinery']) {
-    expect(versionOf(ours, module), module).toMatch(/^v\d/);
-    expect(versionOf(ours, module), module).toBe(versionOf(controlPlane, module));
-  }
+    const versionOf = (goMod: string, module: string) =>
+      new RegExp(`^\\s*${module.replace('.', '\\.')}(?: => ${module.replace('.', '\\.')})? (v\\S+)`, 'm').exec(goMod)?.[1];
+    const ours = await readFile(path.resolve(import.meta.dirname, '../go/go.mod'), 'utf8');
+    const controlPlane = await readFile(path.resolve(import.meta.dirname, '../../control-plane/go/go.mod'), 'utf8');
+    for (const module of ['k8s.io/api', 'k8s.io/apimachinery']) {
+      expect(versionOf(ours, module), module).toMatch(/^v\d/);
+      expect(versionOf(ours, module), module).toBe(versionOf(controlPlane, module));
+    }
   });
 });

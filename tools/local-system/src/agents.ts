@@ -24,7 +24,8 @@ const agentsFile = (dir: string) => path.join(dir, 'agents.json');
 export async function startAgents(dir: string, launches: readonly AgentLaunch[], started: StartedProcess[]): Promise<RunningAgent[]> {
   const running: RunningAgent[] = [];
   for (const launch of launches) {
-    if (!existsSync(launch.bundle)) throw new Error(`${launch.bundle} does not exist; build it with: pnpm nx run-many -t bundle -p hub-gateway,member-discovery`);
+    if (!existsSync(launch.bundle))
+      throw new Error(`${launch.bundle} does not exist; build it with: pnpm nx run-many -t bundle -p hub-gateway,member-discovery`);
     const logFile = path.join(dir, `${launch.name}.log`);
     const agent = startManagedProcess({
       name: launch.name,
@@ -48,8 +49,11 @@ export async function waitForAgents(agents: readonly RunningAgent[], progress: (
   let lastReport = 0;
   while (pending.size > 0) {
     for (const agent of agents.filter((a) => pending.has(a.name))) {
-      if (!isLive(agent.pid)) throw new Error(`${agent.name} exited during start-up; see ${agent.logFile}:\n${readFileSync(agent.logFile, 'utf8').slice(-2000)}`);
-      const healthy = await fetch(`${agent.healthUrl}/healthz`).then((r) => r.ok).catch(() => false);
+      if (!isLive(agent.pid))
+        throw new Error(`${agent.name} exited during start-up; see ${agent.logFile}:\n${readFileSync(agent.logFile, 'utf8').slice(-2000)}`);
+      const healthy = await fetch(`${agent.healthUrl}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false);
       if (healthy) {
         pending.delete(agent.name);
         progress(`${agent.name} is up (pid ${agent.pid}, health ${agent.healthUrl}, metrics ${agent.metricsUrl}/metrics, log ${agent.logFile})`);

@@ -60,7 +60,9 @@ describe('the Azure side as a managed process', () => {
     const dir = await mkdtemp(path.join(parent, 'stop-'));
     const lines: string[] = [];
     const { process: azure, info } = await startAzureSide({ dir, members: [], timeoutMs: 60_000, log: (line) => lines.push(line) });
-    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^starting the Azure side/), 'azure side: starting the Azure emulator…', 'azure side: Azure side ready']));
+    expect(lines).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^starting the Azure side/), 'azure side: starting the Azure emulator…', 'azure side: Azure side ready']),
+    );
     const record: ManagedProcessRecord = azure.record;
     // The recorded pid is the process that runs azure-side.ts itself (no tsx wrapper in between) and leads its group.
     expect(info.pid).toBe(record.pid);

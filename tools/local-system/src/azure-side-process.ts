@@ -48,7 +48,9 @@ export async function startAzureSide(options: AzureSideStart): Promise<{ process
   const logFile = path.join(dir, 'azure-side.log');
   const infoFile = path.join(dir, 'azure.json');
   const members = options.members.flatMap((m) => ['--member', `${m.name}=${m.kubeconfig}`]);
-  options.log(`starting the Azure side: Azure emulator (ARM, edge, admin API)${options.members.length > 0 ? ` and cloud-provider stand-ins for ${options.members.map((m) => m.name).join(', ')}` : ''}…`);
+  options.log(
+    `starting the Azure side: Azure emulator (ARM, edge, admin API)${options.members.length > 0 ? ` and cloud-provider stand-ins for ${options.members.map((m) => m.name).join(', ')}` : ''}…`,
+  );
   const started = startManagedProcess({
     name: 'azure-side',
     command: process.execPath,

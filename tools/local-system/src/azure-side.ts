@@ -110,9 +110,13 @@ await writeFile(path.join(dir, 'azure.json.tmp'), JSON.stringify(info, null, 2))
 await rename(path.join(dir, 'azure.json.tmp'), path.join(dir, 'azure.json'));
 
 const shutdown = (): void => {
-  void Promise.all([...[...standIns.values()].map((s) => s.stop()), backendServer.close(), ...backends.map((b) => b.close()), emulator.stop(), rm(path.join(dir, 'azure.json'), { force: true })]).then(() =>
-    process.exit(0),
-  );
+  void Promise.all([
+    ...[...standIns.values()].map((s) => s.stop()),
+    backendServer.close(),
+    ...backends.map((b) => b.close()),
+    emulator.stop(),
+    rm(path.join(dir, 'azure.json'), { force: true }),
+  ]).then(() => process.exit(0));
 };
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);

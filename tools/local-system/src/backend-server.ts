@@ -13,7 +13,8 @@ function parseMapping(text: string): BackendMapping | undefined {
   try {
     const body = JSON.parse(text) as Partial<BackendMapping>;
     const { member, namespace, name, port, target } = body;
-    const valid = [member, namespace, name, target?.host].every((v) => typeof v === 'string' && v !== '') && Number.isInteger(port) && Number.isInteger(target?.port);
+    const valid =
+      [member, namespace, name, target?.host].every((v) => typeof v === 'string' && v !== '') && Number.isInteger(port) && Number.isInteger(target?.port);
     return valid ? (body as BackendMapping) : undefined;
   } catch {
     return undefined;

@@ -39,6 +39,8 @@ describe('serviceAddress', () => {
     expect(() => serviceAddress(service({ type: 'ClusterIP', ports: [{ port: 80 }] }), request)).toThrow(
       'Service shop/web in member-1 is of type ClusterIP; only a LoadBalancer Service gets an address the edge can reach',
     );
-    expect(() => serviceAddress(service({ type: 'LoadBalancer', ports: [{ port: 443 }] }, '10.224.0.7'), request)).toThrow('Service shop/web in member-1 has no port 80 (its ports: 443)');
+    expect(() => serviceAddress(service({ type: 'LoadBalancer', ports: [{ port: 443 }] }, '10.224.0.7'), request)).toThrow(
+      'Service shop/web in member-1 has no port 80 (its ports: 443)',
+    );
   });
 });

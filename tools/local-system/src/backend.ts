@@ -29,7 +29,8 @@ export function parseBackendRequest(flags: { cluster?: string; service?: string;
 /** The address the edge dials for this Service's port, once the stand-in gave it one; pure. */
 export function serviceAddress(service: V1Service, request: BackendRequest): string | undefined {
   const id = `Service ${request.namespace}/${request.name} in ${request.cluster}`;
-  if (service.spec?.type !== 'LoadBalancer') throw new Error(`${id} is of type ${service.spec?.type ?? 'ClusterIP'}; only a LoadBalancer Service gets an address the edge can reach`);
+  if (service.spec?.type !== 'LoadBalancer')
+    throw new Error(`${id} is of type ${service.spec?.type ?? 'ClusterIP'}; only a LoadBalancer Service gets an address the edge can reach`);
   const ports = (service.spec.ports ?? []).map((p) => p.port);
   if (!ports.includes(request.port)) throw new Error(`${id} has no port ${request.port} (its ports: ${ports.join(', ') || 'none'})`);
   return service.status?.loadBalancer?.ingress?.[0]?.ip || undefined;
@@ -57,7 +58,11 @@ export async function mapServiceBackend(record: LocalSystemRecord, request: Back
     });
   const address = serviceAddress(service, request);
   const body = { member: request.cluster, namespace: request.namespace, name: request.name, port: request.port, target: request.target };
-  const response = await fetch(`${record.azure?.backendsUrl}/backends`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${record.azure?.backendsUrl}/backends`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`the Azure side refused the mapping (${response.status}): ${await response.text()}`);
   return { address };
 }

@@ -37,7 +37,10 @@ const dir = path.resolve(values.dir);
 async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case 'up': {
-      const clusters = values.clusters.split(',').map((c) => c.trim()).filter(Boolean);
+      const clusters = values.clusters
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
       if (!clusters.includes('hub')) {
         console.error(`--clusters must include "hub", got "${values.clusters}"`);
         return 2;

@@ -22,7 +22,10 @@ export interface EchoBackend {
  * request with JSON naming its cluster, so a curl through the edge shows which member served it. Azure mode's echo
  * image (e2e/azure/echo) runs this same server in the members' pods, listening on all interfaces at a fixed port.
  */
-export async function startEchoBackend(cluster: string, listen: { readonly host: string; readonly port: number } = { host: '127.0.0.1', port: 0 }): Promise<EchoBackend> {
+export async function startEchoBackend(
+  cluster: string,
+  listen: { readonly host: string; readonly port: number } = { host: '127.0.0.1', port: 0 },
+): Promise<EchoBackend> {
   const server: Server = createServer((request, response) => {
     const fdid = request.headers['x-azure-fdid'];
     const answer: EchoAnswer = {

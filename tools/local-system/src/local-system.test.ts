@@ -41,7 +41,11 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ti
   }
 }
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 const kubeConfigFrom = (file: string) => {
   const kc = new KubeConfig();
   kc.loadFromFile(file);
@@ -59,7 +63,9 @@ describe('the local system (make local-up / local-down)', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toContain(`${foreign} holds files (plane) but no completed record of a local system (state.json); local-up never reuses data it did not record as its own`);
+    expect(failure?.stderr).toContain(
+      `${foreign} holds files (plane) but no completed record of a local system (state.json); local-up never reuses data it did not record as its own`,
+    );
     expect(failure?.stderr).toContain(`rm -rf ${foreign}`);
     expect(failure?.stderr).not.toMatch(/\n\s+at /);
     expect(await readFile(path.join(foreign, 'plane/etcd/data/member/db'), 'utf8')).toBe('objects of an earlier run');
@@ -68,14 +74,22 @@ describe('the local system (make local-up / local-down)', () => {
 
   it('an up interrupted by Ctrl-C leaves nothing, and the next up starts on new data', async () => {
     // As Ctrl-C does, SIGINT goes to the whole foreground process group: the tsx wrapper and the CLI under it.
-    const starter = spawn(tsx, [cli, 'up', '--clusters', 'hub,member-1', '--dir', dir, '--without-agents'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const starter = spawn(tsx, [cli, 'up', '--clusters', 'hub,member-1', '--dir', dir, '--without-agents'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let progress = '';
     starter.stderr?.on('data', (chunk: Buffer) => (progress += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => starter.once('exit', (code) => resolve(code)));
     const hubKubeconfig = path.join(dir, 'plane/hub/kubeconfig');
     // Mid-start: the hub serves (member-1, the CRDs and the Azure side are still to come). Store an object in it.
     const hub = await eventually(
-      async () => kubeConfigFrom(hubKubeconfig).makeApiClient(CoreV1Api).readNamespace({ name: 'default' }).then(() => kubeConfigFrom(hubKubeconfig)),
+      async () =>
+        kubeConfigFrom(hubKubeconfig)
+          .makeApiClient(CoreV1Api)
+          .readNamespace({ name: 'default' })
+          .then(() => kubeConfigFrom(hubKubeconfig)),
       () => true,
       120_000,
     );
@@ -87,9 +101,21 @@ describe('the local system (make local-up / local-down)', () => {
     expect(progress).toContain('waiting until it serves');
     expect(progress).not.toContain('the local system is up');
     // Nothing is left: no process, no folder (etcd data, PKI, record).
-    expect(await eventually(() => processesNaming(dir), (pids) => pids.length === 0, 10_000)).toEqual([]);
+    expect(
+      await eventually(
+        () => processesNaming(dir),
+        (pids) => pids.length === 0,
+        10_000,
+      ),
+    ).toEqual([]);
     expect(startedProcesses.filter(isLive)).toEqual([]);
-    expect(await eventually(() => exists(dir), (there) => !there, 5_000)).toBe(false);
+    expect(
+      await eventually(
+        () => exists(dir),
+        (there) => !there,
+        5_000,
+      ),
+    ).toBe(false);
 
     // The remains of a start whose owner was killed outright (its record says "starting", its owner is gone) are
     // wiped, not reused.
@@ -103,13 +129,18 @@ describe('the local system (make local-up / local-down)', () => {
     const beforeUp = Date.now();
     const up = await run(tsx, [cli, 'up', '--clusters', 'hub,member-1', '--dir', dir, '--without-agents'], { cwd: repoRoot });
     output = up;
-    expect(up.stderr).toContain(`removing the remains of an earlier local system in ${dir} (started 2026-01-01T00:00:00.000Z by process ${dead.pid}, its start was interrupted); nothing of it is reused`);
+    expect(up.stderr).toContain(
+      `removing the remains of an earlier local system in ${dir} (started 2026-01-01T00:00:00.000Z by process ${dead.pid}, its start was interrupted); nothing of it is reused`,
+    );
     const etcdData = await stat(path.join(dir, 'plane/etcd/data'));
     expect(etcdData.birthtimeMs || etcdData.ctimeMs).toBeGreaterThanOrEqual(beforeUp - 1_000);
     expect(await exists(path.join(dir, 'plane/etcd/data/member/db'))).toBe(false);
     const record = await readRecordFile();
     const fresh = kubeConfigFrom(record.plane?.clusters.find((c) => c.name === 'hub')?.kubeconfig ?? '').makeApiClient(CoreV1Api);
-    const reappeared = await fresh.readNamespace({ name: 'from-the-interrupted-run' }).then(() => 200, (error: { code?: number }) => error.code);
+    const reappeared = await fresh.readNamespace({ name: 'from-the-interrupted-run' }).then(
+      () => 200,
+      (error: { code?: number }) => error.code,
+    );
     expect(reappeared).toBe(404);
   });
 
@@ -143,7 +174,9 @@ describe('the local system (make local-up / local-down)', () => {
       `  pnpm exec tsx tools/local-system/src/cli.ts backend --dir ${dir} --cluster member-1 --service <namespace>/<name> --port <service port> --target 127.0.0.1:8080`,
     );
     // The backend command takes only the system's member clusters.
-    const refused = await run(tsx, [cli, 'backend', '--dir', dir, '--cluster', 'hub', '--service', 'shop/web', '--port', '80', '--target', '127.0.0.1:8080'], { cwd: repoRoot }).then(
+    const refused = await run(tsx, [cli, 'backend', '--dir', dir, '--cluster', 'hub', '--service', 'shop/web', '--port', '80', '--target', '127.0.0.1:8080'], {
+      cwd: repoRoot,
+    }).then(
       () => '',
       (error: { stderr: string }) => error.stderr,
     );
@@ -173,7 +206,12 @@ describe('the local system (make local-up / local-down)', () => {
     for await (const profile of cdn.profiles.list()) profiles.push(profile);
     expect(profiles).toEqual([]);
     // The Azure side created the hub's resource group: a profile can go in it (ARM refuses a missing group).
-    const profile = await cdn.profiles.beginCreateAndWait(azure.afdResourceGroup, 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, { updateIntervalInMs: 50 });
+    const profile = await cdn.profiles.beginCreateAndWait(
+      azure.afdResourceGroup,
+      'fd',
+      { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } },
+      { updateIntervalInMs: 50 },
+    );
     expect(profile.provisioningState).toBe('Succeeded');
     const stub = new CdnManagementClient(stubCredential, azure.subscriptionId, clientOptions);
     await expect(stub.profiles.get(azure.afdResourceGroup, 'fd')).rejects.toMatchObject({ statusCode: 401, code: 'InvalidAuthenticationToken' });
@@ -196,16 +234,32 @@ describe('the local system (make local-up / local-down)', () => {
     expect(ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
 
     // The backend command points the edge's traffic for that address and port at a local backend.
-    const mapped = await run(tsx, [cli, 'backend', '--dir', dir, '--cluster', 'member-1', '--service', 'shop/web', '--port', '80', '--target', '127.0.0.1:8080'], { cwd: repoRoot });
+    const mapped = await run(
+      tsx,
+      [cli, 'backend', '--dir', dir, '--cluster', 'member-1', '--service', 'shop/web', '--port', '80', '--target', '127.0.0.1:8080'],
+      { cwd: repoRoot },
+    );
     expect(mapped.stderr).toContain(`the edge now sends traffic for ${ip}:80 (shop/web in member-1) to 127.0.0.1:8080`);
-    const edgeAddresses = async () => ((await (await fetch(`${azure.adminUrl}/state`)).json()) as { edges: { addresses: { address: string; target: unknown }[] } }).edges.addresses;
+    const edgeAddresses = async () =>
+      ((await (await fetch(`${azure.adminUrl}/state`)).json()) as { edges: { addresses: { address: string; target: unknown }[] } }).edges.addresses;
     expect(await edgeAddresses()).toContainEqual({ address: `${ip}:80`, target: { host: '127.0.0.1', port: 8080 } });
     // Mapped through the stand-in, a backend also holds for a Service that gets its address only later.
-    await core.createNamespacedService({ namespace: 'shop', body: { metadata: { name: 'api' }, spec: { type: 'LoadBalancer', ports: [{ port: 8443 }], selector: { app: 'api' } } } });
-    await run(tsx, [cli, 'backend', '--dir', dir, '--cluster', 'member-1', '--service', 'shop/api', '--port', '8443', '--target', '127.0.0.1:9443'], { cwd: repoRoot });
-    const api = await eventually<V1Service>(() => core.readNamespacedService({ name: 'api', namespace: 'shop' }), (s) => (s.status?.loadBalancer?.ingress?.length ?? 0) > 0);
+    await core.createNamespacedService({
+      namespace: 'shop',
+      body: { metadata: { name: 'api' }, spec: { type: 'LoadBalancer', ports: [{ port: 8443 }], selector: { app: 'api' } } },
+    });
+    await run(tsx, [cli, 'backend', '--dir', dir, '--cluster', 'member-1', '--service', 'shop/api', '--port', '8443', '--target', '127.0.0.1:9443'], {
+      cwd: repoRoot,
+    });
+    const api = await eventually<V1Service>(
+      () => core.readNamespacedService({ name: 'api', namespace: 'shop' }),
+      (s) => (s.status?.loadBalancer?.ingress?.length ?? 0) > 0,
+    );
     const apiAddress = `${api.status?.loadBalancer?.ingress?.[0]?.ip}:8443`;
-    expect(await eventually(edgeAddresses, (entries) => entries.some((e) => e.address === apiAddress), 10_000)).toContainEqual({ address: apiAddress, target: { host: '127.0.0.1', port: 9443 } });
+    expect(await eventually(edgeAddresses, (entries) => entries.some((e) => e.address === apiAddress), 10_000)).toContainEqual({
+      address: apiAddress,
+      target: { host: '127.0.0.1', port: 9443 },
+    });
 
     const groups = record.processes.map((p) => p.pgid);
     const down = await run(tsx, [cli, 'down', '--dir', dir], { cwd: repoRoot });

@@ -83,7 +83,9 @@ async function prepareFolder(dir: string, log: (line: string) => void): Promise<
         `${dir} holds files (${verdict.entries.slice(0, 5).join(', ')}) but no completed record of a local system (state.json); local-up never reuses data it did not record as its own (objects of an earlier run would reappear). Remove the folder (rm -rf ${dir}) or choose another --dir`,
       );
     case 'remains':
-      log(`removing the remains of an earlier local system in ${dir} (${describeRecord(verdict.record)}, ${verdict.record.status === 'running' ? 'its processes are gone' : 'its start was interrupted'}); nothing of it is reused`);
+      log(
+        `removing the remains of an earlier local system in ${dir} (${describeRecord(verdict.record)}, ${verdict.record.status === 'running' ? 'its processes are gone' : 'its start was interrupted'}); nothing of it is reused`,
+      );
       await stopRecorded(dir, verdict.record);
   }
 }
@@ -122,7 +124,8 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
     record.plane = plane.state();
     await writeRecord(dir, record);
     const memberHubKubeconfigs: Record<string, string> = {};
-    for (const cluster of record.plane.clusters.filter((c) => c.name !== 'hub')) memberHubKubeconfigs[cluster.name] = await plane.memberHubKubeconfig(cluster.name);
+    for (const cluster of record.plane.clusters.filter((c) => c.name !== 'hub'))
+      memberHubKubeconfigs[cluster.name] = await plane.memberHubKubeconfig(cluster.name);
     const members = record.plane.clusters.filter((c) => c.name !== 'hub').map((c) => ({ name: c.name, kubeconfig: c.kubeconfig }));
     const flags = [
       ...(options.withAgents ? ['--echo-backends'] : []),
@@ -138,7 +141,10 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
     record.status = 'running';
     await recordProcesses();
   } catch (error) {
-    await stopManagedProcesses(processes.map((p) => p.record), 2_000);
+    await stopManagedProcesses(
+      processes.map((p) => p.record),
+      2_000,
+    );
     await plane?.stop();
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     forgetFolder();
@@ -178,7 +184,9 @@ async function withAgents(
   await recordProcesses();
   await waitForAgents(agents, log, 60_000);
   if (options.sample === false) return { ...system, agents };
-  log('applying the sample: Gateway shop/web (Premium) and HTTPRoute on the hub; Service shop/web (internal load balancer + Private Link Service) and its ServiceExport in each member');
+  log(
+    'applying the sample: Gateway shop/web (Premium) and HTTPRoute on the hub; Service shop/web (internal load balancer + Private Link Service) and its ServiceExport in each member',
+  );
   const hub = clientOf(kubeconfigs['hub']!);
   await applyManifests(hub, await sampleManifests('hub'));
   const members = system.azure.members;
@@ -199,7 +207,9 @@ export async function stopLocalSystem(dir: string): Promise<void> {
       await rm(dir, { recursive: true, force: true });
       return;
     }
-    throw new Error(`${dir} has no record of a local system (state.json), so nothing there is known to be local-up's; not touching it. Remove it yourself (rm -rf ${dir}) if it is an old local system's folder`);
+    throw new Error(
+      `${dir} has no record of a local system (state.json), so nothing there is known to be local-up's; not touching it. Remove it yourself (rm -rf ${dir}) if it is an old local system's folder`,
+    );
   }
   if (record.status === 'starting' && isRunning(record.owner)) {
     throw new Error(`local-up (process ${record.owner}) is still starting in ${dir}; interrupt it (Ctrl-C), which stops everything it started`);

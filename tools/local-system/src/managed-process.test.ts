@@ -22,7 +22,13 @@ const STUBBORN = 'trap "" TERM; sleep 300 & echo started; wait';
 describe('managed processes', () => {
   it('runs in its own process group and is stopped with everything in it, SIGKILL after the grace period', async () => {
     const logFile = path.join(dir, 'stubborn.log');
-    const started = startManagedProcess({ name: 'stubborn', command: '/bin/sh', args: ['-c', STUBBORN, 'managed-process-test'], logFile, marker: 'managed-process-test' });
+    const started = startManagedProcess({
+      name: 'stubborn',
+      command: '/bin/sh',
+      args: ['-c', STUBBORN, 'managed-process-test'],
+      logFile,
+      marker: 'managed-process-test',
+    });
     const { pid, pgid } = started.record;
     expect(pgid).toBe(pid);
     expect(await waitFor(() => processGroupMembers(pgid).length === 2)).toBe(true);
@@ -34,7 +40,13 @@ describe('managed processes', () => {
   });
 
   it('leaves a group alone when no process in it carries the recorded marker (a reused pid)', async () => {
-    const started = startManagedProcess({ name: 'other', command: '/bin/sh', args: ['-c', 'sleep 300', 'some-other-process'], logFile: path.join(dir, 'other.log'), marker: 'some-other-process' });
+    const started = startManagedProcess({
+      name: 'other',
+      command: '/bin/sh',
+      args: ['-c', 'sleep 300', 'some-other-process'],
+      logFile: path.join(dir, 'other.log'),
+      marker: 'some-other-process',
+    });
     const stopped = await stopManagedProcesses([{ ...started.record, marker: 'not-this-one' }], 100);
     expect(stopped).toEqual([]);
     expect(processGroupMembers(started.record.pgid)).not.toEqual([]);

@@ -99,8 +99,15 @@ async function waitGroupsGone(pgids: number[], timeoutMs: number): Promise<numbe
 export async function stopManagedProcesses(records: ManagedProcessRecord[], graceMs = 10_000): Promise<ManagedProcessRecord[]> {
   const owned = records.filter((r) => processGroupMembers(r.pgid).some((pid) => commandLineIncludes(pid, r.marker)));
   for (const r of owned) signalGroup(r.pgid, 'SIGTERM');
-  for (const pgid of await waitGroupsGone(owned.map((r) => r.pgid), graceMs)) signalGroup(pgid, 'SIGKILL');
-  const left = await waitGroupsGone(owned.map((r) => r.pgid), 5_000);
+  for (const pgid of await waitGroupsGone(
+    owned.map((r) => r.pgid),
+    graceMs,
+  ))
+    signalGroup(pgid, 'SIGKILL');
+  const left = await waitGroupsGone(
+    owned.map((r) => r.pgid),
+    5_000,
+  );
   if (left.length > 0) throw new Error(`process groups ${left.join(', ')} survived SIGKILL`);
   return owned;
 }

@@ -37,7 +37,10 @@ export async function applyManifests(client: KubeClient, manifests: readonly Man
   for (const manifest of manifests) {
     const resource = KINDS[manifest.kind];
     if (!resource) throw new Error(`the sample has a ${manifest.kind}, which local-system cannot apply`);
-    await client.patch(objectPath(resource, manifest.metadata.name, manifest.metadata.namespace), manifest, 'apply', { fieldManager: 'local-system-sample', force: true });
+    await client.patch(objectPath(resource, manifest.metadata.name, manifest.metadata.namespace), manifest, 'apply', {
+      fieldManager: 'local-system-sample',
+      force: true,
+    });
   }
 }
 
@@ -67,7 +70,10 @@ export async function waitForProgrammed(hub: KubeClient, progress: (line: string
   let last = '';
   for (;;) {
     const view = await readSampleGateway(hub).catch(() => ({ conditions: [] }) as GatewayView);
-    const shown = view.conditions.filter((c) => c.type === 'Accepted' || c.type === 'Programmed').map(describeCondition).join('; ');
+    const shown = view.conditions
+      .filter((c) => c.type === 'Accepted' || c.type === 'Programmed')
+      .map(describeCondition)
+      .join('; ');
     if (shown !== last && shown !== '') progress(`Gateway ${SAMPLE.namespace}/${SAMPLE.name}: ${shown}`);
     last = shown;
     const programmed = view.conditions.find((c) => c.type === 'Programmed')?.status === 'True';
@@ -88,7 +94,13 @@ export async function requestThroughEdge(edgeUrl: string, hostname: string, requ
 }
 
 /** Waits until the edge has answered from every member, printing which members answered so far. */
-export async function waitForEveryMember(edgeUrl: string, hostname: string, members: readonly string[], progress: (line: string) => void, timeoutMs: number): Promise<void> {
+export async function waitForEveryMember(
+  edgeUrl: string,
+  hostname: string,
+  members: readonly string[],
+  progress: (line: string) => void,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const seen = new Set<string>();
   let statuses = new Map<number, number>();
@@ -98,11 +110,16 @@ export async function waitForEveryMember(edgeUrl: string, hostname: string, memb
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
     if (status === 200 && answer?.cluster) seen.add(answer.cluster);
     if (Date.now() - lastReport > 3_000) {
-      progress(`edge ${hostname}: answered by ${[...seen].sort().join(', ') || 'no member yet'} (statuses ${[...statuses].map(([s, n]) => `${s || 'refused'}×${n}`).join(', ')})`);
+      progress(
+        `edge ${hostname}: answered by ${[...seen].sort().join(', ') || 'no member yet'} (statuses ${[...statuses].map(([s, n]) => `${s || 'refused'}×${n}`).join(', ')})`,
+      );
       statuses = new Map();
       lastReport = Date.now();
     }
-    if (Date.now() > deadline) throw new Error(`the edge did not answer from every member within ${Math.round(timeoutMs / 1000)} s: seen ${[...seen].join(', ') || 'none'} of ${members.join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the edge did not answer from every member within ${Math.round(timeoutMs / 1000)} s: seen ${[...seen].join(', ') || 'none'} of ${members.join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -10,7 +10,10 @@ const record = (overrides: Partial<LocalSystemRecord>): LocalSystemRecord => ({
   processes: [{ name: 'azure-side', pid: 30, pgid: 30, logFile: '/d/azure-side.log', marker: 'azure-side.ts' }],
   ...overrides,
 });
-const running = (...pids: number[]) => (pid: number) => pids.includes(pid);
+const running =
+  (...pids: number[]) =>
+  (pid: number) =>
+    pids.includes(pid);
 
 describe('judgeFolder: a start never reuses data it did not record as its own', () => {
   it('uses an absent or empty folder', () => {

@@ -22,7 +22,12 @@ const system: LocalSystem = {
   plane: {
     workDir: '/d/plane',
     etcd: { endpoint: 'http://127.0.0.1:1', pid: 20 },
-    clusters: ['hub', 'member-1', 'member-2'].map((name, i) => ({ name, server: `https://127.0.0.1:${5000 + i}`, kubeconfig: `/d/plane/${name}/kubeconfig`, pids: [21 + i] })),
+    clusters: ['hub', 'member-1', 'member-2'].map((name, i) => ({
+      name,
+      server: `https://127.0.0.1:${5000 + i}`,
+      kubeconfig: `/d/plane/${name}/kubeconfig`,
+      pids: [21 + i],
+    })),
   },
   azure,
 };
@@ -60,7 +65,10 @@ describe('renderSummary', () => {
   });
 
   it('leaves out the backend command when there is no member cluster', () => {
-    const hubOnly = summaryLines({ ...system, plane: { ...system.plane, clusters: system.plane.clusters.slice(0, 1) }, azure: { ...azure, members: [] } }, '/d');
+    const hubOnly = summaryLines(
+      { ...system, plane: { ...system.plane, clusters: system.plane.clusters.slice(0, 1) }, azure: { ...azure, members: [] } },
+      '/d',
+    );
     expect(hubOnly.join('\n')).not.toContain(' backend ');
     expect(hubOnly.join('\n')).not.toContain('node resource groups');
   });

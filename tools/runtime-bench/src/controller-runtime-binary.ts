@@ -20,7 +20,11 @@ const cacheRoot = path.resolve(here, '../../../.cache/runtime-bench');
 export async function ensureControllerRuntimeProbe(log: (line: string) => void): Promise<string> {
   const hash = createHash('sha256');
   for (const file of ['go.mod', 'go.sum', 'cmd/runtime-bench/main.go']) {
-    hash.update(file).update('\0').update(await readFile(path.join(goModuleDir, file))).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(await readFile(path.join(goModuleDir, file)))
+      .update('\0');
   }
   const dir = path.join(cacheRoot, hash.digest('hex').slice(0, 16));
   const binary = path.join(dir, 'runtime-bench');

@@ -38,17 +38,14 @@ export function figureRows(runs: Readonly<Record<Runtime, readonly ProbeReport[]
   }));
 }
 
-const spread = (values: readonly number[], digits: number) =>
-  [0, 50, 100].map((p) => percentile(values, p).toFixed(digits)).join(' / ');
+const spread = (values: readonly number[], digits: number) => [0, 50, 100].map((p) => percentile(values, p).toFixed(digits)).join(' / ');
 
 /** A Markdown table: min / median / max of each side and the ratio of the medians. */
 export function renderTable(rows: readonly FigureRow[]): string {
   const lines = ['| figure | ours min / median / max | controller-runtime min / median / max | ours / c-r (medians) |', '|---|---|---|---|'];
   for (const row of rows) {
     const ratio = percentile(row.ours, 50) / percentile(row.controllerRuntime, 50);
-    lines.push(
-      `| ${row.figure} (${row.unit}) | ${spread(row.ours, row.digits)} | ${spread(row.controllerRuntime, row.digits)} | ${ratio.toFixed(2)} |`,
-    );
+    lines.push(`| ${row.figure} (${row.unit}) | ${spread(row.ours, row.digits)} | ${spread(row.controllerRuntime, row.digits)} | ${ratio.toFixed(2)} |`);
   }
   return lines.join('\n');
 }

@@ -12,16 +12,7 @@ import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { freezesCachedObjects } from '@fleet-gateway/agent-flags';
-import {
-  Controller,
-  ControllerMetrics,
-  createLogger,
-  done,
-  Informer,
-  KubeClient,
-  type KubeObject,
-  type ResourceType,
-} from '@fleet-gateway/controller';
+import { Controller, ControllerMetrics, createLogger, done, Informer, KubeClient, type KubeObject, type ResourceType } from '@fleet-gateway/controller';
 import { emitBenchLine, sentAtAnnotation, wallClockMicros, type ProbeReport } from './probe-protocol.js';
 
 const configMaps: ResourceType = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true };

@@ -48,9 +48,7 @@ export async function runProbe(command: string, args: string[], client: KubeClie
   // NODE_ENV=production as the agents' images set it (our probe then does not freeze cached objects, as the agents do
   // not in production: freezesCachedObjects; Go ignores it).
   const child = spawn(command, args, { env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before reporting`))),
-  );
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before reporting`))));
   const lines = createInterface({ input: child.stdout! });
   const report = (async () => {
     for await (const text of lines) {

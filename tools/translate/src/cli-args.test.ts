@@ -7,19 +7,40 @@ describe('parseCliArgs', () => {
       ok: true,
       help: false,
       input: '-',
-      options: { output: 'yaml', show: ['verdicts', 'plan'], scope: { subscriptionId: DEFAULT_SUBSCRIPTION_ID, resourceGroup: DEFAULT_RESOURCE_GROUP }, hubName: DEFAULT_HUB_NAME },
+      options: {
+        output: 'yaml',
+        show: ['verdicts', 'plan'],
+        scope: { subscriptionId: DEFAULT_SUBSCRIPTION_ID, resourceGroup: DEFAULT_RESOURCE_GROUP },
+        hubName: DEFAULT_HUB_NAME,
+      },
     });
     expect(USAGE).toContain(`(default: ${DEFAULT_SUBSCRIPTION_ID})`);
     expect(USAGE).toContain(`(default: ${DEFAULT_RESOURCE_GROUP})`);
   });
 
   it('reads every flag', () => {
-    const args = parseCliArgs(['--input', 'a.yaml', '--output', 'json', '--show', 'model, plan', '--subscription-id', '11111111-2222-3333-4444-555555555555', '--resource-group', 'rg.1']);
+    const args = parseCliArgs([
+      '--input',
+      'a.yaml',
+      '--output',
+      'json',
+      '--show',
+      'model, plan',
+      '--subscription-id',
+      '11111111-2222-3333-4444-555555555555',
+      '--resource-group',
+      'rg.1',
+    ]);
     expect(args).toEqual({
       ok: true,
       help: false,
       input: 'a.yaml',
-      options: { output: 'json', show: ['model', 'plan'], scope: { subscriptionId: '11111111-2222-3333-4444-555555555555', resourceGroup: 'rg.1' }, hubName: DEFAULT_HUB_NAME },
+      options: {
+        output: 'json',
+        show: ['model', 'plan'],
+        scope: { subscriptionId: '11111111-2222-3333-4444-555555555555', resourceGroup: 'rg.1' },
+        hubName: DEFAULT_HUB_NAME,
+      },
     });
     expect(parseCliArgs(['-h'])).toEqual({ ok: true, help: true });
   });

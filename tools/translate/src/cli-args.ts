@@ -10,9 +10,19 @@ const FLAGS = {
   input: { type: 'string', default: '-', valueName: 'FILE|-', description: 'HubInputs YAML to read; - reads stdin' },
   output: { type: 'string', default: 'yaml', valueName: 'yaml|json', description: 'output format' },
   show: { type: 'string', default: DEFAULT_SHOW.join(','), valueName: 'LIST', description: 'comma-separated sections among model,verdicts,plan' },
-  'subscription-id': { type: 'string', default: DEFAULT_SUBSCRIPTION_ID, valueName: 'GUID', description: 'subscription of the AFD profile, used in ARM ids and in the hub identity tag' },
+  'subscription-id': {
+    type: 'string',
+    default: DEFAULT_SUBSCRIPTION_ID,
+    valueName: 'GUID',
+    description: 'subscription of the AFD profile, used in ARM ids and in the hub identity tag',
+  },
   'resource-group': { type: 'string', default: DEFAULT_RESOURCE_GROUP, valueName: 'NAME', description: 'resource group of the AFD profile, used in ARM ids' },
-  'hub-name': { type: 'string', default: DEFAULT_HUB_NAME, valueName: 'NAME', description: "the hub cluster's name (the hub agent's --hub-name): the hub identity tag is subscription/<GUID>/cluster/<NAME>" },
+  'hub-name': {
+    type: 'string',
+    default: DEFAULT_HUB_NAME,
+    valueName: 'NAME',
+    description: "the hub cluster's name (the hub agent's --hub-name): the hub identity tag is subscription/<GUID>/cluster/<NAME>",
+  },
   help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },
 } as const satisfies FlagSpecs;
 
@@ -28,7 +38,6 @@ Exit codes: 0 translated (problems, if any, are in the output); 2 bad flags or b
 `;
 
 export type CliArgs = { ok: true; help: true } | { ok: true; help: false; input: string; options: TranslateOptions } | { ok: false; error: string };
-
 
 function readShow(value: string, errors: string[]): Section[] {
   const names = value.split(',').map((s) => s.trim());

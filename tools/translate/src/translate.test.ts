@@ -33,7 +33,9 @@ function defaultDomainPrecedence(): string {
 }
 
 describe('translate', () => {
-  const cases = readdirSync(modelTestdata).filter((f) => f.endsWith('.in.yaml')).map((f) => f.slice(0, -'.in.yaml'.length));
+  const cases = readdirSync(modelTestdata)
+    .filter((f) => f.endsWith('.in.yaml'))
+    .map((f) => f.slice(0, -'.in.yaml'.length));
 
   it.each(cases)('%s: the same verdicts and model as libs/model golden output, and a plan exactly when a model results', (name) => {
     const expected = parse(read(`${name}.out.yaml`)) as { modelHash: string | null; model?: unknown; verdicts: unknown };
@@ -91,9 +93,15 @@ describe('translate', () => {
   it('answers bad input with exit code 2 and one line naming what is wrong', () => {
     const cases: [string, RegExp][] = [
       ['gateway: [', /^input is not valid YAML: .*line 1, column/],
-      [read('gateway-basic-public.in.yaml').replace('defaultSku: Standard_AzureFrontDoor', 'defaultSku: 5'), /controller\.defaultSku is 5; expected "Standard_AzureFrontDoor"/],
+      [
+        read('gateway-basic-public.in.yaml').replace('defaultSku: Standard_AzureFrontDoor', 'defaultSku: 5'),
+        /controller\.defaultSku is 5; expected "Standard_AzureFrontDoor"/,
+      ],
       [read('gateway-basic-public.in.yaml').replace('kind: Gateway\n', 'kind: Gatewey\n'), /gateway\.kind is "Gatewey"; expected "Gateway"/],
-      [read('route-precedence.in.yaml').replace('hostname: store.example.com', 'hostname: 5'), /a field inside one of the objects has the wrong type \(.+\); expected objects valid against/],
+      [
+        read('route-precedence.in.yaml').replace('hostname: store.example.com', 'hostname: 5'),
+        /a field inside one of the objects has the wrong type \(.+\); expected objects valid against/,
+      ],
     ];
     for (const [input, message] of cases) {
       const result = translate(input, options);

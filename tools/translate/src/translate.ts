@@ -64,7 +64,12 @@ export function translate(inputsYaml: string, options: TranslateOptions): Transl
   const resolved = resolveInputs(read.inputs);
   if ('error' in resolved) return { output: resolved.error, exitCode: 2 };
   const { model, verdicts } = resolved.result;
-  const plan = model ? reportPlan(planFrontDoor(model, { hubIdentity: hubIdentityOf({ subscriptionId: options.scope.subscriptionId, hubName: options.hubName }) }), options.scope) : null;
+  const plan = model
+    ? reportPlan(
+        planFrontDoor(model, { hubIdentity: hubIdentityOf({ subscriptionId: options.scope.subscriptionId, hubName: options.hubName }) }),
+        options.scope,
+      )
+    : null;
   const sections: Record<Section, unknown> = { model: model ?? null, verdicts, plan };
   const report = Object.fromEntries(SECTIONS.filter((s) => options.show.includes(s)).map((s) => [s, sections[s]]));
   const output = options.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : stringify(report, { lineWidth: 0, aliasDuplicateObjects: false });

@@ -1,14 +1,4 @@
-import type {
-  AFDDomain,
-  AFDEndpoint,
-  AFDOrigin,
-  AFDOriginGroup,
-  CdnManagementClient,
-  Profile,
-  Route,
-  Rule,
-  SecurityPolicy,
-} from '@azure/arm-cdn';
+import type { AFDDomain, AFDEndpoint, AFDOrigin, AFDOriginGroup, CdnManagementClient, Profile, Route, Rule, SecurityPolicy } from '@azure/arm-cdn';
 import { describeRef, type AfdRef, type FrontDoorScope } from '../plan/afd-refs.js';
 import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import { mapBounded } from '../observe/observe.js';

@@ -40,7 +40,13 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
   const failed = (error: unknown, doing: string): DeleteReport => {
     const failure = classifyArmError(error);
     const message = `${doing} profile ${profile} failed: ${describeFailure(failure)}`;
-    return { profile, result: 'failed', message, failure, outcome: failure.class === 'terminal' ? { type: 'terminal', reason: message } : { type: 'retry', reason: message } };
+    return {
+      profile,
+      result: 'failed',
+      message,
+      failure,
+      outcome: failure.class === 'terminal' ? { type: 'terminal', reason: message } : { type: 'retry', reason: message },
+    };
   };
   let tags: Record<string, string> | undefined;
   try {
@@ -75,7 +81,10 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
   }
   const deadline = operationDeadline(options.abortSignal, options.operationDeadlineMs);
   try {
-    await clients.cdn.profiles.beginDeleteAndWait(rg, profile, { abortSignal: deadline.signal, ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }) });
+    await clients.cdn.profiles.beginDeleteAndWait(rg, profile, {
+      abortSignal: deadline.signal,
+      ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }),
+    });
   } catch (error) {
     if (deadline.expired()) {
       const message = `ARM had not finished deleting profile ${profile} within ${deadline.deadlineMs / 1000} s; it is observed again`;

@@ -13,7 +13,11 @@ import { buildGateway, type GatewayFixture } from '../testing/gateway-builder.js
 import { reconcile, reconcileOptions, startHarness, TEST_SCOPE, type Harness } from '../testing/emulator-harness.js';
 import { approveConnection, createPrivateLinkService, memberNetwork } from '../testing/private-link-service.js';
 
-const redirect = (from: string, to: string) => ({ paths: [from], backends: [], filters: [{ type: 'RequestRedirect' as const, scheme: 'https' as const, path: to, statusCode: 301 as const }] });
+const redirect = (from: string, to: string) => ({
+  paths: [from],
+  backends: [],
+  filters: [{ type: 'RequestRedirect' as const, scheme: 'https' as const, path: to, statusCode: 301 as const }],
+});
 const setHeaders = (count: number) => ({
   paths: ['/headers'],
   backends: [{ name: 'web' }],
@@ -28,14 +32,25 @@ let hub: Harness;
 beforeEach(async () => {
   // Operations that run for a moment: the hub polls them, as it does on Azure.
   stub = await startHarness({ emulator: { lroDelayMs: 5, lroRetryAfterSeconds: 0 } });
-  const clients = createFrontDoorClients({ credential: emulatorIdentityCredential(stub.emulator), subscriptionId: TEST_SCOPE.subscriptionId, endpoint: stub.emulator.armEndpoint, tlsOptions: { ca: stub.emulator.caCertificate }, rateLimiter: stub.limiter, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  const clients = createFrontDoorClients({
+    credential: emulatorIdentityCredential(stub.emulator),
+    subscriptionId: TEST_SCOPE.subscriptionId,
+    endpoint: stub.emulator.armEndpoint,
+    tlsOptions: { ca: stub.emulator.caCertificate },
+    rateLimiter: stub.limiter,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+  });
   hub = { ...stub, clients };
 });
 afterEach(() => stub.emulator.stop());
 
 /** The hub's rows of assignments.json, on this test's scopes; throws for a scope placeholder it does not know. */
 function assignHubRoles(wafPolicyId: string): RoleAssignment[] {
-  const scopes: Record<string, string> = { '{AFD resource group}': group(TEST_SCOPE.resourceGroup), '{WAF policy}': wafPolicyId, '{node resource group of each member}': group('mc-member-1') };
+  const scopes: Record<string, string> = {
+    '{AFD resource group}': group(TEST_SCOPE.resourceGroup),
+    '{WAF policy}': wafPolicyId,
+    '{node resource group of each member}': group('mc-member-1'),
+  };
   const rows = readShippedAssignments().filter((a) => a.identity === 'hub');
   expect(rows.every((a) => a.role !== undefined && a.e2eScope !== null)).toBe(true);
   return rows.map((row) => {
@@ -51,7 +66,12 @@ describe("the hub's shipped roles against its Front Door calls", () => {
   it('program, refresh, withdraw and delete a Gateway with no AuthorizationFailed, exercising every granted action and no other', async () => {
     const network = memberNetwork(stub.emulator, 'member-1');
     const pls = await createPrivateLinkService(network, 'web');
-    const wafPolicyId = stub.emulator.admin.createWafPolicy({ subscriptionId: TEST_SCOPE.subscriptionId, resourceGroup: 'waf', name: 'edge', sku: 'Premium_AzureFrontDoor' });
+    const wafPolicyId = stub.emulator.admin.createWafPolicy({
+      subscriptionId: TEST_SCOPE.subscriptionId,
+      resourceGroup: 'waf',
+      name: 'edge',
+      sku: 'Premium_AzureFrontDoor',
+    });
     const assignments = assignHubRoles(wafPolicyId);
 
     const full: GatewayFixture = {
@@ -85,7 +105,13 @@ describe("the hub's shipped roles against its Front Door calls", () => {
     // An endpoint of this Gateway's that it no longer plans (its tags say whose it is) is removed.
     const profile = profileName(buildGateway(full).gateway);
     const planned = await stub.clients.cdn.afdEndpoints.listByProfile(TEST_SCOPE.resourceGroup, profile).next();
-    await stub.clients.cdn.afdEndpoints.beginCreateAndWait(TEST_SCOPE.resourceGroup, profile, 'fgw-stray', { location: 'global', tags: planned.value?.tags ?? {} }, { updateIntervalInMs: 5 });
+    await stub.clients.cdn.afdEndpoints.beginCreateAndWait(
+      TEST_SCOPE.resourceGroup,
+      profile,
+      'fgw-stray',
+      { location: 'global', tags: planned.value?.tags ?? {} },
+      { updateIntervalInMs: 5 },
+    );
     // Withdrawn: the WAF policy (security policy), the hostname (custom domain), the redirect (rule set and rule), the
     // moved route (route, rule set), the legacy route and backend (route, origin group), headers' second rule (six header actions take two, one takes one) and one of api's clusters (origin); web keeps its
     // Private Link origin.
@@ -102,11 +128,25 @@ describe("the hub's shipped roles against its Front Door calls", () => {
     };
     const withdrawn = await reconcile(hub, buildGateway(fewer));
     expect(withdrawn.failures).toEqual([]);
-    expect([...new Set(withdrawn.resources.filter((r) => r.action === 'deleted').map((r) => r.kind))].sort()).toEqual(['customDomain', 'endpoint', 'origin', 'originGroup', 'route', 'rule', 'ruleSet', 'securityPolicy']);
+    expect([...new Set(withdrawn.resources.filter((r) => r.action === 'deleted').map((r) => r.kind))].sort()).toEqual([
+      'customDomain',
+      'endpoint',
+      'origin',
+      'originGroup',
+      'route',
+      'rule',
+      'ruleSet',
+      'securityPolicy',
+    ]);
 
     expect((await deleteFrontDoor(hub.clients, buildGateway(fewer).gateway, reconcileOptions())).result).toBe('deleted');
     expect(stub.emulator.admin.requestTotal({ status: 403 })).toBe(0);
     const exercised = stub.emulator.admin.exercisedActions(stub.emulator.managedIdentity.principalId);
-    expect(compareWithRoles(exercised, assignments.map((a) => a.role))).toEqual({ notGranted: [], neverExercised: [] });
+    expect(
+      compareWithRoles(
+        exercised,
+        assignments.map((a) => a.role),
+      ),
+    ).toEqual({ notGranted: [], neverExercised: [] });
   }, 60_000);
 });

@@ -16,9 +16,11 @@ const groupRef = (originGroup: string): AfdRef => ({ kind: 'originGroup', profil
 const domainRef = (customDomain: string): AfdRef => ({ kind: 'customDomain', profile, customDomain });
 const ruleSetRef = (ruleSet: string): AfdRef => ({ kind: 'ruleSet', profile, ruleSet });
 
-const routeBody = fc
-  .record({ group: fc.constantFrom(...groups), domains: fc.subarray(domains), ruleSets: fc.subarray(ruleSets) })
-  .map((b) => ({ originGroup: id(groupRef(b.group)), customDomains: b.domains.map((d) => id(domainRef(d))), ruleSets: b.ruleSets.map((s) => id(ruleSetRef(s))) }));
+const routeBody = fc.record({ group: fc.constantFrom(...groups), domains: fc.subarray(domains), ruleSets: fc.subarray(ruleSets) }).map((b) => ({
+  originGroup: id(groupRef(b.group)),
+  customDomains: b.domains.map((d) => id(domainRef(d))),
+  ruleSets: b.ruleSets.map((s) => id(ruleSetRef(s))),
+}));
 const ruleBody = fc
   .constantFrom(...groups)
   .map((g) => ({ actions: [{ name: 'RouteConfigurationOverride', parameters: { originGroupOverride: { originGroup: id(groupRef(g)) } } }] }));
@@ -41,7 +43,12 @@ const world: { ref: AfdRef; body: fc.Arbitrary<object> }[] = [
 const planArb = fc
   .tuple(
     ...world.map((w) =>
-      fc.record({ action: fc.constantFrom<OperationAction | 'none'>('none', 'none', 'create', 'update', 'delete'), body: w.body, before: w.body, wave: fc.constantFrom(undefined, 0, 1) }),
+      fc.record({
+        action: fc.constantFrom<OperationAction | 'none'>('none', 'none', 'create', 'update', 'delete'),
+        body: w.body,
+        before: w.body,
+        wave: fc.constantFrom(undefined, 0, 1),
+      }),
     ),
   )
   .map((choices) => {
@@ -52,7 +59,15 @@ const planArb = fc
       if (c.action !== 'create') before.set(refKey(ref), c.before);
       if (c.action === 'none') return;
       const wave = ref.kind === 'route' && c.action !== 'delete' ? c.wave : undefined;
-      operations.push({ action: c.action, ref, ...(c.action === 'delete' ? {} : { body: c.body }), changes: [], reason: 'test', provenance: [], ...(wave === undefined ? {} : { wave }) });
+      operations.push({
+        action: c.action,
+        ref,
+        ...(c.action === 'delete' ? {} : { body: c.body }),
+        changes: [],
+        reason: 'test',
+        provenance: [],
+        ...(wave === undefined ? {} : { wave }),
+      });
     });
     return { operations, before };
   })
@@ -65,9 +80,25 @@ function fakeCdn(failing: string, calls: string[]): CdnManagementClient {
     // The resource's own name is the last name of the call (resource group, profile, parent, name).
     const name = args[args.length - 1] as string;
     calls.push(name);
-    return name === failing ? Promise.reject(Object.assign(new Error('refused'), { statusCode: 400, code: 'BadRequest' })) : Promise.resolve({ provisioningState: 'Succeeded' });
+    return name === failing
+      ? Promise.reject(Object.assign(new Error('refused'), { statusCode: 400, code: 'BadRequest' }))
+      : Promise.resolve({ provisioningState: 'Succeeded' });
   };
-  return new Proxy({}, { get: () => new Proxy({}, { get: () => (...args: unknown[]) => call(...args.filter((a) => typeof a === 'string')) }) }) as CdnManagementClient;
+  return new Proxy(
+    {},
+    {
+      get: () =>
+        new Proxy(
+          {},
+          {
+            get:
+              () =>
+              (...args: unknown[]) =>
+                call(...args.filter((a) => typeof a === 'string')),
+          },
+        ),
+    },
+  ) as CdnManagementClient;
 }
 
 function dependents(operations: readonly Operation[], needs: readonly number[][], root: number): Set<number> {
@@ -97,7 +128,11 @@ describe('applying by dependency', () => {
         const results = await applyOperations(fakeCdn(nameOf(failed.ref), calls), TEST_SCOPE, operations, { before: (ref) => before.get(refKey(ref)) });
         const byOp = new Map<Operation, OperationResult>(results.map((r) => [r.op, r]));
         expect(results).toHaveLength(operations.length);
-        const held = dependents(operations, operationDependencies(operations, (ref) => before.get(refKey(ref))), failing);
+        const held = dependents(
+          operations,
+          operationDependencies(operations, (ref) => before.get(refKey(ref))),
+          failing,
+        );
         operations.forEach((op, i) => {
           const outcome = byOp.get(op)!.outcome;
           if (i === failing) expect(outcome).toBe('failed');
@@ -122,7 +157,8 @@ describe('applying by dependency', () => {
           const namedBefore = bodyReferences(failed.ref.kind, before.get(failedKey));
           if (failed.action !== 'create' && r.op.action === 'delete' && namedBefore.includes(refKey(r.op.ref))) expect(r.outcome).toBe('skipped');
           // Children of a failed create are never attempted either.
-          const parent = r.op.ref.kind === 'origin' ? refKey(groupRef(r.op.ref.originGroup)) : r.op.ref.kind === 'rule' ? refKey(ruleSetRef(r.op.ref.ruleSet)) : undefined;
+          const parent =
+            r.op.ref.kind === 'origin' ? refKey(groupRef(r.op.ref.originGroup)) : r.op.ref.kind === 'rule' ? refKey(ruleSetRef(r.op.ref.ruleSet)) : undefined;
           if (failed.action !== 'delete' && r.op.action !== 'delete' && parent === failedKey) expect(r.outcome).toBe('skipped');
         }
       }),

@@ -124,6 +124,8 @@ export function operationDependencies(operations: readonly Operation[], before: 
       }
     }
     needs.delete(self);
-    return [...needs].filter((i) => levels[i]! < levels[self]! || (levels[i] === levels[self] && (operations[i]!.wave ?? 0) < (op.wave ?? 0))).sort((a, b) => a - b);
+    return [...needs]
+      .filter((i) => levels[i]! < levels[self]! || (levels[i] === levels[self] && (operations[i]!.wave ?? 0) < (op.wave ?? 0)))
+      .sort((a, b) => a - b);
   });
 }

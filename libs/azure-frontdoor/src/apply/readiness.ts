@@ -34,7 +34,16 @@ function observedStates(observed: ObservedGraph, profile: string): Map<string, A
 }
 
 function specsByKey(graph: FrontDoorGraph): Map<string, AnySpec> {
-  const specs: AnySpec[] = [graph.profile, graph.endpoint, ...graph.customDomains, ...graph.originGroups, ...graph.origins, ...graph.ruleSets, ...graph.rules, ...graph.routes];
+  const specs: AnySpec[] = [
+    graph.profile,
+    graph.endpoint,
+    ...graph.customDomains,
+    ...graph.originGroups,
+    ...graph.origins,
+    ...graph.ruleSets,
+    ...graph.rules,
+    ...graph.routes,
+  ];
   if (graph.securityPolicy) specs.push(graph.securityPolicy);
   return new Map(specs.map((s) => [refKey(s.ref), s]));
 }
@@ -129,7 +138,8 @@ export function assessReadiness(diff: DiffResult, results: readonly OperationRes
     const cause = result.outcome === 'failed' ? describeFailure(result.failure) : result.outcome === 'done' ? result.op.reason : result.because;
     report(result.op.ref, action, result.outcome === 'done' && result.op.action !== 'delete' ? (result.resource as ArmState) : states.get(key), cause);
   }
-  for (const note of diff.kept) if (!specs.has(refKey(note.ref)) && !written.has(refKey(note.ref))) report(note.ref, 'kept', states.get(refKey(note.ref)), note.reason);
+  for (const note of diff.kept)
+    if (!specs.has(refKey(note.ref)) && !written.has(refKey(note.ref))) report(note.ref, 'kept', states.get(refKey(note.ref)), note.reason);
   for (const note of diff.notProgrammed) {
     if (specs.has(refKey(note.ref))) continue;
     report(note.ref, 'not-programmed', undefined, note.reason);

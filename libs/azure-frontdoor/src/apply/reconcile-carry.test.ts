@@ -25,7 +25,10 @@ const groupIds = () =>
 function origins(): Record<string, Record<string, unknown>> {
   const entries = originsOf(h().emulator.admin.dumpResources().resources).map(({ group, name, properties }) => {
     const { hostName, originHostHeader, httpPort, weight, enabledState } = properties;
-    return [`${group.slice(0, group.lastIndexOf('-'))}/${name.slice(0, name.lastIndexOf('-'))}`, { hostName, originHostHeader, httpPort, weight, enabledState }] as const;
+    return [
+      `${group.slice(0, group.lastIndexOf('-'))}/${name.slice(0, name.lastIndexOf('-'))}`,
+      { hostName, originHostHeader, httpPort, weight, enabledState },
+    ] as const;
   });
   return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
@@ -50,13 +53,19 @@ describe('an unknown origin follows its rule into a new origin group (fail-stati
       'og-web/o-member-2': { hostName: '10.2.0.4', originHostHeader: 'web.internal', httpPort: 8080, weight: 111, enabledState: 'Enabled' },
       'og-web/o-member-3': { hostName: '10.3.0.4', httpPort: 8080, weight: 1000, enabledState: 'Enabled' },
     });
-    expect(moved.resources.find((r) => r.kind === 'origin' && r.name.startsWith('o-member-2-'))).toMatchObject({ action: 'created', cause: expect.stringContaining('is carried from origin group og-web-') });
+    expect(moved.resources.find((r) => r.kind === 'origin' && r.name.startsWith('o-member-2-'))).toMatchObject({
+      action: 'created',
+      cause: expect.stringContaining('is carried from origin group og-web-'),
+    });
     expect(moved.resources.filter((r) => r.action === 'deleted').map((r) => r.kind)).toEqual(['originGroup']);
 
     h().emulator.admin.resetCounters();
     const again = await reconcile(h(), buildGateway(gateway([member1, { name: 'member-2', unknown: true }], true)));
     expect(writesCounted(h().emulator)).toBe(0);
-    expect(again.resources.find((r) => r.name.startsWith('o-member-2-'))).toMatchObject({ action: 'kept', cause: expect.stringContaining('member data of cluster member-2') });
+    expect(again.resources.find((r) => r.name.startsWith('o-member-2-'))).toMatchObject({
+      action: 'kept',
+      cause: expect.stringContaining('member data of cluster member-2'),
+    });
 
     h().emulator.admin.resetCounters();
     const known = await reconcile(h(), buildGateway(gateway([member1, member2], true)));

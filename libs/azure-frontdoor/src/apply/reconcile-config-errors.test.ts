@@ -24,7 +24,9 @@ function services(webAnnotations?: Record<string, string>, extra: TeamService[] 
 function routes(apiV2Weight = 0, extra: ReturnType<typeof httpRoute>[] = []) {
   return [
     httpRoute('team-a', 'shop', '2026-01-01T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/shop')], backendRefs: [backendRef('web')] }]),
-    httpRoute('team-b', 'api', '2026-01-02T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/api')], backendRefs: [backendRef('api', 1), ...(apiV2Weight > 0 ? [backendRef('api-v2', apiV2Weight)] : [])] }]),
+    httpRoute('team-b', 'api', '2026-01-02T00:00:00Z', [
+      { matches: [pathMatch('PathPrefix', '/api')], backendRefs: [backendRef('api', 1), ...(apiV2Weight > 0 ? [backendRef('api-v2', apiV2Weight)] : [])] },
+    ]),
     httpRoute('team-c', 'home', '2026-01-03T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/')], backendRefs: [backendRef('site')] }]),
     ...extra,
   ];
@@ -61,7 +63,7 @@ const patternsOf = (h: Harness) =>
   h.emulator.admin
     .dumpResources()
     .resources.filter((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes')
-    .flatMap((r) => ((r.body as { properties?: { patternsToMatch?: string[] } }).properties?.patternsToMatch ?? []))
+    .flatMap((r) => (r.body as { properties?: { patternsToMatch?: string[] } }).properties?.patternsToMatch ?? [])
     .sort();
 
 describe("a programmed ServiceImport's annotation error keeps its rules as last programmed", () => {
@@ -99,7 +101,9 @@ describe("a programmed ServiceImport's annotation error keeps its rules as last 
 
   it('a backend that was never programmed is not programmed; everything else is', async () => {
     const newcomer: TeamService = { namespace: 'team-d', name: 'fresh', clusters: ['member-1'], annotations: { [PROBE]: 'healthz' } };
-    const extra = [httpRoute('team-d', 'fresh', '2026-02-01T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/fresh')], backendRefs: [backendRef('fresh')] }])];
+    const extra = [
+      httpRoute('team-d', 'fresh', '2026-02-01T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/fresh')], backendRefs: [backendRef('fresh')] }]),
+    ];
     const report: ReconcileReport = await reconcile(h(), modelOf(hubInputs(services(undefined, [newcomer]), routes(0, extra))));
     expect(report.failures).toEqual([]);
     expect(report.problems.map((p) => [p.code, p.source?.name])).toEqual([['InvalidBackendConfiguration', 'fresh']]);
@@ -129,12 +133,18 @@ describe('route-level cases that used to stop every write for the Gateway are pr
     await programmed(hubInputs(services(), routes()));
     const tooLong = `${'h'.repeat(53)}.example.com`;
     const headers = (n: number, value = 'v') => Array.from({ length: n }, (_, i) => ({ name: `x-h${i}`, value }));
-    const hosted = httpRoute('team-d', 'hosted', '2026-02-02T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/hosted')], backendRefs: [backendRef('site', 1, 'team-c')] }]);
+    const hosted = httpRoute('team-d', 'hosted', '2026-02-02T00:00:00Z', [
+      { matches: [pathMatch('PathPrefix', '/hosted')], backendRefs: [backendRef('site', 1, 'team-c')] },
+    ]);
     const extra = [
       httpRoute('team-a', 'limits', '2026-02-01T00:00:00Z', [
         { matches: [{ ...pathMatch('PathPrefix', '/long'), headers: [{ name: 'x-a', value: 'v'.repeat(300) }] }], backendRefs: [backendRef('web')] },
         { matches: [{ ...pathMatch('PathPrefix', '/crowded'), headers: headers(6), queryParams: headers(5) }], backendRefs: [backendRef('web')] },
-        { matches: [pathMatch('PathPrefix', '/fits')], backendRefs: [backendRef('web')], filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-b', value: 'b'.repeat(640) }] } }] },
+        {
+          matches: [pathMatch('PathPrefix', '/fits')],
+          backendRefs: [backendRef('web')],
+          filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-b', value: 'b'.repeat(640) }] } }],
+        },
       ]),
       { ...hosted, spec: { ...hosted.spec, hostnames: [tooLong] } },
     ];
@@ -142,14 +152,19 @@ describe('route-level cases that used to stop every write for the Gateway are pr
     expect(report.failures).toEqual([]);
     expect(report.writes).toBeGreaterThan(0);
     expect(patternsOf(h())).toEqual(['/*', '/', '/api', '/api/*', '/fits', '/fits/*', '/shop', '/shop/*'].sort());
-    const hostNames = h().emulator.admin.dumpResources().resources.filter((r) => r.type === 'microsoft.cdn/profiles/customdomains').map((r) => (r.body as { properties?: { hostName?: string } }).properties?.hostName);
+    const hostNames = h()
+      .emulator.admin.dumpResources()
+      .resources.filter((r) => r.type === 'microsoft.cdn/profiles/customdomains')
+      .map((r) => (r.body as { properties?: { hostName?: string } }).properties?.hostName);
     expect(hostNames).not.toContain(tooLong);
   });
 
   it('a new HTTPRoute past the routes limit waits with zero writes; the programmed routes stay and nothing is refused', async () => {
     await programmed(hubInputs(services(), routes()));
     const before = patternsOf(h());
-    const extra = [httpRoute('team-d', 'late', '2026-03-01T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/late')], backendRefs: [backendRef('site', 1, 'team-c')] }])];
+    const extra = [
+      httpRoute('team-d', 'late', '2026-03-01T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/late')], backendRefs: [backendRef('site', 1, 'team-c')] }]),
+    ];
     const report = await reconcile(h(), modelOf(hubInputs(services(), routes(0, extra))), { capacityLimits: { routes: 3 } });
     expect(report.failures).toEqual([]);
     expect(report.reason).not.toBe('CapacityExceeded');

@@ -5,7 +5,11 @@ import { reconcile, TEST_SCOPE, useHarness } from '../testing/emulator-harness.j
 
 const web: BackendFixture = { name: 'web', clusters: [{ name: 'member-1' }] };
 const h = useHarness();
-const shop = buildGateway({ name: 'shop', backends: [web], routes: [{ name: 'shop', hostnames: ['shop.example.com'], rules: [{ backends: [{ name: 'web' }] }] }] });
+const shop = buildGateway({
+  name: 'shop',
+  backends: [web],
+  routes: [{ name: 'shop', hostnames: ['shop.example.com'], rules: [{ backends: [{ name: 'web' }] }] }],
+});
 const domainId = (model: typeof shop, host: string) =>
   `/subscriptions/${TEST_SCOPE.subscriptionId}/resourceGroups/${TEST_SCOPE.resourceGroup}/providers/Microsoft.Cdn/profiles/${profileName(model.gateway)}/customDomains/${customDomainName(host)}`;
 
@@ -15,7 +19,13 @@ describe('reconcile against the emulator: custom domains', () => {
     expect(first.failures).toEqual([]);
     expect(first.programmed).toBe(true);
     const [domain] = first.customDomains;
-    expect(domain).toMatchObject({ name: customDomainName('shop.example.com'), hostName: 'shop.example.com', listeners: ['http'], validationState: 'Pending', validated: false });
+    expect(domain).toMatchObject({
+      name: customDomainName('shop.example.com'),
+      hostName: 'shop.example.com',
+      listeners: ['http'],
+      validationState: 'Pending',
+      validated: false,
+    });
     const stored = await h().clients.cdn.afdCustomDomains.get(TEST_SCOPE.resourceGroup, profileName(shop.gateway), customDomainName('shop.example.com'));
     const token = stored.validationProperties?.validationToken as string;
     expect(token).toMatch(/^[0-9a-f]{32}$/);
@@ -32,14 +42,24 @@ describe('reconcile against the emulator: custom domains', () => {
   });
 
   it('an apex hostname is told to use an alias record, not a CNAME', async () => {
-    const apex = buildGateway({ name: 'apex', backends: [web], routes: [{ name: 'root', hostnames: ['example.com'], rules: [{ backends: [{ name: 'web' }] }] }] });
+    const apex = buildGateway({
+      name: 'apex',
+      backends: [web],
+      routes: [{ name: 'root', hostnames: ['example.com'], rules: [{ backends: [{ name: 'web' }] }] }],
+    });
     const report = await reconcile(h(), apex);
-    expect(report.customDomains[0]?.message).toContain(`an alias record (Azure DNS) or a flattened CNAME for the apex example.com to ${report.endpointHostName} (an apex cannot take a CNAME)`);
+    expect(report.customDomains[0]?.message).toContain(
+      `an alias record (Azure DNS) or a flattened CNAME for the apex example.com to ${report.endpointHostName} (an apex cannot take a CNAME)`,
+    );
     expect(report.customDomains[0]?.message).not.toContain('a CNAME record example.com');
   });
 
   it('refreshes a token that expires within a day, and status shows the new one; a fresh token is left alone', async () => {
-    const model = buildGateway({ name: 'refresh', backends: [web], routes: [{ name: 'r', hostnames: ['refresh.example.com'], rules: [{ backends: [{ name: 'web' }] }] }] });
+    const model = buildGateway({
+      name: 'refresh',
+      backends: [web],
+      routes: [{ name: 'r', hostnames: ['refresh.example.com'], rules: [{ backends: [{ name: 'web' }] }] }],
+    });
     const first = await reconcile(h(), model);
     const before = first.customDomains[0]!;
     const fresh = await reconcile(h(), model);
@@ -74,7 +94,9 @@ describe('reconcile against the emulator: custom domains', () => {
     expect(await hosts()).toEqual(['promo.example.com', 'shop.example.com']);
     const withdrawn = await reconcile(h(), two(['shop.example.com']));
     expect(withdrawn.failures).toEqual([]);
-    expect(withdrawn.resources.filter((r) => r.kind === 'customDomain' && r.action === 'deleted').map((r) => r.name)).toEqual([customDomainName('promo.example.com')]);
+    expect(withdrawn.resources.filter((r) => r.kind === 'customDomain' && r.action === 'deleted').map((r) => r.name)).toEqual([
+      customDomainName('promo.example.com'),
+    ]);
     expect(await hosts()).toEqual(['shop.example.com']);
   });
 });

@@ -44,7 +44,10 @@ describe('faults during reconcile', () => {
     expect(e.emulator.admin.requestTotal({ method: 'PUT', resourceType: ROUTES })).toBe(2);
 
     const wider = buildGateway({
-      backends: [{ name: 'web', clusters: [{ name: 'member-1' }] }, { name: 'api', clusters: [{ name: 'member-1' }] }],
+      backends: [
+        { name: 'web', clusters: [{ name: 'member-1' }] },
+        { name: 'api', clusters: [{ name: 'member-1' }] },
+      ],
       routes: [{ name: 'api', rules: [{ paths: ['/api'], backends: [{ name: 'api' }] }] }],
     });
     e.emulator.admin.resetCounters();
@@ -54,26 +57,43 @@ describe('faults during reconcile', () => {
     // The route of HTTPRoute api failed; the withdrawal of HTTPRoute shop does not depend on it and is applied.
     expect(report.reason).toBe('Programmed');
     expect(report.outcome.type).toBe('retry');
-    expect(report.failures.map((f) => [f.ref.kind, f.failure.class, f.failure.code, f.owners])).toEqual([['route', 'transient', 'InternalServerError', [{ kind: 'HTTPRoute', namespace: 'store', name: 'api' }]]]);
-    expect(report.message).toMatch(/1 resource\(s\) refused by Azure.*create of route rt-api-0-[0-9a-f]+ failed: InternalServerError.*owned by HTTPRoute store\/api$/);
+    expect(report.failures.map((f) => [f.ref.kind, f.failure.class, f.failure.code, f.owners])).toEqual([
+      ['route', 'transient', 'InternalServerError', [{ kind: 'HTTPRoute', namespace: 'store', name: 'api' }]],
+    ]);
+    expect(report.message).toMatch(
+      /1 resource\(s\) refused by Azure.*create of route rt-api-0-[0-9a-f]+ failed: InternalServerError.*owned by HTTPRoute store\/api$/,
+    );
     expect(report.resources.filter((r) => r.action === 'deleted').map((r) => r.kind)).toEqual(['route', 'originGroup']);
     expect(report.resources.filter((r) => r.action === 'skipped')).toEqual([]);
   });
 
   it('a long-running operation that ends Failed is reported with its code and cause', async () => {
     const e = await harness({ emulator: { lroDelayMs: 5 } });
-    e.emulator.admin.injectFault({ kind: 'lro-failure', method: 'PUT', pathPattern: '/originGroups/', code: 'OriginGroupInvalid', message: 'The health probe path is not reachable.' });
+    e.emulator.admin.injectFault({
+      kind: 'lro-failure',
+      method: 'PUT',
+      pathPattern: '/originGroups/',
+      code: 'OriginGroupInvalid',
+      message: 'The health probe path is not reachable.',
+    });
     const report = await reconcile(e, model);
     expect(report.outcome.type).toBe('terminal');
     expect(report.failures).toEqual([
       {
         ref: expect.objectContaining({ kind: 'originGroup' }),
         action: 'create',
-        failure: { class: 'terminal', category: 'operation-failed', code: 'OriginGroupInvalid', cause: 'the operation ended Failed: The health probe path is not reachable.' },
+        failure: {
+          class: 'terminal',
+          category: 'operation-failed',
+          code: 'OriginGroupInvalid',
+          cause: 'the operation ended Failed: The health probe path is not reachable.',
+        },
         owners: [{ kind: 'HTTPRoute', namespace: 'store', name: 'shop' }],
       },
     ]);
-    expect(report.message).toMatch(/create of origin group og-web-[0-9a-f]{12} failed: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\., owned by HTTPRoute store\/shop$/);
+    expect(report.message).toMatch(
+      /create of origin group og-web-[0-9a-f]{12} failed: OriginGroupInvalid: the operation ended Failed: The health probe path is not reachable\., owned by HTTPRoute store\/shop$/,
+    );
   });
 
   it('endpoint deploymentStatus stuck at NotStarted neither blocks children nor readiness; it is reported', async () => {

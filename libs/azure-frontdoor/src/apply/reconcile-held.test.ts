@@ -42,7 +42,11 @@ async function programmed(fixture: GatewayFixture): Promise<string> {
   return snapshot(h());
 }
 
-const kept = (report: ReconcileReport) => report.resources.filter((r) => r.action === 'kept').map((r) => r.kind).sort();
+const kept = (report: ReconcileReport) =>
+  report.resources
+    .filter((r) => r.action === 'kept')
+    .map((r) => r.kind)
+    .sort();
 
 describe('a rule that becomes unprogrammable keeps its last programmed routing (fail-static, not deletion)', () => {
   it.each([
@@ -60,20 +64,20 @@ describe('a rule that becomes unprogrammable keeps its last programmed routing (
     const route = broken.resources.find((r) => r.kind === 'route' && r.action === 'kept');
     expect(route?.cause).toContain("kept as last programmed: it serves /shop over Http on the endpoint's default domain, held while store/shop rule/0: ");
     expect(route?.cause).toContain(words);
-    expect(broken.resources.find((r) => r.kind === 'origin' && r.action === 'kept')?.cause).toMatch(/^kept as last programmed: held route rt-shop-0-[0-9a-f]{12} uses it$/);
+    expect(broken.resources.find((r) => r.kind === 'origin' && r.action === 'kept')?.cause).toMatch(
+      /^kept as last programmed: held route rt-shop-0-[0-9a-f]{12} uses it$/,
+    );
 
     const fixed = await reconcile(h(), buildGateway(gateway([{ paths: ['/shop'], backends: [{ name: 'web' }, { name: 'api' }] }])));
     expect(fixed.failures).toEqual([]);
     expect(fixed.problems).toEqual([]);
     expect(fixed.programmed).toBe(true);
-    expect(fixed.resources.filter((r) => r.action !== 'unchanged').map((r) => `${r.action} ${r.kind}`).sort()).toEqual([
-      'created origin',
-      'created origin',
-      'created origin',
-      'created originGroup',
-      'deleted originGroup',
-      'updated route',
-    ]);
+    expect(
+      fixed.resources
+        .filter((r) => r.action !== 'unchanged')
+        .map((r) => `${r.action} ${r.kind}`)
+        .sort(),
+    ).toEqual(['created origin', 'created origin', 'created origin', 'created originGroup', 'deleted originGroup', 'updated route']);
     h().emulator.admin.resetCounters();
     expect((await reconcile(h(), buildGateway(gateway([{ paths: ['/shop'], backends: [{ name: 'web' }, { name: 'api' }] }])))).writes).toBe(0);
     expect(writesCounted(h().emulator)).toBe(0);
@@ -89,12 +93,19 @@ describe('a rule that becomes unprogrammable keeps its last programmed routing (
 
     const removed = await reconcile(h(), buildGateway(gateway(shopOnWeb)));
     expect(removed.failures).toEqual([]);
-    expect(removed.resources.filter((r) => r.action === 'deleted').map((r) => r.kind).sort()).toEqual(['originGroup', 'ruleSet']);
+    expect(
+      removed.resources
+        .filter((r) => r.action === 'deleted')
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['originGroup', 'ruleSet']);
   });
 
   it('a valid rule whose pattern the held route serves waits, reported as not programmed, with nothing written', async () => {
     const before = await programmed(gateway(shopOnWeb));
-    const exactShop: GatewayFixture['routes'] = [{ name: 'exact', rules: [{ matches: [{ path: { type: 'Exact', value: '/shop' }, headers: [], queryParams: [] }], backends: [{ name: 'other' }] }] }];
+    const exactShop: GatewayFixture['routes'] = [
+      { name: 'exact', rules: [{ matches: [{ path: { type: 'Exact', value: '/shop' }, headers: [], queryParams: [] }], backends: [{ name: 'other' }] }] },
+    ];
     const report = await reconcile(h(), buildGateway(gateway([{ paths: ['/shop'], backends: [{ name: 'web' }, { name: 'papi' }] }], exactShop)));
     expect(report.failures).toEqual([]);
     expect(writesCounted(h().emulator)).toBe(0);
@@ -108,7 +119,9 @@ describe('a rule that becomes unprogrammable keeps its last programmed routing (
   it('what is kept counts against AFD limits: over one, nothing is written at all', async () => {
     const before = await programmed(gateway(shopOnWeb));
     const extra: GatewayFixture['routes'] = [{ name: 'extra', rules: [{ paths: ['/extra'], backends: [{ name: 'web' }] }] }];
-    const report = await reconcile(h(), buildGateway(gateway([{ paths: ['/shop'], backends: [{ name: 'web' }, { name: 'papi' }] }], extra)), { capacityLimits: { routes: 2 } });
+    const report = await reconcile(h(), buildGateway(gateway([{ paths: ['/shop'], backends: [{ name: 'web' }, { name: 'papi' }] }], extra)), {
+      capacityLimits: { routes: 2 },
+    });
     expect(writesCounted(h().emulator)).toBe(0);
     expect(snapshot(h())).toBe(before);
     expect(report.reason).toBe('CapacityExceeded');

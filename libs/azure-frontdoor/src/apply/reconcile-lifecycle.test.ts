@@ -5,13 +5,31 @@ import { buildGateway, type BackendFixture, type GatewayFixture } from '../testi
 import { HUB_IDENTITY, readsCounted, reconcile, useHarness, TEST_SCOPE, writesCounted } from '../testing/emulator-harness.js';
 import { originsOf } from '../testing/held-origins.js';
 
-const web: BackendFixture = { name: 'web', clusters: [{ name: 'member-1', weight: 1 }, { name: 'member-2', weight: 1 }] };
+const web: BackendFixture = {
+  name: 'web',
+  clusters: [
+    { name: 'member-1', weight: 1 },
+    { name: 'member-2', weight: 1 },
+  ],
+};
 const api: BackendFixture = { name: 'api', clusters: [{ name: 'member-1' }, { name: 'member-2' }] };
 const base: GatewayFixture = {
   backends: [web, api],
   routes: [
-    { name: 'shop', rules: [{ paths: ['/shop'], backends: [{ name: 'web' }] }, { paths: ['/api'], backends: [{ name: 'api' }] }] },
-    { name: 'canary', rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }], backends: [{ name: 'api' }] }, { backends: [{ name: 'web' }] }] },
+    {
+      name: 'shop',
+      rules: [
+        { paths: ['/shop'], backends: [{ name: 'web' }] },
+        { paths: ['/api'], backends: [{ name: 'api' }] },
+      ],
+    },
+    {
+      name: 'canary',
+      rules: [
+        { matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }], backends: [{ name: 'api' }] },
+        { backends: [{ name: 'web' }] },
+      ],
+    },
   ],
 };
 
@@ -41,7 +59,19 @@ describe('reconcile against the emulator: lifecycle', () => {
   it('changing one weight makes exactly one write', async () => {
     await reconcile(h(), buildGateway(base));
     h().emulator.admin.resetCounters();
-    const changed = buildGateway({ ...base, backends: [{ ...web, clusters: [{ name: 'member-1', weight: 1 }, { name: 'member-2', weight: 2 }] }, api] });
+    const changed = buildGateway({
+      ...base,
+      backends: [
+        {
+          ...web,
+          clusters: [
+            { name: 'member-1', weight: 1 },
+            { name: 'member-2', weight: 2 },
+          ],
+        },
+        api,
+      ],
+    });
     const report = await reconcile(h(), changed);
     expect(writesCounted(h().emulator)).toBe(1);
     expect(writesCounted(h().emulator, 'Microsoft.Cdn/profiles/originGroups/origins')).toBe(1);
@@ -67,31 +97,49 @@ describe('reconcile against the emulator: lifecycle', () => {
     const moved: GatewayFixture = {
       backends: [cart, api],
       routes: [
-        { name: 'shop', rules: [{ paths: ['/shop'], backends: [{ name: 'cart' }] }, { paths: ['/api'], backends: [{ name: 'api' }] }] },
-        { name: 'canary', rules: [base.routes[1]?.rules[0] as NonNullable<GatewayFixture['routes'][number]['rules'][number]>, { backends: [{ name: 'cart' }] }] },
+        {
+          name: 'shop',
+          rules: [
+            { paths: ['/shop'], backends: [{ name: 'cart' }] },
+            { paths: ['/api'], backends: [{ name: 'api' }] },
+          ],
+        },
+        {
+          name: 'canary',
+          rules: [base.routes[1]?.rules[0] as NonNullable<GatewayFixture['routes'][number]['rules'][number]>, { backends: [{ name: 'cart' }] }],
+        },
       ],
     };
     const report = await reconcile(h(), buildGateway(moved));
     // The emulator refuses a route to a missing group and the deletion of a group a route uses: success proves the order.
     expect(report.failures).toEqual([]);
-    const summary = report.resources.filter((r) => r.action !== 'unchanged').map((r) => `${r.action} ${r.kind}`).sort();
+    const summary = report.resources
+      .filter((r) => r.action !== 'unchanged')
+      .map((r) => `${r.action} ${r.kind}`)
+      .sort();
     expect(summary).toEqual(['created origin', 'created origin', 'created originGroup', 'deleted originGroup', 'updated route', 'updated route']);
     const dump = h().emulator.admin.dumpResources().resources;
     const groups = dump.filter((r) => r.type === 'microsoft.cdn/profiles/origingroups').map((g) => g.id.toLowerCase());
     const routes = dump.filter((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes');
     expect(routes).toHaveLength(3);
-    for (const route of routes) expect(groups).toContain(String((route.body as { properties: { originGroup: { id: string } } }).properties.originGroup.id).toLowerCase());
+    for (const route of routes)
+      expect(groups).toContain(String((route.body as { properties: { originGroup: { id: string } } }).properties.originGroup.id).toLowerCase());
     expect((await reconcile(h(), buildGateway(moved))).writes).toBe(0);
   });
 
   it('a redirect rule (no backend) routes to the sink group (an enabled origin that cannot resolve) with a UrlRedirect rule; it converges to zero writes', async () => {
     const redirecting: GatewayFixture = {
       ...base,
-      routes: [...base.routes, { name: 'old', rules: [{ paths: ['/old'], backends: [], filters: [{ type: 'RequestRedirect', scheme: 'https', path: '/new', statusCode: 301 }] }] }],
+      routes: [
+        ...base.routes,
+        { name: 'old', rules: [{ paths: ['/old'], backends: [], filters: [{ type: 'RequestRedirect', scheme: 'https', path: '/new', statusCode: 301 }] }] },
+      ],
     };
     const report = await reconcile(h(), buildGateway(redirecting));
     expect(report.failures).toEqual([]);
-    const rules = h().emulator.admin.dumpResources().resources.filter((r) => r.type === 'microsoft.cdn/profiles/rulesets/rules');
+    const rules = h()
+      .emulator.admin.dumpResources()
+      .resources.filter((r) => r.type === 'microsoft.cdn/profiles/rulesets/rules');
     const actions = rules.flatMap((r) => (r.body as { properties: { actions: { name: string }[] } }).properties.actions.map((a) => a.name));
     expect(actions.sort()).toEqual(['RouteConfigurationOverride', 'UrlRedirect']);
     const resources = h().emulator.admin.dumpResources().resources;
@@ -110,12 +158,21 @@ describe('reconcile against the emulator: lifecycle', () => {
     await reconcile(h(), buildGateway(base));
     const fewer: GatewayFixture = { ...base, routes: [{ name: 'shop', rules: [{ paths: ['/shop'], backends: [{ name: 'web' }] }] }] };
     const report = await reconcile(h(), buildGateway(fewer));
-    expect(report.resources.filter((r) => r.action === 'deleted').map((r) => r.kind).sort()).toEqual(['originGroup', 'route', 'route', 'ruleSet']);
+    expect(
+      report.resources
+        .filter((r) => r.action === 'deleted')
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['originGroup', 'route', 'route', 'ruleSet']);
     const { deleteFrontDoor } = await import('./delete-front-door.js');
     const gateway = buildGateway(fewer).gateway;
     const deleted = await deleteFrontDoor(h().clients, gateway, { hubIdentity: HUB_IDENTITY, scope: TEST_SCOPE, pollIntervalMs: 5 });
     expect(deleted.result).toBe('deleted');
-    expect(h().emulator.admin.dumpResources().resources.filter((r) => r.type.startsWith('microsoft.cdn/'))).toEqual([]);
+    expect(
+      h()
+        .emulator.admin.dumpResources()
+        .resources.filter((r) => r.type.startsWith('microsoft.cdn/')),
+    ).toEqual([]);
     expect((await deleteFrontDoor(h().clients, gateway, { hubIdentity: HUB_IDENTITY, scope: TEST_SCOPE })).result).toBe('absent');
   });
 });

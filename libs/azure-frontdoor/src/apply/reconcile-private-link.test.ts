@@ -6,7 +6,10 @@ import { approveConnection, createPrivateLinkService, memberNetwork } from '../t
 
 /** The fixture names a Private Link Service by convention; point its origins at the one the cloud provider created. */
 function withService(model: GlobalGateway, serviceId: string): GlobalGateway {
-  const backends = model.backends.map((b) => ({ ...b, origins: b.origins.map((o) => ({ ...o, privateLink: o.privateLink && { ...o.privateLink, resourceId: serviceId } })) }));
+  const backends = model.backends.map((b) => ({
+    ...b,
+    origins: b.origins.map((o) => ({ ...o, privateLink: o.privateLink && { ...o.privateLink, resourceId: serviceId } })),
+  }));
   return { ...model, backends };
 }
 
@@ -28,7 +31,9 @@ describe('Private Link origins against the emulator', () => {
     expect(pending.failures).toEqual([]);
     expect(pending.programmed).toBe(false);
     expect(pending.reason).toBe('Pending');
-    expect(pending.message).toMatch(/^Private Link: 1 of 1 connections awaiting approval \(member-1 Pending, PLS \/subscriptions\/[^;]+\/privateLinkServices\/[^;]+\); approve with: az network private-endpoint-connection list --id/);
+    expect(pending.message).toMatch(
+      /^Private Link: 1 of 1 connections awaiting approval \(member-1 Pending, PLS \/subscriptions\/[^;]+\/privateLinkServices\/[^;]+\); approve with: az network private-endpoint-connection list --id/,
+    );
     expect(pending.outcome).toMatchObject({ type: 'requeue-after' });
     expect(pending.resources.find((r) => r.kind === 'origin')?.cause).toContain('Private Link: Pending');
 
@@ -43,17 +48,25 @@ describe('Private Link origins against the emulator', () => {
   it('the member’s Approved is not enough while AFD holds its own connection Pending (a re-created origin asks anew): not programmed, and said so', async () => {
     const network = memberNetwork(h().emulator, 'member-1');
     const pls = await createPrivateLinkService(network, 'web');
-    const model = withService(buildGateway({
-      sku: 'Premium_AzureFrontDoor',
-      backends: [{ name: 'web', clusters: [{ name: 'member-1', address: pls.address, privateLink: { state: 'Approved', requestMessage: 'fleet:gw-1:abc' } }] }],
-      routes: [{ name: 'shop', rules: [{ backends: [{ name: 'web' }] }] }],
-    }), pls.id);
+    const model = withService(
+      buildGateway({
+        sku: 'Premium_AzureFrontDoor',
+        backends: [
+          { name: 'web', clusters: [{ name: 'member-1', address: pls.address, privateLink: { state: 'Approved', requestMessage: 'fleet:gw-1:abc' } }] },
+        ],
+        routes: [{ name: 'shop', rules: [{ backends: [{ name: 'web' }] }] }],
+      }),
+      pls.id,
+    );
     const report = await reconcile(h(), model);
     expect(report.programmed).toBe(false);
     expect(report.reason).toBe('Pending');
     expect(report.privateLinkAwaiting).toBe(1);
     expect(report.message).toContain('Private Link: 1 of 1 connections awaiting approval (member-1 Pending (AFD; the member last reported Approved), PLS');
-    expect(report.resources.find((r) => r.kind === 'origin')).toMatchObject({ privateLinkStatus: 'Pending', cause: expect.stringContaining('Private Link: the member reports Approved, AFD reports Pending') });
+    expect(report.resources.find((r) => r.kind === 'origin')).toMatchObject({
+      privateLinkStatus: 'Pending',
+      cause: expect.stringContaining('Private Link: the member reports Approved, AFD reports Pending'),
+    });
     // Once AFD's own connection is approved, the two agree.
     await approveConnection(network, 'pls-web', 'fleet:gw-1:abc');
     const agreed = await reconcile(h(), model);

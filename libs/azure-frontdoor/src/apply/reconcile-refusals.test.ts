@@ -60,7 +60,12 @@ describe('one team’s resource refused by ARM', () => {
     expect(report.message).toContain('owned by HTTPRoute store/team-c');
     // Only team-c's route waits for its domain.
     expect(report.resources.filter((r) => r.action === 'skipped').map((r) => [r.kind, r.provenance.map((s) => s.name)])).toEqual([['route', ['team-c']]]);
-    expect(report.resources.filter((r) => r.action === 'deleted').map((r) => r.kind).sort()).toEqual(['originGroup', 'route']);
+    expect(
+      report.resources
+        .filter((r) => r.action === 'deleted')
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['originGroup', 'route']);
 
     await emulator.admin.whenPropagated();
     expect(await edgeGet('/a2/x', host)).toEqual({ status: 200, body: '{"backend":"a"}' });
@@ -76,21 +81,36 @@ describe('one team’s resource refused by ARM', () => {
 
     const again = await reconcile(h(), edited, { refusals });
     expect(h().emulator.admin.requestTotal({ method: 'PUT', resourceType: CUSTOM_DOMAINS })).toBe(1);
-    expect(again.failures.map((f) => [f.ref.kind, f.recalled, f.failure.code, f.owners.map((o) => o.name)])).toEqual([['customDomain', true, 'BadRequest', ['team-c']]]);
+    expect(again.failures.map((f) => [f.ref.kind, f.recalled, f.failure.code, f.owners.map((o) => o.name)])).toEqual([
+      ['customDomain', true, 'BadRequest', ['team-c']],
+    ]);
     expect(again.message).toContain('refused before for this exact body; not sent again until it changes');
 
     const fixed = await reconcile(h(), buildGateway({ backends, routes: [teamA(['/a']), teamC('c.example.com')] }), { refusals });
     expect(fixed.failures).toEqual([]);
-    expect(h().emulator.admin.requestTotal({ method: 'PUT', resourceType: CUSTOM_DOMAINS, status: 201 }) + h().emulator.admin.requestTotal({ method: 'PUT', resourceType: CUSTOM_DOMAINS, status: 200 })).toBe(1);
+    expect(
+      h().emulator.admin.requestTotal({ method: 'PUT', resourceType: CUSTOM_DOMAINS, status: 201 }) +
+        h().emulator.admin.requestTotal({ method: 'PUT', resourceType: CUSTOM_DOMAINS, status: 200 }),
+    ).toBe(1);
     expect(refusals.size).toBe(0);
   });
 
   it('with a WAF policy, the security policy waiting for a refused domain keeps the Gateway pending: no domain is reported served without it', async () => {
-    const waf = h().emulator.admin.createWafPolicy({ subscriptionId: TEST_SCOPE.subscriptionId, resourceGroup: 'waf', name: 'edgePolicy', sku: 'Premium_AzureFrontDoor' });
+    const waf = h().emulator.admin.createWafPolicy({
+      subscriptionId: TEST_SCOPE.subscriptionId,
+      resourceGroup: 'waf',
+      name: 'edgePolicy',
+      sku: 'Premium_AzureFrontDoor',
+    });
     await reconcile(h(), buildGateway({ backends, wafPolicyId: waf, routes: [teamA(['/a'])] }));
     const report = await reconcile(h(), buildGateway({ backends, wafPolicyId: waf, routes: [teamA(['/a']), teamC(LONG_HOST)] }));
     expect(report.failures.map((f) => [f.ref.kind, f.owners.map((o) => o.name)])).toEqual([['customDomain', ['team-c']]]);
-    expect(report.resources.filter((r) => r.action === 'skipped').map((r) => r.kind).sort()).toEqual(['route', 'securityPolicy']);
+    expect(
+      report.resources
+        .filter((r) => r.action === 'skipped')
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['route', 'securityPolicy']);
     expect([report.programmed, report.reason]).toEqual([false, 'Pending']);
     expect(report.message).toMatch(/security policy [^ ]+ waits: not attempted: create of custom domain [^ ]+ failed \(BadRequest/);
   });

@@ -35,7 +35,10 @@ async function converges(fixture: GatewayFixture): Promise<ReconcileReport> {
 describe('routes whose decision changes keep their (pattern, protocol)s without a conflict or a gap', () => {
   it('adding a header-match rule to a programmed path updates its route in place (AFD refuses two routes on one pattern)', async () => {
     await converges(gateway([shopPrefix]));
-    const canary: RuleFixture = { matches: [{ path: { type: 'PathPrefix', value: '/shop' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }], backends: [{ name: 'api' }] };
+    const canary: RuleFixture = {
+      matches: [{ path: { type: 'PathPrefix', value: '/shop' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }],
+      backends: [{ name: 'api' }],
+    };
     const withCanary = await converges(gateway([shopPrefix, canary]));
     expect(routeChanges(withCanary)).toEqual(['updated']);
     expect(routePatterns()).toEqual(['/ /*', '/shop /shop/*']);

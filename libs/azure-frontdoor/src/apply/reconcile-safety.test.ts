@@ -14,19 +14,27 @@ const model = buildGateway(fixture);
 const profile = profileName(model.gateway);
 const rg = TEST_SCOPE.resourceGroup;
 const lro = { updateIntervalInMs: 5 };
-const wafId = (name: string) => `/subscriptions/${TEST_SCOPE.subscriptionId}/resourceGroups/waf/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/${name}`;
+const wafId = (name: string) =>
+  `/subscriptions/${TEST_SCOPE.subscriptionId}/resourceGroups/waf/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/${name}`;
 
 const h = useHarness();
 
 describe('what reconcile never touches', () => {
   it('a profile with our name but without our tags is refused with no write', async () => {
-    await h().clients.cdn.profiles.beginCreateAndWait(rg, profile, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, tags: { owner: 'someone' } }, lro);
+    await h().clients.cdn.profiles.beginCreateAndWait(
+      rg,
+      profile,
+      { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, tags: { owner: 'someone' } },
+      lro,
+    );
     h().emulator.admin.resetCounters();
     const report = await reconcile(h(), model);
     expect(writesCounted(h().emulator)).toBe(0);
     expect(report.reason).toBe('ForeignProfile');
     expect(report.outcome.type).toBe('terminal');
-    expect(report.message).toBe(`profile ${profile} exists but is not this Gateway's: it carries none of the Fleet Gateway ownership tags; it is never adopted, changed or deleted`);
+    expect(report.message).toBe(
+      `profile ${profile} exists but is not this Gateway's: it carries none of the Fleet Gateway ownership tags; it is never adopted, changed or deleted`,
+    );
   });
 
   it("another hub's profile is refused too, naming the tag that differs", async () => {
@@ -54,7 +62,9 @@ describe('what reconcile never touches', () => {
     const report = await reconcile(h(), buildGateway({ ...fixture, sku: 'Premium_AzureFrontDoor' }));
     expect(writesCounted(h().emulator)).toBe(0);
     expect(report.reason).toBe('SkuImmutable');
-    expect(report.message).toContain(`profile ${profile} is Standard_AzureFrontDoor and the Gateway asks for Premium_AzureFrontDoor; AFD cannot change a profile's SKU in place`);
+    expect(report.message).toContain(
+      `profile ${profile} is Standard_AzureFrontDoor and the Gateway asks for Premium_AzureFrontDoor; AFD cannot change a profile's SKU in place`,
+    );
     expect(report.endpointHostName).toMatch(/azurefd\.net$/);
   });
 
@@ -70,8 +80,17 @@ describe('deleting a Gateway', () => {
   const remove = () => deleteFrontDoor(h().clients, model.gateway, { hubIdentity: HUB_IDENTITY, scope: TEST_SCOPE, pollIntervalMs: 5 });
 
   it("never deletes a profile of our name that is not this Gateway's (no tags, another hub, an older Gateway of the name)", async () => {
-    for (const tags of [undefined, ownershipTags({ hubIdentity: 'another-hub', gateway: model.gateway }), ownershipTags({ hubIdentity: HUB_IDENTITY, gateway: { ...model.gateway, uid: 'older-uid' } })]) {
-      await h().clients.cdn.profiles.beginCreateAndWait(rg, profile, { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, ...(tags ? { tags } : {}) }, lro);
+    for (const tags of [
+      undefined,
+      ownershipTags({ hubIdentity: 'another-hub', gateway: model.gateway }),
+      ownershipTags({ hubIdentity: HUB_IDENTITY, gateway: { ...model.gateway, uid: 'older-uid' } }),
+    ]) {
+      await h().clients.cdn.profiles.beginCreateAndWait(
+        rg,
+        profile,
+        { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, ...(tags ? { tags } : {}) },
+        lro,
+      );
       h().emulator.admin.resetCounters();
       const report = await remove();
       expect(writesCounted(h().emulator)).toBe(0);
@@ -107,7 +126,12 @@ describe('deleting a Gateway', () => {
 
 describe('WAF policy association', () => {
   it('attaches an existing policy of the same SKU, and detaching removes only the association', async () => {
-    const id = h().emulator.admin.createWafPolicy({ subscriptionId: TEST_SCOPE.subscriptionId, resourceGroup: 'waf', name: 'edgePolicy', sku: 'Standard_AzureFrontDoor' });
+    const id = h().emulator.admin.createWafPolicy({
+      subscriptionId: TEST_SCOPE.subscriptionId,
+      resourceGroup: 'waf',
+      name: 'edgePolicy',
+      sku: 'Standard_AzureFrontDoor',
+    });
     const attached = await reconcile(h(), buildGateway({ ...fixture, wafPolicyId: id }));
     expect(attached.failures).toEqual([]);
     expect(attached.resources.find((r) => r.kind === 'securityPolicy')?.action).toBe('created');
@@ -130,7 +154,12 @@ describe('WAF policy association', () => {
         'expected the id of an existing Front Door WAF policy (the hub associates a policy, it never creates one); nothing was changed',
     );
 
-    const premium = h().emulator.admin.createWafPolicy({ subscriptionId: TEST_SCOPE.subscriptionId, resourceGroup: 'waf', name: 'premiumPolicy', sku: 'Premium_AzureFrontDoor' });
+    const premium = h().emulator.admin.createWafPolicy({
+      subscriptionId: TEST_SCOPE.subscriptionId,
+      resourceGroup: 'waf',
+      name: 'premiumPolicy',
+      sku: 'Premium_AzureFrontDoor',
+    });
     const mismatch = await reconcile(h(), buildGateway({ ...fixture, wafPolicyId: premium }));
     expect(writesCounted(h().emulator)).toBe(0);
     expect(mismatch.reason).toBe('WafPolicySkuMismatch');

@@ -7,7 +7,10 @@ const ORIGINS = 'Microsoft.Cdn/profiles/originGroups/origins';
 
 function gateway(clusters: ClusterFixture[]): GatewayFixture {
   return {
-    backends: [{ name: 'web', clusters }, { name: 'other', clusters: [{ name: 'member-1' }] }],
+    backends: [
+      { name: 'web', clusters },
+      { name: 'other', clusters: [{ name: 'member-1' }] },
+    ],
     routes: [
       { name: 'shop', rules: [{ paths: ['/shop'], backends: [{ name: 'web' }] }] },
       { name: 'fallback', rules: [{ paths: ['/'], backends: [{ name: 'other' }] }] },
@@ -24,7 +27,10 @@ const stale = (cluster: ClusterFixture): ClusterFixture => ({ ...cluster, unknow
 const h = useHarness();
 
 const webOrigins = () =>
-  originsOf(h().emulator.admin.dumpResources().resources, /^og-web-/i).map((o) => ({ name: o.name.split('-').slice(0, 3).join('-'), properties: o.properties }));
+  originsOf(h().emulator.admin.dumpResources().resources, /^og-web-/i).map((o) => ({
+    name: o.name.split('-').slice(0, 3).join('-'),
+    properties: o.properties,
+  }));
 
 describe('unknown member data keeps what was programmed (fail-static)', () => {
   it('an origin whose member data went stale is neither changed nor deleted, and says why', async () => {
@@ -36,7 +42,10 @@ describe('unknown member data keeps what was programmed (fail-static)', () => {
     expect(writesCounted(h().emulator)).toBe(0);
     expect(JSON.stringify(webOrigins())).toBe(before);
     const member2 = report.resources.find((r) => r.kind === 'origin' && r.name.startsWith('o-member-2-'));
-    expect(member2).toMatchObject({ action: 'kept', cause: 'member data of cluster member-2 for store/web:8080 is unknown: the member marked its Azure data stale' });
+    expect(member2).toMatchObject({
+      action: 'kept',
+      cause: 'member data of cluster member-2 for store/web:8080 is unknown: the member marked its Azure data stale',
+    });
     expect(report.programmed).toBe(true);
   });
 
@@ -70,7 +79,10 @@ describe('unknown member data keeps what was programmed (fail-static)', () => {
     const withNew = (member3: ClusterFixture) => buildGateway(gateway([...known, member3]));
     const waiting = await reconcile(h(), withNew({ name: 'member-3', unknown: true }));
     expect(writesCounted(h().emulator)).toBe(0);
-    expect(waiting.resources.find((r) => r.name.startsWith('o-member-3-'))).toMatchObject({ action: 'not-programmed', cause: expect.stringContaining('member data of cluster member-3') });
+    expect(waiting.resources.find((r) => r.name.startsWith('o-member-3-'))).toMatchObject({
+      action: 'not-programmed',
+      cause: expect.stringContaining('member data of cluster member-3'),
+    });
     expect(waiting.reason).toBe('Pending');
 
     const arrived = await reconcile(h(), withNew({ name: 'member-3', address: '10.3.0.4' }));

@@ -6,7 +6,12 @@ import { originsOf } from '../testing/held-origins.js';
 const web: BackendFixture = { name: 'web', clusters: [{ name: 'member-1' }, { name: 'member-2' }] };
 const other: BackendFixture = { name: 'other', clusters: [{ name: 'member-1' }] };
 
-function gateway(webWeight: number, webBackend: BackendFixture = web, ruleBackends?: { name: string; weight?: number }[], extra: BackendFixture[] = []): GatewayFixture {
+function gateway(
+  webWeight: number,
+  webBackend: BackendFixture = web,
+  ruleBackends?: { name: string; weight?: number }[],
+  extra: BackendFixture[] = [],
+): GatewayFixture {
   return {
     backends: [webBackend, other, ...extra],
     routes: [
@@ -28,14 +33,20 @@ const shopRouteGroup = (resources: Dumped[]) => {
 
 /** AFD's rule, checked on the emulator's state after every reconcile: every group a route uses has an enabled origin. */
 function expectEveryRoutedGroupServes(resources: Dumped[]): void {
-  const routed = resources.filter((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes').map((r) => groupName((propertiesOf(r).originGroup as { id: string }).id));
-  for (const group of routed) expect(originsOf(resources, group).some((o) => o.properties.enabledState !== 'Disabled'), `group ${group} has an enabled origin`).toBe(true);
+  const routed = resources
+    .filter((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes')
+    .map((r) => groupName((propertiesOf(r).originGroup as { id: string }).id));
+  for (const group of routed)
+    expect(
+      originsOf(resources, group).some((o) => o.properties.enabledState !== 'Disabled'),
+      `group ${group} has an enabled origin`,
+    ).toBe(true);
 }
 
 const h = useHarness();
 const dump = () => h().emulator.admin.dumpResources().resources as Dumped[];
 
-describe('withdrawal against the emulator (every write legal under AFD\'s last-enabled-origin rule)', () => {
+describe("withdrawal against the emulator (every write legal under AFD's last-enabled-origin rule)", () => {
   it('a rule whose backends lose every origin moves its route to the sink group; its old group goes; returning origins bring a group back and the sink goes', async () => {
     await reconcile(h(), buildGateway(gateway(1)));
     const group = shopRouteGroup(dump());
@@ -49,7 +60,10 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
     const sink = shopRouteGroup(during);
     expect(sink).toMatch(/^og-withdrawn-/);
     expect(originsOf(during, sink)).toEqual([
-      expect.objectContaining({ name: expect.stringMatching(/^o-unreachable-/), properties: expect.objectContaining({ hostName: expect.stringMatching(/\.withdrawn\.invalid$/), enabledState: 'Enabled' }) }),
+      expect.objectContaining({
+        name: expect.stringMatching(/^o-unreachable-/),
+        properties: expect.objectContaining({ hostName: expect.stringMatching(/\.withdrawn\.invalid$/), enabledState: 'Enabled' }),
+      }),
     ]);
     expect(groups(during)).not.toContain(group);
     // The sink group and its origin, the route switch, then the old group (its origins go with it).
@@ -65,16 +79,19 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
     h().emulator.admin.resetCounters();
     const back = await reconcile(h(), buildGateway(gateway(1, { name: 'web', clusters: [{ name: 'member-1' }] })));
     expect(back.failures).toEqual([]);
-    expect(back.resources.filter((r) => r.action !== 'unchanged').map((r) => `${r.action} ${r.kind}`).sort()).toEqual([
-      'created origin',
-      'created originGroup',
-      'deleted originGroup',
-      'updated route',
-    ]);
+    expect(
+      back.resources
+        .filter((r) => r.action !== 'unchanged')
+        .map((r) => `${r.action} ${r.kind}`)
+        .sort(),
+    ).toEqual(['created origin', 'created originGroup', 'deleted originGroup', 'updated route']);
     const after = dump();
     expect(shopRouteGroup(after)).toBe(group);
     expect(originsOf(after, group)).toEqual([
-      expect.objectContaining({ name: expect.stringMatching(/^o-member-1-/), properties: expect.objectContaining({ hostName: expect.any(String), enabledState: 'Enabled' }) }),
+      expect.objectContaining({
+        name: expect.stringMatching(/^o-member-1-/),
+        properties: expect.objectContaining({ hostName: expect.any(String), enabledState: 'Enabled' }),
+      }),
     ]);
     expect(groups(after)).not.toContain(sink);
     expectEveryRoutedGroupServes(after);
@@ -114,14 +131,17 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
     expectEveryRoutedGroupServes(after);
   });
 
-  it("a conditional rule that loses every origin: its RouteConfigurationOverride switches to the sink before its old group goes; back again the same way", async () => {
+  it('a conditional rule that loses every origin: its RouteConfigurationOverride switches to the sink before its old group goes; back again the same way', async () => {
     const canary = (weight: number): GatewayFixture => ({
       backends: [web, other],
       routes: [
         {
           name: 'shop',
           rules: [
-            { matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }], backends: [{ name: 'web', weight }] },
+            {
+              matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }],
+              backends: [{ name: 'web', weight }],
+            },
             { paths: ['/'], backends: [{ name: 'other' }] },
           ],
         },
@@ -130,10 +150,16 @@ describe('withdrawal against the emulator (every write legal under AFD\'s last-e
     const overrideGroups = () =>
       dump()
         .filter((r) => r.type === 'microsoft.cdn/profiles/rulesets/rules')
-        .flatMap((r) => (propertiesOf(r).actions as { name: string; parameters: { originGroupOverride?: { originGroup: { id: string } } } }[]))
-        .flatMap((a) => (a.name === 'RouteConfigurationOverride' && a.parameters.originGroupOverride ? [groupName(a.parameters.originGroupOverride.originGroup.id)] : []));
+        .flatMap((r) => propertiesOf(r).actions as { name: string; parameters: { originGroupOverride?: { originGroup: { id: string } } } }[])
+        .flatMap((a) =>
+          a.name === 'RouteConfigurationOverride' && a.parameters.originGroupOverride ? [groupName(a.parameters.originGroupOverride.originGroup.id)] : [],
+        );
     const expectEveryOverrideServes = () => {
-      for (const group of overrideGroups()) expect(originsOf(dump(), group).some((o) => o.properties.enabledState !== 'Disabled'), `override group ${group} has an enabled origin`).toBe(true);
+      for (const group of overrideGroups())
+        expect(
+          originsOf(dump(), group).some((o) => o.properties.enabledState !== 'Disabled'),
+          `override group ${group} has an enabled origin`,
+        ).toBe(true);
     };
     expect((await reconcile(h(), buildGateway(canary(1)))).failures).toEqual([]);
     const [before] = overrideGroups();

@@ -114,7 +114,10 @@ async function preflight(
   if (observed.profile) {
     const ownership = checkOwnership(observed.profile.tags, owner);
     if (!ownership.owned) {
-      return { reason: 'ForeignProfile', message: `profile ${profile.ref.profile} exists but is not this Gateway's: ${ownership.reason}; it is never adopted, changed or deleted` };
+      return {
+        reason: 'ForeignProfile',
+        message: `profile ${profile.ref.profile} exists but is not this Gateway's: ${ownership.reason}; it is never adopted, changed or deleted`,
+      };
     }
     const sku = observed.profile.sku?.name;
     if (sku !== profile.sku) {
@@ -126,10 +129,18 @@ async function preflight(
     }
   }
   if (securityPolicy) {
-    const waf = await checkWafPolicy(clients, securityPolicy.wafPolicyId, profile.sku, { ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}), requests });
+    const waf = await checkWafPolicy(clients, securityPolicy.wafPolicyId, profile.sku, {
+      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      requests,
+    });
     if (!waf.ok) {
       const reason = waf.reason === 'WafPolicyUnreadable' ? 'AzureReadFailed' : waf.reason;
-      return { reason, message: `${waf.message}; nothing was changed`, transient: waf.reason === 'WafPolicyUnreadable' && waf.failure.class !== 'terminal', observed };
+      return {
+        reason,
+        message: `${waf.message}; nothing was changed`,
+        transient: waf.reason === 'WafPolicyUnreadable' && waf.failure.class !== 'terminal',
+        observed,
+      };
     }
   }
   return undefined;
@@ -143,7 +154,8 @@ async function preflight(
 export async function reconcileFrontDoor(clients: FrontDoorClients, model: GlobalGateway, options: ReconcileOptions): Promise<ReconcileReport> {
   const plan = planFrontDoor(model, { hubIdentity: options.hubIdentity, ...(options.capacityLimits ? { capacityLimits: options.capacityLimits } : {}) });
   const requests = new ArmRequestCount();
-  if (plan.capacity.length > 0) return refused(plan, requests, { reason: 'CapacityExceeded', message: plan.capacity.map((v) => v.message).join('; ') }, options);
+  if (plan.capacity.length > 0)
+    return refused(plan, requests, { reason: 'CapacityExceeded', message: plan.capacity.map((v) => v.message).join('; ') }, options);
   const blocking = plan.problems.filter((p) => p.blocksWrites);
   if (blocking.length > 0) return refused(plan, requests, { reason: 'InvalidPlan', message: blocking.map((p) => p.message).join('; ') }, options);
   const owner: Owner = { hubIdentity: options.hubIdentity, gateway: model.gateway };
@@ -157,12 +169,17 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
     observed = await observeFrontDoor(clients.cdn, options.scope, plan.graph.profile.ref.profile, owner, common);
   } catch (error) {
     const failure = classifyArmError(error);
-    return refused(plan, requests, {
-      reason: 'AzureReadFailed',
-      message: `reading the AFD profile failed, nothing was changed: ${describeFailure(failure)}`,
-      transient: failure.class !== 'terminal',
-      failure,
-    }, options);
+    return refused(
+      plan,
+      requests,
+      {
+        reason: 'AzureReadFailed',
+        message: `reading the AFD profile failed, nothing was changed: ${describeFailure(failure)}`,
+        transient: failure.class !== 'terminal',
+        failure,
+      },
+      options,
+    );
   }
   const stop = await preflight(clients, plan, observed, owner, options, requests);
   if (stop) return refused(plan, requests, stop, options);
@@ -170,7 +187,12 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   // What stays as it is (held routing, withdrawn leftovers, endpoints not ours) counts against AFD's limits too.
   const after = capacityViolations(measureAfterApply(observed, diff.operations), plan.graph.profile.sku, options.capacityLimits);
   if (after.length > 0) {
-    return refused(plan, requests, { reason: 'CapacityExceeded', message: `${after.map((v) => v.message).join('; ')} (counting what is kept as it is)`, observed, capacity: after }, options);
+    return refused(
+      plan,
+      requests,
+      { reason: 'CapacityExceeded', message: `${after.map((v) => v.message).join('; ')} (counting what is kept as it is)`, observed, capacity: after },
+      options,
+    );
   }
   if (diff.operations.length > 0) await options.beforeFirstWrite?.();
   const observedBodies = new Map(observedResources(observed, plan.graph.profile.ref.profile).map(({ ref, arm }) => [refKey(ref), arm]));
@@ -196,13 +218,25 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   // Each domain as ARM last answered: read, then written this pass, then refreshed (later entries win).
   const latestDomains = new Map<string, AFDDomain>([
     ...observed.customDomains.map((d): [string, AFDDomain] => [d.name.toLowerCase(), d.arm]),
-    ...results.flatMap((r): [string, AFDDomain][] => (r.outcome === 'done' && r.op.ref.kind === 'customDomain' && r.resource ? [[r.op.ref.customDomain.toLowerCase(), r.resource as AFDDomain]] : [])),
+    ...results.flatMap((r): [string, AFDDomain][] =>
+      r.outcome === 'done' && r.op.ref.kind === 'customDomain' && r.resource ? [[r.op.ref.customDomain.toLowerCase(), r.resource as AFDDomain]] : [],
+    ),
     ...tokens.refreshed,
   ]);
   const customDomains = reportCustomDomains(plan.graph.customDomains, (name) => latestDomains.get(name.toLowerCase()), readiness.endpointHostName);
   const writes = results.filter((r) => r.outcome !== 'skipped').length + tokens.writes;
   const pending = [...readiness.pending, ...tokens.failures];
-  const base = { profile, ...readiness, pending, customDomains, problems: plan.problems, capacity: plan.capacity, usage: usageOf(plan, options), reads: requests.reads, writes };
+  const base = {
+    profile,
+    ...readiness,
+    pending,
+    customDomains,
+    problems: plan.problems,
+    capacity: plan.capacity,
+    usage: usageOf(plan, options),
+    reads: requests.reads,
+    writes,
+  };
   // A failure that holds back only some HTTPRoutes is theirs: their parent entries say so, the rest of the Gateway is
   // programmed. Gateway API's Programmed on a Gateway speaks of the Gateway's own configuration reaching the data
   // plane, and a route's trouble is told on that route's parent status; turning every team's Gateway False for one
@@ -213,15 +247,31 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   if (gatewayFailures.length > 0) {
     const terminal = gatewayFailures.some((f) => f.failure.class === 'terminal');
     const message = readiness.failures.map(describeFailureReport).join('; ');
-    return { ...base, programmed: false, reason: 'AzureWriteFailed', message, outcome: terminal ? { type: 'terminal', reason: message } : { type: 'retry', reason: message } };
+    return {
+      ...base,
+      programmed: false,
+      reason: 'AzureWriteFailed',
+      message,
+      outcome: terminal ? { type: 'terminal', reason: message } : { type: 'retry', reason: message },
+    };
   }
-  const refusedByAzure = readiness.failures.length === 0 ? undefined : `${readiness.failures.length} resource(s) refused by Azure, held back for the HTTPRoutes named (the rest is programmed): ${readiness.failures.map(describeFailureReport).join('; ')}`;
+  const refusedByAzure =
+    readiness.failures.length === 0
+      ? undefined
+      : `${readiness.failures.length} resource(s) refused by Azure, held back for the HTTPRoutes named (the rest is programmed): ${readiness.failures.map(describeFailureReport).join('; ')}`;
   // A route's transient failure is retried; a terminal one is looked at again later (and, for a refused body, not sent
   // again until the route changes: see TerminalRefusals).
-  const refusedOutcome = readiness.failures.length === 0 ? undefined : readiness.failures.some((f) => f.failure.class !== 'terminal') ? ('retry' as const) : ('terminal' as const);
+  const refusedOutcome =
+    readiness.failures.length === 0 ? undefined : readiness.failures.some((f) => f.failure.class !== 'terminal') ? ('retry' as const) : ('terminal' as const);
   if (pending.length > 0) {
     const message = [...pending, ...(refusedByAzure ? [refusedByAzure] : [])].join('; ');
-    return { ...base, programmed: false, reason: 'Pending', message, outcome: { type: 'requeue-after', afterMs: options.pendingRequeueMs ?? 15_000, reason: message } };
+    return {
+      ...base,
+      programmed: false,
+      reason: 'Pending',
+      message,
+      outcome: { type: 'requeue-after', afterMs: options.pendingRequeueMs ?? 15_000, reason: message },
+    };
   }
   const host = readiness.endpointHostName ? ` on ${readiness.endpointHostName}` : '';
   const message = [`Azure Front Door configuration is ready${host}`, ...(refusedByAzure ? [refusedByAzure] : [])].join('; ');
@@ -230,7 +280,13 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   const awaiting = customDomains.filter((d) => !d.validated);
   if (awaiting.length > 0) {
     const why = `${awaiting.length} custom domain(s) await DNS validation: ${awaiting.map((d) => `${d.hostName} ${d.validationState}`).join(', ')}`;
-    return { ...base, programmed: true, reason: 'Programmed', message: `${message}; ${why}`, outcome: { type: 'requeue-after', afterMs: options.domainValidationRequeueMs ?? 60_000, reason: why } };
+    return {
+      ...base,
+      programmed: true,
+      reason: 'Programmed',
+      message: `${message}; ${why}`,
+      outcome: { type: 'requeue-after', afterMs: options.domainValidationRequeueMs ?? 60_000, reason: why },
+    };
   }
   return { ...base, programmed: true, reason: 'Programmed', message, outcome: { type: 'done' } };
 }

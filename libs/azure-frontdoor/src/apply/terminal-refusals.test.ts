@@ -12,7 +12,13 @@ const domain = (hostName: string): Operation => ({
   reason: 'test',
   provenance: [],
 });
-const failure = (status: number, category: ArmFailure['category']): ArmFailure => ({ class: status === 409 ? 'transient' : 'terminal', category, status, code: 'X', cause: 'refused' });
+const failure = (status: number, category: ArmFailure['category']): ArmFailure => ({
+  class: status === 409 ? 'transient' : 'terminal',
+  category,
+  status,
+  code: 'X',
+  cause: 'refused',
+});
 const failed = (op: Operation, f: ArmFailure): OperationResult => ({ op, outcome: 'failed', failure: f });
 
 describe('TerminalRefusals', () => {

@@ -23,7 +23,9 @@ interface Refusal {
 const REMEMBERED = new Set<ErrorCategory>(['validation']);
 
 function writeKey(op: Operation): string {
-  const body = createHash('sha256').update(canonicalJson(op.body ?? null)).digest('hex');
+  const body = createHash('sha256')
+    .update(canonicalJson(op.body ?? null))
+    .digest('hex');
   return `${op.action}|${refKey(op.ref)}|${body}`;
 }
 

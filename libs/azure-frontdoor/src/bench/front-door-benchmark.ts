@@ -18,13 +18,21 @@ async function armCalls(): Promise<void> {
   emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: TEST_SCOPE.resourceGroup });
   try {
     const limiter = new ArmRateLimiter();
-    const clients = createFrontDoorClients({ credential: stubCredential, subscriptionId: TEST_SCOPE.subscriptionId, endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate }, rateLimiter: limiter });
+    const clients = createFrontDoorClients({
+      credential: stubCredential,
+      subscriptionId: TEST_SCOPE.subscriptionId,
+      endpoint: emulator.armEndpoint,
+      tlsOptions: { ca: emulator.caCertificate },
+      rateLimiter: limiter,
+    });
     const model = largeGateway(50, 2);
     const started = Date.now();
     const cold = await reconcileFrontDoor(clients, model, reconcileOptions({ pollIntervalMs: 100 }));
     const coldMs = Date.now() - started;
     const throttled = emulator.admin.requestTotal({ status: 429 });
-    console.log(`Gateway: ${model.backends.length * 2} origins, ${model.routes.length} routes (${cold.resources.length} AFD resources), outcome ${cold.reason}`);
+    console.log(
+      `Gateway: ${model.backends.length * 2} origins, ${model.routes.length} routes (${cold.resources.length} AFD resources), outcome ${cold.reason}`,
+    );
     console.log(
       `cold create: ${writesCounted(emulator)} ARM writes (report: ${cold.writes}), ${readsCounted(emulator)} ARM reads (report: ${cold.reads}; long-running-operation polls included), ` +
         `${throttled} throttled by ARM, ${(coldMs / 1000).toFixed(1)} s wall, limiter waited ${(limiter.stats().waitedMs / 1000).toFixed(1)} s`,
@@ -33,7 +41,9 @@ async function armCalls(): Promise<void> {
     const steady = await reconcileFrontDoor(clients, model, reconcileOptions());
     const graph = planFrontDoor(model, { hubIdentity: HUB_IDENTITY }).graph;
     const formula = 6 + 1 + graph.originGroups.length + graph.ruleSets.length;
-    console.log(`steady-state reconcile: ${readsCounted(emulator)} ARM reads (report: ${steady.reads}; 6 + E + G + S = ${formula}), ${writesCounted(emulator)} writes, outcome ${steady.reason}`);
+    console.log(
+      `steady-state reconcile: ${readsCounted(emulator)} ARM reads (report: ${steady.reads}; 6 + E + G + S = ${formula}), ${writesCounted(emulator)} writes, outcome ${steady.reason}`,
+    );
   } finally {
     await emulator.stop();
   }
@@ -61,7 +71,9 @@ function planAndDiffCpu(): void {
   }
   const sorted = samples.slice(10).sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  console.log(`plan + diff, ${graph.origins.length} origins / ${graph.routes.length} routes: median CPU ${median.toFixed(2)} ms over ${sorted.length} runs (target < 20 ms)`);
+  console.log(
+    `plan + diff, ${graph.origins.length} origins / ${graph.routes.length} routes: median CPU ${median.toFixed(2)} ms over ${sorted.length} runs (target < 20 ms)`,
+  );
 }
 
 planAndDiffCpu();

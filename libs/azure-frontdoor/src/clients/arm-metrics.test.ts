@@ -33,7 +33,8 @@ function emulatorCounted(emulator: RunningEmulator): Series {
   return counted;
 }
 
-const lowerOperation = (counted: Series): Series => new Map([...counted].map(([key, value]) => [key.replace(/^\S+/, (op) => (op === 'operationResults' ? op : op.toLowerCase())), value]));
+const lowerOperation = (counted: Series): Series =>
+  new Map([...counted].map(([key, value]) => [key.replace(/^\S+/, (op) => (op === 'operationResults' ? op : op.toLowerCase())), value]));
 
 const gateway = buildGateway({
   backends: [{ name: 'web', clusters: [{ name: 'member-1' }, { name: 'member-2' }] }],
@@ -109,7 +110,9 @@ describe('ARM metrics (createFrontDoorClients with a registry, against the emula
       (e: unknown) => e,
     );
     expect(classifyArmError(error)).toMatchObject({ class: 'transient' });
-    expect(await series(registry, 'fleet_gateway_arm_requests_total', ['operation', 'method', 'code'])).toEqual(new Map([[`profiles GET ${NO_RESPONSE_CODE}`, 2]]));
+    expect(await series(registry, 'fleet_gateway_arm_requests_total', ['operation', 'method', 'code'])).toEqual(
+      new Map([[`profiles GET ${NO_RESPONSE_CODE}`, 2]]),
+    );
   });
 
   it('records how long each attempt waited for the rate limiter, by request class', async () => {

@@ -12,7 +12,12 @@ afterEach(async () => {
 
 async function withProfile(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
   harness = await startHarness(options);
-  await harness.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p1', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, { updateIntervalInMs: 5 });
+  await harness.clients.cdn.profiles.beginCreateAndWait(
+    TEST_SCOPE.resourceGroup,
+    'p1',
+    { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } },
+    { updateIntervalInMs: 5 },
+  );
   harness.emulator.admin.resetCounters();
   return harness;
 }
@@ -53,7 +58,10 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
   it('500s are retried with backoff; when they outlast the retries the error is transient, with the attempts counted exactly', async () => {
     const h = await withProfile({ retry: { maxRetries: 2 } });
     h.emulator.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPattern: '/profiles/p1$', count: 5 });
-    const error = await getProfile(h).then(() => undefined, (e: unknown) => e);
+    const error = await getProfile(h).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(3);
     expect(classifyArmError(error)).toMatchObject({ class: 'transient', category: 'server', status: 500, code: 'InternalServerError' });
   });
@@ -76,16 +84,27 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
   it('attempts that all hang end, after the retries, in a transient network failure naming the timeout', async () => {
     const h = await withProfile({ retry: { requestTimeoutMs: 200, maxRetries: 2 } });
     h.emulator.admin.injectFault({ kind: 'hang', method: 'GET', pathPattern: '/profiles/p1$', count: 5 });
-    const error = await getProfile(h).then(() => undefined, (e: unknown) => e);
+    const error = await getProfile(h).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE, status: 0 })).toBe(3);
-    expect(classifyArmError(error)).toMatchObject({ class: 'transient', category: 'network', code: 'ETIMEDOUT', cause: expect.stringContaining('within 0.2 s') });
+    expect(classifyArmError(error)).toMatchObject({
+      class: 'transient',
+      category: 'network',
+      code: 'ETIMEDOUT',
+      cause: expect.stringContaining('within 0.2 s'),
+    });
   });
 
   it("the caller's abort during a hung attempt is not retried", async () => {
     const h = await withProfile({ retry: { requestTimeoutMs: 60_000 } });
     h.emulator.admin.injectFault({ kind: 'hang', method: 'GET', pathPattern: '/profiles/p1$', count: 5 });
     const abort = new AbortController();
-    const pending = h.clients.cdn.profiles.get(TEST_SCOPE.resourceGroup, 'p1', { abortSignal: abort.signal }).then(() => undefined, (e: unknown) => e);
+    const pending = h.clients.cdn.profiles.get(TEST_SCOPE.resourceGroup, 'p1', { abortSignal: abort.signal }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await expect.poll(() => h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE, status: 0 })).toBe(1);
     abort.abort();
     expect((await pending) as Error).toMatchObject({ name: 'AbortError' });
@@ -106,9 +125,14 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
 
   it("a long-running operation's Retry-After beyond the cap is cut to it too: the poller waits the cap, not ARM's hour", async () => {
     const capped: RetryAfterCapped[] = [];
-    harness = await startHarness({ emulator: { lroDelayMs: 50, lroRetryAfterSeconds: 3_600 }, retry: { maxRetryAfterMs: 1_000, onRetryAfterCapped: (c) => capped.push(c) } });
+    harness = await startHarness({
+      emulator: { lroDelayMs: 50, lroRetryAfterSeconds: 3_600 },
+      retry: { maxRetryAfterMs: 1_000, onRetryAfterCapped: (c) => capped.push(c) },
+    });
     const body = { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } };
-    await expect(harness.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p2', body)).resolves.toMatchObject({ provisioningState: 'Succeeded' });
+    await expect(harness.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p2', body)).resolves.toMatchObject({
+      provisioningState: 'Succeeded',
+    });
     expect(capped.length).toBeGreaterThanOrEqual(1);
     expect(capped[0]).toMatchObject({ method: 'PUT', retryAfterMs: 3_600_000, waitedMs: 1_000 });
   });
@@ -122,9 +146,14 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
     });
     h.emulator.admin.injectFault({ kind: 'status', status: 429, method: 'PUT', pathPattern: '/profiles/p1$', count: 1, retryAfterSeconds: 5 });
     const body = { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, tags: { a: 'b' } };
-    const error = await h.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p1', body, { updateIntervalInMs: 5 }).then(() => undefined, (e: unknown) => e);
+    const error = await h.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p1', body, { updateIntervalInMs: 5 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ArmWriteFencedError);
-    expect((error as Error).message).toBe(`PUT /subscriptions/${TEST_SCOPE.subscriptionId}/resourceGroups/${TEST_SCOPE.resourceGroup}/providers/Microsoft.Cdn/profiles/p1 was not sent: this replica's leader Lease is not valid`);
+    expect((error as Error).message).toBe(
+      `PUT /subscriptions/${TEST_SCOPE.subscriptionId}/resourceGroups/${TEST_SCOPE.resourceGroup}/providers/Microsoft.Cdn/profiles/p1 was not sent: this replica's leader Lease is not valid`,
+    );
     expect(h.emulator.admin.requestTotal({ method: 'PUT' })).toBe(1);
     await expect(getProfile(h)).resolves.toMatchObject({ name: 'p1', tags: {} });
   });
@@ -132,7 +161,10 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
   it('authorization failures are terminal and never retried', async () => {
     const h = await withProfile();
     h.emulator.admin.injectFault({ kind: 'status', status: 403, method: 'GET', pathPattern: '/profiles/p1$', count: 3 });
-    const error = await getProfile(h).then(() => undefined, (e: unknown) => e);
+    const error = await getProfile(h).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(h.emulator.admin.requestTotal({ method: 'GET', resourceType: PROFILE })).toBe(1);
     expect(classifyArmError(error)).toEqual({
       class: 'terminal',
@@ -147,19 +179,29 @@ describe('ARM retry policy and rate limiter (against the emulator)', () => {
     let now = 0;
     const waits: number[] = [];
     harness = await startHarness({
-      limiter: { now: () => now, sleep: async (ms) => void (waits.push(ms), (now += ms)), reads: { burst: 2, refillPerSecond: 1 }, writes: { burst: 5, refillPerSecond: 1 } },
+      limiter: {
+        now: () => now,
+        sleep: async (ms) => void (waits.push(ms), (now += ms)),
+        reads: { burst: 2, refillPerSecond: 1 },
+        writes: { burst: 5, refillPerSecond: 1 },
+      },
     });
     const h = harness;
     for (let i = 0; i < 3; i++) await getProfile(h).catch(() => undefined);
     expect(waits).toEqual([1000]);
-    await h.clients.cdn.profiles.beginCreateAndWait(TEST_SCOPE.resourceGroup, 'p1', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, { updateIntervalInMs: 5 });
+    await h.clients.cdn.profiles.beginCreateAndWait(
+      TEST_SCOPE.resourceGroup,
+      'p1',
+      { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } },
+      { updateIntervalInMs: 5 },
+    );
     const gets = h.emulator.admin.requestTotal({ method: 'GET' });
     expect(gets).toBeGreaterThan(3);
     expect(h.limiter.stats().requests).toEqual({ reads: gets, writes: 1 });
   });
 });
 
-describe('the clients\' pipelines', () => {
+describe("the clients' pipelines", () => {
   it('hold one retry policy, ours, with the shared limiter after it (each attempt takes a token)', async () => {
     harness = await startHarness();
     const names = harness.clients.cdn.pipeline.getOrderedPolicies().map((p) => p.name);

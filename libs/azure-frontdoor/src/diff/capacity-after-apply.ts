@@ -7,7 +7,9 @@ import { observedResources } from '../observe/observed-resources.js';
 import type { Operation } from './operations.js';
 
 function routeMetric(route: Route | undefined): number {
-  return compositeRouteMetric([{ patterns: route?.patternsToMatch ?? [], supportedProtocols: (route?.supportedProtocols ?? []) as RouteSpec['supportedProtocols'] }]);
+  return compositeRouteMetric([
+    { patterns: route?.patternsToMatch ?? [], supportedProtocols: (route?.supportedProtocols ?? []) as RouteSpec['supportedProtocols'] },
+  ]);
 }
 
 function isChildOf(child: AfdRef, parent: AfdRef): boolean {

@@ -6,7 +6,18 @@ import type { OriginSpec, ProgrammableOriginSpec } from '../plan/spec-types.js';
 
 /** The writable fields of an observed origin: what a copy of it must send so that it serves as it does now. */
 export function writableCopy(origin: AFDOrigin): AFDOrigin {
-  const { hostName, httpPort, httpsPort, originHostHeader, priority, weight, enabledState, enforceCertificateNameCheck, azureOrigin, sharedPrivateLinkResource } = origin;
+  const {
+    hostName,
+    httpPort,
+    httpsPort,
+    originHostHeader,
+    priority,
+    weight,
+    enabledState,
+    enforceCertificateNameCheck,
+    azureOrigin,
+    sharedPrivateLinkResource,
+  } = origin;
   const pl = sharedPrivateLinkResource;
   return {
     hostName,
@@ -18,7 +29,16 @@ export function writableCopy(origin: AFDOrigin): AFDOrigin {
     enabledState,
     enforceCertificateNameCheck,
     ...(azureOrigin ? { azureOrigin } : {}),
-    ...(pl ? { sharedPrivateLinkResource: { privateLink: pl.privateLink, privateLinkLocation: pl.privateLinkLocation, requestMessage: pl.requestMessage, groupId: pl.groupId } } : {}),
+    ...(pl
+      ? {
+          sharedPrivateLinkResource: {
+            privateLink: pl.privateLink,
+            privateLinkLocation: pl.privateLinkLocation,
+            requestMessage: pl.requestMessage,
+            groupId: pl.groupId,
+          },
+        }
+      : {}),
   };
 }
 
@@ -38,7 +58,8 @@ interface CarryContext {
 }
 
 const lower = (name: string): string => name.toLowerCase();
-const enabledWeight = (arm: AFDOrigin): number | undefined => (arm.enabledState !== 'Disabled' && arm.weight !== undefined && arm.weight > 0 ? arm.weight : undefined);
+const enabledWeight = (arm: AFDOrigin): number | undefined =>
+  arm.enabledState !== 'Disabled' && arm.weight !== undefined && arm.weight > 0 ? arm.weight : undefined;
 
 /**
  * Known origins of the same backend that are enabled in the target group and were enabled, weighted, beside the
@@ -68,7 +89,9 @@ export function carryOrigin(unknown: OriginSpec, context: CarryContext): Carried
     return { copy, siblings: referenceSiblings(unknown, context.groupOrigins, sourceGroup) };
   });
   // The same cluster observed in several groups: prefer a copy whose scale the new split can be related to, then the first group by name.
-  candidates.sort((a, b) => Number(b.siblings.length > 0) - Number(a.siblings.length > 0) || compareText(lower(a.copy.parent ?? ''), lower(b.copy.parent ?? '')));
+  candidates.sort(
+    (a, b) => Number(b.siblings.length > 0) - Number(a.siblings.length > 0) || compareText(lower(a.copy.parent ?? ''), lower(b.copy.parent ?? '')),
+  );
   const { copy, siblings } = candidates[0] as (typeof candidates)[number];
   const from = copy.parent ?? '';
   const body = writableCopy(copy.arm);

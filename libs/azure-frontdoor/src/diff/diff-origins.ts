@@ -50,7 +50,14 @@ export function diffOrigins(b: DiffBuilder, graph: FrontDoorGraph, observed: Obs
     }
     const body = originBody(spec);
     const weightManaged = spec.weight !== undefined;
-    b.converge(spec.ref, body, comparableOrigin(body, weightManaged), have && comparableOrigin(have.arm, weightManaged), spec.provenance, have?.arm.provisioningState);
+    b.converge(
+      spec.ref,
+      body,
+      comparableOrigin(body, weightManaged),
+      have && comparableOrigin(have.arm, weightManaged),
+      spec.provenance,
+      have?.arm.provisioningState,
+    );
   }
   for (const [k, have] of current) {
     const group = lower(have.parent ?? '');

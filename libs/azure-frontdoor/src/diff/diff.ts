@@ -58,7 +58,8 @@ function diffRuleSets(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedG
   const desired = new Set(graph.ruleSets.map((s) => lower(s.ref.ruleSet)));
   for (const spec of graph.ruleSets) {
     if (current.has(key('', spec.ref.ruleSet))) b.unchanged.push(spec.ref);
-    else b.operations.push({ action: 'create', ref: spec.ref, changes: [], reason: `rule set ${spec.ref.ruleSet} does not exist`, provenance: spec.provenance });
+    else
+      b.operations.push({ action: 'create', ref: spec.ref, changes: [], reason: `rule set ${spec.ref.ruleSet} does not exist`, provenance: spec.provenance });
   }
   for (const s of observed.ruleSets) {
     if (desired.has(lower(s.name))) continue;
@@ -66,7 +67,13 @@ function diffRuleSets(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedG
     if (kept) b.keep({ kind: 'ruleSet', profile, ruleSet: s.name }, kept.cause);
     else b.remove({ kind: 'ruleSet', profile, ruleSet: s.name }, `rule set ${s.name} is not planned`);
   }
-  b.convergeAll(graph.rules, observed.rules, (s) => s.ref.ruleSet, (s) => ruleBody(s, scope), comparableRule);
+  b.convergeAll(
+    graph.rules,
+    observed.rules,
+    (s) => s.ref.ruleSet,
+    (s) => ruleBody(s, scope),
+    comparableRule,
+  );
   const desiredRules = new Set(graph.rules.map((r) => key(r.ref.ruleSet, r.ref.rule)));
   for (const [k, r] of byName(observed.rules)) {
     if (desiredRules.has(k)) continue;
@@ -104,7 +111,13 @@ function diffCustomDomains(b: DiffBuilder, graph: FrontDoorGraph, observed: Obse
 function diffRoutes(b: DiffBuilder, graph: FrontDoorGraph, observed: ObservedGraph, scope: FrontDoorScope, claims: RouteClaims): void {
   const { profile } = graph.profile.ref;
   const endpoint = graph.endpoint.ref.endpoint;
-  b.convergeAll(graph.routes, observed.routes, (s) => s.ref.endpoint, (s) => routeBody(s, scope), comparableRoute);
+  b.convergeAll(
+    graph.routes,
+    observed.routes,
+    (s) => s.ref.endpoint,
+    (s) => routeBody(s, scope),
+    comparableRoute,
+  );
   for (const { route, cause } of claims.blocked) b.notProgrammed.push({ ref: route.ref, reason: cause });
   const desired = new Set(graph.routes.map((r) => key(r.ref.endpoint, r.ref.route)));
   for (const [k, r] of byName(observed.routes)) {
@@ -127,7 +140,15 @@ function ordered(operations: readonly Operation[], claims: RouteClaims): Operati
     if (wave === undefined) return [op];
     const kept = op.ref.kind === 'route' && op.action === 'update' ? claims.handovers.get(lower(op.ref.route)) : undefined;
     const handover: Operation[] = kept
-      ? [{ ...op, body: { ...op.body, patternsToMatch: [...kept] }, changes: [`patternsToMatch -> ${kept.join(', ')} (hand-over)`], reason: `gives up the patterns other routes take first: ${op.reason}`, wave: 0 }]
+      ? [
+          {
+            ...op,
+            body: { ...op.body, patternsToMatch: [...kept] },
+            changes: [`patternsToMatch -> ${kept.join(', ')} (hand-over)`],
+            reason: `gives up the patterns other routes take first: ${op.reason}`,
+            wave: 0,
+          },
+        ]
       : [];
     return [...handover, { ...op, wave }];
   });
@@ -151,7 +172,14 @@ export function diffFrontDoor(desired: FrontDoorGraph, observed: ObservedGraph, 
   const { profile: profileSpec, endpoint } = graph;
   const profile = profileSpec.ref.profile;
   const wantProfile = profileBody(profileSpec);
-  b.converge(profileSpec.ref, wantProfile, comparableProfile(wantProfile), observed.profile && comparableProfile(observed.profile), profileSpec.provenance, observed.profile?.provisioningState);
+  b.converge(
+    profileSpec.ref,
+    wantProfile,
+    comparableProfile(wantProfile),
+    observed.profile && comparableProfile(observed.profile),
+    profileSpec.provenance,
+    observed.profile?.provisioningState,
+  );
   b.convergeAll([endpoint], observed.endpoints, () => '', endpointBody, comparableEndpoint);
   for (const e of observed.endpoints) {
     if (lower(e.name) !== endpointKey) b.remove({ kind: 'endpoint', profile, endpoint: e.name }, `endpoint ${e.name} is not planned`);
@@ -161,7 +189,13 @@ export function diffFrontDoor(desired: FrontDoorGraph, observed: ObservedGraph, 
   diffRuleSets(b, graph, observed, scope, frozen.ruleSets);
   diffRoutes(b, graph, observed, scope, claims);
   const policy = graph.securityPolicy;
-  b.convergeAll(policy ? [policy] : [], observed.securityPolicies, () => '', (s) => securityPolicyBody(s, scope), comparableSecurityPolicy);
+  b.convergeAll(
+    policy ? [policy] : [],
+    observed.securityPolicies,
+    () => '',
+    (s) => securityPolicyBody(s, scope),
+    comparableSecurityPolicy,
+  );
   for (const s of observed.securityPolicies) {
     if (lower(s.name) !== lower(policy?.ref.securityPolicy ?? '')) {
       b.remove({ kind: 'securityPolicy', profile, securityPolicy: s.name }, `security policy ${s.name} is not planned (the WAF policy itself is left alone)`);

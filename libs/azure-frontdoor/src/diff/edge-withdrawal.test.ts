@@ -57,7 +57,7 @@ const window = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const summary = (answers: readonly Answer[]) => [...new Set(answers.map((a) => `${a.status} ${a.status === 200 ? a.body : ''}`.trim()))].sort();
 
 describe('withdrawal at the edge (emulator data plane)', () => {
-  it('a rule that loses every origin answers 503 for every request of a sustained window, never its backend nor the less specific route\'s', async () => {
+  it("a rule that loses every origin answers 503 for every request of a sustained window, never its backend nor the less specific route's", async () => {
     const { emulator } = h();
     emulator.admin.mapAddress('10.1.0.10', 8080, { host: '127.0.0.1', port: await backend('web') });
     emulator.admin.mapAddress('10.1.0.20', 8080, { host: '127.0.0.1', port: await backend('other') });

@@ -38,7 +38,10 @@ function keysOf(domains: readonly string[], patterns: readonly string[] | undefi
 const specKeys = (route: RouteSpec): string[] => keysOf(specDomainKeys(route), route.patterns, route.supportedProtocols);
 const observedKeys = (route: Observed<Route>): string[] =>
   keysOf(
-    routeDomainKeys(route.arm.linkToDefaultDomain === 'Enabled', (route.arm.customDomains ?? []).map((d) => nameFromId(d.id) ?? '')),
+    routeDomainKeys(
+      route.arm.linkToDefaultDomain === 'Enabled',
+      (route.arm.customDomains ?? []).map((d) => nameFromId(d.id) ?? ''),
+    ),
     route.arm.patternsToMatch,
     route.arm.supportedProtocols,
   );
@@ -65,7 +68,7 @@ function freeze(routes: readonly RouteSpec[], held: readonly HeldPattern[], obse
   };
   const blocked = new Map<RouteSpec, string>();
   // Each pass blocks at least one more route or ends, so at most routes.length + 1 passes.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const route of routes) {
       if (blocked.has(route)) continue;
@@ -117,13 +120,21 @@ export function resolveRouteClaims(routes: readonly RouteSpec[], held: readonly 
   const waitsFor = new Map<string, string[]>();
   for (const route of adopted) {
     const own = lower(route.ref.route);
-    const holders = new Set(specKeys(route).flatMap((k) => {
-      const holder = lower(owner.get(k)?.name ?? own);
-      return holder === own ? [] : [holder];
-    }));
+    const holders = new Set(
+      specKeys(route).flatMap((k) => {
+        const holder = lower(owner.get(k)?.name ?? own);
+        return holder === own ? [] : [holder];
+      }),
+    );
     if (holders.size > 0) waitsFor.set(own, [...holders].sort(compareText));
   }
-  return { routes: adopted, frozen, blocked: [...blocked].map(([route, cause]) => ({ route, cause })), waitsFor, handovers: handovers(adopted, observed, owner, waitsFor) };
+  return {
+    routes: adopted,
+    frozen,
+    blocked: [...blocked].map(([route, cause]) => ({ route, cause })),
+    waitsFor,
+    handovers: handovers(adopted, observed, owner, waitsFor),
+  };
 }
 
 function inCycle(name: string, waitsFor: ReadonlyMap<string, readonly string[]>): boolean {
@@ -146,7 +157,12 @@ function inCycle(name: string, waitsFor: ReadonlyMap<string, readonly string[]>)
  * requests briefly go to the default route (the next pattern that matches, often `/*`). That is the price of the swap,
  * since AFD allows one route per (domain, pattern, protocol) at any moment and no order of whole writes swaps them.
  */
-function handovers(adopted: readonly RouteSpec[], observed: readonly Observed<Route>[], owner: ReadonlyMap<string, Observed<Route>>, waitsFor: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+function handovers(
+  adopted: readonly RouteSpec[],
+  observed: readonly Observed<Route>[],
+  owner: ReadonlyMap<string, Observed<Route>>,
+  waitsFor: ReadonlyMap<string, readonly string[]>,
+): Map<string, string[]> {
   const wantedBy = new Map<string, string>();
   for (const route of adopted) for (const k of specKeys(route)) wantedBy.set(k, lower(route.ref.route));
   const observedByName = new Map(observed.map((o) => [lower(o.name), o]));

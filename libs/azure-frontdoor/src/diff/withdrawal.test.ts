@@ -34,7 +34,9 @@ describe('a group that would have no enabled origin after the diff (pure)', () =
     const diff = diffFrontDoor(plan(fixture('fresh')), EMPTY_GRAPH, scope);
     const route = shopRoute(diff.graph);
     expect(route).toMatchObject({ originGroup: expect.stringMatching(/^og-withdrawn-/), withdrawn: true });
-    const createdGroups = diff.operations.filter((op) => op.action === 'create' && op.ref.kind === 'originGroup').map((op) => (op.ref.kind === 'originGroup' ? op.ref.originGroup : ''));
+    const createdGroups = diff.operations
+      .filter((op) => op.action === 'create' && op.ref.kind === 'originGroup')
+      .map((op) => (op.ref.kind === 'originGroup' ? op.ref.originGroup : ''));
     expect(createdGroups.map((g) => g.slice(0, g.lastIndexOf('-'))).sort()).toEqual(['og-other', 'og-withdrawn']);
   });
 });

@@ -67,12 +67,18 @@ export function resolveWithdrawal(graph: FrontDoorGraph, observed: ObservedGraph
       const cause = `kept as last programmed: route ${route.ref.route} stays on it while origin group ${route.originGroup} has no enabled origin to take over (member data unknown)`;
       heldGroups.set(lower(currentGroup), { name: currentGroup, cause });
       const protocol = current.arm.forwardingProtocol;
-      return { ...route, originGroup: currentGroup, forwardingProtocol: protocol === 'HttpOnly' || protocol === 'HttpsOnly' ? protocol : route.forwardingProtocol };
+      return {
+        ...route,
+        originGroup: currentGroup,
+        forwardingProtocol: protocol === 'HttpOnly' || protocol === 'HttpsOnly' ? protocol : route.forwardingProtocol,
+      };
     }
     return { ...route, originGroup: sinkName, forwardingProtocol: 'HttpOnly', withdrawn: true };
   });
   const toSink = (action: RuleAction): RuleAction =>
-    action.type === 'originGroupOverride' && starving.has(lower(action.originGroup)) ? { ...action, originGroup: sinkName, forwardingProtocol: 'HttpOnly' } : action;
+    action.type === 'originGroupOverride' && starving.has(lower(action.originGroup))
+      ? { ...action, originGroup: sinkName, forwardingProtocol: 'HttpOnly' }
+      : action;
   const rules = graph.rules.map((rule): RuleSpec => ({ ...rule, actions: rule.actions.map(toSink) }));
   const hasSink = graph.originGroups.some((g) => lower(g.ref.originGroup) === lower(sinkName));
   const withSink: FrontDoorGraph = {

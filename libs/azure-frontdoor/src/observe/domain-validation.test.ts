@@ -10,7 +10,14 @@ const spec: CustomDomainSpec = {
 };
 const ENDPOINT = 'fgw-edge-abc.z01.azurefd.net';
 const report = (state: string | undefined) =>
-  reportCustomDomains([spec], () => (state === undefined ? undefined : { domainValidationState: state, validationProperties: { validationToken: 'tok123', expirationDate: '2026-12-08T00:00:00Z' } }), ENDPOINT)[0]!;
+  reportCustomDomains(
+    [spec],
+    () =>
+      state === undefined
+        ? undefined
+        : { domainValidationState: state, validationProperties: { validationToken: 'tok123', expirationDate: '2026-12-08T00:00:00Z' } },
+    ENDPOINT,
+  )[0]!;
 
 describe('custom domain validation (pure)', () => {
   it('every domainValidationState of the spec has its own message, and only Approved counts as validated', () => {
@@ -48,7 +55,10 @@ describe('custom domain validation (pure)', () => {
   it('asks for a new token when it expires within a day or has timed out, never for a validated domain', () => {
     const now = Date.parse('2026-12-01T00:00:00Z');
     const at = (ms: number) => new Date(now + ms).toISOString();
-    const domain = (name: string, state: string, expires: string) => ({ name, arm: { domainValidationState: state, validationProperties: { validationToken: 'x', expirationDate: expires } } });
+    const domain = (name: string, state: string, expires: string) => ({
+      name,
+      arm: { domainValidationState: state, validationProperties: { validationToken: 'x', expirationDate: expires } },
+    });
     expect(
       domainsNeedingNewToken(
         [

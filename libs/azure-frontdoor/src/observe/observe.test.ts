@@ -6,7 +6,17 @@ import { buildGateway, largeGateway } from '../testing/gateway-builder.js';
 import { HUB_IDENTITY, readsCounted, reconcile, TEST_SCOPE, useHarness, type Harness } from '../testing/emulator-harness.js';
 
 /** The README's formula: the profile, then every list (at least one page each, `pageSize` items a page). */
-function readsFormula(pageSize: number, sizes: { endpoints: number; customDomains: number; routesPerEndpoint: number[]; originsPerGroup: number[]; rulesPerRuleSet: number[]; securityPolicies: number }): number {
+function readsFormula(
+  pageSize: number,
+  sizes: {
+    endpoints: number;
+    customDomains: number;
+    routesPerEndpoint: number[];
+    originsPerGroup: number[];
+    rulesPerRuleSet: number[];
+    securityPolicies: number;
+  },
+): number {
   const pages = (items: number) => Math.max(1, Math.ceil(items / pageSize));
   const profileLists = [sizes.endpoints, sizes.customDomains, sizes.originsPerGroup.length, sizes.rulesPerRuleSet.length, sizes.securityPolicies];
   const childLists = [...sizes.routesPerEndpoint, ...sizes.originsPerGroup, ...sizes.rulesPerRuleSet];
@@ -44,8 +54,17 @@ describe('observe reads the graph with the fewest reads, and counts them', () =>
     });
 
     it('the report counts every read of a reconcile: observe, the WAF policy, long-running-operation polls', async () => {
-      const wafPolicyId = h().emulator.admin.createWafPolicy({ subscriptionId: TEST_SCOPE.subscriptionId, resourceGroup: 'waf', name: 'edgePolicy', sku: 'Premium_AzureFrontDoor' });
-      const withWaf = buildGateway({ wafPolicyId, backends: [{ name: 'web', clusters: [{ name: 'member-1' }] }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] });
+      const wafPolicyId = h().emulator.admin.createWafPolicy({
+        subscriptionId: TEST_SCOPE.subscriptionId,
+        resourceGroup: 'waf',
+        name: 'edgePolicy',
+        sku: 'Premium_AzureFrontDoor',
+      });
+      const withWaf = buildGateway({
+        wafPolicyId,
+        backends: [{ name: 'web', clusters: [{ name: 'member-1' }] }],
+        routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }],
+      });
       const cold = await reconcile(h(), withWaf);
       expect(cold.failures).toEqual([]);
       expect(cold.reads).toBe(readsCounted(h().emulator));

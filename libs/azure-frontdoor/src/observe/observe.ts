@@ -135,10 +135,12 @@ export async function observeFrontDoor(
   ];
   const children = await mapBounded(jobs, limit, async (job) => {
     if (job.kind === 'routes') return { job, items: await collect<Route | AFDOrigin | Rule>(cdn.routes.listByEndpoint(rg, profileName, job.parent, call)) };
-    if (job.kind === 'origins') return { job, items: await collect<Route | AFDOrigin | Rule>(cdn.afdOrigins.listByOriginGroup(rg, profileName, job.parent, call)) };
+    if (job.kind === 'origins')
+      return { job, items: await collect<Route | AFDOrigin | Rule>(cdn.afdOrigins.listByOriginGroup(rg, profileName, job.parent, call)) };
     return { job, items: await collect<Route | AFDOrigin | Rule>(cdn.rules.listByRuleSet(rg, profileName, job.parent, call)) };
   });
-  const of = <T extends { name?: string }>(kind: Job['kind']) => children.filter((c) => c.job.kind === kind).flatMap((c) => named(c.items as T[], c.job.parent));
+  const of = <T extends { name?: string }>(kind: Job['kind']) =>
+    children.filter((c) => c.job.kind === kind).flatMap((c) => named(c.items as T[], c.job.parent));
   return {
     profile,
     endpoints: named(owned),

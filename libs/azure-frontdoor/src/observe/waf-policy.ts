@@ -29,7 +29,10 @@ export async function checkWafPolicy(
   options: { readonly abortSignal?: AbortSignal; readonly requests?: ArmRequestCount } = {},
 ): Promise<WafCheck> {
   const { subscriptionId, resourceGroup, name } = parts(wafPolicyId);
-  const call = { ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}), ...(options.requests ? { onResponse: options.requests.onResponse } : {}) };
+  const call = {
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    ...(options.requests ? { onResponse: options.requests.onResponse } : {}),
+  };
   try {
     const policy = await clients.wafPolicies(subscriptionId).get(resourceGroup, name, call);
     const policySku = policy.sku?.name;

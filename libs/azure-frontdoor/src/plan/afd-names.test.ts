@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NAME_RULES, endpointName, nameProblem, originGroupName, originName, profileName, routeName, ruleName, ruleSetName, securityPolicyName } from './afd-names.js';
+import {
+  NAME_RULES,
+  endpointName,
+  nameProblem,
+  originGroupName,
+  originName,
+  profileName,
+  routeName,
+  ruleName,
+  ruleSetName,
+  securityPolicyName,
+} from './afd-names.js';
 import type { AfdKind } from './afd-refs.js';
 
 const gateway = { namespace: 'store', name: 'edge', uid: '6f1c2d3e-0000-4000-8000-000000000001', generation: 1 };

@@ -28,7 +28,9 @@ const baseRoutes: readonly HTTPRoute[] = [
     { matches: [pathMatch('PathPrefix', '/shop')], backendRefs: [backendRef('web')] },
     { matches: [pathMatch('PathPrefix', '/shop/cart', { headers: [{ name: 'x-canary', value: '1' }] })], backendRefs: [backendRef('canary')] },
   ]),
-  httpRoute('team-b', 'api', '2026-01-02T00:00:00Z', [{ matches: [pathMatch('PathPrefix', '/api')], backendRefs: [backendRef('api', 3), backendRef('api-v2', 1)] }]),
+  httpRoute('team-b', 'api', '2026-01-02T00:00:00Z', [
+    { matches: [pathMatch('PathPrefix', '/api')], backendRefs: [backendRef('api', 3), backendRef('api-v2', 1)] },
+  ]),
   httpRoute('team-c', 'home', '2026-01-03T00:00:00Z', [
     { matches: [pathMatch('PathPrefix', '/')], backendRefs: [backendRef('site')] },
     {
@@ -55,18 +57,26 @@ const ownPaths = ['/m', '/m/x', '/M', '/Shop', '/SHOP/cart', '/API', '/Docs', '/
 const copiedPrefixes = ['/shop', '/api', '/', '/static'];
 
 const matchArb: fc.Arbitrary<NonNullable<HTTPRouteRule['matches']>[number]> = fc.oneof(
-  fc.record({
-    type: fc.constantFrom('Exact' as const, 'PathPrefix' as const),
-    value: fc.constantFrom(...ownPaths),
-    method: fc.option(fc.constantFrom('GET', 'PATCH'), { nil: undefined }),
-    // Over AFD's limits too: more than 10 conditions, a header value over 256 characters.
-    headers: fc.array(fc.record({ name: fc.constantFrom('x-a', 'x-b', 'x-c', 'x-d', 'x-e', 'x-f', 'x-g', 'x-h', 'x-i', 'x-j', 'x-k'), value: fc.constantFrom('1', '2', 'v'.repeat(257)) }), { maxLength: 12 }),
-  }).map(({ type, value, method, headers }) => ({
-    path: { type, value },
-    ...(method ? { method } : {}),
-    // Only on the rule's own paths: a condition on another route's path would take part of its traffic by precedence.
-    ...(headers.length > 0 && value.startsWith('/m') ? { headers } : {}),
-  })),
+  fc
+    .record({
+      type: fc.constantFrom('Exact' as const, 'PathPrefix' as const),
+      value: fc.constantFrom(...ownPaths),
+      method: fc.option(fc.constantFrom('GET', 'PATCH'), { nil: undefined }),
+      // Over AFD's limits too: more than 10 conditions, a header value over 256 characters.
+      headers: fc.array(
+        fc.record({
+          name: fc.constantFrom('x-a', 'x-b', 'x-c', 'x-d', 'x-e', 'x-f', 'x-g', 'x-h', 'x-i', 'x-j', 'x-k'),
+          value: fc.constantFrom('1', '2', 'v'.repeat(257)),
+        }),
+        { maxLength: 12 },
+      ),
+    })
+    .map(({ type, value, method, headers }) => ({
+      path: { type, value },
+      ...(method ? { method } : {}),
+      // Only on the rule's own paths: a condition on another route's path would take part of its traffic by precedence.
+      ...(headers.length > 0 && value.startsWith('/m') ? { headers } : {}),
+    })),
   fc.constantFrom(...copiedPrefixes).map((value) => pathMatch('PathPrefix', value)),
 );
 
@@ -92,7 +102,11 @@ function refArb(namespace: string) {
 
 function ruleArb(namespace: string): fc.Arbitrary<HTTPRouteRule> {
   return fc
-    .record({ matches: fc.array(matchArb, { minLength: 1, maxLength: 2 }), filters: fc.array(filterArb, { maxLength: 2 }), backendRefs: fc.array(refArb(namespace), { maxLength: 3 }) })
+    .record({
+      matches: fc.array(matchArb, { minLength: 1, maxLength: 2 }),
+      filters: fc.array(filterArb, { maxLength: 2 }),
+      backendRefs: fc.array(refArb(namespace), { maxLength: 3 }),
+    })
     .map(({ matches, filters, backendRefs }) => {
       // ReplacePrefixMatch needs a PathPrefix match (the CRD's CEL rule); the rest is as generated.
       const prefixOnly = matches.every((m) => m.path?.type === 'PathPrefix');
@@ -125,7 +139,12 @@ interface ServiceImportMutation {
 
 type Mutation = RouteMutation | ServiceImportMutation;
 
-const targets = [...baseRoutes.map((r) => ({ namespace: r.metadata.namespace ?? '', name: r.metadata.name ?? '' })), { namespace: 'team-d', name: 'newcomer' }, { namespace: 'team-a', name: 'extra' }, { namespace: 'team-d', name: 'v1.2.dotted-name' }];
+const targets = [
+  ...baseRoutes.map((r) => ({ namespace: r.metadata.namespace ?? '', name: r.metadata.name ?? '' })),
+  { namespace: 'team-d', name: 'newcomer' },
+  { namespace: 'team-a', name: 'extra' },
+  { namespace: 'team-d', name: 'v1.2.dotted-name' },
+];
 
 const routeMutationArb: fc.Arbitrary<Mutation> = fc.constantFrom(...targets).chain(({ namespace, name }) =>
   fc.record({
@@ -134,7 +153,9 @@ const routeMutationArb: fc.Arbitrary<Mutation> = fc.constantFrom(...targets).cha
     name: fc.constant(name),
     rules: fc.array(ruleArb(namespace), { minLength: 1, maxLength: 3 }),
     // Host names AFD cannot take as a custom domain among them: over 64 characters, a single label.
-    hostnames: fc.option(fc.constantFrom(['x.example.com'], ['*.example.com'], [`${'h'.repeat(60)}.example.com`], ['intranet', 'y.example.com']), { nil: undefined }),
+    hostnames: fc.option(fc.constantFrom(['x.example.com'], ['*.example.com'], [`${'h'.repeat(60)}.example.com`], ['intranet', 'y.example.com']), {
+      nil: undefined,
+    }),
     parentRefs: parentRefArb,
   }),
 );
@@ -161,7 +182,11 @@ function apply(mutation: Mutation): HubInputs {
     return hubInputs(mutated, baseRoutes);
   }
   const route = httpRoute(mutation.namespace, mutation.name, NEWEST, mutation.rules);
-  const spec = { ...route.spec, ...(mutation.hostnames ? { hostnames: mutation.hostnames } : {}), ...(mutation.parentRefs ? { parentRefs: mutation.parentRefs } : {}) };
+  const spec = {
+    ...route.spec,
+    ...(mutation.hostnames ? { hostnames: mutation.hostnames } : {}),
+    ...(mutation.parentRefs ? { parentRefs: mutation.parentRefs } : {}),
+  };
   const others = baseRoutes.filter((r) => !(r.metadata.namespace === mutation.namespace && r.metadata.name === mutation.name));
   return hubInputs(services, [...others, { ...route, spec }]);
 }
@@ -172,12 +197,15 @@ function mutatedRoutes(mutation: Mutation): Set<string> {
   const { namespace, name } = mutation.service;
   return new Set(
     baseRoutes
-      .filter((r) => r.metadata.namespace === namespace && (r.spec.rules ?? []).some((rule) => (rule.backendRefs ?? []).some((b) => b.name === name && !b.namespace)))
+      .filter(
+        (r) => r.metadata.namespace === namespace && (r.spec.rules ?? []).some((rule) => (rule.backendRefs ?? []).some((b) => b.name === name && !b.namespace)),
+      )
       .map((r) => `${r.metadata.namespace}/${r.metadata.name}`),
   );
 }
 
-const touches = (sources: readonly SourceRef[], routes: ReadonlySet<string>) => sources.some((s) => s.kind === 'HTTPRoute' && routes.has(`${s.namespace}/${s.name}`));
+const touches = (sources: readonly SourceRef[], routes: ReadonlySet<string>) =>
+  sources.some((s) => s.kind === 'HTTPRoute' && routes.has(`${s.namespace}/${s.name}`));
 
 /** Each planned resource as Azure would receive it (provenance is ours, not Azure's), keyed by its ARM identity. */
 function resources(plan: FrontDoorPlan): Map<string, { body: string; provenance: readonly SourceRef[] }> {
@@ -204,7 +232,11 @@ function checkIsolation(mutation: Mutation): void {
   // AFD's ranges for what the emulator's schema checks too: origin weight 1..1000, priority 1..5.
   for (const origin of plan.graph.origins) {
     if (origin.keep !== undefined) continue;
-    expect(origin.priority >= 1 && origin.priority <= 5 && (origin.weight === undefined || (Number.isInteger(origin.weight) && origin.weight >= 1 && origin.weight <= 1000))).toBe(true);
+    expect(
+      origin.priority >= 1 &&
+        origin.priority <= 5 &&
+        (origin.weight === undefined || (Number.isInteger(origin.weight) && origin.weight >= 1 && origin.weight <= 1000)),
+    ).toBe(true);
   }
   // Every plan problem is about the mutated object (the hub turns them into that route's conditions).
   expect(plan.problems.filter((p) => !p.source || !touches([p.source], mutated))).toEqual([]);
@@ -227,9 +259,15 @@ function expectRejectionsNamed(mutation: RouteMutation, result: ResolveResult, p
   const verdict = result.verdicts.routes.find((v) => `${v.namespace}/${v.name}` === key);
   if (!verdict) return; // its parentRefs name another Gateway: not this Gateway's to judge
   const modelRoute = result.model?.routes.find((r) => `${r.namespace}/${r.name}` === key);
-  const routed = new Set(result.model?.routing.flatMap((h) => h.paths.flatMap((p) => p.candidates.filter((c) => c.route === key).map((c) => `${c.rule}/${c.match}`))));
+  const routed = new Set(
+    result.model?.routing.flatMap((h) => h.paths.flatMap((p) => p.candidates.filter((c) => c.route === key).map((c) => `${c.rule}/${c.match}`))),
+  );
   const modelled = modelRoute?.rules.flatMap((rule) => rule.matches.map((_m, i) => `${rule.index}/${i}`)) ?? [];
-  const rejected = !modelRoute || modelRoute.rules.length < mutation.rules.length || modelled.some((m) => !routed.has(m)) || modelRoute.rules.some((r) => r.withdrawn === 'NoValidBackends' || r.held);
+  const rejected =
+    !modelRoute ||
+    modelRoute.rules.length < mutation.rules.length ||
+    modelled.some((m) => !routed.has(m)) ||
+    modelRoute.rules.some((r) => r.withdrawn === 'NoValidBackends' || r.held);
   if (!rejected) return;
   const conditions = verdict.parents.flatMap((p) => p.conditions);
   const named =
@@ -243,17 +281,55 @@ describe('one object in error affects only itself (issue 11 property)', () => {
     expect(baseline.result.verdicts.gateway?.conditions[0]).toMatchObject({ type: 'Accepted', status: 'True', reason: 'Accepted' });
     expect(baseline.plan.problems).toEqual([]);
     expect(baseline.plan.capacity).toEqual([]);
-    expect(baseline.result.verdicts.routes.flatMap((r) => r.parents.flatMap((p) => p.conditions.filter((c) => c.status !== 'True' && c.type !== 'PartiallyInvalid')))).toEqual([]);
+    expect(
+      baseline.result.verdicts.routes.flatMap((r) =>
+        r.parents.flatMap((p) => p.conditions.filter((c) => c.status !== 'True' && c.type !== 'PartiallyInvalid')),
+      ),
+    ).toEqual([]);
     expect(baseline.plan.graph.routes.length).toBeGreaterThanOrEqual(5);
   });
 
   it.each([
-    ['case 1: Exact /Shop beside an older PathPrefix /shop', { kind: 'route', namespace: 'team-d', name: 'newcomer', rules: [{ matches: [pathMatch('Exact', '/Shop')], backendRefs: [] }] }],
-    ['case 2: PathPrefix /foo* and Exact /a/*', { kind: 'route', namespace: 'team-a', name: 'extra', rules: [{ matches: [pathMatch('PathPrefix', '/foo*'), pathMatch('Exact', '/a/*')], backendRefs: [backendRef('web')] }] }],
-    ['case 3: duplicate refs 600000 + 600000', { kind: 'route', namespace: 'team-a', name: 'extra', rules: [{ matches: [pathMatch('PathPrefix', '/m')], backendRefs: [backendRef('web', 600000), backendRef('web', 600000)] }] }],
-    ['the same backend at another weight (a second split of one backend set)', { kind: 'route', namespace: 'team-a', name: 'docs', rules: [{ matches: [pathMatch('Exact', '/m')], backendRefs: [backendRef('web', 0)] }] }],
-    ['a hostname on one route', { kind: 'route', namespace: 'team-a', name: 'extra', hostnames: ['x.example.com'], rules: [{ matches: [pathMatch('PathPrefix', '/m')], backendRefs: [backendRef('web')] }] }],
-    ['an invalid ServiceImport annotation', { kind: 'serviceImport', service: services[2] as TeamService, annotations: { [`${ANNOTATION}afd-health-probe-path`]: 'healthz' } }],
+    [
+      'case 1: Exact /Shop beside an older PathPrefix /shop',
+      { kind: 'route', namespace: 'team-d', name: 'newcomer', rules: [{ matches: [pathMatch('Exact', '/Shop')], backendRefs: [] }] },
+    ],
+    [
+      'case 2: PathPrefix /foo* and Exact /a/*',
+      {
+        kind: 'route',
+        namespace: 'team-a',
+        name: 'extra',
+        rules: [{ matches: [pathMatch('PathPrefix', '/foo*'), pathMatch('Exact', '/a/*')], backendRefs: [backendRef('web')] }],
+      },
+    ],
+    [
+      'case 3: duplicate refs 600000 + 600000',
+      {
+        kind: 'route',
+        namespace: 'team-a',
+        name: 'extra',
+        rules: [{ matches: [pathMatch('PathPrefix', '/m')], backendRefs: [backendRef('web', 600000), backendRef('web', 600000)] }],
+      },
+    ],
+    [
+      'the same backend at another weight (a second split of one backend set)',
+      { kind: 'route', namespace: 'team-a', name: 'docs', rules: [{ matches: [pathMatch('Exact', '/m')], backendRefs: [backendRef('web', 0)] }] },
+    ],
+    [
+      'a hostname on one route',
+      {
+        kind: 'route',
+        namespace: 'team-a',
+        name: 'extra',
+        hostnames: ['x.example.com'],
+        rules: [{ matches: [pathMatch('PathPrefix', '/m')], backendRefs: [backendRef('web')] }],
+      },
+    ],
+    [
+      'an invalid ServiceImport annotation',
+      { kind: 'serviceImport', service: services[2] as TeamService, annotations: { [`${ANNOTATION}afd-health-probe-path`]: 'healthz' } },
+    ],
   ] satisfies [string, Mutation][])('%s', (_name, mutation) => checkIsolation(mutation));
 
   it('holds for random mutations of one HTTPRoute or one ServiceImport (seed 11, 400 runs)', () => {
@@ -273,7 +349,11 @@ describe('every plan the model produces is one AFD accepts (issue 11: the seam t
       const { result } = resolveAndPlan(apply(mutation));
       const report = await reconcile(h(), result.model as NonNullable<ResolveResult['model']>);
       // Neither refused by the plan's own checks nor by ARM: the plan was sent and every request accepted.
-      expect([canonicalJson(mutation), report.reason, report.failures]).toEqual([canonicalJson(mutation), expect.not.stringMatching(/^(InvalidPlan|CapacityExceeded)$/), []]);
+      expect([canonicalJson(mutation), report.reason, report.failures]).toEqual([
+        canonicalJson(mutation),
+        expect.not.stringMatching(/^(InvalidPlan|CapacityExceeded)$/),
+        [],
+      ]);
       writes += report.writes;
     }
     expect(writes).toBeGreaterThan(20);

@@ -20,7 +20,12 @@ describe('capacity preflight', () => {
   it('over a Standard limit: names the dimension, the value and the limit, and the plan is not writable', () => {
     const plan = planFrontDoor(largeGateway(51, 2, 'Standard_AzureFrontDoor'), options);
     expect(plan.capacity).toEqual([
-      { dimension: 'origins', value: 102, limit: 100, message: 'CapacityExceeded: origins per profile would be 102; the limit for Standard_AzureFrontDoor is 100' },
+      {
+        dimension: 'origins',
+        value: 102,
+        limit: 100,
+        message: 'CapacityExceeded: origins per profile would be 102; the limit for Standard_AzureFrontDoor is 100',
+      },
     ]);
     expect(isWritable(plan)).toBe(false);
   });
@@ -31,11 +36,16 @@ describe('capacity preflight', () => {
 
   it('names the origin group that has too many origins', () => {
     const clusters = Array.from({ length: 51 }, (_, i) => ({ name: `m${i}` }));
-    const plan = planFrontDoor(buildGateway({ backends: [{ name: 'web', clusters }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options);
+    const plan = planFrontDoor(
+      buildGateway({ backends: [{ name: 'web', clusters }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }),
+      options,
+    );
     const violation = plan.capacity.find((v) => v.dimension === 'originsPerOriginGroup');
     expect(violation?.value).toBe(51);
     expect(violation?.limit).toBe(50);
-    expect(violation?.message).toMatch(/^CapacityExceeded: origins per origin group would be 51 \(origin group og-web-[0-9a-f]{12}\); the limit for Premium_AzureFrontDoor is 50$/);
+    expect(violation?.message).toMatch(
+      /^CapacityExceeded: origins per origin group would be 51 \(origin group og-web-[0-9a-f]{12}\); the limit for Premium_AzureFrontDoor is 50$/,
+    );
   });
 
   it('overrides lower limits and never raise them', () => {

@@ -38,8 +38,14 @@ function largestBy<T>(items: readonly T[], keyOf: (item: T) => string): { key?: 
 export function measureResources(items: readonly Counted[]): Measured {
   const refs = items.map((i) => i.ref);
   const count = (kind: AfdRef['kind']) => refs.filter((r) => r.kind === kind).length;
-  const perGroup = largestBy(refs.flatMap((r) => (r.kind === 'origin' ? [r.originGroup] : [])), (g) => g);
-  const perRuleSet = largestBy(refs.flatMap((r) => (r.kind === 'rule' ? [r.ruleSet] : [])), (s) => s);
+  const perGroup = largestBy(
+    refs.flatMap((r) => (r.kind === 'origin' ? [r.originGroup] : [])),
+    (g) => g,
+  );
+  const perRuleSet = largestBy(
+    refs.flatMap((r) => (r.kind === 'rule' ? [r.ruleSet] : [])),
+    (s) => s,
+  );
   return {
     endpoints: { value: count('endpoint') },
     originGroups: { value: count('originGroup') },

@@ -52,7 +52,7 @@ describe('path rewrites below a prefix other than /', () => {
     ['/v1', '/v2/'],
     ['/v1', '/'],
     ['/a/b', '/c/d'],
-  ])('one ReplacePrefixMatch %s -> %s for every request: the route\'s originPath, no rule rewrite', (from, to) => {
+  ])("one ReplacePrefixMatch %s -> %s for every request: the route's originPath, no rule rewrite", (from, to) => {
     const handling = expectGatewayPaths(from, [{ filters: [prefixRewrite(to)], match: prefix(from) }]);
     expect(handling.originPath).toBe(to.replace(/\/+$/, '') || '/');
     expect(handling.rewrites).toEqual([undefined]);
@@ -96,7 +96,7 @@ describe('path rewrites below a prefix other than /', () => {
     expect(planPathRewrite(subtree('/v1'), [{ filters: [], match: prefix('/v1') }])).toBeUndefined();
   });
 
-  it('the planned rewrite takes the place of the filter\'s, or joins the other actions', () => {
+  it("the planned rewrite takes the place of the filter's, or joins the other actions", () => {
     const header: RuleAction = { type: 'requestHeader', action: 'Overwrite', name: 'x', value: '1' };
     const planned: RuleAction = { type: 'rewrite', sourcePattern: '/', destination: '/p/', preserveUnmatchedPath: true };
     const filter: RuleAction = { type: 'rewrite', sourcePattern: '/p', destination: '/q', preserveUnmatchedPath: true };

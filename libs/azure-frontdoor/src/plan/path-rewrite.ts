@@ -15,7 +15,8 @@ export interface PathRewrite {
   readonly rewrites: ReadonlyArray<RuleAction | undefined>;
 }
 
-type Effect = { readonly kind: 'answers' | 'keeps' } | { readonly kind: 'prefix'; readonly replaced: string } | { readonly kind: 'full'; readonly path: string };
+type Effect =
+  { readonly kind: 'answers' | 'keeps' } | { readonly kind: 'prefix'; readonly replaced: string } | { readonly kind: 'full'; readonly path: string };
 
 /**
  * What a ReplacePrefixMatch leaves in place of the subtree's value `subtree` (which lies under the match's prefix):
@@ -36,7 +37,12 @@ function effectOf(subtree: string, filters: readonly ModelFilter[], match: Model
     : { kind: 'prefix', replaced: replacedPrefix(subtree, match.path.value, rewrite.path.value) };
 }
 
-const restore = (destination: string, preserveUnmatchedPath = true): RuleAction => ({ type: 'rewrite', sourcePattern: '/', destination, preserveUnmatchedPath });
+const restore = (destination: string, preserveUnmatchedPath = true): RuleAction => ({
+  type: 'rewrite',
+  sourcePattern: '/',
+  destination,
+  preserveUnmatchedPath,
+});
 
 /**
  * The path handling of one path's sequence of candidates (their filters and matches, in order), or undefined when the

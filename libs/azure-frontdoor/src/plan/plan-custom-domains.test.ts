@@ -25,7 +25,9 @@ describe('custom domains (plan)', () => {
     expect(plan.graph.routes.map((r) => r.customDomains)).toEqual([[name]]);
     const body = routeBody(plan.graph.routes[0]!, scope);
     expect(body.linkToDefaultDomain).toBe('Disabled');
-    expect(body.customDomains).toEqual([{ id: `/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Cdn/profiles/${plan.graph.profile.ref.profile}/customDomains/${name}` }]);
+    expect(body.customDomains).toEqual([
+      { id: `/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Cdn/profiles/${plan.graph.profile.ref.profile}/customDomains/${name}` },
+    ]);
   });
 
   it('a hostname no listener names comes from the routes naming it: they, not the routes inheriting `*`, own its domain', () => {
@@ -58,7 +60,11 @@ describe('custom domains (plan)', () => {
     );
     expect(plan.problems).toEqual([]);
     expect(plan.graph.customDomains.map((d) => d.hostName).sort()).toEqual(['shop.example.com', 'www.example.com']);
-    const byDomain = (domain: string[]) => plan.graph.routes.filter((r) => JSON.stringify(r.customDomains) === JSON.stringify(domain)).flatMap((r) => r.patterns).sort();
+    const byDomain = (domain: string[]) =>
+      plan.graph.routes
+        .filter((r) => JSON.stringify(r.customDomains) === JSON.stringify(domain))
+        .flatMap((r) => r.patterns)
+        .sort();
     expect(byDomain([customDomainName('shop.example.com')])).toEqual(['/', '/*', '/cart', '/cart/*']);
     expect(byDomain([customDomainName('www.example.com')])).toEqual(['/', '/*']);
     expect(byDomain([])).toEqual(['/', '/*']);
@@ -75,12 +81,18 @@ describe('custom domains (plan)', () => {
 
   it('the WAF security policy associates the default domain and every custom domain', () => {
     const plan = planFrontDoor(
-      buildGateway({ wafPolicyId: WAF, backends: [web], routes: [{ name: 'shop', hostnames: ['shop.example.com', 'www.example.com'], rules: [{ backends: [{ name: 'web' }] }] }] }),
+      buildGateway({
+        wafPolicyId: WAF,
+        backends: [web],
+        routes: [{ name: 'shop', hostnames: ['shop.example.com', 'www.example.com'], rules: [{ backends: [{ name: 'web' }] }] }],
+      }),
       options,
     );
     const policy = plan.graph.securityPolicy!;
     expect(policy.customDomains).toEqual(plan.graph.customDomains.map((d) => d.ref.customDomain));
-    const domains = (securityPolicyBody(policy, scope).parameters as { associations: { domains: { id: string }[] }[] }).associations[0]!.domains.map((d) => d.id.split('/').slice(-2).join('/'));
+    const domains = (securityPolicyBody(policy, scope).parameters as { associations: { domains: { id: string }[] }[] }).associations[0]!.domains.map((d) =>
+      d.id.split('/').slice(-2).join('/'),
+    );
     expect(domains).toEqual([
       `afdEndpoints/${plan.graph.endpoint.ref.endpoint}`,
       `customDomains/${customDomainName('shop.example.com')}`,
@@ -118,6 +130,8 @@ describe('custom domains (diff)', () => {
     ]);
     expect(deletes.find((o) => o.ref.kind === 'customDomain')?.reason).toContain('(promo.example.com) is not planned');
     expect(deletes.some((o) => o.ref.kind === 'route')).toBe(true);
-    expect(diff.operations.some((o) => o.ref.kind === 'customDomain' && 'customDomain' in o.ref && o.ref.customDomain === customDomainName('shop.example.com'))).toBe(false);
+    expect(
+      diff.operations.some((o) => o.ref.kind === 'customDomain' && 'customDomain' in o.ref && o.ref.customDomain === customDomainName('shop.example.com')),
+    ).toBe(false);
   });
 });

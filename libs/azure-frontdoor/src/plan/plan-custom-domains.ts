@@ -23,7 +23,9 @@ export function planCustomDomains(model: GlobalGateway, profile: string): Custom
   // the domain is theirs, not the Gateway's.
   const listenerHosts = new Set(model.listeners.map((l) => l.hostname));
   const namedBy = (hostName: string) =>
-    listenerHosts.has(hostName) ? [] : model.routes.filter((r) => r.hostnames.includes(hostName)).map((r) => ({ kind: r.source.kind, namespace: r.source.namespace, name: r.source.name }));
+    listenerHosts.has(hostName)
+      ? []
+      : model.routes.filter((r) => r.hostnames.includes(hostName)).map((r) => ({ kind: r.source.kind, namespace: r.source.namespace, name: r.source.name }));
   return [...domains.entries()]
     .map(([customDomain, { hostName, listeners }]): CustomDomainSpec => ({
       ref: { kind: 'customDomain', profile, customDomain },

@@ -6,7 +6,13 @@ import type { ProgrammableOriginSpec } from './spec-types.js';
 import { buildGateway, type BackendFixture } from '../testing/gateway-builder.js';
 
 const options = { hubIdentity: 'hub-1' };
-const web: BackendFixture = { name: 'web', clusters: [{ name: 'member-1', weight: 1 }, { name: 'member-2', weight: 3 }] };
+const web: BackendFixture = {
+  name: 'web',
+  clusters: [
+    { name: 'member-1', weight: 1 },
+    { name: 'member-2', weight: 3 },
+  ],
+};
 const api: BackendFixture = { name: 'api', clusters: [{ name: 'member-1' }] };
 
 function programmable(origins: readonly unknown[]): ProgrammableOriginSpec[] {
@@ -15,7 +21,10 @@ function programmable(origins: readonly unknown[]): ProgrammableOriginSpec[] {
 
 describe('planFrontDoor', () => {
   it('plans one profile (SKU from the model, tagged) and one endpoint, origins with weights, a route on the default domain', () => {
-    const plan = planFrontDoor(buildGateway({ sku: 'Standard_AzureFrontDoor', backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options);
+    const plan = planFrontDoor(
+      buildGateway({ sku: 'Standard_AzureFrontDoor', backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }),
+      options,
+    );
     const { graph } = plan;
     expect(plan.problems).toEqual([]);
     expect(isWritable(plan)).toBe(true);
@@ -28,12 +37,24 @@ describe('planFrontDoor', () => {
       ['member-2', 1000, 'Enabled', 1, 8080],
     ]);
     expect(graph.routes).toHaveLength(1);
-    expect(graph.routes[0]).toMatchObject({ patterns: ['/', '/*'], supportedProtocols: ['Http'], forwardingProtocol: 'HttpOnly', ruleSets: [], withdrawn: false });
+    expect(graph.routes[0]).toMatchObject({
+      patterns: ['/', '/*'],
+      supportedProtocols: ['Http'],
+      forwardingProtocol: 'HttpOnly',
+      ruleSets: [],
+      withdrawn: false,
+    });
     expect(graph.routes[0]?.provenance).toEqual([{ kind: 'HTTPRoute', namespace: 'store', name: 'r', section: 'rule/0' }]);
   });
 
   it('the origin group takes health probe and latency band from the backend', () => {
-    const graph = planFrontDoor(buildGateway({ backends: [{ ...web, probePath: '/ready', probeProtocol: 'Https', latency: 50 }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options).graph;
+    const graph = planFrontDoor(
+      buildGateway({
+        backends: [{ ...web, probePath: '/ready', probeProtocol: 'Https', latency: 50 }],
+        routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }],
+      }),
+      options,
+    ).graph;
     expect(graph.originGroups[0]).toMatchObject({
       healthProbe: { probePath: '/ready', probeProtocol: 'Https', probeRequestType: 'HEAD', probeIntervalInSeconds: 30 },
       additionalLatencyInMilliseconds: 50,
@@ -42,10 +63,19 @@ describe('planFrontDoor', () => {
   });
 
   it("the forwarding protocol follows the backend port's appProtocol over the probe protocol, and both origin ports are the backend port", () => {
-    const httpsApp = planFrontDoor(buildGateway({ backends: [{ ...web, appProtocol: 'https' }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options).graph;
+    const httpsApp = planFrontDoor(
+      buildGateway({ backends: [{ ...web, appProtocol: 'https' }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }),
+      options,
+    ).graph;
     expect(httpsApp.routes[0]?.forwardingProtocol).toBe('HttpsOnly');
-    expect(programmable(httpsApp.origins).map((o) => [o.httpPort, o.httpsPort])).toEqual([[8080, 8080], [8080, 8080]]);
-    const httpApp = planFrontDoor(buildGateway({ backends: [{ ...web, probeProtocol: 'Https', appProtocol: 'http' }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options).graph;
+    expect(programmable(httpsApp.origins).map((o) => [o.httpPort, o.httpsPort])).toEqual([
+      [8080, 8080],
+      [8080, 8080],
+    ]);
+    const httpApp = planFrontDoor(
+      buildGateway({ backends: [{ ...web, probeProtocol: 'Https', appProtocol: 'http' }], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }),
+      options,
+    ).graph;
     expect(httpApp.routes[0]?.forwardingProtocol).toBe('HttpOnly');
   });
 
@@ -102,8 +132,30 @@ describe('planFrontDoor', () => {
     const model = buildGateway({
       backends: [web, api],
       routes: [
-        { name: 'a', rules: [{ paths: ['/a'], backends: [{ name: 'web', weight: 1 }, { name: 'api', weight: 1 }] }] },
-        { name: 'b', rules: [{ paths: ['/b'], backends: [{ name: 'web', weight: 9 }, { name: 'api', weight: 1 }] }] },
+        {
+          name: 'a',
+          rules: [
+            {
+              paths: ['/a'],
+              backends: [
+                { name: 'web', weight: 1 },
+                { name: 'api', weight: 1 },
+              ],
+            },
+          ],
+        },
+        {
+          name: 'b',
+          rules: [
+            {
+              paths: ['/b'],
+              backends: [
+                { name: 'web', weight: 9 },
+                { name: 'api', weight: 1 },
+              ],
+            },
+          ],
+        },
       ],
     });
     const { graph } = planFrontDoor(model, options);
@@ -144,7 +196,10 @@ describe('planFrontDoor', () => {
         {
           name: 'r',
           rules: [
-            { matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }], backends: [{ name: 'web' }, { name: 'api' }] },
+            {
+              matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x-canary', value: '1' }], queryParams: [] }],
+              backends: [{ name: 'web' }, { name: 'api' }],
+            },
             { backends: [{ name: 'other' }] },
           ],
         },
@@ -168,14 +223,18 @@ describe('planFrontDoor', () => {
     expect(plan.graph.originGroups).toEqual([]);
   });
 
-  it('withdrawal: a rule whose backends lost every origin keeps its route, pointed at the endpoint\'s sink group (one enabled origin that cannot resolve)', () => {
+  it("withdrawal: a rule whose backends lost every origin keeps its route, pointed at the endpoint's sink group (one enabled origin that cannot resolve)", () => {
     const model = buildGateway({ backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web', weight: 0 }] }] }] });
     const { graph } = planFrontDoor(model, options);
     expect(model.routes[0]?.rules[0]?.withdrawn).toBe('AllBackendWeightsZero');
     expect(graph.routes).toHaveLength(1);
     expect(graph.routes[0]).toMatchObject({ withdrawn: true, originGroup: sinkOriginGroupName(graph.endpoint.ref.endpoint), forwardingProtocol: 'HttpOnly' });
-    expect(graph.originGroups.map((g) => [g.ref.originGroup, g.healthProbe, g.backends])).toEqual([[sinkOriginGroupName(graph.endpoint.ref.endpoint), undefined, []]]);
-    expect(programmable(graph.origins).map((o) => [o.hostName, o.enabledState, o.weight])).toEqual([[`${graph.endpoint.ref.endpoint}.withdrawn.invalid`, 'Enabled', 1000]]);
+    expect(graph.originGroups.map((g) => [g.ref.originGroup, g.healthProbe, g.backends])).toEqual([
+      [sinkOriginGroupName(graph.endpoint.ref.endpoint), undefined, []],
+    ]);
+    expect(programmable(graph.origins).map((o) => [o.hostName, o.enabledState, o.weight])).toEqual([
+      [`${graph.endpoint.ref.endpoint}.withdrawn.invalid`, 'Enabled', 1000],
+    ]);
     expect(isWritable(planFrontDoor(model, options))).toBe(true);
   });
 
@@ -191,7 +250,16 @@ describe('planFrontDoor', () => {
 
   it('unknown member data and unissued request messages keep what is programmed', () => {
     const model = buildGateway({
-      backends: [{ name: 'web', clusters: [{ name: 'member-1', privateLink: { requestMessage: null } }, { name: 'member-2', unknown: true }, { name: 'member-3', privateLink: { state: 'Approved' } }] }],
+      backends: [
+        {
+          name: 'web',
+          clusters: [
+            { name: 'member-1', privateLink: { requestMessage: null } },
+            { name: 'member-2', unknown: true },
+            { name: 'member-3', privateLink: { state: 'Approved' } },
+          ],
+        },
+      ],
       routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }],
     });
     const origins = planFrontDoor(model, options).graph.origins;
@@ -211,7 +279,17 @@ describe('planFrontDoor', () => {
 
   it('an origin address AFD would refuse (not a domain name or IP address) keeps that origin as programmed; the others are planned', () => {
     const model = buildGateway({
-      backends: [{ name: 'web', clusters: [{ name: 'member-1', address: 'bad host' }, { name: 'member-2', address: 'a..example' }, { name: 'member-3', address: 'fd00::4' }, { name: 'member-4', address: 'web.member-4.example' }] }],
+      backends: [
+        {
+          name: 'web',
+          clusters: [
+            { name: 'member-1', address: 'bad host' },
+            { name: 'member-2', address: 'a..example' },
+            { name: 'member-3', address: 'fd00::4' },
+            { name: 'member-4', address: 'web.member-4.example' },
+          ],
+        },
+      ],
       routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }],
     });
     const plan = planFrontDoor(model, options);
@@ -232,7 +310,17 @@ describe('planFrontDoor', () => {
         {
           name: 'r',
           rules: [
-            { matches: [{ path: { type: 'PathPrefix', value: '/' }, method: 'POST', headers: [{ name: 'x-canary', value: '1' }], queryParams: [{ name: 'v', value: '2' }] }], backends: [{ name: 'api' }] },
+            {
+              matches: [
+                {
+                  path: { type: 'PathPrefix', value: '/' },
+                  method: 'POST',
+                  headers: [{ name: 'x-canary', value: '1' }],
+                  queryParams: [{ name: 'v', value: '2' }],
+                },
+              ],
+              backends: [{ name: 'api' }],
+            },
             { backends: [{ name: 'web' }], filters: [{ type: 'ResponseHeaderModifier', set: [{ name: 'x-served-by', value: 'web' }], add: [], remove: [] }] },
           ],
         },
@@ -248,7 +336,11 @@ describe('planFrontDoor', () => {
     expect(graph.rules.map((r) => ({ order: r.order, conditions: r.conditions, actions: r.actions, then: r.matchProcessingBehavior }))).toEqual([
       {
         order: 1,
-        conditions: [{ type: 'method', method: 'POST' }, { type: 'header', name: 'x-canary', value: '1' }, { type: 'query', name: 'v', value: '2' }],
+        conditions: [
+          { type: 'method', method: 'POST' },
+          { type: 'header', name: 'x-canary', value: '1' },
+          { type: 'query', name: 'v', value: '2' },
+        ],
         actions: [{ type: 'originGroupOverride', originGroup: apiGroup?.ref.originGroup, forwardingProtocol: 'HttpOnly' }],
         then: 'Stop',
       },
@@ -256,18 +348,37 @@ describe('planFrontDoor', () => {
     ]);
   });
 
-  it('a rule set over AFD\'s rules per rule set holds only the paths it decides, naming the rules past the limit; the rest is planned and writable', () => {
-    const header = (path: string, value: string) => ({ matches: [{ path: { type: 'PathPrefix' as const, value: path }, headers: [{ name: 'x-v', value }], queryParams: [] }], backends: [{ name: 'api' }] });
+  it("a rule set over AFD's rules per rule set holds only the paths it decides, naming the rules past the limit; the rest is planned and writable", () => {
+    const header = (path: string, value: string) => ({
+      matches: [{ path: { type: 'PathPrefix' as const, value: path }, headers: [{ name: 'x-v', value }], queryParams: [] }],
+      backends: [{ name: 'api' }],
+    });
     const model = buildGateway({
       backends: [web, api],
       routes: [
-        { name: 'crowded', rules: [header('/shop', '1'), header('/shop', '2'), header('/shop', '3'), { matches: [{ path: { type: 'PathPrefix', value: '/shop' }, headers: [], queryParams: [] }], backends: [{ name: 'web' }] }] },
-        { name: 'calm', rules: [header('/calm', '1'), { matches: [{ path: { type: 'PathPrefix', value: '/calm' }, headers: [], queryParams: [] }], backends: [{ name: 'web' }] }] },
+        {
+          name: 'crowded',
+          rules: [
+            header('/shop', '1'),
+            header('/shop', '2'),
+            header('/shop', '3'),
+            { matches: [{ path: { type: 'PathPrefix', value: '/shop' }, headers: [], queryParams: [] }], backends: [{ name: 'web' }] },
+          ],
+        },
+        {
+          name: 'calm',
+          rules: [
+            header('/calm', '1'),
+            { matches: [{ path: { type: 'PathPrefix', value: '/calm' }, headers: [], queryParams: [] }], backends: [{ name: 'web' }] },
+          ],
+        },
       ],
     });
     const plan = planFrontDoor(model, { ...options, capacityLimits: { rulesPerRuleSet: 2 } });
     expect(plan.problems.map((p) => [p.code, p.source?.name, p.source?.section, p.blocksWrites])).toEqual([['TooManyRules', 'crowded', 'rule/2', false]]);
-    expect(plan.problems[0]?.message).toBe('store/crowded rule/2: the matches deciding /shop, /shop/* would need 3 AFD rules in one rule set; AFD allows 2, so these paths keep what AFD serves now');
+    expect(plan.problems[0]?.message).toBe(
+      'store/crowded rule/2: the matches deciding /shop, /shop/* would need 3 AFD rules in one rule set; AFD allows 2, so these paths keep what AFD serves now',
+    );
     expect(plan.graph.held.map((h) => `${h.pattern} ${h.protocol}`)).toEqual(['/shop Http', '/shop/* Http']);
     expect(plan.graph.routes.flatMap((r) => r.patterns)).toEqual(['/calm', '/calm/*']);
     expect(plan.graph.rules.every((r) => r.provenance.every((s) => s.name === 'calm'))).toBe(true);
@@ -282,7 +393,14 @@ describe('planFrontDoor', () => {
   it('reports conditional matches with no unconditional fallback for the path (AFD cannot answer 404)', () => {
     const model = buildGateway({
       backends: [web],
-      routes: [{ name: 'r', rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x', value: '1' }], queryParams: [] }], backends: [{ name: 'web' }] }] }],
+      routes: [
+        {
+          name: 'r',
+          rules: [
+            { matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [{ name: 'x', value: '1' }], queryParams: [] }], backends: [{ name: 'web' }] },
+          ],
+        },
+      ],
     });
     const plan = planFrontDoor(model, options);
     expect(plan.problems.map((p) => p.code)).toEqual(['NoUnconditionalFallback']);
@@ -297,13 +415,26 @@ describe('planFrontDoor', () => {
   });
 
   it('plans a security policy for an attached WAF policy, on the endpoint, for every path', () => {
-    const wafPolicyId = '/subscriptions/00000000-0000-4000-8000-000000000001/resourceGroups/waf/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/edgePolicy';
+    const wafPolicyId =
+      '/subscriptions/00000000-0000-4000-8000-000000000001/resourceGroups/waf/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/edgePolicy';
     const { graph } = planFrontDoor(buildGateway({ wafPolicyId, backends: [web], routes: [{ name: 'r', rules: [{ backends: [{ name: 'web' }] }] }] }), options);
     expect(graph.securityPolicy).toMatchObject({ wafPolicyId, endpoints: [graph.endpoint.ref.endpoint] });
   });
 
   it('is deterministic: the same model gives the same plan', () => {
-    const make = () => buildGateway({ backends: [web, api], routes: [{ name: 'a', rules: [{ paths: ['/a'], backends: [{ name: 'web' }] }, { paths: ['/b'], backends: [{ name: 'api' }] }] }] });
+    const make = () =>
+      buildGateway({
+        backends: [web, api],
+        routes: [
+          {
+            name: 'a',
+            rules: [
+              { paths: ['/a'], backends: [{ name: 'web' }] },
+              { paths: ['/b'], backends: [{ name: 'api' }] },
+            ],
+          },
+        ],
+      });
     expect(planFrontDoor(make(), options)).toEqual(planFrontDoor(make(), options));
   });
 });

@@ -68,12 +68,25 @@ export function planFrontDoor(model: GlobalGateway, options: PlanOptions): Front
   const sink = planSink(profile, endpoint, [model.source]);
   const groups = planOriginGroups(model, profile, sink.group.ref.originGroup);
   const limits = limitsFor(config.sku, options.capacityLimits);
-  const planned = planRoutes({ model, profile, endpoint, groupOfRule: groups.groupOfRule, problemOfRule: groups.problemOfRule, rulesPerRuleSet: limits.rulesPerRuleSet });
+  const planned = planRoutes({
+    model,
+    profile,
+    endpoint,
+    groupOfRule: groups.groupOfRule,
+    problemOfRule: groups.problemOfRule,
+    rulesPerRuleSet: limits.rulesPerRuleSet,
+  });
   const routes = withinRouteBudget(model, planned, limits);
   const customDomains = planCustomDomains(model, profile);
   // A group no planned route reaches (its rules were all reported) is not created; nor is the sink when no rule needs it.
   const graph = withoutUnusedGroups({
-    profile: { ref: { kind: 'profile', profile }, sku: config.sku, tags, originResponseTimeoutSeconds: config.originResponseTimeoutSeconds, provenance: [model.source] },
+    profile: {
+      ref: { kind: 'profile', profile },
+      sku: config.sku,
+      tags,
+      originResponseTimeoutSeconds: config.originResponseTimeoutSeconds,
+      provenance: [model.source],
+    },
     endpoint: { ref: { kind: 'endpoint', profile, endpoint }, tags, provenance: [model.source] },
     customDomains,
     originGroups: [...groups.groups, sink.group].sort((a, b) => compareText(a.ref.originGroup, b.ref.originGroup)),

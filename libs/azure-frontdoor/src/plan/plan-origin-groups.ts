@@ -71,17 +71,29 @@ function draftSplit(split: TrafficSplit, backendsByKey: ReadonlyMap<string, Mode
   if (probes.size > 1 || latencies.size > 1) {
     const what = probes.size > 1 ? 'health probe settings' : 'latency sensitivity';
     const detail = backends.map((b) => `${b.key}: ${probes.size > 1 ? canonicalJson(b.probe) : `${b.latencySensitivityMilliseconds} ms`}`).join('; ');
-    return { problem: { code: 'OriginGroupSettingsDiffer', message: `its backends have different ${what}, which one AFD origin group cannot hold (${detail})` } };
+    return {
+      problem: { code: 'OriginGroupSettingsDiffer', message: `its backends have different ${what}, which one AFD origin group cannot hold (${detail})` },
+    };
   }
   const protocols = new Set(backends.map(forwardingProtocolOf));
   if (protocols.size > 1) {
-    const detail = backends.map((b) => `${b.key}: ${forwardingProtocolOf(b)}${b.appProtocol === undefined ? ' (health probe protocol)' : ` (appProtocol ${b.appProtocol})`}`).join('; ');
-    return { problem: { code: 'OriginGroupSettingsDiffer', message: `its backends have different forwarding protocols, which one AFD route cannot forward with (${detail})` } };
+    const detail = backends
+      .map((b) => `${b.key}: ${forwardingProtocolOf(b)}${b.appProtocol === undefined ? ' (health probe protocol)' : ` (appProtocol ${b.appProtocol})`}`)
+      .join('; ');
+    return {
+      problem: {
+        code: 'OriginGroupSettingsDiffer',
+        message: `its backends have different forwarding protocols, which one AFD route cannot forward with (${detail})`,
+      },
+    };
   }
   const first = backends[0];
   return {
     draft: {
-      identity: backends.map((b) => b.key).sort(compareText).join(','),
+      identity: backends
+        .map((b) => b.key)
+        .sort(compareText)
+        .join(','),
       readable: first?.name ?? 'backend',
       split,
       backends,

@@ -31,7 +31,9 @@ export function planOrigin(input: OriginInput): OriginSpec {
   if (!origin.address) return keep(`cluster ${entry.cluster} reports no address for ${backend.key}`);
   // AFD refuses such an origin: sending it would fail the write and everything that waits on it.
   if (!isOriginAddress(origin.address)) {
-    return keep(`cluster ${entry.cluster} reports address ${JSON.stringify(origin.address)} for ${backend.key}, which is neither a domain name nor an IP address`);
+    return keep(
+      `cluster ${entry.cluster} reports address ${JSON.stringify(origin.address)} for ${backend.key}, which is neither a domain name nor an IP address`,
+    );
   }
   const privateLink = backend.connectivity === 'private-link' ? origin.privateLink : undefined;
   if (backend.connectivity === 'private-link' && privateLink === undefined) {

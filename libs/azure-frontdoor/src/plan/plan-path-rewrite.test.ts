@@ -13,7 +13,10 @@ const scope = { subscriptionId: '00000000-0000-0000-0000-000000000000', resource
 
 describe('plan: ReplacePrefixMatch below a prefix other than /', () => {
   it('one rewrite for every request: the exact route rewrites by rule, the /v1/* route by originPath with no rule set', () => {
-    const plan = planFrontDoor(buildGateway({ backends: [web], routes: [{ name: 'r', rules: [{ paths: ['/v1'], backends: [{ name: 'web' }], filters: [toPrefix('/v2')] }] }] }), options);
+    const plan = planFrontDoor(
+      buildGateway({ backends: [web], routes: [{ name: 'r', rules: [{ paths: ['/v1'], backends: [{ name: 'web' }], filters: [toPrefix('/v2')] }] }] }),
+      options,
+    );
     expect(plan.problems).toEqual([]);
     const exact = plan.graph.routes.find((r) => r.patterns.includes('/v1'));
     const subtree = plan.graph.routes.find((r) => r.patterns.includes('/v1/*'));
@@ -28,7 +31,10 @@ describe('plan: ReplacePrefixMatch below a prefix other than /', () => {
   });
 
   it('to the root: /a -> / on the exact route by rule, originPath / on /a/*', () => {
-    const plan = planFrontDoor(buildGateway({ backends: [web], routes: [{ name: 'r', rules: [{ paths: ['/a'], backends: [{ name: 'web' }], filters: [toPrefix('/')] }] }] }), options);
+    const plan = planFrontDoor(
+      buildGateway({ backends: [web], routes: [{ name: 'r', rules: [{ paths: ['/a'], backends: [{ name: 'web' }], filters: [toPrefix('/')] }] }] }),
+      options,
+    );
     expect(plan.graph.routes.map((r) => [r.patterns, r.originPath])).toEqual(
       expect.arrayContaining([
         [['/a'], undefined],
@@ -46,7 +52,10 @@ describe('plan: ReplacePrefixMatch below a prefix other than /', () => {
           {
             name: 'r',
             rules: [
-              { matches: [{ path: { type: 'PathPrefix', value: '/app' }, headers: [{ name: 'x-canary', value: 'true' }], queryParams: [] }], backends: [{ name: 'canary' }] },
+              {
+                matches: [{ path: { type: 'PathPrefix', value: '/app' }, headers: [{ name: 'x-canary', value: 'true' }], queryParams: [] }],
+                backends: [{ name: 'canary' }],
+              },
               { paths: ['/app'], backends: [{ name: 'web' }], filters: [toPrefix('/v2')] },
             ],
           },
@@ -66,7 +75,10 @@ describe('plan: ReplacePrefixMatch below a prefix other than /', () => {
     const exact = plan.graph.routes.find((r) => r.patterns.includes('/app'));
     expect(exact?.originPath).toBeUndefined();
     const exactRules = plan.graph.rules.filter((rule) => exact?.ruleSets.includes(rule.ref.ruleSet));
-    expect(exactRules.map((rule) => rule.actions.find((a) => a.type === 'rewrite'))).toEqual([undefined, { type: 'rewrite', sourcePattern: '/app', destination: '/v2', preserveUnmatchedPath: true }]);
+    expect(exactRules.map((rule) => rule.actions.find((a) => a.type === 'rewrite'))).toEqual([
+      undefined,
+      { type: 'rewrite', sourcePattern: '/app', destination: '/v2', preserveUnmatchedPath: true },
+    ]);
   });
 
   it('a plan without path rewrites below a prefix is unchanged: one route for the prefix and its subtree, no originPath', () => {

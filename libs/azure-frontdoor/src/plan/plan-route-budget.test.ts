@@ -24,14 +24,16 @@ function model(routes: ReturnType<typeof route>[]): GlobalGateway {
 const older = [route('team-a', 'shop', '2026-01-01T00:00:00Z', '/shop', 'web', '1'), route('team-b', 'api', '2026-01-02T00:00:00Z', '/api', 'api')];
 const newest = route('team-c', 'home', '2026-01-03T00:00:00Z', '/home', 'site');
 const patterns = (m: GlobalGateway, limits: Parameters<typeof planFrontDoor>[1]['capacityLimits']) =>
-  planFrontDoor(m, { hubIdentity: 'hub-1', ...(limits ? { capacityLimits: limits } : {}) }).graph.routes.flatMap((r) => r.patterns).sort();
+  planFrontDoor(m, { hubIdentity: 'hub-1', ...(limits ? { capacityLimits: limits } : {}) })
+    .graph.routes.flatMap((r) => r.patterns)
+    .sort();
 
 describe('routes per profile and the composite route metric, by age', () => {
   it('the newest HTTPRoute past the routes limit waits (TooManyRoutes, its patterns held); the older ones are planned and the plan is writable', () => {
     const m = model([...older, newest]);
     const plan = planFrontDoor(m, { hubIdentity: 'hub-1', capacityLimits: { routes: 2 } });
     expect(plan.problems.map((p) => [p.code, p.source?.namespace, p.source?.name, p.blocksWrites])).toEqual([['TooManyRoutes', 'team-c', 'home', false]]);
-    expect(plan.problems[0]?.message).toContain('team-c/home: the Gateway\'s AFD profile would need more than its 2 routes');
+    expect(plan.problems[0]?.message).toContain("team-c/home: the Gateway's AFD profile would need more than its 2 routes");
     expect(plan.graph.routes.flatMap((r) => r.patterns).sort()).toEqual(['/api', '/api/*', '/shop', '/shop/*']);
     expect(plan.graph.held.map((h) => `${h.pattern} ${h.protocol}`)).toEqual(['/home Http', '/home/* Http']);
     expect(plan.graph.held[0]?.cause).toBe('team-c/home waits for room in the AFD profile (routes or composite route metric)');

@@ -38,11 +38,26 @@ export function withinRouteBudget(
     const sources = route.provenance.filter((s) => ageOf(s) === age);
     for (const source of sources) {
       const message = `${source.namespace}/${source.name}: the Gateway's AFD profile would need more than its ${limits.routes} routes or its composite route metric of ${limits.compositeRouteMetric}; the newest routes wait, and what they serve keeps what AFD serves now`;
-      problems.set(canonicalJson({ ...source, section: undefined }), { code: 'TooManyRoutes', message, source: { kind: source.kind, namespace: source.namespace, name: source.name }, blocksWrites: false });
+      problems.set(canonicalJson({ ...source, section: undefined }), {
+        code: 'TooManyRoutes',
+        message,
+        source: { kind: source.kind, namespace: source.namespace, name: source.name },
+        blocksWrites: false,
+      });
     }
-    const cause = [...new Set(sources.map((s) => `${s.namespace}/${s.name}`))].map((r) => `${r} waits for room in the AFD profile (routes or composite route metric)`).join('; ');
+    const cause = [...new Set(sources.map((s) => `${s.namespace}/${s.name}`))]
+      .map((r) => `${r} waits for room in the AFD profile (routes or composite route metric)`)
+      .join('; ');
     const customDomain = route.customDomains[0];
-    return route.patterns.flatMap((pattern) => route.supportedProtocols.map((protocol): HeldPattern => ({ ...(customDomain ? { customDomain } : {}), pattern, protocol, cause, provenance: route.provenance })));
+    return route.patterns.flatMap((pattern) =>
+      route.supportedProtocols.map((protocol): HeldPattern => ({
+        ...(customDomain ? { customDomain } : {}),
+        pattern,
+        protocol,
+        cause,
+        provenance: route.provenance,
+      })),
+    );
   });
   const usedRuleSets = new Set(kept.flatMap((r) => r.ruleSets.map((s) => s.toLowerCase())));
   return {

@@ -1,9 +1,4 @@
-import {
-  type HostRouting,
-  type PathKey,
-  type RoutingCandidate,
-  type SourceRef,
-} from '@fleet-gateway/model';
+import { type HostRouting, type PathKey, type RoutingCandidate, type SourceRef } from '@fleet-gateway/model';
 import { routeName, ruleSetName } from './afd-names.js';
 import { candidateFilters, ruleSource } from './model-lookup.js';
 import { planPathRewrite, type PathRewrite } from './path-rewrite.js';
@@ -47,7 +42,12 @@ class ProblemSink {
 
   add(code: PlanProblem['code'], source: SourceRef, message: string): PlanProblem {
     const key = `${code}|${canonicalJson(source)}`;
-    const problem = this.byKey.get(key) ?? { code, source, message: `${source.namespace}/${source.name} ${source.section ?? ''}: ${message}`, blocksWrites: false };
+    const problem = this.byKey.get(key) ?? {
+      code,
+      source,
+      message: `${source.namespace}/${source.name} ${source.section ?? ''}: ${message}`,
+      blocksWrites: false,
+    };
     this.byKey.set(key, problem);
     return problem;
   }
@@ -104,10 +104,21 @@ export function compareHeld(a: HeldPattern, b: HeldPattern): number {
  * AFD serves them now, like a rule in error: the rules past the limit, the least precedent, are the ones named.
  */
 function holdOversizedRuleSet(context: RouteContext, draft: RouteDraft, rules: readonly RuleSpec[], sink: ProblemSink): HeldPattern[] {
-  const past = [...new Map(rules.slice(context.rulesPerRuleSet).flatMap((r) => r.provenance).map((s) => [canonicalJson(s), s])).values()];
+  const past = [
+    ...new Map(
+      rules
+        .slice(context.rulesPerRuleSet)
+        .flatMap((r) => r.provenance)
+        .map((s) => [canonicalJson(s), s]),
+    ).values(),
+  ];
   const patterns = [...draft.patterns.keys()].sort(compareText).join(', ');
   const problems = past.map((source) =>
-    sink.add('TooManyRules', source, `the matches deciding ${patterns} would need ${rules.length} AFD rules in one rule set; AFD allows ${context.rulesPerRuleSet}, so these paths keep what AFD serves now`),
+    sink.add(
+      'TooManyRules',
+      source,
+      `the matches deciding ${patterns} would need ${rules.length} AFD rules in one rule set; AFD allows ${context.rulesPerRuleSet}, so these paths keep what AFD serves now`,
+    ),
   );
   const cause = problems.map((p) => p.message).join('; ');
   return [...draft.patterns].flatMap(([pattern, protocols]) =>
@@ -131,11 +142,20 @@ export function planRoutes(context: RouteContext): RoutePlan {
       const decision = decidePath(context, path.path, path.candidates, sink);
       const pattern = patternFor(path.path);
       if ('held' in decision) {
-        held.push({ ...(customDomain ? { customDomain } : {}), pattern, protocol: PROTOCOLS[host.protocol], cause: decision.held, provenance: decision.sources });
+        held.push({
+          ...(customDomain ? { customDomain } : {}),
+          pattern,
+          protocol: PROTOCOLS[host.protocol],
+          cause: decision.held,
+          provenance: decision.sources,
+        });
         continue;
       }
       const { sequence } = decision;
-      const pathRewrite = planPathRewrite(path.path, sequence.candidates.map((c) => candidateFilters(context.model, c)));
+      const pathRewrite = planPathRewrite(
+        path.path,
+        sequence.candidates.map((c) => candidateFilters(context.model, c)),
+      );
       const identity = pathRewrite ? `${sequence.signature}|${canonicalJson(pathRewrite)}` : sequence.signature;
       const key = `${customDomain ?? ''}|${identity}`;
       const draft = drafts.get(key) ?? { customDomain, sequence, identity, pathRewrite, patterns: new Map() };
@@ -190,4 +210,3 @@ export function planRoutes(context: RouteContext): RoutePlan {
     problems: sink.list(),
   };
 }
-

@@ -24,7 +24,12 @@ export interface PlannedRuleSet {
  * candidate's filters apply to the rest. Orders start at 1 (AFD gives order 0 a special meaning). With a path rewrite,
  * each candidate's rule carries the rewrite planned for it instead of its filter's.
  */
-export function planRuleSet(context: RuleSetContext, candidates: readonly RoutingCandidate[], name: string, pathRewrite?: PathRewrite): PlannedRuleSet | undefined {
+export function planRuleSet(
+  context: RuleSetContext,
+  candidates: readonly RoutingCandidate[],
+  name: string,
+  pathRewrite?: PathRewrite,
+): PlannedRuleSet | undefined {
   const rules: RuleSpec[] = [];
   const add = (candidate: RoutingCandidate, conditions: readonly RuleCondition[], actions: readonly RuleAction[], stop: boolean): void => {
     const chunks = chunkActions(actions);
@@ -55,7 +60,10 @@ export function planRuleSet(context: RuleSetContext, candidates: readonly Routin
   });
   if (rules.length === 0) return undefined;
   return {
-    ruleSet: { ref: { kind: 'ruleSet', profile: context.profile, ruleSet: name }, provenance: [...new Map(rules.flatMap((r) => r.provenance).map((s) => [JSON.stringify(s), s])).values()] },
+    ruleSet: {
+      ref: { kind: 'ruleSet', profile: context.profile, ruleSet: name },
+      provenance: [...new Map(rules.flatMap((r) => r.provenance).map((s) => [JSON.stringify(s), s])).values()],
+    },
     rules,
   };
 }

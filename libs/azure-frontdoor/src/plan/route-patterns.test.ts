@@ -37,13 +37,15 @@ describe('route patterns', () => {
     const custom = { ...route('c', ['/a']), customDomains: ['cd-shop'] };
     expect(expandRoute(custom)).toEqual([{ domain: 'domain/cd-shop', pattern: '/a', protocol: 'Http' }]);
     expect(findRoutePatternConflicts([route('r', ['/a']), custom])).toEqual([]);
-    expect(findRoutePatternConflicts([custom, { ...custom, ref: { ...custom.ref, route: 'd' } }])[0]?.message).toBe('routes c and d both match pattern /a over Http on custom domain cd-shop');
+    expect(findRoutePatternConflicts([custom, { ...custom, ref: { ...custom.ref, route: 'd' } }])[0]?.message).toBe(
+      'routes c and d both match pattern /a over Http on custom domain cd-shop',
+    );
   });
 
   it('finds the same (domain, pattern, protocol) in two routes, comparing patterns as AFD does (case-insensitively)', () => {
     const conflicts = findRoutePatternConflicts([route('r1', ['/A', '/b']), route('r2', ['/a'], ['Http', 'Https'])]);
     expect(conflicts).toHaveLength(1);
-    expect(conflicts[0]?.message).toBe('routes r1 and r2 both match pattern /a over Http on the endpoint\'s default domain');
+    expect(conflicts[0]?.message).toBe("routes r1 and r2 both match pattern /a over Http on the endpoint's default domain");
   });
 
   it('accepts the same pattern over different protocols', () => {

@@ -17,7 +17,8 @@ export function patternFor(key: PathKey): string {
 export function patternProblem(pattern: string): string | undefined {
   if (!pattern.startsWith('/')) return `pattern ${pattern} must start with /`;
   const star = pattern.indexOf('*');
-  if (star !== -1 && (star !== pattern.length - 1 || pattern[star - 1] !== '/')) return `pattern ${pattern} may contain * only as its last character, right after a /`;
+  if (star !== -1 && (star !== pattern.length - 1 || pattern[star - 1] !== '/'))
+    return `pattern ${pattern} may contain * only as its last character, right after a /`;
   return undefined;
 }
 

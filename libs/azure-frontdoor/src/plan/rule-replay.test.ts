@@ -37,7 +37,9 @@ function planGolden(name: string): GlobalGateway {
 }
 
 /** Programs the model and puts a backend named after its ServiceImport behind every origin address. */
-async function program(model: GlobalGateway): Promise<(path: string, options?: EdgeRequestOptions) => Promise<EdgeResponse & { backend?: string; seen?: Backend['requests'][number] }>> {
+async function program(
+  model: GlobalGateway,
+): Promise<(path: string, options?: EdgeRequestOptions) => Promise<EdgeResponse & { backend?: string; seen?: Backend['requests'][number] }>> {
   const byAddress = new Map<string, Backend>();
   for (const backend of model.backends) {
     for (const origin of backend.origins) {
@@ -65,7 +67,10 @@ async function program(model: GlobalGateway): Promise<(path: string, options?: E
 function ownBackendPerRoute(document: HubDocument): void {
   const routes = document.httpRoutes as Array<{ metadata: { name: string }; spec: { rules: Array<{ backendRefs: Array<{ name: string }> }> } }>;
   const imports = document.serviceImports as Array<{ metadata: { name: string } }>;
-  const exports = document.internalServiceExports as Array<{ metadata: { name: string }; spec: { serviceReference: Record<string, unknown>; publicAddress: string } }>;
+  const exports = document.internalServiceExports as Array<{
+    metadata: { name: string };
+    spec: { serviceReference: Record<string, unknown>; publicAddress: string };
+  }>;
   const copies = routes.map((route, i) => {
     for (const rule of route.spec.rules) for (const ref of rule.backendRefs) ref.name = route.metadata.name;
     const clone = <T>(value: T): T => structuredClone(value);
@@ -74,7 +79,11 @@ function ownBackendPerRoute(document: HubDocument): void {
       exports: exports.map((e, j) => {
         const copy = clone(e);
         copy.metadata.name = `store-${route.metadata.name}`;
-        Object.assign(copy.spec.serviceReference, { name: route.metadata.name, namespacedName: `store/${route.metadata.name}`, uid: `00000000-0000-4000-8000-0000000001${i}${j}` });
+        Object.assign(copy.spec.serviceReference, {
+          name: route.metadata.name,
+          namespacedName: `store/${route.metadata.name}`,
+          uid: `00000000-0000-4000-8000-0000000001${i}${j}`,
+        });
         copy.spec.publicAddress = `20.0.${i + 1}.${j + 1}`;
         return copy;
       }),

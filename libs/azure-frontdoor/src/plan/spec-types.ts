@@ -182,13 +182,4 @@ export interface FrontDoorGraph {
   readonly held: readonly HeldPattern[];
 }
 
-export type AnySpec =
-  | ProfileSpec
-  | EndpointSpec
-  | CustomDomainSpec
-  | OriginGroupSpec
-  | OriginSpec
-  | RouteSpec
-  | RuleSetSpec
-  | RuleSpec
-  | SecurityPolicySpec;
+export type AnySpec = ProfileSpec | EndpointSpec | CustomDomainSpec | OriginGroupSpec | OriginSpec | RouteSpec | RuleSetSpec | RuleSpec | SecurityPolicySpec;

@@ -30,9 +30,15 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   // Private Link acts at once here: its timing is the emulator's subject, not the provider's.
-  const emulator = await start({ lroDelayMs: 0, ...options.emulator, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink } });
+  const emulator = await start({
+    lroDelayMs: 0,
+    ...options.emulator,
+    privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink },
+  });
   emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: TEST_SCOPE.resourceGroup });
-  const limiter = new ArmRateLimiter(options.limiter ?? { reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } });
+  const limiter = new ArmRateLimiter(
+    options.limiter ?? { reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } },
+  );
   const clients = createFrontDoorClients({
     credential: stubCredential,
     subscriptionId: TEST_SCOPE.subscriptionId,
@@ -48,7 +54,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
 /** Writes the emulator counted (PUT, PATCH, DELETE, POST), optionally of one resource type. */
 export function writesCounted(emulator: RunningEmulator, resourceType?: string): number {
-  return ['PUT', 'PATCH', 'DELETE', 'POST'].reduce((sum, method) => sum + emulator.admin.requestTotal({ method, ...(resourceType ? { resourceType } : {}) }), 0);
+  return ['PUT', 'PATCH', 'DELETE', 'POST'].reduce(
+    (sum, method) => sum + emulator.admin.requestTotal({ method, ...(resourceType ? { resourceType } : {}) }),
+    0,
+  );
 }
 
 export function readsCounted(emulator: RunningEmulator, resourceType?: string): number {

@@ -133,12 +133,19 @@ function splitOf(refs: readonly RuleBackend[], backends: ReadonlyMap<string, Mod
   const origins: SplitEntry[] = entries.map(({ ref, o }, i) => {
     if (o.state === 'unknown') return { backend: ref.backend, cluster: o.cluster, state: 'unknown' };
     const weight = weights[i] ?? 0;
-    return weight > 0 ? { backend: ref.backend, cluster: o.cluster, state: 'enabled', weight } : { backend: ref.backend, cluster: o.cluster, state: 'disabled' };
+    return weight > 0
+      ? { backend: ref.backend, cluster: o.cluster, state: 'enabled', weight }
+      : { backend: ref.backend, cluster: o.cluster, state: 'disabled' };
   });
   return { key: reduced.map((r) => `${r.backend}=${r.weight}`).join(','), backends: reduced, origins };
 }
 
-function ruleTraffic(rule: RuleFixture, refs: readonly RuleBackend[], backends: ReadonlyMap<string, ModelBackend>, splits: Map<string, TrafficSplit>): Pick<ModelRule, 'split' | 'withdrawn'> {
+function ruleTraffic(
+  rule: RuleFixture,
+  refs: readonly RuleBackend[],
+  backends: ReadonlyMap<string, ModelBackend>,
+  splits: Map<string, TrafficSplit>,
+): Pick<ModelRule, 'split' | 'withdrawn'> {
   if ((rule.filters ?? []).some((f) => f.type === 'RequestRedirect')) return {};
   if (rule.backends.length === 0) return { withdrawn: 'NoBackends' };
   if (refs.length === 0) return { withdrawn: 'NoValidBackends' };
@@ -193,7 +200,16 @@ function buildRouting(routes: readonly ModelRoute[], protocols: readonly ('HTTP'
       const entries = hosts.get(hostname) ?? [];
       for (const rule of route.rules) {
         rule.matches.forEach((m, match) => {
-          entries.push({ route: `${NS}/${route.name}`, rule: rule.index, match, ...(m.method ? { method: m.method } : {}), headers: m.headers, queryParams: m.queryParams, order: order++, m });
+          entries.push({
+            route: `${NS}/${route.name}`,
+            rule: rule.index,
+            match,
+            ...(m.method ? { method: m.method } : {}),
+            headers: m.headers,
+            queryParams: m.queryParams,
+            order: order++,
+            m,
+          });
         });
       }
       hosts.set(hostname, entries);

@@ -13,7 +13,10 @@ export interface MemberNetwork {
 }
 
 export function memberNetwork(emulator: RunningEmulator, cluster: string, credential: TokenCredential = stubCredential): MemberNetwork {
-  const client = new NetworkManagementClient(credential, TEST_SCOPE.subscriptionId, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
+  const client = new NetworkManagementClient(credential, TEST_SCOPE.subscriptionId, {
+    endpoint: emulator.armEndpoint,
+    tlsOptions: { ca: emulator.caCertificate },
+  });
   // AKS creates the node resource group with the cluster.
   const resourceGroup = `mc-${cluster}`;
   emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: resourceGroup });
@@ -29,14 +32,22 @@ export async function createPrivateLinkService(network: MemberNetwork, name: str
   const lb = await client.loadBalancers.createOrUpdate(
     rg,
     'kubernetes-internal',
-    { location: 'eastus2', sku: { name: 'Standard' }, frontendIPConfigurations: [{ name: `fe-${name}`, subnet: { id: SUBNET(rg) }, privateIPAllocationMethod: 'Dynamic' }] },
+    {
+      location: 'eastus2',
+      sku: { name: 'Standard' },
+      frontendIPConfigurations: [{ name: `fe-${name}`, subnet: { id: SUBNET(rg) }, privateIPAllocationMethod: 'Dynamic' }],
+    },
     lro,
   );
   const frontend = lb.frontendIPConfigurations?.[0];
   const pls = await client.privateLinkServices.createOrUpdate(
     rg,
     `pls-${name}`,
-    { location: 'eastus2', loadBalancerFrontendIpConfigurations: [{ id: frontend?.id }], ipConfigurations: [{ name: 'nat', subnet: { id: SUBNET(rg) }, privateIPAllocationMethod: 'Dynamic', primary: true }] },
+    {
+      location: 'eastus2',
+      loadBalancerFrontendIpConfigurations: [{ id: frontend?.id }],
+      ipConfigurations: [{ name: 'nat', subnet: { id: SUBNET(rg) }, privateIPAllocationMethod: 'Dynamic', primary: true }],
+    },
     lro,
   );
   return { id: pls.id ?? '', address: frontend?.privateIPAddress ?? '' };

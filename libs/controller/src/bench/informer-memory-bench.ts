@@ -46,7 +46,9 @@ try {
   if (!report.gcExposed) console.log('  warning: the probe ran without --expose-gc; figures include uncollected garbage');
   console.log(`  initial list (streamed) + sync: ${report.listSeconds.toFixed(2)} s`);
   console.log(`  resident memory: ${mib(report.before.rss)} -> ${mib(report.after.rss)} (+${mib(rss)}, ${Math.round(rss / report.objects)} B/object)`);
-  console.log(`  heap used:       ${mib(report.before.heapUsed)} -> ${mib(report.after.heapUsed)} (+${mib(heap)}, ${Math.round(heap / report.objects)} B/object)`);
+  console.log(
+    `  heap used:       ${mib(report.before.heapUsed)} -> ${mib(report.after.heapUsed)} (+${mib(heap)}, ${Math.round(heap / report.objects)} B/object)`,
+  );
 } finally {
   await plane.stop();
 }

@@ -35,7 +35,7 @@ async function run(name: string, concurrency: number, arrivalsPerSecond: number 
     }
   } else {
     const perTick = Math.max(1, Math.round(arrivalsPerSecond / 1000));
-    for (let i = 0; i < keys; ) {
+    for (let i = 0; i < keys;) {
       for (let j = 0; j < perTick && i < keys; j++, i++) {
         enqueuedAt.set(`k${i}`, performance.now());
         controller.enqueue({ name: `k${i}` });
@@ -49,7 +49,9 @@ async function run(name: string, concurrency: number, arrivalsPerSecond: number 
   const rate = arrivalsPerSecond === undefined ? 'all at once' : `${arrivalsPerSecond}/s offered`;
   console.log(
     `${name.padEnd(8)} concurrency=${concurrency} arrivals=${rate.padEnd(14)} ` +
-      `reconciles/s=${Math.round(keys / seconds).toString().padStart(7)}  ` +
+      `reconciles/s=${Math.round(keys / seconds)
+        .toString()
+        .padStart(7)}  ` +
       `queue latency p50=${percentile(latenciesMs, 50).toFixed(3)} ms p99=${percentile(latenciesMs, 99).toFixed(3)} ms`,
   );
 }

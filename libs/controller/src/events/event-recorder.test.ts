@@ -27,8 +27,7 @@ afterAll(async () => {
   await plane?.stop();
 });
 
-const eventsIn = async (namespace: string) =>
-  (await client.get<KubeList<Event>>(`/apis/events.k8s.io/v1/namespaces/${namespace}/events`)).items;
+const eventsIn = async (namespace: string) => (await client.get<KubeList<Event>>(`/apis/events.k8s.io/v1/namespaces/${namespace}/events`)).items;
 
 describe('event recorder on a real API server', () => {
   it('writes events.k8s.io/v1 Events, folds repeats into a series and rate-limits per object and reason', async () => {
@@ -65,13 +64,7 @@ describe('event recorder on a real API server', () => {
     const namespace = await client.get<KubeObject>('/api/v1/namespaces/events');
     recorder.record({ ...namespace, apiVersion: 'v1', kind: 'Namespace' }, 'Normal', 'Seen', 'Observe', 'cluster-scoped');
     // A namespace that does not exist: the create fails, the recorder logs and carries on.
-    recorder.record(
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ghost', namespace: 'no-such-namespace' } },
-      'Normal',
-      'Seen',
-      'Observe',
-      'lost',
-    );
+    recorder.record({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ghost', namespace: 'no-such-namespace' } }, 'Normal', 'Seen', 'Observe', 'lost');
     await recorder.stop();
     const events = await eventsIn('default');
     expect(events.filter((e) => e.note === 'cluster-scoped').map((e) => e.regarding.kind)).toEqual(['Namespace']);

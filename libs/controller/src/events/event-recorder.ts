@@ -136,5 +136,10 @@ export function referenceTo(object: KubeObject): EventObjectReference {
 
 function truncate(note: string): string {
   if (Buffer.byteLength(note) <= maxNoteBytes) return note;
-  return Buffer.from(note).subarray(0, maxNoteBytes - 3).toString('utf8').replace(/\uFFFD$/, '') + '...';
+  return (
+    Buffer.from(note)
+      .subarray(0, maxNoteBytes - 3)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '') + '...'
+  );
 }

@@ -36,7 +36,10 @@ describe('informer and 410 Gone', () => {
     const lifecycle: InformerLifecycleEvent[] = [];
     informer.subscribe((e) => events.push(e));
     informer.onLifecycle((e) => lifecycle.push(e));
-    const watching = nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), (e) => e.type === 'watch-started');
+    const watching = nextMatching<InformerLifecycleEvent>(
+      (h) => informer.onLifecycle(h),
+      (e) => e.type === 'watch-started',
+    );
     informer.start();
     await informer.waitForSync();
     await watching;
@@ -58,7 +61,12 @@ describe('informer and 410 Gone', () => {
 
     const missed = events.slice(before).map((e) => `${e.type} ${e.object.metadata.name} ${e.object.data?.v ?? ''}`);
     expect(missed.sort()).toEqual(['added added 1', 'deleted removed 1', 'updated kept 2']);
-    expect(informer.store.list().map((c) => c.metadata.name).sort()).toEqual(['added', 'kept']);
+    expect(
+      informer.store
+        .list()
+        .map((c) => c.metadata.name)
+        .sort(),
+    ).toEqual(['added', 'kept']);
   });
 
   it.each(['json', 'protobuf'] as const)('falls back to one full list when the continue token of a paginated %s list has expired', async (encoding) => {

@@ -34,7 +34,10 @@ describe('informer against an API server that refuses streaming lists', () => {
     informer.onLifecycle((e) => {
       if (e.type === 'listed') listings.push(e);
     });
-    const relisted = nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), () => listings.length === 3);
+    const relisted = nextMatching<InformerLifecycleEvent>(
+      (h) => informer.onLifecycle(h),
+      () => listings.length === 3,
+    );
     informer.start();
     try {
       await informer.waitForSync();

@@ -33,8 +33,7 @@ function track(informer: Informer<ConfigMap>) {
 
 const put = (ns: string, name: string, data: Record<string, string>, labels: Record<string, string> = {}) =>
   client.create(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name, labels }, data });
-const patch = (ns: string, name: string, data: Record<string, string>) =>
-  client.patch(`/api/v1/namespaces/${ns}/configmaps/${name}`, { data }, 'merge');
+const patch = (ns: string, name: string, data: Record<string, string>) => client.patch(`/api/v1/namespaces/${ns}/configmaps/${name}`, { data }, 'merge');
 
 /** Resolves when the informer delivers an event for `name` whose data.v is `v`. */
 const sawValue = (informer: Informer<ConfigMap>, name: string, v: string) =>
@@ -59,7 +58,12 @@ describe('informer against a real API server', () => {
     await informer.waitForSync();
     expect(lifecycle.find((e) => e.type === 'listed')).toMatchObject({ type: 'listed', via: 'pages', items: 5, pages: 3 });
     expect(informer.store.byIndex('app', 'web')).toHaveLength(3);
-    expect(informer.store.byIndex('ref', 'odd').map((c) => c.metadata.name).sort()).toEqual(['cm-1', 'cm-3']);
+    expect(
+      informer.store
+        .byIndex('ref', 'odd')
+        .map((c) => c.metadata.name)
+        .sort(),
+    ).toEqual(['cm-1', 'cm-3']);
     expect(informer.store.byIndex('namespace', 'paged')).toHaveLength(5);
     expect(informer.store.getByName('cm-0', 'paged')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
 
@@ -68,7 +72,10 @@ describe('informer against a real API server', () => {
     await updated;
     expect(informer.store.byIndex('ref', 'odd')).toHaveLength(3);
 
-    const deleted = nextMatching<ObjectEvent<ConfigMap>>((h) => informer.subscribe(h), (e) => e.type === 'deleted');
+    const deleted = nextMatching<ObjectEvent<ConfigMap>>(
+      (h) => informer.subscribe(h),
+      (e) => e.type === 'deleted',
+    );
     await client.delete('/api/v1/namespaces/paged/configmaps/cm-4');
     expect((await deleted).object.metadata.name).toBe('cm-4');
     expect(informer.store.size).toBe(4);
@@ -88,7 +95,12 @@ describe('informer against a real API server', () => {
     const listed = lifecycle.find((e) => e.type === 'listed');
     expect(listed).toMatchObject({ type: 'listed', via: 'stream', items: 4, pages: 0 });
     expect(Number((listed as { resourceVersion: string }).resourceVersion)).toBeGreaterThan(0);
-    expect(events.filter((e) => e.type === 'added').map((e) => e.object.metadata.name).sort()).toEqual(['cm-0', 'cm-1', 'cm-2', 'cm-3']);
+    expect(
+      events
+        .filter((e) => e.type === 'added')
+        .map((e) => e.object.metadata.name)
+        .sort(),
+    ).toEqual(['cm-0', 'cm-1', 'cm-2', 'cm-3']);
     expect(informer.store.getByName('cm-0', 'streamed')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
     expect(Object.isFrozen(informer.store.getByName('cm-0', 'streamed')?.data)).toBe(true);
 
@@ -96,7 +108,10 @@ describe('informer against a real API server', () => {
     await patch('streamed', 'cm-2', { v: 'second' });
     await updated;
     await put('streamed', 'cm-4', { v: 'first' });
-    await eventually(() => informer.store.size, (size) => size === 5);
+    await eventually(
+      () => informer.store.size,
+      (size) => size === 5,
+    );
     // One watch served both the initial state and what followed.
     expect(lifecycle.filter((e) => e.type === 'watch-started')).toHaveLength(1);
     expect(lifecycle.filter((e) => e.type === 'listed')).toHaveLength(1);
@@ -127,7 +142,10 @@ describe('informer against a real API server', () => {
       (h) => informer.onLifecycle(h),
       (e) => e.type === 'listed' && lifecycle.some((l) => l.type === 'watch-ended' && l.reason === 'relist-period'),
     );
-    await nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), (e) => e.type === 'resynced');
+    await nextMatching<InformerLifecycleEvent>(
+      (h) => informer.onLifecycle(h),
+      (e) => e.type === 'resynced',
+    );
     await informer.stop();
     // A relist of unchanged objects reports no change; a resync re-delivers every cached object.
     expect(events.filter((e) => e.type === 'updated')).toEqual([]);
@@ -177,7 +195,11 @@ describe('informer against a real API server', () => {
     });
     const asReader = new KubeClient(kubeConfigAs(plane.cluster('hub').kubeConfig(), 'reader'));
     const canList = await eventually(
-      () => asReader.get('/api/v1/namespaces/no-watch/configmaps').then(() => true, () => false),
+      () =>
+        asReader.get('/api/v1/namespaces/no-watch/configmaps').then(
+          () => true,
+          () => false,
+        ),
       (ok) => ok,
     );
     expect(canList).toBe(true);
@@ -206,7 +228,10 @@ describe('informer against a real API server', () => {
     // Jitter: the waits are not the bare exponential steps (each would need Math.random() to return exactly 0).
     expect(waits.some((e, i) => e.retryInMs > exponentialDelay(backoff, i))).toBe(true);
 
-    const watching = nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), (e) => e.type === 'watch-started');
+    const watching = nextMatching<InformerLifecycleEvent>(
+      (h) => informer.onLifecycle(h),
+      (e) => e.type === 'watch-started',
+    );
     await client.replace(`${rbac}/roles/reader`, { metadata: { name: 'reader' }, ...rule(['get', 'list', 'watch']) });
     await watching;
     const seen = sawValue(informer, 'after', 'watched');
@@ -228,7 +253,10 @@ describe('informer against a real API server', () => {
       });
       const { lifecycle } = track(informer);
       await put('silent', 'quiet', { v: '0' });
-      const watching = nextMatching<InformerLifecycleEvent>((h) => informer.onLifecycle(h), (e) => e.type === 'watch-started');
+      const watching = nextMatching<InformerLifecycleEvent>(
+        (h) => informer.onLifecycle(h),
+        (e) => e.type === 'watch-started',
+      );
       informer.start();
       await informer.waitForSync();
       await watching;
@@ -243,9 +271,7 @@ describe('informer against a real API server', () => {
       const silentEnd = lifecycle.find((e) => e.type === 'watch-ended' && e.reason === 'silent' && e.at > frozenAt);
       expect(silentEnd).toBeDefined();
       expect(silentEnd!.at).toBeLessThan(arrivedAt);
-      expect(await metrics.registry.metrics()).toMatch(
-        /informer_watch_restarts_total\{resource="configmaps.v1",reason="silent"\} [1-9]/,
-      );
+      expect(await metrics.registry.metrics()).toMatch(/informer_watch_restarts_total\{resource="configmaps.v1",reason="silent"\} [1-9]/);
       await informer.stop();
     } finally {
       await proxy.close();

@@ -268,10 +268,13 @@ export class Informer<T extends KubeObject> implements ObjectEventSource<T> {
     if (periodMs <= 0) return;
     const slot = this.timers.length;
     const arm = () => {
-      this.timers[slot] = setTimeout(() => {
-        action();
-        arm();
-      }, withJitter(periodMs, 0.1));
+      this.timers[slot] = setTimeout(
+        () => {
+          action();
+          arm();
+        },
+        withJitter(periodMs, 0.1),
+      );
     };
     arm();
   }

@@ -81,7 +81,12 @@ describe('ObjectStore', () => {
     expect(diff.added.map((o) => o.metadata.name)).toEqual(['new']);
     expect(diff.updated.map((u) => [u.old.metadata.resourceVersion, u.object.metadata.resourceVersion])).toEqual([['1', '2']]);
     expect(diff.deleted.map((o) => o.metadata.name)).toEqual(['gone']);
-    expect(s.list().map((o) => o.metadata.name).sort()).toEqual(['changed', 'new', 'same']);
+    expect(
+      s
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['changed', 'new', 'same']);
   });
 
   it('names the index that does not exist', () => {
@@ -96,7 +101,12 @@ describe('ObjectStore', () => {
     s.upsert(obj('a', 'x', '2', { tier: 'web' }));
     s.upsert(obj('a', 'y', '1', { tier: 'web' }));
     expect(s.byIndex('tier', 'r1')).toEqual([]);
-    expect(s.byIndex('tier', 'web').map((o) => o.metadata.name).sort()).toEqual(['x', 'y']);
+    expect(
+      s
+        .byIndex('tier', 'web')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['x', 'y']);
     s.remove('a/y');
     expect(s.byIndex('tier', 'web').map((o) => o.metadata.name)).toEqual(['x']);
     expect(() => s.addIndex('app', () => [])).toThrow('an index named app exists already; expected a new name');

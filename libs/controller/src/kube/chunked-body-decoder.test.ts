@@ -8,7 +8,11 @@ function encodeChunked(chunks: Uint8Array[], options: { upper: boolean; extensio
   const parts: Buffer[] = [];
   for (const chunk of chunks) {
     const size = chunk.length.toString(16);
-    parts.push(Buffer.from(`${options.upper ? size.toUpperCase() : size}${options.extensions ? ';name="v"' : ''}\r\n`, 'latin1'), Buffer.from(chunk), Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(`${options.upper ? size.toUpperCase() : size}${options.extensions ? ';name="v"' : ''}\r\n`, 'latin1'),
+      Buffer.from(chunk),
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`0\r\n${options.trailers.map((t) => `${t}\r\n`).join('')}\r\n`, 'latin1'));
   return Buffer.concat(parts);
@@ -72,7 +76,7 @@ describe('ChunkedBodyDecoder', () => {
     expect(() => endlessTrailer.push(Buffer.alloc(9000, 0x78))).toThrow('chunked body: a trailer line longer than 8192 bytes');
     // As Go's net/http: size and trailer lines end at LF, a chunk's data in CRLF.
     expect(decodeAll([Buffer.from('3\nabc\r\n0\n\n')])).toMatchObject({ body: Buffer.from('abc'), done: true });
-    expect(() => new ChunkedBodyDecoder(() => {}).push(Buffer.from('3\r\nabc\n'))).toThrow("chunked body: expected CRLF after a chunk's data, got \"\\n\"");
-    expect(() => new ChunkedBodyDecoder(() => {}).push(Buffer.from('3\r\nabc\r\r'))).toThrow("chunked body: expected CRLF after a chunk's data, got \"\\r\"");
+    expect(() => new ChunkedBodyDecoder(() => {}).push(Buffer.from('3\r\nabc\n'))).toThrow('chunked body: expected CRLF after a chunk\'s data, got "\\n"');
+    expect(() => new ChunkedBodyDecoder(() => {}).push(Buffer.from('3\r\nabc\r\r'))).toThrow('chunked body: expected CRLF after a chunk\'s data, got "\\r"');
   });
 });

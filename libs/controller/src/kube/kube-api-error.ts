@@ -28,14 +28,23 @@ export class KubeApiError extends Error {
   }
 }
 
-export const isStatusCode = (error: unknown, code: number): boolean =>
-  error instanceof KubeApiError && error.statusCode === code;
+export const isStatusCode = (error: unknown, code: number): boolean => error instanceof KubeApiError && error.statusCode === code;
 export const isNotFound = (error: unknown): boolean => isStatusCode(error, 404);
 export const isConflict = (error: unknown): boolean => isStatusCode(error, 409);
 export const isGone = (error: unknown): boolean => isStatusCode(error, 410);
 
 // ABORT_ERR: a request that outran KubeClient's requestTimeoutMs (AbortSignal.timeout), e.g. a hung connection.
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ABORT_ERR']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ABORT_ERR',
+]);
 
 /**
  * The API server answered with an error, or could not be reached at all (restarting, a network blip): either way a

@@ -48,7 +48,10 @@ class ScriptedApiServer {
           body: Buffer.concat(chunks).toString('utf8'),
           at: performance.now(),
         });
-        response.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.retryAfter === undefined ? {} : { 'retry-after': answer.retryAfter }) });
+        response.writeHead(answer.status, {
+          'content-type': 'application/json',
+          ...(answer.retryAfter === undefined ? {} : { 'retry-after': answer.retryAfter }),
+        });
         response.end(answer.body ?? '');
       });
     });
@@ -94,7 +97,10 @@ describe('KubeClient retries a throttled request', () => {
 
   it('gives up on a persistent 429 after maxRetries resends, with the KubeApiError of the 429', async () => {
     const api = await serve(throttled('0'));
-    const error = await api.client({ maxRetries: 3 }).get(PATH).catch((e: unknown) => e);
+    const error = await api
+      .client({ maxRetries: 3 })
+      .get(PATH)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KubeApiError);
     expect(error).toMatchObject({ statusCode: 429, reason: 'TooManyRequests', method: 'GET', path: PATH });
     expect(api.received).toHaveLength(4);
@@ -122,7 +128,10 @@ describe('KubeClient retries a throttled request', () => {
 
   it('does not wait past the request timeout: the caller gets the 429 at once', async () => {
     const api = await serve(throttled('1'), ok());
-    const error = await api.client({ requestTimeoutMs: 500 }).get(PATH).catch((e: unknown) => e);
+    const error = await api
+      .client({ requestTimeoutMs: 500 })
+      .get(PATH)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ statusCode: 429 });
     expect(api.received).toHaveLength(1);
   });
@@ -171,7 +180,14 @@ describe('KubeClient retries a throttled request', () => {
   it('retries a throttled watch open before the watch starts: onOpen once, then the stream', async () => {
     const api = await serve(throttled('0'), { status: 200, body: '{"type":"ADDED","object":{}}\n{"type":"BOOKMARK","object":{}}\n' });
     const events: string[] = [];
-    await api.client().watch('/api/v1/configmaps', { resourceVersion: '5' }, { onOpen: () => events.push('open'), onLine: (line) => events.push(line) }, new AbortController().signal);
+    await api
+      .client()
+      .watch(
+        '/api/v1/configmaps',
+        { resourceVersion: '5' },
+        { onOpen: () => events.push('open'), onLine: (line) => events.push(line) },
+        new AbortController().signal,
+      );
     expect(events).toEqual(['open', '{"type":"ADDED","object":{}}', '{"type":"BOOKMARK","object":{}}']);
     expect(api.received).toHaveLength(2);
     for (const received of api.received) expect(received.url).toBe('/api/v1/configmaps?resourceVersion=5&watch=true');
@@ -180,7 +196,10 @@ describe('KubeClient retries a throttled request', () => {
   it('gives up on a watch throttled beyond maxRetries with the KubeApiError of the 429, never opened', async () => {
     const api = await serve(throttled('0'));
     const opened: boolean[] = [];
-    const error = await api.client({ maxRetries: 2 }).watch('/api/v1/configmaps', {}, { onOpen: () => opened.push(true), onLine: () => {} }, new AbortController().signal).catch((e: unknown) => e);
+    const error = await api
+      .client({ maxRetries: 2 })
+      .watch('/api/v1/configmaps', {}, { onOpen: () => opened.push(true), onLine: () => {} }, new AbortController().signal)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ statusCode: 429, method: 'WATCH' });
     expect(opened).toEqual([]);
     expect(api.received).toHaveLength(3);

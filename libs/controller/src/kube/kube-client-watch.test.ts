@@ -36,12 +36,19 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 async function watchFrames(chunks: Buffer[]): Promise<Buffer[]> {
   nextStream = chunks;
   const frames: Buffer[] = [];
-  await client.watchFrames('/api/v1/configmaps', {}, { onFrame: (buf, start, end) => frames.push(Buffer.from(buf.subarray(start, end))) }, new AbortController().signal);
+  await client.watchFrames(
+    '/api/v1/configmaps',
+    {},
+    { onFrame: (buf, start, end) => frames.push(Buffer.from(buf.subarray(start, end))) },
+    new AbortController().signal,
+  );
   return frames;
 }
 
 const lengthDelimited = (frames: Buffer[]): Buffer =>
-  Buffer.concat(frames.flatMap((frame) => [Buffer.from([frame.length >>> 24, (frame.length >>> 16) & 0xff, (frame.length >>> 8) & 0xff, frame.length & 0xff]), frame]));
+  Buffer.concat(
+    frames.flatMap((frame) => [Buffer.from([frame.length >>> 24, (frame.length >>> 16) & 0xff, (frame.length >>> 8) & 0xff, frame.length & 0xff]), frame]),
+  );
 
 async function watchLines(chunks: Buffer[]): Promise<string[]> {
   nextStream = chunks;

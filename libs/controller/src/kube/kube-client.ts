@@ -244,8 +244,7 @@ export class KubeClient {
    */
   private reusableAgent(cluster: Cluster, fresh: http.RequestOptions['agent']): http.RequestOptions['agent'] {
     if (cluster.proxyUrl || !(fresh instanceof http.Agent)) return fresh;
-    this.agent ??=
-      fresh instanceof https.Agent ? new https.Agent({ ...fresh.options, keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.agent ??= fresh instanceof https.Agent ? new https.Agent({ ...fresh.options, keepAlive: true }) : new http.Agent({ keepAlive: true });
     return this.agent;
   }
 
@@ -295,7 +294,9 @@ export class KubeClient {
     }
     const transport = url.protocol === 'http:' ? http : https;
     return new Promise((resolve, reject) => {
-      const clientRequest = transport.request(url, { ...requestOptions, method, headers, signal: request.signal }, (message) => resolve(incomingResponse(message)));
+      const clientRequest = transport.request(url, { ...requestOptions, method, headers, signal: request.signal }, (message) =>
+        resolve(incomingResponse(message)),
+      );
       clientRequest.on('error', reject);
       clientRequest.end(body);
     });

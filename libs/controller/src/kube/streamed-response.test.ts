@@ -25,7 +25,12 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function open(signal = new AbortController().signal): Promise<StreamedResponse> {
-  return openOnOwnConnection({ url: new URL(`http://127.0.0.1:${port}/api/v1/configmaps?watch=true`), headers: { accept: 'application/json', authorization: 'Bearer t' }, tls: {}, signal });
+  return openOnOwnConnection({
+    url: new URL(`http://127.0.0.1:${port}/api/v1/configmaps?watch=true`),
+    headers: { accept: 'application/json', authorization: 'Bearer t' },
+    tls: {},
+    signal,
+  });
 }
 
 /** Writes each piece as its own TCP segment, so the client sees the cuts. */
@@ -42,12 +47,20 @@ async function bodyText(response: StreamedResponse): Promise<string> {
 
 describe('openOnOwnConnection', () => {
   it('sends a GET with the path, query, host and headers, and reads a chunked answer whose head is cut mid-line', async () => {
-    answer = (socket) => writePieces(socket, ['HTTP/1.1 200 OK\r\nContent-Ty', 'pe: application/json\r\nTransfer-Encoding: chunked\r\nX-Two: a\r\nX-Two: b\r\n\r\n5\r\nhel', 'lo\r\n', '6\r\n world\r\n0\r\n\r\n']);
+    answer = (socket) =>
+      writePieces(socket, [
+        'HTTP/1.1 200 OK\r\nContent-Ty',
+        'pe: application/json\r\nTransfer-Encoding: chunked\r\nX-Two: a\r\nX-Two: b\r\n\r\n5\r\nhel',
+        'lo\r\n',
+        '6\r\n world\r\n0\r\n\r\n',
+      ]);
     const response = await open();
     expect(response.statusCode).toBe(200);
     expect(response.headers).toMatchObject({ 'content-type': 'application/json', 'x-two': 'a, b' });
     expect(await bodyText(response)).toBe('hello world');
-    expect(requestHeads.at(-1)).toBe(`GET /api/v1/configmaps?watch=true HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: application/json\r\nauthorization: Bearer t\r\n\r\n`);
+    expect(requestHeads.at(-1)).toBe(
+      `GET /api/v1/configmaps?watch=true HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: application/json\r\nauthorization: Bearer t\r\n\r\n`,
+    );
   });
 
   it('reads a body framed by content-length, and one that runs to the close', async () => {
@@ -75,7 +88,9 @@ describe('openOnOwnConnection', () => {
     };
     const response = await open();
     const seen: string[] = [];
-    await expect(response.consume((buf, start, end) => seen.push(buf.toString('utf8', start, end)))).rejects.toThrow('connection closed before the answer ended');
+    await expect(response.consume((buf, start, end) => seen.push(buf.toString('utf8', start, end)))).rejects.toThrow(
+      'connection closed before the answer ended',
+    );
     expect(seen.join('')).toBe('abcabc');
   });
 

@@ -14,7 +14,9 @@ let client: KubeClient;
 
 /** A token of the `reader` ServiceAccount, allowed to list ConfigMaps in `tokens`. */
 async function issueToken(): Promise<string> {
-  const request = await hub.client.create<{ status: { token: string } }>('/api/v1/namespaces/tokens/serviceaccounts/reader/token', { spec: { expirationSeconds: 3600 } });
+  const request = await hub.client.create<{ status: { token: string } }>('/api/v1/namespaces/tokens/serviceaccounts/reader/token', {
+    spec: { expirationSeconds: 3600 },
+  });
   return request.status.token;
 }
 
@@ -23,7 +25,10 @@ const listConfigMaps = () => client.get<{ items: unknown[] }>('/api/v1/namespace
 beforeAll(async () => {
   hub = await startHubPlane({ namespaces: ['tokens'] });
   await hub.client.create('/api/v1/namespaces/tokens/serviceaccounts', { metadata: { name: 'reader' } });
-  await hub.client.create('/apis/rbac.authorization.k8s.io/v1/namespaces/tokens/roles', { metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }] });
+  await hub.client.create('/apis/rbac.authorization.k8s.io/v1/namespaces/tokens/roles', {
+    metadata: { name: 'reader' },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
+  });
   await hub.client.create('/apis/rbac.authorization.k8s.io/v1/namespaces/tokens/rolebindings', {
     metadata: { name: 'reader' },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },

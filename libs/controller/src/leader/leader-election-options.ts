@@ -40,9 +40,7 @@ export function resolveLeaderElectionTimings(options: LeaderElectionOptions): Le
     throw new Error(`${where}: leaseDurationMs must be at least 1000, got ${timings.leaseDurationMs}`);
   }
   if (!(timings.leaseDurationMs > timings.renewDeadlineMs)) {
-    throw new Error(
-      `${where}: leaseDurationMs (${timings.leaseDurationMs}) must be greater than renewDeadlineMs (${timings.renewDeadlineMs})`,
-    );
+    throw new Error(`${where}: leaseDurationMs (${timings.leaseDurationMs}) must be greater than renewDeadlineMs (${timings.renewDeadlineMs})`);
   }
   if (!(timings.renewDeadlineMs > acquireJitter * timings.retryPeriodMs) || !(timings.retryPeriodMs > 0)) {
     throw new Error(

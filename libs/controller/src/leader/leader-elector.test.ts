@@ -57,7 +57,10 @@ describe('leader election on a Lease', () => {
     const leader = leading[0]!.from as 'a' | 'b';
     const follower = leader === 'a' ? 'b' : 'a';
     // The follower has seen the leader's lease (it reports the leader as soon as it reads the Lease).
-    await eventually(() => events, (all) => all.some((e) => e.from === follower && e.type === 'new-leader'));
+    await eventually(
+      () => events,
+      (all) => all.some((e) => e.from === follower && e.type === 'new-leader'),
+    );
     const leasePath = '/apis/coordination.k8s.io/v1/namespaces/default/leases/two-candidates';
     const beforeKill = await client.get<Lease>(leasePath);
     expect(beforeKill.spec?.holderIdentity).toBe(leader);
@@ -79,9 +82,7 @@ describe('leader election on a Lease', () => {
     // …and it did not take a lease that was still valid: the leader's last renewal was no earlier than the one
     // `beforeKill` shows, and the follower waits a whole lease duration after seeing it (less its read latency, at
     // most a retry period: it stamps an observation with the time its read started).
-    expect(acquiredAt - Date.parse(beforeKill.spec!.renewTime!)).toBeGreaterThanOrEqual(
-      timings.leaseDurationMs - timings.retryPeriodMs,
-    );
+    expect(acquiredAt - Date.parse(beforeKill.spec!.renewTime!)).toBeGreaterThanOrEqual(timings.leaseDurationMs - timings.retryPeriodMs);
     expect(events.filter((e) => e.type === 'started-leading')).toHaveLength(2);
   });
 });

@@ -6,12 +6,7 @@ import { abortableSleep } from '../util/abortable-sleep.js';
 import { withJitter } from '../util/backoff.js';
 import { jsonEqual } from '../util/deep-equal.js';
 import { formatMicroTime } from '../util/micro-time.js';
-import {
-  acquireJitter,
-  resolveLeaderElectionTimings,
-  type LeaderElectionOptions,
-  type LeaderElectionTimings,
-} from './leader-election-options.js';
+import { acquireJitter, resolveLeaderElectionTimings, type LeaderElectionOptions, type LeaderElectionTimings } from './leader-election-options.js';
 import { leaseResource, type Lease, type LeaseSpec } from './lease-record.js';
 
 export type LeaderEvent =
@@ -67,9 +62,7 @@ export class LeaderElector {
   leaseCheck(now: number = Date.now()): CheckResult {
     if (!this.leading) return { ok: true, message: 'not leading' };
     const age = now - this.lastRenewAt;
-    return age <= this.timings.leaseDurationMs
-      ? { ok: true }
-      : { ok: false, message: `lease ${this.leaseName} last renewed ${age} ms ago` };
+    return age <= this.timings.leaseDurationMs ? { ok: true } : { ok: false, message: `lease ${this.leaseName} last renewed ${age} ms ago` };
   }
 
   /**

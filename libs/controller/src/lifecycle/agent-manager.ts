@@ -58,7 +58,10 @@ export function agentManager<C extends string>(options: AgentManagerOptions<C>):
   const registry = new Registry();
   const metrics = new ControllerMetrics(registry);
   const clients = Object.fromEntries(
-    Object.entries<KubeConfig>(options.kubeConfigs).map(([name, kubeConfig]) => [name, new KubeClient(kubeConfig, { observer: metrics.kubeClientObserver(name) })]),
+    Object.entries<KubeConfig>(options.kubeConfigs).map(([name, kubeConfig]) => [
+      name,
+      new KubeClient(kubeConfig, { observer: metrics.kubeClientObserver(name) }),
+    ]),
   ) as Record<C, KubeClient>;
   const identity = replicaIdentity();
   const leaderElector = election.leaderElect

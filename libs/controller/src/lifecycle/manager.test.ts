@@ -57,10 +57,16 @@ function agent(identity: string) {
 describe('manager with leader election', () => {
   it('keeps a standby warm but idle, and on shutdown releases the lease so the standby takes over at once', async () => {
     const a = agent('a');
-    const aLeads = nextMatching<LeaderEvent>((h) => a.elector.onEvent(h), (e) => e.type === 'started-leading');
+    const aLeads = nextMatching<LeaderEvent>(
+      (h) => a.elector.onEvent(h),
+      (e) => e.type === 'started-leading',
+    );
     await a.manager.start();
     await aLeads;
-    await eventually(() => a.reconciled, (r) => r.includes('x'));
+    await eventually(
+      () => a.reconciled,
+      (r) => r.includes('x'),
+    );
     const ready = await fetch(`${a.manager.healthUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.text()).toContain('[+]leader-lease ok');
@@ -78,7 +84,10 @@ describe('manager with leader election', () => {
     }
 
     const b = agent('b');
-    const bSawA = nextMatching<LeaderEvent>((h) => b.elector.onEvent(h), (e) => e.type === 'new-leader');
+    const bSawA = nextMatching<LeaderEvent>(
+      (h) => b.elector.onEvent(h),
+      (e) => e.type === 'new-leader',
+    );
     await b.manager.start();
     await b.informer.waitForSync();
     expect(await bSawA).toMatchObject({ type: 'new-leader', identity: 'a' });
@@ -88,7 +97,10 @@ describe('manager with leader election', () => {
     expect(b.reconciled).toEqual([]);
     expect((await fetch(`${b.manager.healthUrl}/readyz`)).status).toBe(200);
 
-    const bLeads = nextMatching<LeaderEvent>((h) => b.elector.onEvent(h), (e) => e.type === 'started-leading');
+    const bLeads = nextMatching<LeaderEvent>(
+      (h) => b.elector.onEvent(h),
+      (e) => e.type === 'started-leading',
+    );
     const report = await a.manager.shutdown('test');
     const releasedAt = Date.now();
     expect(report.abandoned).toBe(0);
@@ -97,7 +109,10 @@ describe('manager with leader election', () => {
     const takeover = await bLeads;
     // Had the lease not been released, b would wait out the 10 s lease duration from a's last renewal.
     expect(takeover.at - releasedAt).toBeLessThan(timings.leaseDurationMs / 2);
-    await eventually(() => b.reconciled, (r) => r.includes('x'));
+    await eventually(
+      () => b.reconciled,
+      (r) => r.includes('x'),
+    );
     const lease = await client.get<Lease>('/apis/coordination.k8s.io/v1/namespaces/managed/leases/agent');
     expect(lease.spec?.holderIdentity).toBe('b');
     expect(lease.spec?.leaseTransitions).toBe(1);
@@ -107,7 +122,10 @@ describe('manager with leader election', () => {
     // A CRD that is not installed: its list fails until it is, so this cache never syncs.
     const missing: ResourceType = { group: 'missing.example.com', version: 'v1', kind: 'Missing', plural: 'missings', namespaced: true };
     const elector = new LeaderElector({ client, namespace: 'managed', name: 'solo', identity: 'solo', ...timings });
-    const leads = nextMatching<LeaderEvent>((h) => elector.onEvent(h), (e) => e.type === 'started-leading');
+    const leads = nextMatching<LeaderEvent>(
+      (h) => elector.onEvent(h),
+      (e) => e.type === 'started-leading',
+    );
     const manager = new Manager({ leaderElector: elector, health: { host: '127.0.0.1', port: 0 } });
     managers.push(manager);
     manager.addInformer(new Informer<KubeObject>({ client, resource: missing, namespace: 'managed' }));

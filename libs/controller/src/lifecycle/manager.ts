@@ -107,7 +107,10 @@ export class Manager {
   leaseFence(marginMs: number): (() => string | undefined) | undefined {
     const elector = this.options.leaderElector;
     if (!elector) return undefined;
-    return () => (elector.isLeaseValid(marginMs) ? undefined : `this replica's leader Lease is not valid for another ${marginMs / 1000} s (lost, or about to be); it writes nothing more`);
+    return () =>
+      elector.isLeaseValid(marginMs)
+        ? undefined
+        : `this replica's leader Lease is not valid for another ${marginMs / 1000} s (lost, or about to be); it writes nothing more`;
   }
 
   get isRunningControllers(): boolean {

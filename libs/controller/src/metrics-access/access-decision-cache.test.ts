@@ -14,7 +14,7 @@ describe('tokenCacheKey', () => {
 });
 
 describe('AccessDecisionCache', () => {
-  it('answers until each entry\'s own time to live has passed, then forgets it', () => {
+  it("answers until each entry's own time to live has passed, then forgets it", () => {
     const cache = new AccessDecisionCache<string>(10);
     cache.set('allowed', 'yes', 60_000, 0);
     cache.set('denied', 'no', 30_000, 0);
@@ -40,7 +40,14 @@ describe('AccessDecisionCache', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 8 }),
-        fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'), ttl: fc.integer({ min: 1, max: 100 }), advance: fc.integer({ min: 0, max: 30 }) }), { maxLength: 60 }),
+        fc.array(
+          fc.record({
+            key: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'),
+            ttl: fc.integer({ min: 1, max: 100 }),
+            advance: fc.integer({ min: 0, max: 30 }),
+          }),
+          { maxLength: 60 },
+        ),
         (bound, operations) => {
           const cache = new AccessDecisionCache<number>(bound);
           let now = 0;

@@ -61,13 +61,18 @@ function scrape(url: string, authorization?: string, ca = certificate.cert): Pro
 
 /** The API server's own record of review requests (audit stage RequestReceived, written before it handles one). */
 async function reviewsReceived(): Promise<{ tokenReviews: number; accessReviews: number }> {
-  const events = (await readFile(auditLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { objectRef?: { resource?: string } });
+  const events = (await readFile(auditLog, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { objectRef?: { resource?: string } });
   const count = (resource: string) => events.filter((e) => e.objectRef?.resource === resource).length;
   return { tokenReviews: count('tokenreviews'), accessReviews: count('subjectaccessreviews') };
 }
 
 async function tokenOf(serviceAccount: string): Promise<string> {
-  const issued = await hub.client.create<{ status: { token: string } }>(`/api/v1/namespaces/${NAMESPACE}/serviceaccounts/${serviceAccount}/token`, { spec: { expirationSeconds: 3600 } });
+  const issued = await hub.client.create<{ status: { token: string } }>(`/api/v1/namespaces/${NAMESPACE}/serviceaccounts/${serviceAccount}/token`, {
+    spec: { expirationSeconds: 3600 },
+  });
   return issued.status.token;
 }
 
@@ -159,7 +164,8 @@ describe('/metrics behind TokenReview and SubjectAccessReview (real kube-apiserv
     const afterFirst = await reviewsReceived();
     // One TokenReview per new token, one SubjectAccessReview for the one the API server authenticated.
     expect(afterFirst).toEqual({ tokenReviews: before.tokenReviews + 2, accessReviews: before.accessReviews + 1 });
-    for (const authorization of [`Bearer ${fresh}`, garbage, `Bearer ${prometheusToken}`, `Bearer ${intruderToken}`]) await scrape(`${server.url}/metrics`, authorization);
+    for (const authorization of [`Bearer ${fresh}`, garbage, `Bearer ${prometheusToken}`, `Bearer ${intruderToken}`])
+      await scrape(`${server.url}/metrics`, authorization);
     expect(await reviewsReceived()).toEqual(afterFirst);
   });
 
@@ -188,7 +194,11 @@ describe('/metrics behind TokenReview and SubjectAccessReview (real kube-apiserv
     await logsFlushed();
     const logged = lines;
     expect(logged).toHaveLength(2);
-    expect(logged[0]).toMatchObject({ level: 'error', message: 'metrics access could not be reviewed with the API server', error: expect.stringContaining('ECONNREFUSED') });
+    expect(logged[0]).toMatchObject({
+      level: 'error',
+      message: 'metrics access could not be reviewed with the API server',
+      error: expect.stringContaining('ECONNREFUSED'),
+    });
     expect(JSON.stringify(logged)).not.toContain(prometheusToken);
   });
 

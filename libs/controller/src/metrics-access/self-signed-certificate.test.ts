@@ -7,7 +7,13 @@ const notBefore = new Date('2026-12-01T10:20:30Z');
 
 describe('selfSignedCertificate (read back by OpenSSL through X509Certificate)', () => {
   it('is a v3 server certificate signed by its own key, for exactly the names and addresses given', () => {
-    const { cert, key } = selfSignedCertificate({ commonName: 'agent-7f9c', dnsNames: ['localhost', 'agent-7f9c'], ipAddresses: ['127.0.0.1', '::1', 'fd00::a:1'], notBefore, notAfter: new Date('2027-12-01T10:20:30Z') });
+    const { cert, key } = selfSignedCertificate({
+      commonName: 'agent-7f9c',
+      dnsNames: ['localhost', 'agent-7f9c'],
+      ipAddresses: ['127.0.0.1', '::1', 'fd00::a:1'],
+      notBefore,
+      notAfter: new Date('2027-12-01T10:20:30Z'),
+    });
     const certificate = new X509Certificate(cert);
     expect(certificate.verify(certificate.publicKey)).toBe(true);
     expect(certificate.checkPrivateKey(createPrivateKey(key))).toBe(true);
@@ -34,16 +40,26 @@ describe('selfSignedCertificate (read back by OpenSSL through X509Certificate)',
   it('encodes any number of names, short or past the long-form lengths, so that each one checks', () => {
     const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/);
     fc.assert(
-      fc.property(fc.uniqueArray(fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.')), { minLength: 1, maxLength: 40 }), (dnsNames) => {
-        const certificate = new X509Certificate(selfSignedCertificate({ commonName: 'agent', dnsNames, ipAddresses: ['10.0.0.1'], notBefore, notAfter: new Date('2027-01-01T00:00:00Z') }).cert);
-        expect(certificate.verify(certificate.publicKey)).toBe(true);
-        for (const name of dnsNames) expect(certificate.checkHost(name, { wildcards: false })).toBe(name);
-      }),
+      fc.property(
+        fc.uniqueArray(
+          fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.')),
+          { minLength: 1, maxLength: 40 },
+        ),
+        (dnsNames) => {
+          const certificate = new X509Certificate(
+            selfSignedCertificate({ commonName: 'agent', dnsNames, ipAddresses: ['10.0.0.1'], notBefore, notAfter: new Date('2027-01-01T00:00:00Z') }).cert,
+          );
+          expect(certificate.verify(certificate.publicKey)).toBe(true);
+          for (const name of dnsNames) expect(certificate.checkHost(name, { wildcards: false })).toBe(name);
+        },
+      ),
       { numRuns: 30 },
     );
   });
 
   it('refuses an address that is not one', () => {
-    expect(() => selfSignedCertificate({ commonName: 'x', dnsNames: [], ipAddresses: ['fd00::g'], notBefore, notAfter: new Date('2027-01-01T00:00:00Z') })).toThrow('"fd00::g" is not an IP address');
+    expect(() =>
+      selfSignedCertificate({ commonName: 'x', dnsNames: [], ipAddresses: ['fd00::g'], notBefore, notAfter: new Date('2027-01-01T00:00:00Z') }),
+    ).toThrow('"fd00::g" is not an IP address');
   });
 });

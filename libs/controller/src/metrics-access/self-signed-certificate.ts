@@ -8,7 +8,13 @@ import { isIPv4 } from 'node:net';
  * few DER structures RFC 5280 needs are written here; Node's own X509Certificate (OpenSSL) reads the result in the
  * tests, and TLS clients verify it.
  */
-export function selfSignedCertificate(options: { commonName: string; dnsNames: readonly string[]; ipAddresses: readonly string[]; notBefore: Date; notAfter: Date }): {
+export function selfSignedCertificate(options: {
+  commonName: string;
+  dnsNames: readonly string[];
+  ipAddresses: readonly string[];
+  notBefore: Date;
+  notAfter: Date;
+}): {
   cert: string;
   key: string;
 } {
@@ -39,8 +45,14 @@ export function selfSignedCertificate(options: { commonName: string; dnsNames: r
   );
   const signature = sign('sha256', tbs, privateKey);
   const der = sequence(tbs, ecdsaWithSha256, tagged(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const base64Lines = der.toString('base64').match(/.{1,64}/g)!.join('\n');
-  return { cert: `-----BEGIN CERTIFICATE-----\n${base64Lines}\n-----END CERTIFICATE-----\n`, key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
+  const base64Lines = der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n');
+  return {
+    cert: `-----BEGIN CERTIFICATE-----\n${base64Lines}\n-----END CERTIFICATE-----\n`,
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+  };
 }
 
 /** One DER value: tag, definite length (short form below 128 bytes, else long form), content. */
@@ -72,7 +84,10 @@ function extension(id: string, critical: boolean, value: Buffer): Buffer {
 
 /** RFC 5280: UTCTime through 2049, GeneralizedTime from 2050, both to the second in UTC. */
 function time(date: Date): Buffer {
-  const digits = date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:T]/g, '');
+  const digits = date
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:T]/g, '');
   return date.getUTCFullYear() < 2050 ? tagged(0x17, Buffer.from(digits.slice(2), 'ascii')) : tagged(0x18, Buffer.from(digits, 'ascii'));
 }
 

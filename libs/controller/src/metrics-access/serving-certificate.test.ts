@@ -55,7 +55,7 @@ describe('the self-signed serving certificate', () => {
 
 describe('the serving certificate of a cert dir', () => {
   it('serves the pair in tls.crt/tls.key, then a rotated pair to new connections; a half-written rotation keeps the old one', async () => {
-    const [first, second] = [(selfSignedServingCertificate()).initial, (selfSignedServingCertificate()).initial];
+    const [first, second] = [selfSignedServingCertificate().initial, selfSignedServingCertificate().initial];
     await writePair(first);
     const { stream, lines } = captureLogLines();
     const tls = await certificateDirServingCertificate({ dir, logger: createLogger({ level: 'info', stream }), pollIntervalMs: 20 });
@@ -64,7 +64,12 @@ describe('the serving certificate of a cert dir', () => {
     expect(await servedFingerprint(server.port)).toBe(fingerprint(first));
 
     await writeFile(path.join(dir, 'tls.crt'), second.cert); // the key not yet: a mismatched pair
-    await expect.poll(async () => { await logsFlushed(); return lines.some((l) => l.level === 'warn'); }).toBe(true);
+    await expect
+      .poll(async () => {
+        await logsFlushed();
+        return lines.some((l) => l.level === 'warn');
+      })
+      .toBe(true);
     expect(await servedFingerprint(server.port)).toBe(fingerprint(first));
 
     await writeFile(path.join(dir, 'tls.key'), second.key);
@@ -75,8 +80,12 @@ describe('the serving certificate of a cert dir', () => {
 
   it('refuses to start without a readable, matching pair, naming the file', async () => {
     const logger = silentLogger();
-    await expect(certificateDirServingCertificate({ dir, logger })).rejects.toThrow(`${path.join(dir, 'tls.crt')} cannot be read (ENOENT); expected a PEM file`);
+    await expect(certificateDirServingCertificate({ dir, logger })).rejects.toThrow(
+      `${path.join(dir, 'tls.crt')} cannot be read (ENOENT); expected a PEM file`,
+    );
     await writePair({ cert: 'not a certificate', key: 'not a key' });
-    await expect(certificateDirServingCertificate({ dir, logger })).rejects.toThrow(`${path.join(dir, 'tls.crt')} and tls.key are not a PEM certificate and its private key`);
+    await expect(certificateDirServingCertificate({ dir, logger })).rejects.toThrow(
+      `${path.join(dir, 'tls.crt')} and tls.key are not a PEM certificate and its private key`,
+    );
   });
 });

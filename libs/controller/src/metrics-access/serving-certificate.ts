@@ -69,7 +69,9 @@ export async function certificateDirServingCertificate(options: CertificateDirOp
             options.logger.info('metrics serving certificate reloaded', { dir: options.dir });
           })
           .catch((error: unknown) => {
-            options.logger.warn('metrics serving certificate not reloaded; the previous one still serves', { error: error instanceof Error ? error.message : String(error) });
+            options.logger.warn('metrics serving certificate not reloaded; the previous one still serves', {
+              error: error instanceof Error ? error.message : String(error),
+            });
           })
           .finally(() => {
             reading = false;
@@ -96,7 +98,10 @@ async function readKeyPair(dir: string): Promise<KeyPair> {
   try {
     createSecureContext({ cert, key });
   } catch (error) {
-    throw new Error(`${path.join(dir, 'tls.crt')} and tls.key are not a PEM certificate and its private key (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new Error(
+      `${path.join(dir, 'tls.crt')} and tls.key are not a PEM certificate and its private key (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
   }
   return { cert, key };
 }

@@ -14,9 +14,7 @@ describe('ControllerMetrics', () => {
       expect(text).toContain(`controller_reconcile_total{controller="gateway",outcome="${outcome}"} 0`);
     }
     for (const reason of ['gone', 'error', 'silent', 'closed', 'relist-period']) {
-      expect(text).toContain(
-        `informer_watch_restarts_total{resource="gateways.v1.gateway.networking.k8s.io",reason="${reason}"} 0`,
-      );
+      expect(text).toContain(`informer_watch_restarts_total{resource="gateways.v1.gateway.networking.k8s.io",reason="${reason}"} 0`);
     }
     expect(text).toContain('controller_reconcile_duration_seconds_count{controller="gateway"} 0');
     expect(text).toContain('workqueue_depth{name="gateway"} 0');

@@ -44,19 +44,20 @@ export class ControllerMetrics {
     }
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
       new Counter<L>({ name, help, labelNames, registers: [registry], collect });
-    const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
-      new Gauge<L>({ name, help, labelNames, registers: [registry], collect });
+    const gauge = <L extends string>(name: string, help: string, labelNames: L[]) => new Gauge<L>({ name, help, labelNames, registers: [registry], collect });
     const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
       new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
 
-    this.reconcileTotal = counter(
-      'controller_reconcile_total',
-      'Reconciles by controller and outcome (done, requeue-after, retry, terminal, panic).',
-      ['controller', 'outcome'],
-    );
-    this.reconcileDuration = histogram('controller_reconcile_duration_seconds', 'Time spent in one reconcile.', ['controller'], [
-      0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+    this.reconcileTotal = counter('controller_reconcile_total', 'Reconciles by controller and outcome (done, requeue-after, retry, terminal, panic).', [
+      'controller',
+      'outcome',
     ]);
+    this.reconcileDuration = histogram(
+      'controller_reconcile_duration_seconds',
+      'Time spent in one reconcile.',
+      ['controller'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    );
     this.queueDepth = gauge('workqueue_depth', 'Keys waiting.', ['name']);
     this.queueLatency = histogram(
       'workqueue_queue_duration_seconds',
@@ -66,11 +67,10 @@ export class ControllerMetrics {
     );
     this.queueAdds = counter('workqueue_adds_total', 'Keys added.', ['name']);
     this.queueRetries = counter('workqueue_retries_total', 'Keys re-added after a failure.', ['name']);
-    this.watchRestarts = counter(
-      'informer_watch_restarts_total',
-      'Watch restarts by resource and reason (gone, error, silent, closed, relist-period).',
-      ['resource', 'reason'],
-    );
+    this.watchRestarts = counter('informer_watch_restarts_total', 'Watch restarts by resource and reason (gone, error, silent, closed, relist-period).', [
+      'resource',
+      'reason',
+    ]);
     this.relists = counter('informer_relists_total', 'Full lists by resource.', ['resource']);
     this.isLeader = gauge('leader_election_is_leader', '1 while this instance holds the lease.', ['lease']);
     this.leaderTransitions = counter('leader_election_transitions_total', 'Times this instance gained or lost the lease.', ['lease']);

@@ -34,7 +34,14 @@ describe('health server', () => {
       host: '127.0.0.1',
       port: 0,
       registry: new Registry(),
-      liveness: [{ name: 'broken', check: () => { throw new Error('boom'); } }],
+      liveness: [
+        {
+          name: 'broken',
+          check: () => {
+            throw new Error('boom');
+          },
+        },
+      ],
     });
     const response = await fetch(`${server.url}/healthz`);
     expect(response.status).toBe(503);

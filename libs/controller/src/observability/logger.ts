@@ -14,9 +14,7 @@ export interface LoggerOptions {
 
 /** One JSON object per line with an ISO timestamp, as log collectors on Kubernetes expect. */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const transport = options.stream
-    ? new winston.transports.Stream({ stream: options.stream })
-    : new winston.transports.Console();
+  const transport = options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console();
   return winston.createLogger({
     level: options.level ?? 'info',
     format: winston.format.combine(winston.format.timestamp(), winston.format.errors(), winston.format.json()),

@@ -141,8 +141,7 @@ describe('controller on a real API server', () => {
         return done();
       },
     });
-    const reconciledWhen = (match: (name: string) => boolean) =>
-      nextMatching<string>((h) => (listeners.add(h), () => listeners.delete(h)), match);
+    const reconciledWhen = (match: (name: string) => boolean) => nextMatching<string>((h) => (listeners.add(h), () => listeners.delete(h)), match);
     controller.watch(parents);
     controller.watch(routes, (w) => (w.spec?.parentNames ?? []).map((name) => ({ namespace: ns, name })));
 
@@ -160,7 +159,10 @@ describe('controller on a real API server', () => {
       const fenced = reconciledWhen((name) => name === fence);
       await putWidget(fence, [fence]);
       await fenced;
-      return reconciled.splice(0).filter((r) => !r.startsWith('fence-')).sort();
+      return reconciled
+        .splice(0)
+        .filter((r) => !r.startsWith('fence-'))
+        .sort();
     };
 
     await client.patch(objectPath(widgets, 'route-1', ns), { spec: { parentNames: ['gw-b', 'gw-c'] } }, 'merge');

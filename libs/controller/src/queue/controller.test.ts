@@ -30,9 +30,7 @@ async function outcomeCount(metrics: ControllerMetrics, outcome: string): Promis
 describe('Controller', () => {
   it('retries a failing key until it succeeds, then stops', async () => {
     const metrics = new ControllerMetrics(new Registry());
-    const { calls, reached, reconcile } = countingReconciler(3, async (call) =>
-      call < 3 ? retry(new Error('transient')) : done(),
-    );
+    const { calls, reached, reconcile } = countingReconciler(3, async (call) => (call < 3 ? retry(new Error('transient')) : done()));
     const controller = new Controller({ name: 'c', kind: 'Thing', reconcile, rateLimiter: fastRetries, metrics });
     controller.start();
     controller.enqueue({ namespace: 'ns', name: 'a' });

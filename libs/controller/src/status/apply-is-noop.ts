@@ -32,9 +32,7 @@ export function applyIsNoop(
   manager: string,
   target: ApplyTarget = statusTarget,
 ): boolean {
-  const entry = managedFields?.find(
-    (e) => e.manager === manager && e.operation === 'Apply' && e.subresource === target.subresource,
-  );
+  const entry = managedFields?.find((e) => e.manager === manager && e.operation === 'Apply' && e.subresource === target.subresource);
   if (!entry || !isPlainObject(entry.fieldsV1)) return false;
   const topLevel = fieldKeys(entry.fieldsV1);
   const field = `f:${target.field}`;
@@ -69,12 +67,7 @@ function listUnchanged(applied: unknown[], current: unknown, owned: Record<strin
   return false;
 }
 
-function mapListUnchanged(
-  applied: unknown[],
-  current: unknown[],
-  owned: Record<string, unknown>,
-  members: string[],
-): boolean {
+function mapListUnchanged(applied: unknown[], current: unknown[], owned: Record<string, unknown>, members: string[]): boolean {
   const unused = new Set(members);
   return applied.every((item) => {
     if (!isPlainObject(item)) return false;

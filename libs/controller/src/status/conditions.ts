@@ -22,17 +22,11 @@ export type DesiredCondition = Omit<Condition, 'lastTransitionTime'> & { readonl
  * order of `desired`; existing conditions of types not in `desired` are not carried over. Every message is capped at
  * the CRDs' bound (`capMessage`), so no message, however many items it lists, makes the API refuse a status write.
  */
-export function stampConditions(
-  existing: readonly DesiredCondition[] | undefined,
-  desired: readonly DesiredCondition[],
-  now: Date,
-): Condition[] {
+export function stampConditions(existing: readonly DesiredCondition[] | undefined, desired: readonly DesiredCondition[], now: Date): Condition[] {
   return desired.map((condition) => {
     const previous = existing?.find((c) => c.type === condition.type);
     const lastTransitionTime =
-      previous?.lastTransitionTime !== undefined && previous.status === condition.status
-        ? previous.lastTransitionTime
-        : formatTime(now);
+      previous?.lastTransitionTime !== undefined && previous.status === condition.status ? previous.lastTransitionTime : formatTime(now);
     return { ...condition, message: capMessage(condition.message), lastTransitionTime };
   });
 }

@@ -17,20 +17,12 @@ const entry = (name: string, controllerName: string, note?: string): Parent => (
 describe('spliceOwnedEntries', () => {
   it('keeps foreign entries untouched and in place, replacing ours in place', () => {
     const current = [entry('a', 'other'), entry('a', ours, 'old'), entry('b', 'other')];
-    expect(spliceOwnedEntries(current, [entry('a', ours, 'new')], rule)).toEqual([
-      entry('a', 'other'),
-      entry('a', ours, 'new'),
-      entry('b', 'other'),
-    ]);
+    expect(spliceOwnedEntries(current, [entry('a', ours, 'new')], rule)).toEqual([entry('a', 'other'), entry('a', ours, 'new'), entry('b', 'other')]);
   });
 
   it('drops our entries that are no longer desired and appends new ones', () => {
     const current = [entry('a', ours), entry('x', 'other'), entry('b', ours)];
-    expect(spliceOwnedEntries(current, [entry('c', ours), entry('b', ours)], rule)).toEqual([
-      entry('x', 'other'),
-      entry('b', ours),
-      entry('c', ours),
-    ]);
+    expect(spliceOwnedEntries(current, [entry('c', ours), entry('b', ours)], rule)).toEqual([entry('x', 'other'), entry('b', ours), entry('c', ours)]);
   });
 
   it('returns an equal list when nothing changed, so the caller can skip the write', () => {

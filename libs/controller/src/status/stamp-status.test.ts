@@ -30,11 +30,7 @@ describe('stampStatus', () => {
       ],
     };
     const stamped = stampStatus(desired, current, now, { listeners: ['name'] });
-    expect(stamped.listeners.map((l) => l.conditions[0]?.lastTransitionTime)).toEqual([
-      'a-time',
-      '2025-06-01T00:00:00Z',
-      '2025-06-01T00:00:00Z',
-    ]);
+    expect(stamped.listeners.map((l) => l.conditions[0]?.lastTransitionTime)).toEqual(['a-time', '2025-06-01T00:00:00Z', '2025-06-01T00:00:00Z']);
   });
 
   it('matches on structured keys such as parentRef', () => {

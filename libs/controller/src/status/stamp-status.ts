@@ -29,9 +29,7 @@ function stampValue(desired: unknown, current: unknown, now: Date, listKeys: Lis
   }
   if (!isPlainObject(desired)) return desired;
   const currentObject = isPlainObject(current) ? current : {};
-  return Object.fromEntries(
-    Object.entries(desired).map(([key, value]) => [key, stampValue(value, currentObject[key], now, listKeys, key)]),
-  );
+  return Object.fromEntries(Object.entries(desired).map(([key, value]) => [key, stampValue(value, currentObject[key], now, listKeys, key)]));
 }
 
 /** The entry of `list` whose key fields equal those of `entry`. */

@@ -42,7 +42,10 @@ const read = (name: string) => client.get<Widget>(path(name));
 function cacheHolds(informer: Informer<Widget>, object: Widget): Promise<unknown> {
   const version = object.metadata.resourceVersion;
   if (informer.store.get(objectKey(object))?.metadata.resourceVersion === version) return Promise.resolve();
-  return nextMatching<ObjectEvent<Widget>>((h) => informer.subscribe(h), (e) => e.object.metadata.resourceVersion === version);
+  return nextMatching<ObjectEvent<Widget>>(
+    (h) => informer.subscribe(h),
+    (e) => e.object.metadata.resourceVersion === version,
+  );
 }
 
 const ready = (message: string): DesiredCondition => ({ type: 'Ready', status: 'True', reason: 'Ready', message });
@@ -87,14 +90,23 @@ describe('status writer on a real API server', () => {
     informer.start();
     controller.start();
 
-    const first = await eventually(() => read('applied'), (w) => w.status?.phase === 'Running');
+    const first = await eventually(
+      () => read('applied'),
+      (w) => w.status?.phase === 'Running',
+    );
     expect(writer.writes).toBe(1);
     const readyOf = (w: Widget) => w.status?.conditions?.find((c) => c.type === 'Ready');
     expect(readyOf(first)?.lastTransitionTime).toBe('2030-01-01T00:00:00Z');
 
     const reconcilesBefore = reconciles;
-    await eventually(() => resyncs.length, (n) => n >= 4);
-    await eventually(() => reconciles, (n) => n >= reconcilesBefore + 3);
+    await eventually(
+      () => resyncs.length,
+      (n) => n >= 4,
+    );
+    await eventually(
+      () => reconciles,
+      (n) => n >= reconcilesBefore + 3,
+    );
     expect(writer.writes).toBe(1);
     expect((await read('applied')).metadata.resourceVersion).toBe(first.metadata.resourceVersion);
 
@@ -102,14 +114,20 @@ describe('status writer on a real API server', () => {
     clock = new Date('2031-01-01T00:00:00Z');
     condition = ready('second');
     controller.enqueue({ namespace: ns, name: 'applied' });
-    const second = await eventually(() => read('applied'), (w) => readyOf(w)?.message === 'second');
+    const second = await eventually(
+      () => read('applied'),
+      (w) => readyOf(w)?.message === 'second',
+    );
     expect(writer.writes).toBe(2);
     expect(readyOf(second)?.lastTransitionTime).toBe('2030-01-01T00:00:00Z');
     expect(second.status?.conditions?.map((c) => c.type).sort()).toEqual(['Foreign', 'Ready']);
 
     condition = { ...ready('third'), status: 'False', reason: 'Broken' };
     controller.enqueue({ namespace: ns, name: 'applied' });
-    const third = await eventually(() => read('applied'), (w) => readyOf(w)?.status === 'False');
+    const third = await eventually(
+      () => read('applied'),
+      (w) => readyOf(w)?.status === 'False',
+    );
     expect(writer.writes).toBe(3);
     expect(readyOf(third)?.lastTransitionTime).toBe('2031-01-01T00:00:00Z');
     await controller.stop(1000);

@@ -19,9 +19,7 @@ export interface StatusWriterOptions {
   readonly now?: () => Date;
 }
 
-export type StatusWriteResult<T extends KubeObject> =
-  | { readonly written: false }
-  | { readonly written: true; readonly object: T };
+export type StatusWriteResult<T extends KubeObject> = { readonly written: false } | { readonly written: true; readonly object: T };
 
 export interface SpliceRequest<E> {
   /** Where the shared atomic list sits under `status`, e.g. `['parents']`. */
@@ -83,11 +81,7 @@ export class StatusWriter {
     return { written: true, object };
   }
 
-  async splice<T extends KubeObject, E>(
-    resource: ResourceType,
-    current: T,
-    request: SpliceRequest<E>,
-  ): Promise<StatusWriteResult<T>> {
+  async splice<T extends KubeObject, E>(resource: ResourceType, current: T, request: SpliceRequest<E>): Promise<StatusWriteResult<T>> {
     const { name, namespace } = current.metadata;
     const path = objectPath(resource, name, namespace);
     const attempts = this.options.maxAttempts ?? 5;
@@ -96,9 +90,7 @@ export class StatusWriter {
       const existing = listAt((object as { status?: unknown }).status, request.listPath) as E[];
       const ours = existing.filter(request.rule.isOurs);
       const now = this.now();
-      const stamped = request.entries.map((entry) =>
-        stampStatus(entry, findByKeys(ours, entry, request.rule.keyFields), now),
-      );
+      const stamped = request.entries.map((entry) => stampStatus(entry, findByKeys(ours, entry, request.rule.keyFields), now));
       const spliced = spliceOwnedEntries(existing, stamped, request.rule);
       if (jsonEqual(spliced, existing)) return { written: false };
       const patch = {

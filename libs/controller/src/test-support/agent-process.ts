@@ -48,7 +48,9 @@ export class AgentProcess {
       const found = this.lines.find(matches);
       if (found) return found;
       if (exited || Date.now() > deadline) {
-        throw new Error(`no matching log line (${exited ? 'the agent exited' : 'timed out'}); stderr: ${this.stderr}\nlog: ${this.lines.map((l) => JSON.stringify(l)).join('\n')}`);
+        throw new Error(
+          `no matching log line (${exited ? 'the agent exited' : 'timed out'}); stderr: ${this.stderr}\nlog: ${this.lines.map((l) => JSON.stringify(l)).join('\n')}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -55,11 +55,7 @@ export async function eventually<T>(read: () => Promise<T> | T, done: (value: T)
 }
 
 /** Resolves with the first value `subscribe` delivers that satisfies `match`, or rejects after `timeoutMs`. */
-export function nextMatching<E>(
-  subscribe: (handler: (event: E) => void) => () => void,
-  match: (event: E) => boolean,
-  timeoutMs = 20_000,
-): Promise<E> {
+export function nextMatching<E>(subscribe: (handler: (event: E) => void) => () => void, match: (event: E) => boolean, timeoutMs = 20_000): Promise<E> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       unsubscribe();

@@ -89,19 +89,18 @@ const crd = {
 export async function installWidgetCrd(client: KubeClient): Promise<void> {
   await client.create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
   const served = await eventually(
-    () => client.get(`/apis/${widgets.group}/${widgets.version}/${widgets.plural}`).then(() => true, () => false),
+    () =>
+      client.get(`/apis/${widgets.group}/${widgets.version}/${widgets.plural}`).then(
+        () => true,
+        () => false,
+      ),
     (ok) => ok,
   );
   if (!served) throw new Error('the Widget CRD was not served within the timeout');
 }
 
 /** Creates a Widget of size 1 in `namespace`, referring to `parentNames` when given. */
-export function createWidget<T extends KubeObject>(
-  client: KubeClient,
-  namespace: string,
-  name: string,
-  parentNames?: readonly string[],
-): Promise<T> {
+export function createWidget<T extends KubeObject>(client: KubeClient, namespace: string, name: string, parentNames?: readonly string[]): Promise<T> {
   return client.create<T>(collectionPath(widgets, namespace), {
     apiVersion: apiVersionOf(widgets),
     kind: widgets.kind,

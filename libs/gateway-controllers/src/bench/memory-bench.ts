@@ -52,7 +52,8 @@ async function scrape(url: string): Promise<Map<string, number>> {
   return samples;
 }
 
-const sumOf = (samples: Map<string, number>, name: string) => [...samples].filter(([k]) => k === name || k.startsWith(`${name}{`)).reduce((s, [, v]) => s + v, 0);
+const sumOf = (samples: Map<string, number>, name: string) =>
+  [...samples].filter(([k]) => k === name || k.startsWith(`${name}{`)).reduce((s, [, v]) => s + v, 0);
 
 /** The agent as this bench runs it, ready (/readyz: all informers synced) within 10 min. */
 const readyAgent = (kubeconfigPath: string) => readyAgentProcess({ kubeconfigPath, bundle: values.bundle, nodeFlags }, 600_000);
@@ -95,12 +96,22 @@ try {
     if (!ready.ok) throw new Error(`the agent is no longer ready: ${ready.body}`);
     const idle = residentMiB(agent.process.pid);
 
-    console.log(`hub agent, --enable-afd=false, the bundle ${path.relative(process.cwd(), values.bundle)} under node ${nodeFlags.join(' ') || '(no flags)'} (node ${process.version})`);
-    console.log(`  informers: ${fleet.gateways} Gateways, ${fleet.gateways * fleet.routesPerGateway} HTTPRoutes, ${fleet.services * CLUSTERS.length} InternalServiceExports, ${fleet.services} ServiceImports (made by the agent), 1 GatewayClass, 0 ReferenceGrants; written in ${writtenS.toFixed(1)} s`);
+    console.log(
+      `hub agent, --enable-afd=false, the bundle ${path.relative(process.cwd(), values.bundle)} under node ${nodeFlags.join(' ') || '(no flags)'} (node ${process.version})`,
+    );
+    console.log(
+      `  informers: ${fleet.gateways} Gateways, ${fleet.gateways * fleet.routesPerGateway} HTTPRoutes, ${fleet.services * CLUSTERS.length} InternalServiceExports, ${fleet.services} ServiceImports (made by the agent), 1 GatewayClass, 0 ReferenceGrants; written in ${writtenS.toFixed(1)} s`,
+    );
     console.log(`  ready (/readyz: all informers synced) after ${readyS.toFixed(1)} s; listed: ${INFORMERS.join(', ')}`);
-    console.log(`  idle after ${idleS.toFixed(1)} s (${reconciles} reconciles; every status written; ${sumOf(samples, 'fleet_gateway_gateways')} Gateways reported)`);
-    console.log(`  resident memory: ${afterSync.rss.toFixed(1)} MiB when ready, ${idle.rss.toFixed(1)} MiB idle (target < 300 MiB), peak ${idle.peak.toFixed(1)} MiB`);
-    console.log(`  the same agent idle with empty caches: ${baseline.rss.toFixed(1)} MiB (so the objects and their work cost +${(idle.rss - baseline.rss).toFixed(1)} MiB)`);
+    console.log(
+      `  idle after ${idleS.toFixed(1)} s (${reconciles} reconciles; every status written; ${sumOf(samples, 'fleet_gateway_gateways')} Gateways reported)`,
+    );
+    console.log(
+      `  resident memory: ${afterSync.rss.toFixed(1)} MiB when ready, ${idle.rss.toFixed(1)} MiB idle (target < 300 MiB), peak ${idle.peak.toFixed(1)} MiB`,
+    );
+    console.log(
+      `  the same agent idle with empty caches: ${baseline.rss.toFixed(1)} MiB (so the objects and their work cost +${(idle.rss - baseline.rss).toFixed(1)} MiB)`,
+    );
   } finally {
     await agent.process.stop();
   }

@@ -22,7 +22,16 @@ import { readsCounted, writesCounted } from '@fleet-gateway/azure-frontdoor/test
 import { percentile } from '@fleet-gateway/controller/test-support';
 import { resolveGateway } from '@fleet-gateway/model';
 import { collectHubInputs } from '../gateway-inputs.js';
-import { APP_NAMESPACE, applyObject, conditionOf, DEFAULT_SKU, HUB_IDENTITY, routePath, startHubUnderTest, type RunningAgent } from '../test-support/hub-under-test.js';
+import {
+  APP_NAMESPACE,
+  applyObject,
+  conditionOf,
+  DEFAULT_SKU,
+  HUB_IDENTITY,
+  routePath,
+  startHubUnderTest,
+  type RunningAgent,
+} from '../test-support/hub-under-test.js';
 import { applyFleetGateways, applyFleetRoutes, benchRoute, gatewayName, publishFleetExports, routeName, type FleetShape } from './bench-fleet.js';
 import { tokenBoundSeconds } from './token-bound.js';
 
@@ -42,7 +51,6 @@ const { values } = parseArgs({ options: { gateways: { type: 'string', default: '
 const gateways = positiveInteger('--gateways', values.gateways);
 const fleet: FleetShape = { gateways, routesPerGateway: 5, services: gateways * 5, clusters: CLUSTERS };
 const changes = positiveInteger('--changes', values.changes);
-
 
 async function until(what: string, done: () => boolean, timeoutMs: number, everyMs = 100): Promise<number> {
   const deadline = performance.now() + timeoutMs;
@@ -162,15 +170,33 @@ try {
   const boundS = Math.max(writeBoundS, readBoundS);
   const stats = limiter.stats();
 
-  console.log(`hub agent, emulator with ARM throttling (${bucket(armBucketsShare(1).writes)} writes, ${bucket(armBucketsShare(1).reads)} reads) (node ${process.version})`);
+  console.log(
+    `hub agent, emulator with ARM throttling (${bucket(armBucketsShare(1).writes)} writes, ${bucket(armBucketsShare(1).reads)} reads) (node ${process.version})`,
+  );
   console.log(`limiter share (DEFAULT_ARM_BUCKETS): writes ${bucket(DEFAULT_ARM_BUCKETS.writes)}, reads ${bucket(DEFAULT_ARM_BUCKETS.reads)}`);
-  console.log(`cold start: ${fleet.gateways} Gateways x ${fleet.routesPerGateway} HTTPRoutes x ${CLUSTERS.length} clusters, ${planned.total} planned resources (${[...planned.byKind].map(([k, n]) => `${n} ${k}`).join(', ')})`);
-  console.log(`  all Programmed after ${seconds(elapsedMs)} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  console.log(`  lower bound: writes ${seconds(writeBoundS * 1000)} (one per planned resource), reads ${seconds(readBoundS * 1000)} (${reported.reads} the ${reported.reconciles} reconciles reported: observe, LRO polls, final GETs)`);
-  console.log(`  ratio to the lower bound: ${(elapsedMs / 1000 / boundS).toFixed(2)} (target <= 1.2); to the write bound alone: ${writeBoundS > 0 ? (elapsedMs / 1000 / writeBoundS).toFixed(2) : 'none (the writes fit the burst)'}`);
-  console.log(`  ARM writes: ${atProgrammed.writes} when all were Programmed, ${settled.writes} 5 s later = ${(settled.writes / planned.total).toFixed(3)} per planned resource (target 1.0); reconciles reported ${reported.writes}`);
-  console.log(`  ARM reads: ${atProgrammed.reads} when all were Programmed, ${settled.reads} 5 s later (${(settled.reads / settled.writes).toFixed(2)} per write)`);
-  console.log(`  429s received: ${settled.throttled} (target 0); limiter: ${stats.requests.writes} writes, ${stats.requests.reads} reads, waited ${seconds(stats.waitedMs)} in total`);
+  console.log(
+    `cold start: ${fleet.gateways} Gateways x ${fleet.routesPerGateway} HTTPRoutes x ${CLUSTERS.length} clusters, ${planned.total} planned resources (${[...planned.byKind].map(([k, n]) => `${n} ${k}`).join(', ')})`,
+  );
+  console.log(
+    `  all Programmed after ${seconds(elapsedMs)} (load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  console.log(
+    `  lower bound: writes ${seconds(writeBoundS * 1000)} (one per planned resource), reads ${seconds(readBoundS * 1000)} (${reported.reads} the ${reported.reconciles} reconciles reported: observe, LRO polls, final GETs)`,
+  );
+  console.log(
+    `  ratio to the lower bound: ${(elapsedMs / 1000 / boundS).toFixed(2)} (target <= 1.2); to the write bound alone: ${writeBoundS > 0 ? (elapsedMs / 1000 / writeBoundS).toFixed(2) : 'none (the writes fit the burst)'}`,
+  );
+  console.log(
+    `  ARM writes: ${atProgrammed.writes} when all were Programmed, ${settled.writes} 5 s later = ${(settled.writes / planned.total).toFixed(3)} per planned resource (target 1.0); reconciles reported ${reported.writes}`,
+  );
+  console.log(
+    `  ARM reads: ${atProgrammed.reads} when all were Programmed, ${settled.reads} 5 s later (${(settled.reads / settled.writes).toFixed(2)} per write)`,
+  );
+  console.log(
+    `  429s received: ${settled.throttled} (target 0); limiter: ${stats.requests.writes} writes, ${stats.requests.reads} reads, waited ${seconds(stats.waitedMs)} in total`,
+  );
   for (const line of requestsByType(admin)) console.log(`    ${line}`);
 
   // 2. one HTTPRoute change -> first ARM write
@@ -193,10 +219,18 @@ try {
   loopDelay.disable();
   const p = (q: number) => `${percentile(latencies, q).toFixed(1)} ms`;
   const loop = (q: number) => `${(loopDelay.percentile(q) / 1e6).toFixed(1)} ms`;
-  console.log(`one HTTPRoute change -> first ARM write (emulator's counters read every 1 ms), ${changes} changes, ${fleet.gateways} programmed Gateways idle in the caches`);
+  console.log(
+    `one HTTPRoute change -> first ARM write (emulator's counters read every 1 ms), ${changes} changes, ${fleet.gateways} programmed Gateways idle in the caches`,
+  );
   const reconciles = hub.logs.lines.slice(changesMark).filter((l) => l.controller === 'gateway' && l.message === 'reconciled').length;
-  console.log(`  p50 ${p(50)}, p90 ${p(90)}, p99 ${p(99)} (target < 250 ms), max ${p(100)}; limiter waited ${seconds(limiter.stats().waitedMs - waitedBefore)} over the changes; ${(reconciles / changes).toFixed(1)} Gateway reconciles per change`);
-  console.log(`  event loop delay of the agent's process p50 ${loop(50)}, p99 ${loop(99)}, max ${loop(100)}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+  console.log(
+    `  p50 ${p(50)}, p90 ${p(90)}, p99 ${p(99)} (target < 250 ms), max ${p(100)}; limiter waited ${seconds(limiter.stats().waitedMs - waitedBefore)} over the changes; ${(reconciles / changes).toFixed(1)} Gateway reconciles per change`,
+  );
+  console.log(
+    `  event loop delay of the agent's process p50 ${loop(50)}, p99 ${loop(99)}, max ${loop(100)}; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores`,
+  );
 } finally {
   await hub.stop();
 }

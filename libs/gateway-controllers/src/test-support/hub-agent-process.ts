@@ -28,8 +28,22 @@ export interface HubAgentProcessOptions {
 }
 
 /** The flags that point the agent's Front Door side at the emulator (its environment: `emulatorAgentEnvironment`). */
-export function emulatorAfdFlags(emulator: { readonly armEndpoint: string }, scope: { readonly subscriptionId: string; readonly resourceGroup: string }, hubName = 'hub'): string[] {
-  return ['--enable-afd', '--azure-subscription-id', scope.subscriptionId, '--afd-resource-group', scope.resourceGroup, '--hub-name', hubName, '--arm-endpoint', emulator.armEndpoint];
+export function emulatorAfdFlags(
+  emulator: { readonly armEndpoint: string },
+  scope: { readonly subscriptionId: string; readonly resourceGroup: string },
+  hubName = 'hub',
+): string[] {
+  return [
+    '--enable-afd',
+    '--azure-subscription-id',
+    scope.subscriptionId,
+    '--afd-resource-group',
+    scope.resourceGroup,
+    '--hub-name',
+    hubName,
+    '--arm-endpoint',
+    emulator.armEndpoint,
+  ];
 }
 
 /** A pod's environment for the emulator: its managed-identity endpoint, and its CA (written into `dir`) trusted. */

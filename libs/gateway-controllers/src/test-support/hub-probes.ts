@@ -25,7 +25,11 @@ export const programmedOf = async (hub: HubUnderTest, name: string) => condition
 /** Our parent entry's AzureProgrammed condition on a route, once it is there. */
 export const whenRouteRefused = (hub: HubUnderTest, route: string, timeoutMs = 30_000) =>
   eventually(
-    async () => conditionOf((await readRoute(hub.client, route)).status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME), AZURE_PROGRAMMED_CONDITION),
+    async () =>
+      conditionOf(
+        (await readRoute(hub.client, route)).status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME),
+        AZURE_PROGRAMMED_CONDITION,
+      ),
     (c) => c !== undefined,
     timeoutMs,
   );
@@ -34,13 +38,20 @@ export async function whenProgrammed(hub: HubUnderTest, name: string, routes: re
   for (const route of routes) {
     const ours = (r: Awaited<ReturnType<typeof readRoute>>) => r.status?.parents?.find((p) => p.controllerName === CONTROLLER_NAME);
     // Programmed for the route too: nothing it needs is refused by Azure.
-    const ready = (r: Awaited<ReturnType<typeof readRoute>>) => conditionOf(ours(r), 'ResolvedRefs')?.status === 'True' && conditionOf(ours(r), AZURE_PROGRAMMED_CONDITION) === undefined;
+    const ready = (r: Awaited<ReturnType<typeof readRoute>>) =>
+      conditionOf(ours(r), 'ResolvedRefs')?.status === 'True' && conditionOf(ours(r), AZURE_PROGRAMMED_CONDITION) === undefined;
     const resolved = await eventually(() => readRoute(hub.client, route), ready, timeoutMs);
-    if (!ready(resolved)) throw new Error(`HTTPRoute ${route}: our ResolvedRefs is not True, or Azure refuses what it needs, after ${timeoutMs} ms: ${JSON.stringify(resolved.status?.parents)}`);
+    if (!ready(resolved))
+      throw new Error(
+        `HTTPRoute ${route}: our ResolvedRefs is not True, or Azure refuses what it needs, after ${timeoutMs} ms: ${JSON.stringify(resolved.status?.parents)}`,
+      );
   }
   return eventually(
     () => readGateway(hub.client, name),
-    (g) => conditionOf(g, 'Programmed')?.status === 'True' && (g.status?.listeners?.[0]?.attachedRoutes ?? 0) >= routes.length && (routes.length === 0 || (g.status?.addresses?.length ?? 0) > 0),
+    (g) =>
+      conditionOf(g, 'Programmed')?.status === 'True' &&
+      (g.status?.listeners?.[0]?.attachedRoutes ?? 0) >= routes.length &&
+      (routes.length === 0 || (g.status?.addresses?.length ?? 0) > 0),
     timeoutMs,
   );
 }
@@ -78,7 +89,11 @@ export async function originNames(hub: HubUnderTest, profile: string): Promise<s
   return names.sort();
 }
 
-export const gone = (read: () => Promise<unknown>): Promise<boolean> => read().then(() => false, (error: unknown) => isNotFound(error));
+export const gone = (read: () => Promise<unknown>): Promise<boolean> =>
+  read().then(
+    () => false,
+    (error: unknown) => isNotFound(error),
+  );
 
 export interface RecordedEvent {
   readonly type: string;
@@ -90,7 +105,9 @@ export interface RecordedEvent {
 
 /** The events.k8s.io/v1 Events recorded about one object. */
 export async function eventsAbout(client: KubeClient, kind: string, name: string, namespace = APP_NAMESPACE): Promise<RecordedEvent[]> {
-  const list = await client.get<{ items: RecordedEvent[] }>(collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, namespace));
+  const list = await client.get<{ items: RecordedEvent[] }>(
+    collectionPath({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, namespace),
+  );
   return list.items.filter((e) => e.regarding.kind === kind && e.regarding.name === name);
 }
 
@@ -99,9 +116,11 @@ export const gatewayEvents = (client: KubeClient, name: string): Promise<Recorde
 
 /** Polls until a Warning Event about the Gateway with that reason exists. */
 export const whenWarned = (client: KubeClient, name: string, reason: string, timeoutMs = 20_000) =>
-  eventually(() => gatewayEvents(client, name), (events) => events.some((e) => e.type === 'Warning' && e.reason === reason), timeoutMs).then((events) =>
-    events.find((e) => e.type === 'Warning' && e.reason === reason),
-  );
+  eventually(
+    () => gatewayEvents(client, name),
+    (events) => events.some((e) => e.type === 'Warning' && e.reason === reason),
+    timeoutMs,
+  ).then((events) => events.find((e) => e.type === 'Warning' && e.reason === reason));
 
 /**
  * A Gateway's reconciles have settled: its last one ended without writing (its own status writes wake it once more,
@@ -158,10 +177,14 @@ export class EdgeProbe {
 
   /** Polls the edge, once propagation and health probes have caught up, until `done` holds for its answer. */
   until(path: string, host: string, done: (answer: { status: number; body: string }) => boolean, timeoutMs = 30_000) {
-    return eventually(async () => {
-      await this.hub.emulator.admin.whenPropagated();
-      return this.get(path, host);
-    }, done, timeoutMs);
+    return eventually(
+      async () => {
+        await this.hub.emulator.admin.whenPropagated();
+        return this.get(path, host);
+      },
+      done,
+      timeoutMs,
+    );
   }
 
   answers(path: string, host: string, body: string) {

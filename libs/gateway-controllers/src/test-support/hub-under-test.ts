@@ -2,17 +2,13 @@ import type { RunningEmulator, start } from '@fleet-gateway/azure-emulator';
 import type { Sku } from '@fleet-gateway/annotations';
 import type { FrontDoorClients, FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
 import type { ArmRateLimiter, RateLimiterOptions, RetryOptions } from '@fleet-gateway/arm-runtime';
-import { createPrivateLinkService as createMemberPrivateLinkService, memberNetwork, startHarness, TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import {
-  collectionPath,
-  createLogger,
-  EventRecorder,
-  KubeClient,
-  LeaderElector,
-  Manager,
-  objectPath,
-  type KubeObject,
-} from '@fleet-gateway/controller';
+  createPrivateLinkService as createMemberPrivateLinkService,
+  memberNetwork,
+  startHarness,
+  TEST_SCOPE,
+} from '@fleet-gateway/azure-frontdoor/test-support';
+import { collectionPath, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, objectPath, type KubeObject } from '@fleet-gateway/controller';
 import { captureLogLines, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
 import { internalServiceExports, registerFleetHubControllers, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
@@ -113,7 +109,9 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
       : undefined;
     const manager = new Manager({ logger, ...(elector ? { leaderElector: elector } : {}) });
     const registry = new Registry();
-    const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }));
+    const events = manager.addEventRecorder(
+      new EventRecorder({ client, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }),
+    );
     const timing = agent.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: agent.resyncPeriodMs };
     const fleet = registerFleetHubControllers({ manager, client, events, logger, ...timing });
     const classes = registerGatewayClassController({ manager, client, logger, ...timing });
@@ -195,7 +193,12 @@ export interface ListenerFixture {
   readonly https?: boolean;
 }
 
-export function gatewayBody(name: string, annotations: Record<string, string> = {}, listeners: readonly ListenerFixture[] = [{}], extraSpec: Record<string, unknown> = {}) {
+export function gatewayBody(
+  name: string,
+  annotations: Record<string, string> = {},
+  listeners: readonly ListenerFixture[] = [{}],
+  extraSpec: Record<string, unknown> = {},
+) {
   return {
     apiVersion: 'gateway.networking.k8s.io/v1',
     kind: 'Gateway',
@@ -243,20 +246,27 @@ export function routeBody(name: string, gateway: string, rules: readonly RuleFix
 }
 
 /** A Gateway and one HTTPRoute of the same name sending `/` to `backend` (default: the ServiceImport of that name). */
-export async function applyGatewayWithRoute(client: KubeClient, name: string, options: { annotations?: Record<string, string>; backend?: string } = {}): Promise<void> {
+export async function applyGatewayWithRoute(
+  client: KubeClient,
+  name: string,
+  options: { annotations?: Record<string, string>; backend?: string } = {},
+): Promise<void> {
   await applyObject(client, gatewayPath(name), gatewayBody(name, options.annotations));
   await applyObject(client, routePath(name), routeBody(name, name, [{ path: '/', backends: [{ name: options.backend ?? name }] }]));
 }
 
 /** One hub for a test file, with one agent running (beforeAll starts it, afterAll calls `hub.stop()`). */
-export async function startHubWithAgent(options: { emulator?: Parameters<typeof start>[0]; agent?: AgentOptions } = {}): Promise<{ hub: HubUnderTest; agent: RunningAgent }> {
+export async function startHubWithAgent(
+  options: { emulator?: Parameters<typeof start>[0]; agent?: AgentOptions } = {},
+): Promise<{ hub: HubUnderTest; agent: RunningAgent }> {
   const hub = await startHubUnderTest(options.emulator ? { emulator: options.emulator } : {});
   return { hub, agent: await hub.startAgent(options.agent) };
 }
 
 export const gatewayPath = (name: string) => objectPath(gateways, name, APP_NAMESPACE);
 export const routePath = (name: string, namespace = APP_NAMESPACE) => objectPath(httpRoutes, name, namespace);
-export const exportPath = (cluster: string, service: string, namespace = APP_NAMESPACE) => objectPath(internalServiceExports, `${namespace}-${service}`, `fleet-member-${cluster}`);
+export const exportPath = (cluster: string, service: string, namespace = APP_NAMESPACE) =>
+  objectPath(internalServiceExports, `${namespace}-${service}`, `fleet-member-${cluster}`);
 
 export async function applyObject(client: KubeClient, path: string, body: object): Promise<KubeObject> {
   return client.patch<KubeObject>(path, body, 'apply', { fieldManager: 'test-user', force: true });
@@ -289,7 +299,11 @@ export interface ExportFixture {
   readonly publicAddress?: string;
   /** A Private Link Service (id, ILB address). */
   readonly privateLink?: { readonly id: string; readonly address: string };
-  readonly connections?: readonly { readonly name: string; readonly status: 'Pending' | 'Approved' | 'Rejected' | 'Disconnected'; readonly description?: string }[];
+  readonly connections?: readonly {
+    readonly name: string;
+    readonly status: 'Pending' | 'Approved' | 'Rejected' | 'Disconnected';
+    readonly description?: string;
+  }[];
   readonly weight?: number;
   /** The Service's namespace (default APP_NAMESPACE). */
   readonly namespace?: string;

@@ -37,6 +37,10 @@ export async function allowStatus(client: KubeClient, object: string): Promise<v
  * (schema validation runs before the policy; an HTTPRoute without a status needs `{ parents: [] }`).
  */
 export async function whenStatusRefused(client: KubeClient, statusPath: string, refused = true, status: object = {}): Promise<unknown> {
-  const attempt = () => client.patch(statusPath, { status }, 'merge').then(() => undefined, (error: unknown) => error);
+  const attempt = () =>
+    client.patch(statusPath, { status }, 'merge').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
   return eventually(attempt, (error) => ((error as { statusCode?: number } | undefined)?.statusCode === 403) === refused, 30_000);
 }

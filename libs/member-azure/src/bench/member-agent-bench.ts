@@ -86,15 +86,24 @@ async function main(): Promise<void> {
       });
     }
     await until(
-      async () => (await member.get<{ items: CachedService[] }>(collectionPath(services, NAMESPACE))).items.filter((s) => (s.status?.loadBalancer?.ingress ?? []).length > 0).length,
+      async () =>
+        (await member.get<{ items: CachedService[] }>(collectionPath(services, NAMESPACE))).items.filter(
+          (s) => (s.status?.loadBalancer?.ingress ?? []).length > 0,
+        ).length,
       (n) => n === SERVICES,
       600_000,
       'every Service to get its load balancer address',
     );
     for (let i = 0; i < SERVICES; i++) {
-      await member.create(collectionPath(serviceExports, NAMESPACE), { apiVersion: 'networking.fleet.azure.com/v1beta1', kind: 'ServiceExport', metadata: { name: `svc-${i}` } });
+      await member.create(collectionPath(serviceExports, NAMESPACE), {
+        apiVersion: 'networking.fleet.azure.com/v1beta1',
+        kind: 'ServiceExport',
+        metadata: { name: `svc-${i}` },
+      });
     }
-    console.log(`${SERVICES} LoadBalancer Services (${PRIVATE_LINK} with a Private Link Service) and their ServiceExports ready in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `${SERVICES} LoadBalancer Services (${PRIVATE_LINK} with a Private Link Service) and their ServiceExports ready in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
     // The cloud provider's work is done: stopped, so that every Azure read the emulator counts from here is the agent's.
     await standIn.stop();
 
@@ -108,16 +117,24 @@ async function main(): Promise<void> {
     const agent = new AgentProcess(
       BUNDLE,
       [
-        '--member-cluster-name', 'member-1',
-        '--hub-kubeconfig', hubKubeconfig,
+        '--member-cluster-name',
+        'member-1',
+        '--hub-kubeconfig',
+        hubKubeconfig,
         '--enable-private-link-origin-discovery',
-        '--azure-subscription-id', SUBSCRIPTION,
-        '--node-resource-group', NODE_RG,
-        '--arm-endpoint', emulator.armEndpoint,
+        '--azure-subscription-id',
+        SUBSCRIPTION,
+        '--node-resource-group',
+        NODE_RG,
+        '--arm-endpoint',
+        emulator.armEndpoint,
         '--leader-elect=false',
-        '--health-probe-bind-address', '127.0.0.1:0',
-        '--metrics-bind-address', '127.0.0.1:0',
-        '--log-level', 'error',
+        '--health-probe-bind-address',
+        '127.0.0.1:0',
+        '--metrics-bind-address',
+        '127.0.0.1:0',
+        '--log-level',
+        'error',
       ],
       { PATH: process.env.PATH, KUBECONFIG: memberKubeconfig, NODE_EXTRA_CA_CERTS: caFile, ...managedIdentityEnvironment(emulator) },
       nodeFlags,
@@ -129,8 +146,14 @@ async function main(): Promise<void> {
     const { pid } = agent;
 
     const published = (e: CachedInternalServiceExport) => e.spec?.publicAddress !== undefined || e.spec?.privateLinkService !== undefined;
-    const exportsOnHub = async () => (await hub.get<{ items: CachedInternalServiceExport[] }>(collectionPath(internalServiceExports, 'fleet-member-member-1'))).items;
-    await until(async () => (await exportsOnHub()).filter(published).length, (n) => n === SERVICES, 600_000, `all ${SERVICES} InternalServiceExports to carry their origin`);
+    const exportsOnHub = async () =>
+      (await hub.get<{ items: CachedInternalServiceExport[] }>(collectionPath(internalServiceExports, 'fleet-member-member-1'))).items;
+    await until(
+      async () => (await exportsOnHub()).filter(published).length,
+      (n) => n === SERVICES,
+      600_000,
+      `all ${SERVICES} InternalServiceExports to carry their origin`,
+    );
     const publishS = (performance.now() - started) / 1000;
     const atPublish = residentMiB(pid);
     const privateLinks = (await exportsOnHub()).filter((e) => e.spec?.privateLinkService !== undefined).length;
@@ -138,7 +161,10 @@ async function main(): Promise<void> {
       loadBalancers: emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Network/loadBalancers' }),
       privateLinkServices: emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Network/privateLinkServices' }),
       connections: emulator.admin.requestTotal({ method: 'GET', resourceType: 'Microsoft.Network/privateLinkServices/privateEndpointConnections' }),
-      throttled: emulator.admin.requestCounts().filter((c) => c.status === 429).reduce((sum, c) => sum + c.count, 0),
+      throttled: emulator.admin
+        .requestCounts()
+        .filter((c) => c.status === 429)
+        .reduce((sum, c) => sum + c.count, 0),
     });
     const firstReads = reads();
     console.log(`member agent: node ${nodeFlags.join(' ') || '(no flags)'} ${path.relative(process.cwd(), BUNDLE)} (node ${process.version})`);
@@ -153,7 +179,9 @@ async function main(): Promise<void> {
     console.log(
       `  the next ${(TTL_MS + 5_000) / 1000} s (one TTL of ${TTL_MS / 1000} s; target one list per resource group per TTL): ${steady.loadBalancers} load balancer lists, ${steady.privateLinkServices} Private Link Service lists, ${steady.connections} connection reads, ${steady.throttled} throttled`,
     );
-    console.log(`  member agent resident memory: ${atPublish.rss.toFixed(1)} MiB when all were published, ${idle.rss.toFixed(1)} MiB a TTL later, peak ${idle.peak.toFixed(1)} MiB (target < 150 MiB)`);
+    console.log(
+      `  member agent resident memory: ${atPublish.rss.toFixed(1)} MiB when all were published, ${idle.rss.toFixed(1)} MiB a TTL later, peak ${idle.peak.toFixed(1)} MiB (target < 150 MiB)`,
+    );
   } finally {
     await stopAgent();
     await emulator.stop();

@@ -27,7 +27,9 @@ async function main(): Promise<void> {
     });
     const line = (label: string, resyncs: number) => {
       const c = counted();
-      console.log(`${label}: ${c.loadBalancers} load balancer lists, ${c.services} PLS lists, ${c.connections} connection lists, ${c.writes} approvals (${resyncs} resyncs of ${SERVICES} Services; naive one-list-per-Service: ${resyncs * PRIVATE_LINK * 2} lists)`);
+      console.log(
+        `${label}: ${c.loadBalancers} load balancer lists, ${c.services} PLS lists, ${c.connections} connection lists, ${c.writes} approvals (${resyncs} resyncs of ${SERVICES} Services; naive one-list-per-Service: ${resyncs * PRIVATE_LINK * 2} lists)`,
+      );
       bed.emulator.admin.resetCounters();
     };
     const messages = new Map<string, string[]>();
@@ -38,7 +40,9 @@ async function main(): Promise<void> {
     const first = await resync();
     const firstMs = performance.now() - started;
     const found = first.filter((result) => result.state === 'found').length;
-    console.log(`${SERVICES} Services (${PRIVATE_LINK} PLS-backed), TTL ${TTL_MS / 1000} s, resync every ${RESYNC_MS / 1000} s: first discovery of all in ${firstMs.toFixed(0)} ms, ${found} PLS found`);
+    console.log(
+      `${SERVICES} Services (${PRIVATE_LINK} PLS-backed), TTL ${TTL_MS / 1000} s, resync every ${RESYNC_MS / 1000} s: first discovery of all in ${firstMs.toFixed(0)} ms, ${found} PLS found`,
+    );
     line('first resync', 1);
 
     for (let i = 0; i < 5; i++) {
@@ -65,13 +69,16 @@ async function main(): Promise<void> {
     line('5 min with 6 hub connections left Pending (manual mode)', resyncs);
     const current = (await resync()).filter((result): result is PublishedPrivateLink => result.state === 'found');
     let approved = 0;
-    for (const result of current) approved += (await discovery.approve(result, hubRequests(messages.get(serviceOf(services, result)?.name ?? '') ?? []))).approved.length;
+    for (const result of current)
+      approved += (await discovery.approve(result, hubRequests(messages.get(serviceOf(services, result)?.name ?? '') ?? []))).approved.length;
     for (resyncs = 0; resyncs < 30; resyncs++) {
       now += RESYNC_MS;
       await resync();
     }
     line(`approved ${approved}, then 5 min`, 31);
-    console.log(`agent-side count (ArmRequestCount): ${discovery.inventory.requests.reads} reads in all; process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB (emulator in the same process)`);
+    console.log(
+      `agent-side count (ArmRequestCount): ${discovery.inventory.requests.reads} reads in all; process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB (emulator in the same process)`,
+    );
   } finally {
     await bed.emulator.stop();
   }
@@ -84,7 +91,13 @@ async function memberServices(bed: MemberBed): Promise<ServiceFacts[]> {
     services.push(await provisionService(bed, { name: `private-${i}`, uid: `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000` }));
   }
   for (let i = PRIVATE_LINK; i < SERVICES; i++) {
-    services.push({ namespace: 'shop', name: `public-${i}`, ingressIP: `20.50.${i >> 8}.${i & 255}`, annotations: { [SERVICE_ANNOTATIONS.plsCreate]: 'false' }, nodeResourceGroup: bed.settings.resourceGroup });
+    services.push({
+      namespace: 'shop',
+      name: `public-${i}`,
+      ingressIP: `20.50.${i >> 8}.${i & 255}`,
+      annotations: { [SERVICE_ANNOTATIONS.plsCreate]: 'false' },
+      nodeResourceGroup: bed.settings.resourceGroup,
+    });
   }
   return services;
 }

@@ -6,7 +6,13 @@ import type { MemberBed } from './member-network.js';
  * What the hub does to ask for a connection: a Premium profile's Private Link origin carrying the request message.
  * AFD (the emulator) then creates its managed private endpoint and the Pending connection on the service.
  */
-export async function requestFromFrontDoor(bed: MemberBed, profile: string, privateLinkServiceId: string, requestMessage: string, group = TEST_SCOPE.resourceGroup): Promise<void> {
+export async function requestFromFrontDoor(
+  bed: MemberBed,
+  profile: string,
+  privateLinkServiceId: string,
+  requestMessage: string,
+  group = TEST_SCOPE.resourceGroup,
+): Promise<void> {
   const { cdn } = bed.harness.clients;
   await cdn.profiles.beginCreateAndWait(group, profile, { location: 'global', sku: { name: 'Premium_AzureFrontDoor' } }, FAST_POLLING);
   await cdn.afdOriginGroups.beginCreateAndWait(group, profile, 'og', { loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3 } }, FAST_POLLING);

@@ -37,7 +37,10 @@ export async function startMemberBed(options: HarnessOptions = {}): Promise<Memb
     retry: { baseDelayMs: 1, maxDelayMs: 5, ...options.retry },
   });
   // The stand-in writes as AKS does, with its own client (not the agent's).
-  const writer = new NetworkManagementClient(stubCredential, MEMBER_SETTINGS.subscriptionId, { endpoint: emulator.armEndpoint, tlsOptions: { ca: emulator.caCertificate } });
+  const writer = new NetworkManagementClient(stubCredential, MEMBER_SETTINGS.subscriptionId, {
+    endpoint: emulator.armEndpoint,
+    tlsOptions: { ca: emulator.caCertificate },
+  });
   return { harness, emulator, network, settings: MEMBER_SETTINGS, cloudProvider: new AzureLoadBalancerWriter(writer, MEMBER_SETTINGS) };
 }
 

@@ -5,17 +5,19 @@ export const NOW = new Date('2030-01-01T00:00:10Z');
 export const EARLIER = '2030-01-01T00:00:05Z';
 
 /** A Service as the API server returns it (defaults applied): ClusterIP unless told otherwise. */
-export function serviceOf(overrides: {
-  name?: string;
-  uid?: string;
-  resourceVersion?: string;
-  type?: string;
-  clusterIP?: string;
-  annotations?: Record<string, string>;
-  ingress?: { ip?: string; hostname?: string }[];
-  sourceRanges?: string[];
-  deleting?: boolean;
-} = {}): CachedService {
+export function serviceOf(
+  overrides: {
+    name?: string;
+    uid?: string;
+    resourceVersion?: string;
+    type?: string;
+    clusterIP?: string;
+    annotations?: Record<string, string>;
+    ingress?: { ip?: string; hostname?: string }[];
+    sourceRanges?: string[];
+    deleting?: boolean;
+  } = {},
+): CachedService {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -37,13 +39,15 @@ export function serviceOf(overrides: {
   };
 }
 
-export function serviceExportOf(overrides: {
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  deleting?: boolean;
-  conditions?: NonNullable<CachedServiceExport['status']>['conditions'];
-  generation?: number;
-} = {}): CachedServiceExport {
+export function serviceExportOf(
+  overrides: {
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+    deleting?: boolean;
+    conditions?: NonNullable<CachedServiceExport['status']>['conditions'];
+    generation?: number;
+  } = {},
+): CachedServiceExport {
   return {
     apiVersion: 'networking.fleet.azure.com/v1beta1',
     kind: 'ServiceExport',
@@ -62,18 +66,20 @@ export function serviceExportOf(overrides: {
 }
 
 /** The hub's InternalServiceExport of shop/web from member-1. */
-export function hubExportOf(overrides: {
-  serviceUid?: string;
-  namespace?: string;
-  name?: string;
-  deleting?: boolean;
-  conflict?: 'True' | 'False';
-  frontDoorIds?: string[];
-  publicAddress?: string;
-  azureObservedTime?: string;
-  /** Origin fields as discovery published them. */
-  origin?: OriginFields;
-} = {}): CachedInternalServiceExport {
+export function hubExportOf(
+  overrides: {
+    serviceUid?: string;
+    namespace?: string;
+    name?: string;
+    deleting?: boolean;
+    conflict?: 'True' | 'False';
+    frontDoorIds?: string[];
+    publicAddress?: string;
+    azureObservedTime?: string;
+    /** Origin fields as discovery published them. */
+    origin?: OriginFields;
+  } = {},
+): CachedInternalServiceExport {
   const namespace = overrides.namespace ?? 'shop';
   const name = overrides.name ?? 'web';
   return {
@@ -111,16 +117,17 @@ export function hubExportOf(overrides: {
                 type: 'Conflict',
                 status: overrides.conflict,
                 reason: overrides.conflict === 'True' ? 'ConflictFound' : 'NoConflictFound',
-                message: overrides.conflict === 'True' ? 'service shop/web is in conflict with other exported services' : 'service shop/web is exported without conflict',
+                message:
+                  overrides.conflict === 'True'
+                    ? 'service shop/web is in conflict with other exported services'
+                    : 'service shop/web is exported without conflict',
                 observedGeneration: 4,
                 lastTransitionTime: EARLIER,
               },
             ],
           }
         : {}),
-      ...(overrides.frontDoorIds
-        ? { frontDoors: overrides.frontDoorIds.map((frontDoorID, i) => ({ gateway: `shop/gw-${i}`, frontDoorID })) }
-        : {}),
+      ...(overrides.frontDoorIds ? { frontDoors: overrides.frontDoorIds.map((frontDoorID, i) => ({ gateway: `shop/gw-${i}`, frontDoorID })) } : {}),
     },
   };
 }

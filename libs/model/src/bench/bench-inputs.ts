@@ -40,7 +40,10 @@ function internalServiceExport(name: string, cluster: string, index: number): In
       },
       weight: 1 + (index % 5),
       internalLoadBalancerIP: `10.${index % 250}.0.4`,
-      privateLinkService: { resourceID: `/subscriptions/s/resourceGroups/mc-${cluster}/providers/Microsoft.Network/privateLinkServices/pls-${name}`, location: 'eastus2' },
+      privateLinkService: {
+        resourceID: `/subscriptions/s/resourceGroups/mc-${cluster}/providers/Microsoft.Network/privateLinkServices/pls-${name}`,
+        location: 'eastus2',
+      },
       azureObservedTime: '2026-01-01T00:00:00Z',
     },
   };
@@ -57,7 +60,12 @@ function route(index: number, imports: number): HTTPRoute {
       hostnames: [`app-${index % 8}.example.com`],
       rules: [
         {
-          matches: [{ path: { type: index % 4 === 0 ? 'Exact' : 'PathPrefix', value: `/api/v${index % 5}/r${index}` }, ...(index % 3 === 0 ? { headers: [{ name: 'x-tenant', value: `t${index}` }] } : {}) }],
+          matches: [
+            {
+              path: { type: index % 4 === 0 ? 'Exact' : 'PathPrefix', value: `/api/v${index % 5}/r${index}` },
+              ...(index % 3 === 0 ? { headers: [{ name: 'x-tenant', value: `t${index}` }] } : {}),
+            },
+          ],
           backendRefs: [backend(index), backend(index + 1)],
         },
       ],
@@ -71,7 +79,12 @@ export function benchmarkInputs(shape: BenchShape = TARGET_SHAPE): HubInputs {
   const names = Array.from({ length: shape.serviceImports }, (_, i) => `svc-${i}`);
   return {
     controller: { defaultSku: 'Premium_AzureFrontDoor' },
-    gatewayClass: { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GatewayClass', metadata: { name: 'azure-fleet-afd' }, spec: { controllerName: 'networking.fleet.azure.com/afd' } },
+    gatewayClass: {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'GatewayClass',
+      metadata: { name: 'azure-fleet-afd' },
+      spec: { controllerName: 'networking.fleet.azure.com/afd' },
+    },
     gateway: {
       apiVersion: 'gateway.networking.k8s.io/v1',
       kind: 'Gateway',
@@ -80,7 +93,13 @@ export function benchmarkInputs(shape: BenchShape = TARGET_SHAPE): HubInputs {
         gatewayClassName: 'azure-fleet-afd',
         listeners: [
           { name: 'http', protocol: 'HTTP', port: 80, hostname: '*.example.com' },
-          { name: 'https', protocol: 'HTTPS', port: 443, hostname: 'app-0.example.com', tls: { mode: 'Terminate', options: { 'networking.fleet.azure.com/afd-certificate': 'managed' } } },
+          {
+            name: 'https',
+            protocol: 'HTTPS',
+            port: 443,
+            hostname: 'app-0.example.com',
+            tls: { mode: 'Terminate', options: { 'networking.fleet.azure.com/afd-certificate': 'managed' } },
+          },
         ],
       },
     },

@@ -22,8 +22,10 @@ const route = (name: string, rules: HTTPRouteRule[], hostnames?: string[]): HTTP
   spec: { ...template.spec, ...(hostnames ? { hostnames } : {}), rules },
 });
 const resolveRoutes = (...routes: HTTPRoute[]): ResolveResult => resolveGateway({ ...base, httpRoutes: routes });
-const condition = (result: ResolveResult, name: string, type: string) => result.verdicts.routes.find((r) => r.name === name)?.parents[0]?.conditions.find((c) => c.type === type);
-const pathKeys = (result: ResolveResult) => result.model?.routing.flatMap((h) => h.paths.map((p) => `${h.hostname} ${p.path.kind} ${p.path.value}`)).sort() ?? [];
+const condition = (result: ResolveResult, name: string, type: string) =>
+  result.verdicts.routes.find((r) => r.name === name)?.parents[0]?.conditions.find((c) => c.type === type);
+const pathKeys = (result: ResolveResult) =>
+  result.model?.routing.flatMap((h) => h.paths.map((p) => `${h.hostname} ${p.path.kind} ${p.path.value}`)).sort() ?? [];
 
 const headers = (n: number, value = 'v') => Array.from({ length: n }, (_, i) => ({ name: `x-h${i}`, value }));
 const longHost = `${'a'.repeat(52)}.example.com`; // 64 characters
@@ -52,16 +54,23 @@ describe('rules-engine limits in resolve', () => {
       ok: false,
       problem: 'RequestHeaderModifier of x-a has a value of 641 characters; AFD header actions take values of at most 640',
     });
-    expect(convertFilter({ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-b', value: 'v'.repeat(700) }] } })).toMatchObject({ ok: false });
+    expect(convertFilter({ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-b', value: 'v'.repeat(700) }] } })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('only the rule with the over-long value is dropped; its route is partially invalid, the others untouched', () => {
-    const long = { ...okRule('/long'), matches: [{ path: { type: 'PathPrefix' as const, value: '/long' }, headers: [{ name: 'x-a', value: 'v'.repeat(300) }] }] };
+    const long = {
+      ...okRule('/long'),
+      matches: [{ path: { type: 'PathPrefix' as const, value: '/long' }, headers: [{ name: 'x-a', value: 'v'.repeat(300) }] }],
+    };
     const result = resolveRoutes(route('team-a', [long, okRule('/a')]), route('team-b', [okRule('/b')]));
     expect(result.verdicts.gateway?.conditions.find((c) => c.type === 'Accepted')?.status).toBe('True');
     expect(condition(result, 'team-a', 'Accepted')?.status).toBe('True');
     expect(condition(result, 'team-a', 'PartiallyInvalid')).toMatchObject({ status: 'True', reason: 'UnsupportedValue' });
-    expect(condition(result, 'team-a', 'PartiallyInvalid')?.message).toBe('Dropped Rule(s): rule 0: header match x-a has a value of 300 characters; AFD rule conditions take header values of at most 256');
+    expect(condition(result, 'team-a', 'PartiallyInvalid')?.message).toBe(
+      'Dropped Rule(s): rule 0: header match x-a has a value of 300 characters; AFD rule conditions take header values of at most 256',
+    );
     expect(condition(result, 'team-b', 'PartiallyInvalid')).toBeUndefined();
     expect(pathKeys(result)).toEqual(['* Exact /a', '* Exact /b', '* Subtree /a', '* Subtree /b']);
   });
@@ -79,7 +88,13 @@ describe('rules-engine limits in resolve', () => {
         const index = pick % rules.length;
         const spoiled = rules.map((r, i) => (i === index ? spoil(r) : r));
         const withBad = resolveRoutes(route('team-a', spoiled), route('team-b', [okRule('/other')]));
-        const without = resolveRoutes(route('team-a', rules.filter((_, i) => i !== index)), route('team-b', [okRule('/other')]));
+        const without = resolveRoutes(
+          route(
+            'team-a',
+            rules.filter((_, i) => i !== index),
+          ),
+          route('team-b', [okRule('/other')]),
+        );
         expect(pathKeys(withBad)).toEqual(pathKeys(without));
         expect(condition(withBad, 'team-a', 'PartiallyInvalid')?.message).toMatch(new RegExp(`^Dropped Rule\\(s\\): rule ${index}: `));
         expect(condition(withBad, 'team-b', 'Accepted')).toEqual(condition(without, 'team-b', 'Accepted'));
@@ -95,14 +110,18 @@ describe('route hostnames and AFD-managed certificates', () => {
     expect([...new Set(result.model?.routing.map((h) => h.hostname))].sort()).toEqual([longHost, 'b.example.com'].sort());
     const accepted = condition(result, 'team-a', 'Accepted');
     expect(accepted?.status).toBe('True');
-    expect(accepted?.message).toContain(`hostname ${tooLongHost} is not served through listener http: AFD-managed certificates cover host names of at most 64 characters; ${tooLongHost} has 65`);
+    expect(accepted?.message).toContain(
+      `hostname ${tooLongHost} is not served through listener http: AFD-managed certificates cover host names of at most 64 characters; ${tooLongHost} has 65`,
+    );
     expect(condition(result, 'team-b', 'Accepted')?.message).toBe('attached to listeners http');
   });
 
   it('a route whose every hostname is over 64 characters is not accepted; the other routes are programmed', () => {
     const result = resolveRoutes(route('team-a', [okRule('/a')], [tooLongHost]), route('team-b', [okRule('/b')], ['b.example.com']));
     expect(condition(result, 'team-a', 'Accepted')).toMatchObject({ status: 'False', reason: 'UnsupportedValue' });
-    expect(condition(result, 'team-a', 'Accepted')?.message).toContain('no hostname of the route can be served: AFD-managed certificates cover host names of at most 64 characters');
+    expect(condition(result, 'team-a', 'Accepted')?.message).toContain(
+      'no hostname of the route can be served: AFD-managed certificates cover host names of at most 64 characters',
+    );
     expect(pathKeys(result)).toEqual(['b.example.com Exact /b', 'b.example.com Subtree /b']);
     expect(result.verdicts.gateway?.conditions.find((c) => c.type === 'Accepted')?.status).toBe('True');
   });
@@ -112,7 +131,11 @@ describe('route hostnames and AFD-managed certificates', () => {
     const result = resolveRoutes(route('team-a', [okRule('/a')], ['intranet', longLabel, 'a.example.com']));
     expect([...new Set(result.model?.routing.map((h) => h.hostname))]).toEqual(['a.example.com']);
     const message = condition(result, 'team-a', 'Accepted')?.message ?? '';
-    expect(message).toContain('hostname intranet is not served through listener http: AFD custom domains are fully qualified domain names of at least two labels; intranet has one');
-    expect(message).toContain(`hostname ${longLabel} is not served through listener http: AFD custom domains have labels of at most 63 characters; ${'l'.repeat(64)} in ${longLabel} has 64`);
+    expect(message).toContain(
+      'hostname intranet is not served through listener http: AFD custom domains are fully qualified domain names of at least two labels; intranet has one',
+    );
+    expect(message).toContain(
+      `hostname ${longLabel} is not served through listener http: AFD custom domains have labels of at most 63 characters; ${'l'.repeat(64)} in ${longLabel} has 64`,
+    );
   });
 });

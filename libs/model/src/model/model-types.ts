@@ -1,12 +1,4 @@
-import type {
-  DeletionPolicy,
-  MinimumTlsVersion,
-  OriginConnectivity,
-  ProbeProtocol,
-  ProbeRequestType,
-  Sku,
-  WafPolicyId,
-} from '@fleet-gateway/annotations';
+import type { DeletionPolicy, MinimumTlsVersion, OriginConnectivity, ProbeProtocol, ProbeRequestType, Sku, WafPolicyId } from '@fleet-gateway/annotations';
 
 /** Where a model node came from: the object, and the part of it (listener name, `rule/2`, ...). */
 export interface SourceRef {
@@ -149,13 +141,7 @@ export interface ProbeSettings {
   readonly intervalSeconds: number;
 }
 
-export type PrivateLinkConnectionState =
-  | 'NotRequested'
-  | 'AwaitingConnection'
-  | 'Pending'
-  | 'Approved'
-  | 'Rejected'
-  | 'Disconnected';
+export type PrivateLinkConnectionState = 'NotRequested' | 'AwaitingConnection' | 'Pending' | 'Approved' | 'Rejected' | 'Disconnected';
 
 export interface PrivateLinkOrigin {
   readonly resourceId: string;

@@ -49,7 +49,11 @@ describe('normalize validation', () => {
     ['backend identity', (m) => (m.backends[0]!.name = ''), 'backend store/cart:8080: namespace and name are required'],
     ['origin cluster', (m) => (m.backends[0]!.origins[1]!.cluster = 'member-1'), 'backend store/cart:8080: duplicate origin cluster member-1'],
     ['empty cluster', (m) => (m.backends[0]!.origins[0]!.cluster = ''), 'backend store/cart:8080: origin with an empty cluster'],
-    ['export weight', (m) => (m.backends[0]!.origins[0]!.exportWeight = 1001), 'backend store/cart:8080: origin member-1 export weight 1001 is outside 1..1000'],
+    [
+      'export weight',
+      (m) => (m.backends[0]!.origins[0]!.exportWeight = 1001),
+      'backend store/cart:8080: origin member-1 export weight 1001 is outside 1..1000',
+    ],
     ['origin address', (m) => delete m.backends[0]!.origins[0]!.address, 'backend store/cart:8080: known origin member-1 has no address'],
     ['no origins', (m) => (m.backends[0]!.origins = []), 'backend store/cart:8080: has no origins'],
     ['routing rule', (m) => (m.routing[0]!.paths[0]!.candidates[0]!.rule = 7), 'routing HTTP store.example.com: unknown rule store/web 7'],

@@ -18,4 +18,3 @@ export function namespacedName(namespace: string, name: string): string {
 export function backendKey(namespace: string, name: string, port: number): string {
   return `${namespacedName(namespace, name)}:${port}`;
 }
-

@@ -153,15 +153,18 @@ function host(h: HostRouting): HostRouting {
  */
 export function normalize(model: GlobalGateway): NormalizeResult {
   const { gateway: g, config: c } = model;
-  const waf = c.wafPolicy && { id: c.wafPolicy.id, subscriptionId: c.wafPolicy.subscriptionId, resourceGroup: c.wafPolicy.resourceGroup, name: c.wafPolicy.name };
+  const waf = c.wafPolicy && {
+    id: c.wafPolicy.id,
+    subscriptionId: c.wafPolicy.subscriptionId,
+    resourceGroup: c.wafPolicy.resourceGroup,
+    name: c.wafPolicy.name,
+  };
   const copy: GlobalGateway = {
     gateway: { namespace: g.namespace, name: g.name, uid: g.uid, generation: g.generation },
     config: { sku: c.sku, wafPolicy: waf, originResponseTimeoutSeconds: c.originResponseTimeoutSeconds, deletionPolicy: c.deletionPolicy },
     listeners: model.listeners.map(listener).sort((a, b) => compareText(a.name, b.name)),
     routes: model.routes.map(route).sort((a, b) => compareText(a.namespace, b.namespace) || compareText(a.name, b.name)),
-    backends: model.backends
-      .map(backend)
-      .sort((a, b) => compareText(a.namespace, b.namespace) || compareText(a.name, b.name) || a.port - b.port),
+    backends: model.backends.map(backend).sort((a, b) => compareText(a.namespace, b.namespace) || compareText(a.name, b.name) || a.port - b.port),
     splits: model.splits.map(split).sort((a, b) => compareText(a.key, b.key)),
     routing: model.routing.map(host).sort((a, b) => compareText(a.protocol, b.protocol) || compareText(a.hostname, b.hostname)),
     source: source(model.source),

@@ -56,7 +56,8 @@ describe('buildRouting', () => {
     const header = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `h${i}`, value: 'v' }));
     const query = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `q${i}`, value: 'v' }));
     const subtreeOrder = (...matches: RoutedMatch[]) =>
-      buildRouting([attach(['h'], ...matches)]).routing[0]?.paths.find((p) => p.path.kind === 'Subtree' && p.path.value === '/a/b')
+      buildRouting([attach(['h'], ...matches)])
+        .routing[0]?.paths.find((p) => p.path.kind === 'Subtree' && p.path.value === '/a/b')
         ?.candidates.map((c) => c.route);
 
     it('puts a longer prefix ahead of a shorter one', () => {

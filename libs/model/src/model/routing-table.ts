@@ -1,5 +1,13 @@
 import { covers, hostnameSpecificity } from './hostnames.js';
-import { ANY_HOSTNAME, type HostRouting, type ListenerProtocol, type ModelMatch, type PathKey, type PathRouting, type RoutingCandidate } from './model-types.js';
+import {
+  ANY_HOSTNAME,
+  type HostRouting,
+  type ListenerProtocol,
+  type ModelMatch,
+  type PathKey,
+  type PathRouting,
+  type RoutingCandidate,
+} from './model-types.js';
 import { compareText } from '@fleet-gateway/api-types';
 
 /** A kept match of a kept rule, with what precedence needs to know about its route. */
@@ -44,7 +52,12 @@ export interface RoutingResult {
 
 function ownKeys(match: ModelMatch): PathKey[] {
   const { type, value } = match.path;
-  return type === 'Exact' ? [{ kind: 'Exact', value }] : [{ kind: 'Exact', value }, { kind: 'Subtree', value }];
+  return type === 'Exact'
+    ? [{ kind: 'Exact', value }]
+    : [
+        { kind: 'Exact', value },
+        { kind: 'Subtree', value },
+      ];
 }
 
 /** The key only this match's own path reaches: the exact path, or the subtree of a prefix. */
@@ -77,7 +90,11 @@ function toEntry(m: RoutedMatch, hostname: string): Entry {
 function sameConditions(a: Entry, b: Entry): boolean {
   if (a.conditions !== b.conditions) return false;
   const text = ({ match: m }: Entry) =>
-    JSON.stringify([m.method ?? '', [...m.headers].sort((x, y) => compareText(x.name, y.name)), [...m.queryParams].sort((x, y) => compareText(x.name, y.name))]);
+    JSON.stringify([
+      m.method ?? '',
+      [...m.headers].sort((x, y) => compareText(x.name, y.name)),
+      [...m.queryParams].sort((x, y) => compareText(x.name, y.name)),
+    ]);
   return text(a) === text(b);
 }
 

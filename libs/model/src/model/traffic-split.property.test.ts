@@ -89,7 +89,9 @@ describe('traffic splits as resolve computes them', () => {
         const positive = [...exact.values()].filter((s) => s > 0);
         fc.pre(positive.length > 0 && Math.min(...positive) * MAX_ORIGIN_WEIGHT >= Math.max(...positive) * 1.001);
         const { backends, refs } = modelBackends(set);
-        const enabled = trafficSplits(backends).splitFor(refs).origins.filter((o) => o.state === 'enabled');
+        const enabled = trafficSplits(backends)
+          .splitFor(refs)
+          .origins.filter((o) => o.state === 'enabled');
         const total = enabled.reduce((sum, o) => sum + (o.weight ?? 0), 0);
         expect(enabled).toHaveLength(positive.length);
         for (const o of enabled) {

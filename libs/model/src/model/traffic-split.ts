@@ -28,10 +28,7 @@ function splitTraffic(reduced: readonly RuleBackend[], backends: ReadonlyMap<str
     const origins = backends.get(ref.backend)?.origins ?? [];
     const exportTotal = origins.reduce((sum, o) => sum + (o.exportWeight ?? 0), 0);
     for (const origin of origins) {
-      const share =
-        origin.state === 'known' && routeTotal > 0 && exportTotal > 0
-          ? (ref.weight / routeTotal) * ((origin.exportWeight ?? 0) / exportTotal)
-          : 0;
+      const share = origin.state === 'known' && routeTotal > 0 && exportTotal > 0 ? (ref.weight / routeTotal) * ((origin.exportWeight ?? 0) / exportTotal) : 0;
       candidates.push({ backend: ref.backend, cluster: origin.cluster, state: origin.state, share });
     }
   }
@@ -39,9 +36,7 @@ function splitTraffic(reduced: readonly RuleBackend[], backends: ReadonlyMap<str
   const origins: SplitEntry[] = candidates.map((c, i) => {
     if (c.state === 'unknown') return { backend: c.backend, cluster: c.cluster, state: 'unknown' };
     const weight = weights[i] ?? 0;
-    return weight > 0
-      ? { backend: c.backend, cluster: c.cluster, state: 'enabled', weight }
-      : { backend: c.backend, cluster: c.cluster, state: 'disabled' };
+    return weight > 0 ? { backend: c.backend, cluster: c.cluster, state: 'enabled', weight } : { backend: c.backend, cluster: c.cluster, state: 'disabled' };
   });
   return { key: splitKey(reduced), backends: reduced, origins };
 }

@@ -44,7 +44,8 @@ function parseRecord(route: HTTPRoute, raw: string): AcceptedSpec | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(record) || typeof record.gateway !== 'string' || record.uid !== route.metadata.uid || !Number.isSafeInteger(record.generation)) return undefined;
+  if (!isObject(record) || typeof record.gateway !== 'string' || record.uid !== route.metadata.uid || !Number.isSafeInteger(record.generation))
+    return undefined;
   const spec = record.spec;
   // The shape the API server's schema would have checked, as far as resolve relies on it.
   if (!isObject(spec) || !isList(spec.parentRefs) || !isTexts(spec.hostnames) || !isList(spec.rules)) return undefined;
@@ -61,7 +62,9 @@ export function readAcceptedSpec(route: HTTPRoute, gateway: string): AcceptedSpe
 
 /** Every Gateway's record on the route: what it may serve, so its backends are among what the hub watches for it. */
 export function acceptedSpecsOf(route: HTTPRoute): AcceptedSpec[] {
-  return Object.entries(route.metadata.annotations ?? {}).flatMap(([key, raw]) => (key.startsWith(ACCEPTED_SPEC_PREFIX) ? (parseRecord(route, raw) ?? []) : []));
+  return Object.entries(route.metadata.annotations ?? {}).flatMap(([key, raw]) =>
+    key.startsWith(ACCEPTED_SPEC_PREFIX) ? (parseRecord(route, raw) ?? []) : [],
+  );
 }
 
 /** The annotation value recording the route's current generation as accepted by the Gateway. */

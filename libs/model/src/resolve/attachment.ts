@@ -59,7 +59,10 @@ function isolate(listener: ListenerResult, routeHostnames: readonly string[], si
   const isolated: { host: string; listener: string }[] = [];
   const refused: { host: string; problem: string }[] = [];
   for (const host of intersectingHostnames(listener, routeHostnames)) {
-    const owner = mostSpecificCovering(peers.map((p) => p.hostname), host);
+    const owner = mostSpecificCovering(
+      peers.map((p) => p.hostname),
+      host,
+    );
     // Every hostname but `*` becomes a custom domain with an AFD-managed certificate: one AFD refuses stays out.
     const problem = host === ANY_HOSTNAME ? undefined : customDomainHostProblem(host);
     if (owner !== listener.hostname) isolated.push({ host, listener: peers.find((p) => p.hostname === owner)?.name ?? '' });
@@ -77,9 +80,7 @@ export function attachParentRef(
   listeners: readonly ListenerResult[],
   index: InputIndex,
 ): ParentAttachment {
-  const matching = listeners.filter(
-    (l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port),
-  );
+  const matching = listeners.filter((l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port));
   const where = [ref.sectionName && `sectionName ${ref.sectionName}`, ref.port !== undefined && `port ${ref.port}`].filter(Boolean).join(' and ');
   if (matching.length === 0) {
     return { ok: false, reason: 'NoMatchingParent', message: `no listener of Gateway ${gateway.metadata.name} matches ${where}`, counted: [] };
@@ -92,7 +93,9 @@ export function attachParentRef(
     const refusing = matching.filter(takesRoutes).map((l) => l.name);
     const why = [
       ...(refusing.length > 0 ? [`listeners ${refusing.join(', ')} do not allow HTTPRoutes from namespace ${routeNamespace}`] : []),
-      ...matching.filter((l) => !takesRoutes(l)).map((l) => `listener ${l.name} takes no HTTPRoutes: it is not valid (${l.problem ?? 'no supported route kind'})`),
+      ...matching
+        .filter((l) => !takesRoutes(l))
+        .map((l) => `listener ${l.name} takes no HTTPRoutes: it is not valid (${l.problem ?? 'no supported route kind'})`),
     ];
     return { ok: false, reason: 'NotAllowedByListeners', message: why.join('; '), counted: [] };
   }

@@ -6,8 +6,7 @@ import type { InputIndex } from './input-index.js';
 import { backendKey, FLEET_NETWORKING_GROUP, GATEWAY_GROUP } from '../model/names.js';
 
 export type RefResolution =
-  | { readonly ok: true; readonly key: string; readonly weight: number; readonly notes: readonly string[] }
-  | Extract<BackendResolution, { ok: false }>;
+  { readonly ok: true; readonly key: string; readonly weight: number; readonly notes: readonly string[] } | Extract<BackendResolution, { ok: false }>;
 
 export interface BackendRefResolver {
   resolve(route: HTTPRoute, ref: HTTPBackendRef): RefResolution;
@@ -16,11 +15,13 @@ export interface BackendRefResolver {
 }
 
 function permitted(index: InputIndex, fromNamespace: string, toNamespace: string, name: string): boolean {
-  return index.referenceGrants(toNamespace).some(
-    (grant) =>
-      (grant.spec?.from ?? []).some((f) => f.group === GATEWAY_GROUP && f.kind === 'HTTPRoute' && f.namespace === fromNamespace) &&
-      (grant.spec?.to ?? []).some((t) => t.group === FLEET_NETWORKING_GROUP && t.kind === 'ServiceImport' && (!t.name || t.name === name)),
-  );
+  return index
+    .referenceGrants(toNamespace)
+    .some(
+      (grant) =>
+        (grant.spec?.from ?? []).some((f) => f.group === GATEWAY_GROUP && f.kind === 'HTTPRoute' && f.namespace === fromNamespace) &&
+        (grant.spec?.to ?? []).some((t) => t.group === FLEET_NETWORKING_GROUP && t.kind === 'ServiceImport' && (!t.name || t.name === name)),
+    );
 }
 
 /**
@@ -37,10 +38,18 @@ export function backendRefResolver(index: InputIndex, sku: Sku | undefined, gate
     const namespace = ref.namespace ?? routeNamespace;
     const label = `${kind} ${namespace}/${ref.name}`;
     if (group !== FLEET_NETWORKING_GROUP || kind !== 'ServiceImport') {
-      return { ok: false, reason: 'InvalidKind', message: `backendRef ${group || 'core'}/${kind} ${ref.name} is not supported; only ${FLEET_NETWORKING_GROUP}/ServiceImport` };
+      return {
+        ok: false,
+        reason: 'InvalidKind',
+        message: `backendRef ${group || 'core'}/${kind} ${ref.name} is not supported; only ${FLEET_NETWORKING_GROUP}/ServiceImport`,
+      };
     }
     if (namespace !== routeNamespace && !permitted(index, routeNamespace, namespace, ref.name)) {
-      return { ok: false, reason: 'RefNotPermitted', message: `no ReferenceGrant in namespace ${namespace} allows HTTPRoutes from ${routeNamespace} to reference ${label}` };
+      return {
+        ok: false,
+        reason: 'RefNotPermitted',
+        message: `no ReferenceGrant in namespace ${namespace} allows HTTPRoutes from ${routeNamespace} to reference ${label}`,
+      };
     }
     const serviceImport = index.serviceImport(namespace, ref.name);
     if (!serviceImport) return { ok: false, reason: 'BackendNotFound', message: `${label} not found` };

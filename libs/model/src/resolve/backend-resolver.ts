@@ -37,13 +37,7 @@ function toModelOrigin(origin: Exclude<ClusterOrigin, { state: 'none' }>, connec
 }
 
 /** Resolves one ServiceImport port into a backend with its origins, or the reason it cannot serve. */
-export function resolveBackend(
-  index: InputIndex,
-  serviceImport: ServiceImport,
-  port: number,
-  sku: Sku | undefined,
-  gateway: GatewayRef,
-): BackendResolution {
+export function resolveBackend(index: InputIndex, serviceImport: ServiceImport, port: number, sku: Sku | undefined, gateway: GatewayRef): BackendResolution {
   const namespace = serviceImport.metadata.namespace ?? '';
   const name = serviceImport.metadata.name ?? '';
   const label = `ServiceImport ${namespace}/${name}`;
@@ -76,7 +70,11 @@ export function resolveBackend(
   const decision = decideConnectivity(config.config.connectivity, usable);
   if (!decision.ok) return { ok: false, reason: decision.reason, message: `${label}: ${decision.message}` };
   if (decision.connectivity === 'private-link' && sku !== undefined && sku !== KnownSku.Premium) {
-    return { ok: false, reason: 'PrivateLinkRequiresPremium', message: `${label} resolves to Private Link, which needs a ${KnownSku.Premium} Gateway, not ${sku}` };
+    return {
+      ok: false,
+      reason: 'PrivateLinkRequiresPremium',
+      message: `${label} resolves to Private Link, which needs a ${KnownSku.Premium} Gateway, not ${sku}`,
+    };
   }
   const c = config.config;
   const backend: ModelBackend = {

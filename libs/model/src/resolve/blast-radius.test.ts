@@ -80,7 +80,19 @@ describe("no rule-level problem can invalidate the Gateway's model", () => {
     const inputs = inputsOf('backend-duplicate-refs-weights');
     const [route] = inputs.httpRoutes ?? [];
     if (!route) throw new Error('fixture has a route');
-    const odd = { ...route, metadata: { ...route.metadata, name: 'odd' }, spec: { ...route.spec, rules: [{ matches: [{ path: { type: 'PathPrefix' as const, value: '/odd' } }], backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'web', port: 8080, weight: -5 }] }] } };
+    const odd = {
+      ...route,
+      metadata: { ...route.metadata, name: 'odd' },
+      spec: {
+        ...route.spec,
+        rules: [
+          {
+            matches: [{ path: { type: 'PathPrefix' as const, value: '/odd' } }],
+            backendRefs: [{ group: 'networking.fleet.azure.com', kind: 'ServiceImport', name: 'web', port: 8080, weight: -5 }],
+          },
+        ],
+      },
+    };
     const result = resolveGateway({ ...inputs, httpRoutes: [route, odd] });
     expect(gatewayAccepted(result)).toMatchObject({ status: 'True', reason: 'Accepted' });
     expect(result.model?.routes.map((r) => r.name)).toEqual(['web']);
@@ -97,7 +109,9 @@ describe('listener isolation (case 5)', () => {
     const result = resolveGateway(inputsOf('route-listener-isolation'));
     const accepted = routeCondition(result, 'web', 'Accepted');
     expect(accepted).toMatchObject({ status: 'True', reason: 'Accepted' });
-    expect(accepted?.message).toContain("listener wild serves none of the route's hostnames: listener isolation gives each to the most specific listener (foo.example.com by listener foo)");
+    expect(accepted?.message).toContain(
+      "listener wild serves none of the route's hostnames: listener isolation gives each to the most specific listener (foo.example.com by listener foo)",
+    );
     expect(result.verdicts.gateway?.listeners.find((l) => l.name === 'wild')?.attachedRoutes).toBe(1);
   });
 });
@@ -145,7 +159,10 @@ describe('a revoked ReferenceGrant cuts access (Gateway API semantics, not held)
     const result = resolveGateway({ ...inputs, referenceGrants: [] });
     expect(result.model?.routes[0]?.rules[0]).toMatchObject({ withdrawn: 'NoValidBackends', backends: [] });
     expect(result.model?.routes[0]?.rules[0]?.held).toBeUndefined();
-    expect(result.verdicts.routes[0]?.parents[0]?.conditions.find((c) => c.type === 'ResolvedRefs')).toMatchObject({ status: 'False', reason: 'RefNotPermitted' });
+    expect(result.verdicts.routes[0]?.parents[0]?.conditions.find((c) => c.type === 'ResolvedRefs')).toMatchObject({
+      status: 'False',
+      reason: 'RefNotPermitted',
+    });
   });
 });
 
@@ -188,7 +205,9 @@ describe("a backend port's appProtocol", () => {
   it('one AFD cannot forward with is UnsupportedProtocol naming the field, value and what is expected, and withdraws only its rule', () => {
     const refs = routeCondition(result, 'web', 'ResolvedRefs');
     expect(refs).toMatchObject({ status: 'False', reason: 'UnsupportedProtocol' });
-    expect(refs?.message).toContain('ServiceImport store/grpc port 8080: appProtocol "kubernetes.io/h2c" (status.ports[].appProtocol) is not supported; expected "http" or "https"');
+    expect(refs?.message).toContain(
+      'ServiceImport store/grpc port 8080: appProtocol "kubernetes.io/h2c" (status.ports[].appProtocol) is not supported; expected "http" or "https"',
+    );
     expect(gatewayAccepted(result)?.status).toBe('True');
     const rules = result.model?.routes[0]?.rules ?? [];
     expect(rules.map((r) => r.withdrawn)).toEqual([undefined, 'NoValidBackends', undefined]);

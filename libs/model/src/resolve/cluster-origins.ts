@@ -43,7 +43,13 @@ function connectionState(ise: InternalServiceExport, gateway: GatewayRef): Pick<
   return { requestMessage: request.requestMessage, connectionState: connection?.status ?? 'AwaitingConnection' };
 }
 
-function knownOrigin(cluster: string, ise: InternalServiceExport, spec: NonNullable<InternalServiceExport['spec']>, gateway: GatewayRef, source: SourceRef): ClusterOrigin {
+function knownOrigin(
+  cluster: string,
+  ise: InternalServiceExport,
+  spec: NonNullable<InternalServiceExport['spec']>,
+  gateway: GatewayRef,
+  source: SourceRef,
+): ClusterOrigin {
   const pls = spec.privateLinkService;
   const privateLink =
     pls && spec.internalLoadBalancerIP
@@ -63,13 +69,7 @@ function knownOrigin(cluster: string, ise: InternalServiceExport, spec: NonNulla
  * Reads one cluster's export. Missing, stale or never-reported member data is unknown (fail-static: the provider
  * keeps what it last programmed); weight 0 and deletion are explicit unexports.
  */
-export function resolveClusterOrigin(
-  index: InputIndex,
-  serviceImport: ServiceImport,
-  cluster: string,
-  port: number,
-  gateway: GatewayRef,
-): ClusterOrigin {
+export function resolveClusterOrigin(index: InputIndex, serviceImport: ServiceImport, cluster: string, port: number, gateway: GatewayRef): ClusterOrigin {
   const namespace = serviceImport.metadata.namespace ?? '';
   const name = serviceImport.metadata.name ?? '';
   const ise = index.internalServiceExport(cluster, namespace, name);

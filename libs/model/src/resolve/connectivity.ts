@@ -3,8 +3,7 @@ import type { ClusterOrigin } from './cluster-origins.js';
 import type { ResolvedConnectivity } from '../model/model-types.js';
 
 export type ConnectivityDecision =
-  | { readonly ok: true; readonly connectivity: ResolvedConnectivity }
-  | { readonly ok: false; readonly reason: string; readonly message: string };
+  { readonly ok: true; readonly connectivity: ResolvedConnectivity } | { readonly ok: false; readonly reason: string; readonly message: string };
 
 type Known = Extract<ClusterOrigin, { state: 'known' }>;
 

@@ -14,7 +14,12 @@ const GATEWAY = 'store/edge';
 const FLEET = 'networking.fleet.azure.com';
 
 function serviceImport(namespace: string, name: string): ServiceImport {
-  return { apiVersion: `${FLEET}/v1alpha1`, kind: 'ServiceImport', metadata: { namespace, name }, status: { type: 'ClusterSetIP', ports: [{ port: 8080, protocol: 'TCP' }], clusters: [{ cluster: 'member-1' }] } };
+  return {
+    apiVersion: `${FLEET}/v1alpha1`,
+    kind: 'ServiceImport',
+    metadata: { namespace, name },
+    status: { type: 'ClusterSetIP', ports: [{ port: 8080, protocol: 'TCP' }], clusters: [{ cluster: 'member-1' }] },
+  };
 }
 
 function serviceExport(namespace: string, name: string, address: string): InternalServiceExport {
@@ -24,7 +29,16 @@ function serviceExport(namespace: string, name: string, address: string): Intern
     metadata: { namespace: 'fleet-member-member-1', name: `${namespace}-${name}` },
     spec: {
       ports: [{ port: 8080, protocol: 'TCP' }],
-      serviceReference: { clusterId: 'member-1', kind: 'Service', namespace, name, namespacedName: `${namespace}/${name}`, resourceVersion: '1', generation: 1, uid: `uid-${namespace}-${name}` },
+      serviceReference: {
+        clusterId: 'member-1',
+        kind: 'Service',
+        namespace,
+        name,
+        namespacedName: `${namespace}/${name}`,
+        resourceVersion: '1',
+        generation: 1,
+        uid: `uid-${namespace}-${name}`,
+      },
       type: 'LoadBalancer',
       weight: 1,
       publicAddress: address,
@@ -40,7 +54,10 @@ function route(team: string, path: string, generation = 1): HTTPRoute {
     apiVersion: 'gateway.networking.k8s.io/v1',
     kind: 'HTTPRoute',
     metadata: { namespace: team, name: team, uid: `uid-${team}`, generation, creationTimestamp: '2026-01-01T00:00:00Z' },
-    spec: { parentRefs: [{ name: 'edge', namespace: 'store' }], rules: [{ matches: [{ path: { type: 'PathPrefix', value: path } }], backendRefs: [backend('web')] }] },
+    spec: {
+      parentRefs: [{ name: 'edge', namespace: 'store' }],
+      rules: [{ matches: [{ path: { type: 'PathPrefix', value: path } }], backendRefs: [backend('web')] }],
+    },
   };
 }
 
@@ -59,7 +76,10 @@ function baseline(): HubInputs {
       apiVersion: 'gateway.networking.k8s.io/v1',
       kind: 'Gateway',
       metadata: { namespace: 'store', name: 'edge', uid: 'uid-edge', generation: 1 },
-      spec: { gatewayClassName: 'afd', listeners: [{ name: 'http', protocol: 'HTTP', port: 80, hostname: 'store.example.com', allowedRoutes: { namespaces: { from: 'All' } } }] },
+      spec: {
+        gatewayClassName: 'afd',
+        listeners: [{ name: 'http', protocol: 'HTTP', port: 80, hostname: 'store.example.com', allowedRoutes: { namespaces: { from: 'All' } } }],
+      },
     },
     httpRoutes: Object.entries(TEAMS).map(([team, path]) => recorded(route(team, path))),
     serviceImports: [...Object.keys(TEAMS).map((team) => serviceImport(team, 'web')), serviceImport('team-x', 'web')],
@@ -71,24 +91,93 @@ function baseline(): HubInputs {
 function edited(inputs: HubInputs, team: string, edit: (spec: HTTPRoute['spec']) => HTTPRoute['spec']): HubInputs {
   return {
     ...inputs,
-    httpRoutes: (inputs.httpRoutes ?? []).map((r) => (r.metadata.name === team ? { ...r, metadata: { ...r.metadata, generation: (r.metadata.generation ?? 0) + 1 }, spec: edit(r.spec) } : r)),
+    httpRoutes: (inputs.httpRoutes ?? []).map((r) =>
+      r.metadata.name === team ? { ...r, metadata: { ...r.metadata, generation: (r.metadata.generation ?? 0) + 1 }, spec: edit(r.spec) } : r,
+    ),
   };
 }
 
-const withRule = (rule: Partial<HTTPRouteRule>) => (spec: HTTPRoute['spec']): HTTPRoute['spec'] => ({ ...spec, rules: [{ ...spec.rules?.[0], ...rule }] });
-const withParent = (parent: Partial<ParentReference>) => (spec: HTTPRoute['spec']): HTTPRoute['spec'] => ({ ...spec, parentRefs: [{ name: 'edge', namespace: 'store', ...parent }] });
+const withRule =
+  (rule: Partial<HTTPRouteRule>) =>
+  (spec: HTTPRoute['spec']): HTTPRoute['spec'] => ({ ...spec, rules: [{ ...spec.rules?.[0], ...rule }] });
+const withParent =
+  (parent: Partial<ParentReference>) =>
+  (spec: HTTPRoute['spec']): HTTPRoute['spec'] => ({ ...spec, parentRefs: [{ name: 'edge', namespace: 'store', ...parent }] });
 
 /** The eight edits of a serving route a new user tries, besides `/b` to `/b*`, with the condition each must give. */
-const INVALID_EDITS: readonly { readonly name: string; readonly edit: (spec: HTTPRoute['spec']) => HTTPRoute['spec']; readonly type: string; readonly reason: string; readonly says: string }[] = [
-  { name: 'PathPrefix /b to /b*', edit: withRule({ matches: [{ path: { type: 'PathPrefix', value: '/b*' } }] }), type: 'Accepted', reason: 'UnsupportedValue', says: 'path PathPrefix /b* contains "*"' },
-  { name: 'backendRef to a core Service', edit: withRule({ backendRefs: [{ name: 'web', port: 8080 }] }), type: 'ResolvedRefs', reason: 'InvalidKind', says: 'web' },
-  { name: 'backendRef to another namespace without a ReferenceGrant', edit: withRule({ backendRefs: [backend('web', { namespace: 'team-x' })] }), type: 'ResolvedRefs', reason: 'RefNotPermitted', says: 'team-x' },
-  { name: 'backendRef to a missing ServiceImport', edit: withRule({ backendRefs: [backend('nosuch')] }), type: 'ResolvedRefs', reason: 'BackendNotFound', says: 'nosuch' },
-  { name: 'backendRef to a port the ServiceImport does not have', edit: withRule({ backendRefs: [backend('web', { port: 9090 })] }), type: 'ResolvedRefs', reason: 'BackendNotFound', says: '9090' },
-  { name: 'parentRef sectionName that matches nothing', edit: withParent({ sectionName: 'nosuch' }), type: 'Accepted', reason: 'NoMatchingParent', says: 'nosuch' },
-  { name: 'a hostname no listener takes', edit: (spec) => ({ ...spec, hostnames: ['other.example.com'] }), type: 'Accepted', reason: 'NoMatchingListenerHostname', says: 'other.example.com' },
-  { name: 'a RegularExpression path', edit: withRule({ matches: [{ path: { type: 'RegularExpression', value: '/b/.*' } }] }), type: 'Accepted', reason: 'UnsupportedValue', says: 'RegularExpression (/b/.*)' },
-  { name: 'one of two rules dropped', edit: (spec) => ({ ...spec, rules: [...(spec.rules ?? []), { matches: [{ path: { type: 'PathPrefix', value: '/b2*' } }], backendRefs: [backend('web')] }] }), type: 'Accepted', reason: 'UnsupportedValue', says: 'Dropped Rule(s): rule 1' },
+const INVALID_EDITS: readonly {
+  readonly name: string;
+  readonly edit: (spec: HTTPRoute['spec']) => HTTPRoute['spec'];
+  readonly type: string;
+  readonly reason: string;
+  readonly says: string;
+}[] = [
+  {
+    name: 'PathPrefix /b to /b*',
+    edit: withRule({ matches: [{ path: { type: 'PathPrefix', value: '/b*' } }] }),
+    type: 'Accepted',
+    reason: 'UnsupportedValue',
+    says: 'path PathPrefix /b* contains "*"',
+  },
+  {
+    name: 'backendRef to a core Service',
+    edit: withRule({ backendRefs: [{ name: 'web', port: 8080 }] }),
+    type: 'ResolvedRefs',
+    reason: 'InvalidKind',
+    says: 'web',
+  },
+  {
+    name: 'backendRef to another namespace without a ReferenceGrant',
+    edit: withRule({ backendRefs: [backend('web', { namespace: 'team-x' })] }),
+    type: 'ResolvedRefs',
+    reason: 'RefNotPermitted',
+    says: 'team-x',
+  },
+  {
+    name: 'backendRef to a missing ServiceImport',
+    edit: withRule({ backendRefs: [backend('nosuch')] }),
+    type: 'ResolvedRefs',
+    reason: 'BackendNotFound',
+    says: 'nosuch',
+  },
+  {
+    name: 'backendRef to a port the ServiceImport does not have',
+    edit: withRule({ backendRefs: [backend('web', { port: 9090 })] }),
+    type: 'ResolvedRefs',
+    reason: 'BackendNotFound',
+    says: '9090',
+  },
+  {
+    name: 'parentRef sectionName that matches nothing',
+    edit: withParent({ sectionName: 'nosuch' }),
+    type: 'Accepted',
+    reason: 'NoMatchingParent',
+    says: 'nosuch',
+  },
+  {
+    name: 'a hostname no listener takes',
+    edit: (spec) => ({ ...spec, hostnames: ['other.example.com'] }),
+    type: 'Accepted',
+    reason: 'NoMatchingListenerHostname',
+    says: 'other.example.com',
+  },
+  {
+    name: 'a RegularExpression path',
+    edit: withRule({ matches: [{ path: { type: 'RegularExpression', value: '/b/.*' } }] }),
+    type: 'Accepted',
+    reason: 'UnsupportedValue',
+    says: 'RegularExpression (/b/.*)',
+  },
+  {
+    name: 'one of two rules dropped',
+    edit: (spec) => ({
+      ...spec,
+      rules: [...(spec.rules ?? []), { matches: [{ path: { type: 'PathPrefix', value: '/b2*' } }], backendRefs: [backend('web')] }],
+    }),
+    type: 'Accepted',
+    reason: 'UnsupportedValue',
+    says: 'Dropped Rule(s): rule 1',
+  },
 ];
 
 function parentConditions(result: ResolveResult, team: string): readonly VerdictCondition[] {
@@ -141,7 +230,13 @@ describe('an invalid edit of a programmed route', () => {
   it('a hostname AFD cannot take as a custom domain holds too (Accepted=False naming it)', () => {
     const wildcard = (inputs: HubInputs): HubInputs => ({
       ...inputs,
-      gateway: { ...inputs.gateway, spec: { ...inputs.gateway.spec, listeners: [{ name: 'http', protocol: 'HTTP', port: 80, hostname: '*.example.com', allowedRoutes: { namespaces: { from: 'All' } } }] } },
+      gateway: {
+        ...inputs.gateway,
+        spec: {
+          ...inputs.gateway.spec,
+          listeners: [{ name: 'http', protocol: 'HTTP', port: 80, hostname: '*.example.com', allowedRoutes: { namespaces: { from: 'All' } } }],
+        },
+      },
     });
     const host = `${'a'.repeat(70)}.example.com`;
     const result = resolveGateway(edited(wildcard(baseline()), 'team-b', (spec) => ({ ...spec, hostnames: [host, 'b.example.com'] })));
@@ -163,7 +258,10 @@ describe('an invalid edit of a programmed route', () => {
 
   it('a route never accepted in full is not programmed: without a record, an invalid route stays out of the model', () => {
     const inputs = edited(baseline(), 'team-b', withRule({ matches: [{ path: { type: 'PathPrefix', value: '/b*' } }] }));
-    const unrecorded = { ...inputs, httpRoutes: (inputs.httpRoutes ?? []).map((r) => (r.metadata.name === 'team-b' ? { ...r, metadata: { ...r.metadata, annotations: {} } } : r)) };
+    const unrecorded = {
+      ...inputs,
+      httpRoutes: (inputs.httpRoutes ?? []).map((r) => (r.metadata.name === 'team-b' ? { ...r, metadata: { ...r.metadata, annotations: {} } } : r)),
+    };
     const result = resolveGateway(unrecorded);
     expect(result.model?.routes.map((r) => r.name)).toEqual(['team-a', 'team-c']);
     expect(condition(result, 'team-b', 'Accepted')?.message).not.toContain('serving generation');
@@ -173,7 +271,9 @@ describe('an invalid edit of a programmed route', () => {
     const breaking = edited(baseline(), 'team-b', withRule({ matches: [{ path: { type: 'PathPrefix', value: '/b*' } }] }));
     const withRecord = (value: string) => ({
       ...breaking,
-      httpRoutes: (breaking.httpRoutes ?? []).map((r) => (r.metadata.name === 'team-b' ? { ...r, metadata: { ...r.metadata, annotations: { [acceptedSpecKey(GATEWAY)]: value } } } : r)),
+      httpRoutes: (breaking.httpRoutes ?? []).map((r) =>
+        r.metadata.name === 'team-b' ? { ...r, metadata: { ...r.metadata, annotations: { [acceptedSpecKey(GATEWAY)]: value } } } : r,
+      ),
     });
     const accepted = route('team-b', '/b');
     const records = [
@@ -182,13 +282,21 @@ describe('an invalid edit of a programmed route', () => {
       'not json',
       JSON.stringify({ gateway: GATEWAY, uid: 'uid-team-b', generation: 1, spec: { rules: 'all' } }),
       // Passes the shape check, breaks the path conversion (a value that is not a string).
-      JSON.stringify({ gateway: GATEWAY, uid: 'uid-team-b', generation: 1, spec: { parentRefs: [{ name: 'edge', namespace: 'store' }], rules: [{ matches: [{ path: { value: 5 } }] }] } }),
+      JSON.stringify({
+        gateway: GATEWAY,
+        uid: 'uid-team-b',
+        generation: 1,
+        spec: { parentRefs: [{ name: 'edge', namespace: 'store' }], rules: [{ matches: [{ path: { value: 5 } }] }] },
+      }),
     ];
     for (const value of records) {
       const result = resolveGateway(withRecord(value));
       expect(result.model?.routes.map((r) => r.name)).toEqual(['team-a', 'team-c']);
     }
-    expect(readAcceptedSpec(withRecord(acceptedSpecValue(accepted, GATEWAY)).httpRoutes?.find((r) => r.metadata.name === 'team-b') as HTTPRoute, GATEWAY)?.generation).toBe(1);
+    expect(
+      readAcceptedSpec(withRecord(acceptedSpecValue(accepted, GATEWAY)).httpRoutes?.find((r) => r.metadata.name === 'team-b') as HTTPRoute, GATEWAY)
+        ?.generation,
+    ).toBe(1);
   });
 });
 
@@ -221,7 +329,13 @@ describe('changes outside the route withdraw exactly as today, held or not', () 
   it('allowedRoutes narrowed, or the parentRef removed: the route leaves the Gateway, edited or not', () => {
     const narrowed = (inputs: HubInputs): HubInputs => ({
       ...inputs,
-      gateway: { ...inputs.gateway, spec: { ...inputs.gateway.spec, listeners: [{ name: 'http', protocol: 'HTTP', port: 80, hostname: 'store.example.com', allowedRoutes: { namespaces: { from: 'Same' } } }] } },
+      gateway: {
+        ...inputs.gateway,
+        spec: {
+          ...inputs.gateway.spec,
+          listeners: [{ name: 'http', protocol: 'HTTP', port: 80, hostname: 'store.example.com', allowedRoutes: { namespaces: { from: 'Same' } } }],
+        },
+      },
     });
     for (const inputs of [narrowed(baseline()), narrowed(edited(baseline(), 'team-b', breakPath))]) {
       const result = resolveGateway(inputs);
@@ -239,10 +353,23 @@ describe('changes outside the route withdraw exactly as today, held or not', () 
       apiVersion: 'gateway.networking.k8s.io/v1beta1',
       kind: 'ReferenceGrant',
       metadata: { namespace: 'team-x', name: 'from-b' },
-      spec: { from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: 'team-b' }], to: [{ group: FLEET, kind: 'ServiceImport', name: 'web' }] },
+      spec: {
+        from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: 'team-b' }],
+        to: [{ group: FLEET, kind: 'ServiceImport', name: 'web' }],
+      },
     };
-    const crossRoute = recorded({ ...route('team-b', '/b'), spec: { ...route('team-b', '/b').spec, rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/b' } }], backendRefs: [backend('web', { namespace: 'team-x' })] }] } });
-    const granted: HubInputs = { ...baseline(), referenceGrants: [grant], httpRoutes: (baseline().httpRoutes ?? []).map((r) => (r.metadata.name === 'team-b' ? crossRoute : r)) };
+    const crossRoute = recorded({
+      ...route('team-b', '/b'),
+      spec: {
+        ...route('team-b', '/b').spec,
+        rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/b' } }], backendRefs: [backend('web', { namespace: 'team-x' })] }],
+      },
+    });
+    const granted: HubInputs = {
+      ...baseline(),
+      referenceGrants: [grant],
+      httpRoutes: (baseline().httpRoutes ?? []).map((r) => (r.metadata.name === 'team-b' ? crossRoute : r)),
+    };
     expect(rulesOf(resolveGateway(granted), 'team-b')?.[0]?.withdrawn).toBeUndefined();
     for (const inputs of [granted, edited(granted, 'team-b', breakPath)]) {
       const revoked = resolveGateway({ ...inputs, referenceGrants: [] });

@@ -38,7 +38,10 @@ describe('decideHostnameClaims', () => {
       fc.property(claimsArbitrary(EXACT), fc.infiniteStream(fc.nat()), (claims, keys) => {
         const holders = holdersOf(claims);
         for (const hostname of new Set(claims.map((c) => c.hostname))) expect(holders.filter((h) => h.hostname === hostname)).toHaveLength(1);
-        const order = claims.map((c) => ({ c, k: keys.next().value as number })).sort((x, y) => x.k - y.k).map((x) => x.c);
+        const order = claims
+          .map((c) => ({ c, k: keys.next().value as number }))
+          .sort((x, y) => x.k - y.k)
+          .map((x) => x.c);
         expect(ids(holdersOf(order))).toEqual(ids(holders));
       }),
     );
@@ -68,7 +71,12 @@ describe('decideHostnameClaims', () => {
         const rest = claims.filter((c) => c !== released);
         const next = rest
           .filter((c) => c.hostname === released.hostname)
-          .sort((a, b) => STANDINGS.indexOf(a.standing) - STANDINGS.indexOf(b.standing) || compareText(a.createdAt ?? '\uffff', b.createdAt ?? '\uffff') || compareText(a.gateway, b.gateway))[0];
+          .sort(
+            (a, b) =>
+              STANDINGS.indexOf(a.standing) - STANDINGS.indexOf(b.standing) ||
+              compareText(a.createdAt ?? '\uffff', b.createdAt ?? '\uffff') ||
+              compareText(a.gateway, b.gateway),
+          )[0];
         const after = holdersOf(rest);
         expect(ids(after.filter((h) => h.hostname === released.hostname))).toEqual(next ? ids([next]) : []);
         expect(ids(after.filter((h) => h.hostname !== released.hostname))).toEqual(ids(holders.filter((h) => h.hostname !== released.hostname)));
@@ -93,7 +101,11 @@ describe('decideHostnameClaims', () => {
 
 describe('hostnameClaimKey and hostnamesContest', () => {
   it('a wildcard and its first-level subdomains share a key and contest; other pairs do not', () => {
-    expect([hostnameClaimKey('*.contoso.com'), hostnameClaimKey('Shop.Contoso.com'), hostnameClaimKey('localhost')]).toEqual(['*.contoso.com', '*.contoso.com', 'localhost']);
+    expect([hostnameClaimKey('*.contoso.com'), hostnameClaimKey('Shop.Contoso.com'), hostnameClaimKey('localhost')]).toEqual([
+      '*.contoso.com',
+      '*.contoso.com',
+      'localhost',
+    ]);
     expect(hostnamesContest('*.contoso.com', 'shop.contoso.com')).toBe(true);
     expect(hostnamesContest('shop.contoso.com', 'SHOP.contoso.com')).toBe(true);
     expect(hostnamesContest('*.contoso.com', 'a.b.contoso.com')).toBe(false);

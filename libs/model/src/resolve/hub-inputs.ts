@@ -1,12 +1,5 @@
 import { gatewayContract, isSku, type Sku } from '@fleet-gateway/annotations';
-import type {
-  Gateway,
-  GatewayClass,
-  HTTPRoute,
-  InternalServiceExport,
-  ReferenceGrant,
-  ServiceImport,
-} from '@fleet-gateway/api-types';
+import type { Gateway, GatewayClass, HTTPRoute, InternalServiceExport, ReferenceGrant, ServiceImport } from '@fleet-gateway/api-types';
 import { parse, stringify } from 'yaml';
 
 /** Labels of a namespace, for listeners that select route namespaces by label. */

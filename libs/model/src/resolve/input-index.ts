@@ -27,15 +27,11 @@ function iseKey(exportNamespace: string, serviceNamespace: string, serviceName: 
 }
 
 export function indexInputs(inputs: HubInputs): InputIndex {
-  const imports = new Map(
-    (inputs.serviceImports ?? []).map((si) => [namespacedName(si.metadata.namespace ?? '', si.metadata.name ?? ''), si]),
-  );
+  const imports = new Map((inputs.serviceImports ?? []).map((si) => [namespacedName(si.metadata.namespace ?? '', si.metadata.name ?? ''), si]));
   const exports = new Map<string, InternalServiceExport>();
   for (const ise of inputs.internalServiceExports ?? []) {
     const ref = ise.spec?.serviceReference;
-    const key = ref
-      ? iseKey(ise.metadata.namespace ?? '', ref.namespace, ref.name)
-      : `${ise.metadata.namespace ?? ''}|name:${ise.metadata.name ?? ''}`;
+    const key = ref ? iseKey(ise.metadata.namespace ?? '', ref.namespace, ref.name) : `${ise.metadata.namespace ?? ''}|name:${ise.metadata.name ?? ''}`;
     exports.set(key, ise);
   }
   const grants = group(inputs.referenceGrants ?? [], (g) => g.metadata.namespace ?? '');

@@ -114,9 +114,7 @@ function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: 
     protocol: listener.protocol,
     port: listener.port,
     hostname: base.hostname,
-    ...(tls?.ok && tls.config.certificate
-      ? { tls: { certificate: tls.config.certificate, minimumTlsVersion: tls.config.minimumTlsVersion } }
-      : {}),
+    ...(tls?.ok && tls.config.certificate ? { tls: { certificate: tls.config.certificate, minimumTlsVersion: tls.config.minimumTlsVersion } } : {}),
     source: { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', section: listener.name },
   };
   return { ...base, model };

@@ -87,7 +87,10 @@ function resolveRuleRefs(route: HTTPRoute, rule: ConvertedRule, ctx: RouteContex
       const message = `rule ${rule.index}: ${resolution.message}`;
       if (resolution.configurationError) {
         held = joinMessages([held, message]);
-        problems.push({ reason: resolution.reason, message: `${message}; rule ${rule.index} keeps serving the last programmed configuration (nothing, if it was never programmed) until this is fixed` });
+        problems.push({
+          reason: resolution.reason,
+          message: `${message}; rule ${rule.index} keeps serving the last programmed configuration (nothing, if it was never programmed) until this is fixed`,
+        });
       } else {
         problems.push({ reason: resolution.reason, message });
       }

@@ -19,7 +19,9 @@ export interface RouteServing {
 export function routeProblems(res: RouteResolution): Set<string> {
   return new Set([
     ...res.parents.flatMap(({ attachment }) =>
-      attachment.ok ? attachment.attachments.flatMap((a) => a.refused.map((r) => `hostname ${r.host}: ${r.problem}`)) : [`${attachment.reason}: ${attachment.message}`],
+      attachment.ok
+        ? attachment.attachments.flatMap((a) => a.refused.map((r) => `hostname ${r.host}: ${r.problem}`))
+        : [`${attachment.reason}: ${attachment.message}`],
     ),
     ...res.rules.flatMap((rule) => rule.problems.map((problem) => `rule ${rule.index}: ${problem}`)),
     ...res.refProblems.map((problem) => `${problem.reason}: ${problem.message}`),

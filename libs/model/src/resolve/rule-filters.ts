@@ -10,10 +10,16 @@ function headerEdits(edits: NonNullable<HTTPRouteFilter['requestHeaderModifier']
 }
 
 /** Each set or add becomes an AFD header action, whose value AFD limits in length. */
-function convertHeaderEdits(type: 'RequestHeaderModifier' | 'ResponseHeaderModifier', modifier: NonNullable<HTTPRouteFilter['requestHeaderModifier']>): Converted<ModelFilter> {
+function convertHeaderEdits(
+  type: 'RequestHeaderModifier' | 'ResponseHeaderModifier',
+  modifier: NonNullable<HTTPRouteFilter['requestHeaderModifier']>,
+): Converted<ModelFilter> {
   const edits = headerEdits(modifier);
   const long = [...edits.set, ...edits.add].find((h) => h.value.length > MAX_HEADER_ACTION_VALUE);
-  if (long) return unsupported(`${type} of ${long.name} has a value of ${long.value.length} characters; AFD header actions take values of at most ${MAX_HEADER_ACTION_VALUE}`);
+  if (long)
+    return unsupported(
+      `${type} of ${long.name} has a value of ${long.value.length} characters; AFD header actions take values of at most ${MAX_HEADER_ACTION_VALUE}`,
+    );
   return { ok: true, value: { type, ...edits } };
 }
 

@@ -46,12 +46,18 @@ export function convertMatch(match: HTTPRouteMatch): Converted<ModelMatch> {
   const queryParams = firstByName(match.queryParams ?? [], false);
   const longHeader = headers.find((h) => h.value.length > MAX_HEADER_CONDITION_VALUE);
   if (longHeader) {
-    return { ok: false, problem: `header match ${longHeader.name} has a value of ${longHeader.value.length} characters; AFD rule conditions take header values of at most ${MAX_HEADER_CONDITION_VALUE}` };
+    return {
+      ok: false,
+      problem: `header match ${longHeader.name} has a value of ${longHeader.value.length} characters; AFD rule conditions take header values of at most ${MAX_HEADER_CONDITION_VALUE}`,
+    };
   }
   // Each of method, header and query parameter is one AFD rule condition (ANDed in one rule).
   const conditions = (match.method ? 1 : 0) + headers.length + queryParams.length;
   if (conditions > MAX_CONDITIONS_PER_RULE) {
-    return { ok: false, problem: `a match with ${conditions} method, header and query parameter conditions; an AFD rule takes at most ${MAX_CONDITIONS_PER_RULE}` };
+    return {
+      ok: false,
+      problem: `a match with ${conditions} method, header and query parameter conditions; an AFD rule takes at most ${MAX_CONDITIONS_PER_RULE}`,
+    };
   }
   return { ok: true, value: { path: { type, value: type === 'PathPrefix' ? normalizePrefix(value) : value }, method: match.method, headers, queryParams } };
 }

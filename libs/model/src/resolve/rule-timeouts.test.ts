@@ -21,9 +21,7 @@ describe('rule timeouts', () => {
   });
 
   it('names the field, the value and the range or the profile timeout', () => {
-    expect(timeoutProblem({ timeouts: { request: '15s' } }, 60)).toBe(
-      "timeouts.request 15s is outside AFD's range of 16s to 240s in whole seconds",
-    );
+    expect(timeoutProblem({ timeouts: { request: '15s' } }, 60)).toBe("timeouts.request 15s is outside AFD's range of 16s to 240s in whole seconds");
     expect(timeoutProblem({ timeouts: { request: '20500ms' } }, 60)).toContain('in whole seconds');
     expect(timeoutProblem({ timeouts: { backendRequest: '2m' } }, 60)).toMatch(
       /^timeouts\.backendRequest 2m differs from the Gateway's origin response timeout of 60s/,

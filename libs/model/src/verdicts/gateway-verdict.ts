@@ -48,8 +48,7 @@ export function gatewayConditions(
   if (first) {
     const listenerPart = invalid.length > 0 ? `listeners not valid: ${listenerText}` : undefined;
     accepted = make.isFalse('Accepted', first.reason, joinMessages([...problems.map((p) => p.message), listenerPart]));
-  }
-  else if (invalid.length === listeners.length) accepted = make.isFalse('Accepted', 'ListenersNotValid', `no listener is valid: ${listenerText}`);
+  } else if (invalid.length === listeners.length) accepted = make.isFalse('Accepted', 'ListenersNotValid', `no listener is valid: ${listenerText}`);
   else if (invalid.length > 0) accepted = make.isTrue('Accepted', 'ListenersNotValid', `some listeners are not valid: ${listenerText}`);
   else accepted = make.isTrue('Accepted', 'Accepted', 'Gateway is valid');
   if (accepted.status === 'True') return [accepted];

@@ -22,7 +22,13 @@ function resolvedRefs(res: RouteResolution, make: ReturnType<typeof conditionsFo
  * Why the route is not accepted through this parentRef, most fundamental first; all are reported together. A held
  * route serves none of its current rules, so a dropped rule refuses its generation too.
  */
-function acceptanceProblems(res: RouteResolution, attachment: RouteResolution['parents'][number]['attachment'], dropped: readonly string[], modelErrors?: string, held?: HeldRoute) {
+function acceptanceProblems(
+  res: RouteResolution,
+  attachment: RouteResolution['parents'][number]['attachment'],
+  dropped: readonly string[],
+  modelErrors?: string,
+  held?: HeldRoute,
+) {
   const problems: { reason: string; message: string }[] = [];
   if (!attachment.ok) problems.push({ reason: attachment.reason, message: attachment.message });
   if (modelErrors) problems.push({ reason: 'UnsupportedValue', message: `the route is not programmed: the model refuses it (${modelErrors})` });
@@ -59,7 +65,10 @@ function unservedThrough(a: ListenerAttachment): string[] {
   const refused = a.refused.map((r) => `hostname ${r.host} is not served through listener ${a.listener.name}: ${r.problem}`);
   if (a.hostnames.length > 0 || a.isolated.length === 0) return refused;
   const owners = a.isolated.map((i) => `${i.host} by listener ${i.listener}`).join(', ');
-  return [...refused, `listener ${a.listener.name} serves none of the route's hostnames: listener isolation gives each to the most specific listener (${owners})`];
+  return [
+    ...refused,
+    `listener ${a.listener.name} serves none of the route's hostnames: listener isolation gives each to the most specific listener (${owners})`,
+  ];
 }
 
 /** What precedence across routes decided about this one's matches. */
@@ -85,7 +94,8 @@ export function routeVerdict(res: RouteResolution, notes: RoutingNotes, held?: H
     const conditions: VerdictCondition[] = [];
     const problems = acceptanceProblems(res, attachment, dropped, notes.modelErrors, held);
     const [first] = problems;
-    if (first) conditions.push(make.isFalse('Accepted', first.reason, joinMessages([...problems.map((p) => p.message), ...(held ? [heldNote(res, held)] : [])])));
+    if (first)
+      conditions.push(make.isFalse('Accepted', first.reason, joinMessages([...problems.map((p) => p.message), ...(held ? [heldNote(res, held)] : [])])));
     else if (attachment.ok) {
       const listeners = [...new Set(attachment.attachments.map((a) => a.listener.name))].join(', ');
       const unserved = attachment.attachments.flatMap(unservedThrough);

@@ -14,7 +14,11 @@ const WITHDRAWN = /rule (\d+) is withdrawn \((\w+)\): its requests get an error,
  * why, instead of reporting a withdrawal that did not happen.
  */
 export function withdrawalsNotMade(routes: readonly RouteVerdict[], why: string): RouteVerdict[] {
-  const truthful = (message: string) => message.replace(WITHDRAWN, (_all, rule: string, reason: string) => `rule ${rule} would be withdrawn (${reason}), but ${why}: it keeps serving as last programmed`);
+  const truthful = (message: string) =>
+    message.replace(
+      WITHDRAWN,
+      (_all, rule: string, reason: string) => `rule ${rule} would be withdrawn (${reason}), but ${why}: it keeps serving as last programmed`,
+    );
   return routes.map((route) => ({
     ...route,
     parents: route.parents.map((parent) => ({ ...parent, conditions: parent.conditions.map((c) => ({ ...c, message: truthful(c.message) })) })),

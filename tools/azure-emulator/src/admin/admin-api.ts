@@ -29,7 +29,17 @@ export interface StateDump {
 }
 
 /** afdx.json DomainValidationState. */
-const DOMAIN_VALIDATION_STATES = ['Unknown', 'Submitting', 'Pending', 'Rejected', 'TimedOut', 'PendingRevalidation', 'Approved', 'RefreshingValidationToken', 'InternalError'];
+const DOMAIN_VALIDATION_STATES = [
+  'Unknown',
+  'Submitting',
+  'Pending',
+  'Rejected',
+  'TimedOut',
+  'PendingRevalidation',
+  'Approved',
+  'RefreshingValidationToken',
+  'InternalError',
+];
 
 /** The part of the admin API that concerns ARM state; the edge adds its own controls (see EdgeAdmin). */
 export class ArmAdmin {

@@ -23,7 +23,10 @@ describe('admin API over HTTP', () => {
 
   it('creates WAF policies and shows them in the state dump', async () => {
     const created = await call('POST', '/waf-policies', { subscriptionId: 'sub', resourceGroup: 'rg', name: 'waf1', sku: 'Premium_AzureFrontDoor' });
-    expect(created).toEqual({ status: 201, body: { id: '/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/frontDoorWebApplicationFirewallPolicies/waf1' } });
+    expect(created).toEqual({
+      status: 201,
+      body: { id: '/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/frontDoorWebApplicationFirewallPolicies/waf1' },
+    });
     const state = (await call('GET', '/state')).body as { resources: Array<{ id: string }>; edges: { edges: unknown[] } };
     expect(state.resources.map((resource) => resource.id)).toContain((created.body as { id: string }).id);
     expect(state.edges.edges).toHaveLength(3);
@@ -42,15 +45,22 @@ describe('admin API over HTTP', () => {
 
   it('answers 400 or 404 with an error body for bad calls', async () => {
     expect(await call('PUT', '/edge/addresses', { address: '10.0.0.1', port: 80 })).toMatchObject({ status: 400, body: { error: { code: 'BadRequest' } } });
-    expect((await call('POST', '/custom-domains/validate', { id: '/subscriptions/x/resourceGroups/y/providers/Microsoft.Cdn/profiles/p/customDomains/d' })).status).toBe(404);
+    expect(
+      (await call('POST', '/custom-domains/validate', { id: '/subscriptions/x/resourceGroups/y/providers/Microsoft.Cdn/profiles/p/customDomains/d' })).status,
+    ).toBe(404);
     expect((await call('POST', '/custom-domains/validate', {})).body).toMatchObject({ error: { message: "'id' must be a non-empty string; got null." } });
     expect((await call('GET', '/nope')).status).toBe(404);
   });
 
   it('connects a consumer private endpoint to a Private Link Service', async () => {
-    const missing = await call('POST', '/private-endpoint-connections', { privateLinkServiceId: '/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/privateLinkServices/p', privateEndpointId: '/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/privateEndpoints/e' });
+    const missing = await call('POST', '/private-endpoint-connections', {
+      privateLinkServiceId: '/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/privateLinkServices/p',
+      privateEndpointId: '/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/privateEndpoints/e',
+    });
     expect(missing).toMatchObject({ status: 404, body: { error: { code: 'ResourceNotFound' } } });
-    expect((await call('POST', '/private-endpoint-connections', { privateEndpointId: 'x' })).body).toMatchObject({ error: { message: "'privateLinkServiceId' must be a non-empty string; got null." } });
+    expect((await call('POST', '/private-endpoint-connections', { privateEndpointId: 'x' })).body).toMatchObject({
+      error: { message: "'privateLinkServiceId' must be a non-empty string; got null." },
+    });
   });
 
   it('maps addresses, waits for propagation and finishes running operations', async () => {

@@ -23,7 +23,13 @@ const ADMIN_ROUTES: Record<string, Handler> = {
   'POST /operations/finish': (_body, admin) => ok({ finished: admin.finishOperations() }),
   'PUT /resource-groups': (body, admin) => ({
     status: 201,
-    body: { id: admin.createResourceGroup({ subscriptionId: requireString(body, 'subscriptionId'), name: requireString(body, 'name'), ...(typeof body.location === 'string' ? { location: body.location } : {}) }) },
+    body: {
+      id: admin.createResourceGroup({
+        subscriptionId: requireString(body, 'subscriptionId'),
+        name: requireString(body, 'name'),
+        ...(typeof body.location === 'string' ? { location: body.location } : {}),
+      }),
+    },
   }),
   'POST /custom-domains/validate': (body, admin) => ok(admin.validateCustomDomain(requireString(body, 'id'))),
   'POST /custom-domains/validation-state': (body, admin) => ok(admin.setCustomDomainValidationState(requireString(body, 'id'), requireString(body, 'state'))),
@@ -51,7 +57,12 @@ const ADMIN_ROUTES: Record<string, Handler> = {
   'PUT /edge/addresses': (body, admin) => {
     const target = body.target;
     if (!isJsonObject(target)) throw badRequest("'target' must be an object { host, port }.");
-    return ok(admin.mapAddress(requireString(body, 'address'), requireNumber(body, 'port'), { host: requireString(target, 'host', 'target.host'), port: requireNumber(target, 'port', 'target.port') }));
+    return ok(
+      admin.mapAddress(requireString(body, 'address'), requireNumber(body, 'port'), {
+        host: requireString(target, 'host', 'target.host'),
+        port: requireNumber(target, 'port', 'target.port'),
+      }),
+    );
   },
   'DELETE /edge/addresses': (body, admin) => ok(admin.unmapAddress(requireString(body, 'address'), requireNumber(body, 'port'))),
 };

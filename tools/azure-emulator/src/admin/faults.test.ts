@@ -73,7 +73,13 @@ describe('fault injection', () => {
   });
 
   it('ends the next matching long-running operation Failed, which the SDK reports', async () => {
-    bed.emulator.admin.injectFault({ kind: 'lro-failure', method: 'PUT', pathPattern: '/originGroups/og-fail$', code: 'OriginGroupFailed', message: 'injected' });
+    bed.emulator.admin.injectFault({
+      kind: 'lro-failure',
+      method: 'PUT',
+      pathPattern: '/originGroups/og-fail$',
+      code: 'OriginGroupFailed',
+      message: 'injected',
+    });
     const error = await restErrorOf(bed.cdn.afdOriginGroups.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'og-fail', {}, FAST_POLLING));
     expect(String(error.message)).toContain('OriginGroupFailed');
     expect((await bed.cdn.afdOriginGroups.get(RESOURCE_GROUP, 'fd', 'og-fail')).provisioningState).toBe('Failed');

@@ -58,7 +58,8 @@ export class FaultInjector {
   /** Consumes one application of the first fault of the given kind matching the request. */
   take(kind: FaultKind, method: string, path: string): FaultSpec | undefined {
     const fault = this.faults.find(
-      (candidate) => candidate.kind === kind && candidate.remaining > 0 && (candidate.method === '*' || candidate.method === method) && candidate.regex.test(path),
+      (candidate) =>
+        candidate.kind === kind && candidate.remaining > 0 && (candidate.method === '*' || candidate.method === method) && candidate.regex.test(path),
     );
     if (fault === undefined) return undefined;
     fault.remaining -= 1;

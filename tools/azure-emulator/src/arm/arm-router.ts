@@ -32,7 +32,12 @@ export function routeArmRequest(request: IncomingArmRequest, context: EmulatorCo
   const apiVersion = requireApiVersion(request.url);
   const actionOf = resourceAction(request.method, path, context);
   if (actionOf !== undefined) {
-    return handleActionRequest({ method: request.method, path: actionOf.path, url: request.url, baseUrl: request.baseUrl, body: request.body }, actionOf.action, actionOf.kind, context);
+    return handleActionRequest(
+      { method: request.method, path: actionOf.path, url: request.url, baseUrl: request.baseUrl, body: request.body },
+      actionOf.action,
+      actionOf.kind,
+      context,
+    );
   }
   const kind = context.kinds.find(kindKeyOf(path.provider, path.types));
   if (kind === undefined) {

@@ -32,11 +32,7 @@ export interface RunningServer {
 }
 
 /** The ARM endpoint: HTTPS on 127.0.0.1, faults first, then authentication, throttling, role assignments and routing. */
-export async function startArmServer(
-  dependencies: ArmServerDependencies,
-  tls: { key: string; cert: string },
-  port: number,
-): Promise<RunningServer> {
+export async function startArmServer(dependencies: ArmServerDependencies, tls: { key: string; cert: string }, port: number): Promise<RunningServer> {
   const server = createServer({ key: tls.key, cert: tls.cert, keepAlive: true }, (request, response) => {
     handleArmHttpRequest(request, response, dependencies).catch(dependencies.onUnexpectedError);
   });

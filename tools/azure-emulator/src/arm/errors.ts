@@ -25,11 +25,7 @@ export function resourceNotFound(type: string, name: string, resourceGroup: stri
 }
 
 export function parentResourceNotFound(parentName: string): ArmError {
-  return new ArmError(
-    404,
-    'ParentResourceNotFound',
-    `Can not perform requested operation on nested resource. Parent resource '${parentName}' not found.`,
-  );
+  return new ArmError(404, 'ParentResourceNotFound', `Can not perform requested operation on nested resource. Parent resource '${parentName}' not found.`);
 }
 
 export function badRequest(message: string, code = 'BadRequest'): ArmError {

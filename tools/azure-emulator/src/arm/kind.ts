@@ -90,7 +90,8 @@ export function responseTypeOf(kind: ResourceKind): string {
  */
 export function responseIdOf(path: ArmPath, kind: ResourceKind): string {
   if (kind.provider !== 'Microsoft.Cdn') return formatArmPath(path);
-  const scope = path.resourceGroup === undefined ? `/subscriptions/${path.subscriptionId}` : `/subscriptions/${path.subscriptionId}/resourcegroups/${path.resourceGroup}`;
+  const scope =
+    path.resourceGroup === undefined ? `/subscriptions/${path.subscriptionId}` : `/subscriptions/${path.subscriptionId}/resourcegroups/${path.resourceGroup}`;
   const tail = path.types.flatMap((type, i) => [type.toLowerCase(), path.names[i] as string]);
   return `${scope}/providers/${kind.provider}/${tail.join('/')}`;
 }

@@ -207,10 +207,14 @@ describe('ARM request validation', () => {
   it('answers InvalidRequestContent for malformed JSON', async () => {
     const { request } = await import('node:https');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(new URL(`${PROFILE}/x${Q}`, emulator.armEndpoint), { method: 'PUT', ca: emulator.caCertificate, headers: { authorization: 'Bearer t' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        new URL(`${PROFILE}/x${Q}`, emulator.armEndpoint),
+        { method: 'PUT', ca: emulator.caCertificate, headers: { authorization: 'Bearer t' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end('{not json');
     });

@@ -18,7 +18,9 @@ const group = (name: string) => `/subscriptions/${SUBSCRIPTION}/resourcegroups/$
 
 describe('resource groups (Microsoft.Resources)', () => {
   it('a PUT into a resource group that does not exist answers 404 ResourceGroupNotFound, through the SDK', async () => {
-    const error = await restErrorOf(bed.cdn.profiles.beginCreateAndWait('rg-missing', 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, FAST_POLLING));
+    const error = await restErrorOf(
+      bed.cdn.profiles.beginCreateAndWait('rg-missing', 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, FAST_POLLING),
+    );
     expect([error.statusCode, error.code, error.message]).toEqual([404, 'ResourceGroupNotFound', "Resource group 'rg-missing' could not be found."]);
     const network = await restErrorOf(bed.network.publicIPAddresses.createOrUpdate('rg-missing', 'ip', { location: 'eastus' }, FAST_POLLING));
     expect([network.statusCode, network.code]).toEqual([404, 'ResourceGroupNotFound']);
@@ -29,9 +31,20 @@ describe('resource groups (Microsoft.Resources)', () => {
     expect(await raw.send('HEAD', group('rg-arm'))).toMatchObject({ status: 404 });
     expect(await raw.send('PUT', group('rg-arm'), {})).toMatchObject({ status: 400, body: { error: { code: 'LocationRequired' } } });
     const created = await raw.send('PUT', group('rg-arm'), { location: 'westeurope', tags: { team: 'fleet' } });
-    expect(created).toMatchObject({ status: 201, body: { id: `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-arm`, name: 'rg-arm', location: 'westeurope', properties: { provisioningState: 'Succeeded' } } });
+    expect(created).toMatchObject({
+      status: 201,
+      body: {
+        id: `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-arm`,
+        name: 'rg-arm',
+        location: 'westeurope',
+        properties: { provisioningState: 'Succeeded' },
+      },
+    });
     expect(await raw.send('PUT', group('RG-ARM'), { location: 'westeurope' })).toMatchObject({ status: 200, body: { name: 'rg-arm' } });
-    expect(await raw.send('PUT', group('rg-arm'), { location: 'eastus' })).toMatchObject({ status: 409, body: { error: { code: 'InvalidResourceGroupLocation' } } });
+    expect(await raw.send('PUT', group('rg-arm'), { location: 'eastus' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'InvalidResourceGroupLocation' } },
+    });
     expect(await raw.send('GET', group('rg-arm'))).toMatchObject({ status: 200, body: { type: 'Microsoft.Resources/resourceGroups' } });
     const list = await raw.send('GET', `/subscriptions/${SUBSCRIPTION}/resourcegroups?api-version=2021-04-01`);
     expect((list.body as { value: { name: string }[] }).value.map((g) => g.name)).toEqual(expect.arrayContaining(['rg-arm']));
@@ -45,7 +58,12 @@ describe('resource groups (Microsoft.Resources)', () => {
   });
 
   it('the admin API creates one too', async () => {
-    expect(bed.emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-admin' })).toBe(`/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-admin`);
-    expect((await bed.cdn.profiles.beginCreateAndWait('rg-admin', 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, FAST_POLLING)).provisioningState).toBe('Succeeded');
+    expect(bed.emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-admin' })).toBe(
+      `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-admin`,
+    );
+    expect(
+      (await bed.cdn.profiles.beginCreateAndWait('rg-admin', 'fd', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, FAST_POLLING))
+        .provisioningState,
+    ).toBe('Succeeded');
   });
 });

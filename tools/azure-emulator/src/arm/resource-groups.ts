@@ -46,7 +46,11 @@ export class ResourceGroups {
     const existing = this.groups.get(key);
     if (existing !== undefined) {
       if (existing.location.toLowerCase() !== location.toLowerCase()) {
-        throw new ArmError(409, 'InvalidResourceGroupLocation', `Invalid resource group location '${location}'. The Resource group already exists in location '${existing.location}'.`);
+        throw new ArmError(
+          409,
+          'InvalidResourceGroupLocation',
+          `Invalid resource group location '${location}'. The Resource group already exists in location '${existing.location}'.`,
+        );
       }
       existing.tags = { ...tags };
       return { group: existing, created: false };
@@ -74,7 +78,14 @@ function keyOf(subscriptionId: string, name: string): string {
 }
 
 export function resourceGroupDocument(group: ResourceGroup): Record<string, unknown> {
-  return { id: group.id, name: group.name, type: 'Microsoft.Resources/resourceGroups', location: group.location, tags: group.tags, properties: { provisioningState: 'Succeeded' } };
+  return {
+    id: group.id,
+    name: group.name,
+    type: 'Microsoft.Resources/resourceGroups',
+    location: group.location,
+    tags: group.tags,
+    properties: { provisioningState: 'Succeeded' },
+  };
 }
 
 /**

@@ -47,7 +47,8 @@ export function handleActionRequest(request: ArmRequest, name: string, kind: Res
   const action = kind.actions?.[name.toLowerCase()];
   if (action === undefined || request.method !== 'POST') throw methodNotAllowed(kind, request.method);
   const record = context.store.get(resourceKey(formatArmPath(request.path)));
-  if (record === undefined) throw resourceNotFound(typeName(kind), request.path.names[request.path.names.length - 1] as string, request.path.resourceGroup ?? '');
+  if (record === undefined)
+    throw resourceNotFound(typeName(kind), request.path.names[request.path.names.length - 1] as string, request.path.resourceGroup ?? '');
   const running = record.operationId === undefined ? undefined : context.operations.get(record.operationId);
   if (running?.status === 'InProgress') throw busy(record);
   action.start(record, context);

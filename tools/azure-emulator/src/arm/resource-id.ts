@@ -17,7 +17,10 @@ export function isCollection(path: ArmPath): boolean {
 }
 
 export function parseArmPath(pathname: string): ArmPath | undefined {
-  const parts = pathname.split('/').filter((part) => part !== '').map(decodeSegment);
+  const parts = pathname
+    .split('/')
+    .filter((part) => part !== '')
+    .map(decodeSegment);
   if (parts.length < 4 || parts[0]?.toLowerCase() !== 'subscriptions') return undefined;
   const subscriptionId = parts[1] as string;
   let index = 2;
@@ -46,9 +49,8 @@ function decodeSegment(segment: string): string {
 }
 
 export function formatArmPath(path: ArmPath): string {
-  const scope = path.resourceGroup === undefined
-    ? `/subscriptions/${path.subscriptionId}`
-    : `/subscriptions/${path.subscriptionId}/resourceGroups/${path.resourceGroup}`;
+  const scope =
+    path.resourceGroup === undefined ? `/subscriptions/${path.subscriptionId}` : `/subscriptions/${path.subscriptionId}/resourceGroups/${path.resourceGroup}`;
   const tail = path.types.flatMap((type, i) => (path.names[i] === undefined ? [type] : [type, path.names[i]]));
   return `${scope}/providers/${path.provider}/${tail.join('/')}`;
 }

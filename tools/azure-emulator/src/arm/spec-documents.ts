@@ -174,7 +174,10 @@ function convertRef(ref: string, context: WalkContext): Json {
 }
 
 function fixExclusiveBounds(source: Json, result: Json): void {
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof source[exclusive] !== 'boolean') continue;
     delete result[exclusive];
     if (source[exclusive] === true && typeof source[bound] === 'number') {

@@ -38,13 +38,7 @@ export interface ResourceRecord {
  * A resource the emulator creates by itself, already provisioned, rather than through an ARM write (WAF policies from
  * the admin API, AFD's private endpoint connections).
  */
-export function provisionedRecord(
-  path: ArmPath,
-  kindKey: string,
-  body: ResourceBody,
-  nowMs: number,
-  internal: Record<string, unknown> = {},
-): ResourceRecord {
+export function provisionedRecord(path: ArmPath, kindKey: string, body: ResourceBody, nowMs: number, internal: Record<string, unknown> = {}): ResourceRecord {
   const id = formatArmPath(path);
   const now = new Date(nowMs).toISOString();
   return {
@@ -114,9 +108,7 @@ export class ResourceStore {
   /** Every record strictly under a key, deepest first (the order a cascade delete removes them in). */
   descendants(key: string): ResourceRecord[] {
     const prefix = `${key}/`;
-    return [...this.records.values()]
-      .filter((record) => record.key.startsWith(prefix))
-      .sort((a, b) => b.key.split('/').length - a.key.split('/').length);
+    return [...this.records.values()].filter((record) => record.key.startsWith(prefix)).sort((a, b) => b.key.split('/').length - a.key.split('/').length);
   }
 
   all(): ResourceRecord[] {

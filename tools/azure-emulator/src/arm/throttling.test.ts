@@ -39,7 +39,11 @@ describe('ARM throttling over HTTPS', () => {
   const list = `${profiles}?api-version=2024-02-01`;
 
   beforeAll(async () => {
-    raw = await startRawEmulator({ lroDelayMs: 0, clock: () => now, throttling: { reads: { burst: 3, refillPerSecond: 0.5 }, writes: { burst: 2, refillPerSecond: 0.25 } } });
+    raw = await startRawEmulator({
+      lroDelayMs: 0,
+      clock: () => now,
+      throttling: { reads: { burst: 3, refillPerSecond: 0.5 }, writes: { burst: 2, refillPerSecond: 0.25 } },
+    });
     raw.emulator.admin.createResourceGroup({ subscriptionId: '00000000-0000-0000-0000-000000000001', name: 'rg' });
   });
   afterAll(() => raw.stop());

@@ -63,8 +63,7 @@ function requestClassOf(method: string): RequestClass {
 }
 
 export type ThrottleDecision =
-  | { allowed: true; headers: Record<string, string> }
-  | { allowed: false; retryAfterSeconds: number; headers: Record<string, string>; message: string };
+  { allowed: true; headers: Record<string, string> } | { allowed: false; retryAfterSeconds: number; headers: Record<string, string>; message: string };
 
 /**
  * Buckets per subscription and request class, then the provider scope; `undefined` settings turn throttling off.

@@ -4,8 +4,10 @@ import { convertSpecs, SPEC_BASE_URL } from './spec-documents.js';
 import { SchemaValidator, fieldPath } from './validation.js';
 
 const validator = new SchemaValidator(DEFAULT_SPEC_DIR);
-const validate = (definition: `${string}.json#${string}`, body: unknown, applyDefaults = false) => () =>
-  validator.validate(definition, body, { applyDefaults, errorCode: 'BadRequest' });
+const validate =
+  (definition: `${string}.json#${string}`, body: unknown, applyDefaults = false) =>
+  () =>
+    validator.validate(definition, body, { applyDefaults, errorCode: 'BadRequest' });
 
 describe('schema validation against the vendored official specs', () => {
   it('lists the refs it treats as open objects: the network files that are not vendored', () => {
@@ -20,7 +22,9 @@ describe('schema validation against the vendored official specs', () => {
 
   it('accepts anything where an unresolved $ref points (subnet), and checks the rest', () => {
     const subnet = { id: 42, whatever: { nested: true } };
-    expect(validate('network/2025-05-01/loadBalancer.json#LoadBalancer', { properties: { frontendIPConfigurations: [{ name: 'fe', properties: { subnet } }] } })).not.toThrow();
+    expect(
+      validate('network/2025-05-01/loadBalancer.json#LoadBalancer', { properties: { frontendIPConfigurations: [{ name: 'fe', properties: { subnet } }] } }),
+    ).not.toThrow();
     expect(validate('network/2025-05-01/loadBalancer.json#LoadBalancer', { properties: { frontendIPConfigurations: [{ name: 7 }] } })).toThrow(
       "'properties.frontendIPConfigurations[0].name' must be string; got 7.",
     );
@@ -38,7 +42,9 @@ describe('schema validation against the vendored official specs', () => {
   it('validates a discriminated subtype chosen by its discriminator value', () => {
     const secret = (parameters: unknown) => ({ properties: { parameters } });
     expect(validate('cdn/2024-02-01/afdx.json#Secret', secret({ type: 'UrlSigningKey', keyId: 'k', secretSource: { id: 'x' } }))).not.toThrow();
-    expect(validate('cdn/2024-02-01/afdx.json#Secret', secret({ type: 'UrlSigningKey', secretSource: { id: 'x' } }))).toThrow("'properties.parameters.keyId' is required.");
+    expect(validate('cdn/2024-02-01/afdx.json#Secret', secret({ type: 'UrlSigningKey', secretSource: { id: 'x' } }))).toThrow(
+      "'properties.parameters.keyId' is required.",
+    );
     expect(validate('cdn/2024-02-01/afdx.json#Secret', secret({ type: 'Sideways' }))).toThrow("'properties.parameters.type' must be one of");
   });
 
@@ -48,7 +54,13 @@ describe('schema validation against the vendored official specs', () => {
 
   it('converts boolean exclusive bounds and x-nullable', () => {
     const { schemas } = convertSpecs([
-      { url: `${SPEC_BASE_URL}t.json`, definitions: { T: { type: 'integer', minimum: 1, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }, N: { type: 'string', 'x-nullable': true } } },
+      {
+        url: `${SPEC_BASE_URL}t.json`,
+        definitions: {
+          T: { type: 'integer', minimum: 1, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false },
+          N: { type: 'string', 'x-nullable': true },
+        },
+      },
     ]);
     expect(schemas[0]?.definitions).toEqual({ T: { type: 'integer', exclusiveMinimum: 1, maximum: 9 }, N: { type: ['string', 'null'] } });
   });

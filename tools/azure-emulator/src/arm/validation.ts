@@ -47,8 +47,7 @@ export class SchemaValidator {
       const [fileUrl, pointer = ''] = url.split('#');
       const schema = this.specs.schemas.find((candidate) => candidate.$id === fileUrl);
       const node = schema?.definitions[pointer.replace('/definitions/', '')] as
-        | { properties?: Record<string, unknown>; allOf?: Array<{ $ref?: string }> }
-        | undefined;
+        { properties?: Record<string, unknown>; allOf?: Array<{ $ref?: string }> } | undefined;
       for (const name of Object.keys(node?.properties ?? {})) names.add(name);
       for (const parent of node?.allOf ?? []) if (parent.$ref !== undefined) visit(parent.$ref);
     };
@@ -86,7 +85,10 @@ function createAjv(specs: ConvertedSpecs, useDefaults: boolean): Ajv {
 
 /** A JSON pointer such as `/properties/origins/0/weight` as a readable path: `properties.origins[0].weight`. */
 export function fieldPath(instancePath: string, child?: string): string {
-  const segments = instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) segments.push(child);
   return segments.reduce((path, segment) => {
     if (/^\d+$/.test(segment)) return `${path}[${segment}]`;

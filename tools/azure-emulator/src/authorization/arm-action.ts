@@ -16,7 +16,10 @@ const VERBS: Record<string, string> = { GET: 'read', HEAD: 'read', PUT: 'write',
  */
 const OPERATION_ACTIONS: Record<string, Record<string, string>> = {
   'microsoft.cdn': { operationstatuses: 'Microsoft.Cdn/operationresults/read', operationresults: 'Microsoft.Cdn/operationresults/read' },
-  'microsoft.network': { operationstatuses: 'Microsoft.Network/locations/operations/read', operationresults: 'Microsoft.Network/locations/operationResults/read' },
+  'microsoft.network': {
+    operationstatuses: 'Microsoft.Network/locations/operations/read',
+    operationresults: 'Microsoft.Network/locations/operationResults/read',
+  },
 };
 
 /**
@@ -51,7 +54,10 @@ function actedOn(path: ArmPath): string {
 
 /** The types as the resource kind spells them, where the emulator knows it (a POST's action name is kept as sent). */
 function canonicalTypes(path: ArmPath, context: EmulatorContext): string[] {
-  const types = isCollection(path) && path.names.length > 0 && context.kinds.find(kindKeyOf(path.provider, path.types)) === undefined ? path.types.slice(0, -1) : path.types;
+  const types =
+    isCollection(path) && path.names.length > 0 && context.kinds.find(kindKeyOf(path.provider, path.types)) === undefined
+      ? path.types.slice(0, -1)
+      : path.types;
   const kind = context.kinds.find(kindKeyOf(path.provider, types));
   return [...(kind?.types ?? types), ...path.types.slice(types.length)];
 }

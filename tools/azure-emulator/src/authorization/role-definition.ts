@@ -25,7 +25,8 @@ export function parseRoleDefinition(document: unknown): RoleDefinition {
   }
   const fields = document as Record<string, unknown>;
   const name = fields['Name'];
-  if (typeof name !== 'string' || name === '') throw badRequest(`The role definition's 'Name' must be a non-empty string; got ${JSON.stringify(name ?? null)}.`, 'InvalidRoleDefinition');
+  if (typeof name !== 'string' || name === '')
+    throw badRequest(`The role definition's 'Name' must be a non-empty string; got ${JSON.stringify(name ?? null)}.`, 'InvalidRoleDefinition');
   const actions = stringList(fields, 'Actions');
   if (actions.length === 0) throw badRequest(`The role definition '${name}' grants no action ('Actions' is empty).`, 'InvalidRoleDefinition');
   return { name, actions, notActions: stringList(fields, 'NotActions') };

@@ -55,7 +55,10 @@ describe('role assignments on the ARM endpoint', () => {
     });
     bed.emulator.admin.assignRole({ principalId: principal, scope: group, role: role('results', ['Microsoft.Cdn/operationresults/*']) });
     await cdn.profiles.beginCreateAndWait(RESOURCE_GROUP, 'fd2', PROFILE, FAST_POLLING);
-    await expect(cdn.profiles.beginDeleteAndWait(RESOURCE_GROUP, 'fd2', FAST_POLLING)).rejects.toMatchObject({ statusCode: 403, message: expect.stringContaining("'Microsoft.Cdn/profiles/delete'") });
+    await expect(cdn.profiles.beginDeleteAndWait(RESOURCE_GROUP, 'fd2', FAST_POLLING)).rejects.toMatchObject({
+      statusCode: 403,
+      message: expect.stringContaining("'Microsoft.Cdn/profiles/delete'"),
+    });
     await expect(cdn.profiles.beginCreateAndWait('other', 'fd', PROFILE, FAST_POLLING)).rejects.toMatchObject({
       statusCode: 403,
       message: expect.stringContaining(`over scope '/subscriptions/${SUBSCRIPTION}/resourceGroups/other/providers/Microsoft.Cdn/profiles/fd'`),
@@ -66,12 +69,31 @@ describe('role assignments on the ARM endpoint', () => {
     await createInternalLoadBalancer(bed, 'lb', ['fe']);
     const pls = await createPrivateLinkService(bed, 'pls', 'lb', 'fe');
     await bed.cdn.profiles.beginCreateAndWait(RESOURCE_GROUP, 'fd', PROFILE, FAST_POLLING);
-    await bed.cdn.afdOriginGroups.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'og', { loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3 } }, FAST_POLLING);
-    await bed.cdn.afdCustomDomains.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'cd', { hostName: 'shop.example.com', tlsSettings: { certificateType: 'ManagedCertificate' } }, FAST_POLLING);
-    const cdnRole = role('cdn', ['Microsoft.Cdn/operationresults/*', 'Microsoft.Cdn/profiles/origingroups/origins/*', 'Microsoft.Cdn/profiles/customdomains/*/action']);
+    await bed.cdn.afdOriginGroups.beginCreateAndWait(
+      RESOURCE_GROUP,
+      'fd',
+      'og',
+      { loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3 } },
+      FAST_POLLING,
+    );
+    await bed.cdn.afdCustomDomains.beginCreateAndWait(
+      RESOURCE_GROUP,
+      'fd',
+      'cd',
+      { hostName: 'shop.example.com', tlsSettings: { certificateType: 'ManagedCertificate' } },
+      FAST_POLLING,
+    );
+    const cdnRole = role('cdn', [
+      'Microsoft.Cdn/operationresults/*',
+      'Microsoft.Cdn/profiles/origingroups/origins/*',
+      'Microsoft.Cdn/profiles/customdomains/*/action',
+    ]);
     bed.emulator.admin.assignRole({ principalId: principal, scope: group, role: cdnRole });
     await cdn.afdCustomDomains.beginRefreshValidationTokenAndWait(RESOURCE_GROUP, 'fd', 'cd', FAST_POLLING);
-    const origin = { hostName: '10.0.0.4', sharedPrivateLinkResource: { privateLink: { id: pls.id as string }, privateLinkLocation: 'eastus', requestMessage: 'm' } };
+    const origin = {
+      hostName: '10.0.0.4',
+      sharedPrivateLinkResource: { privateLink: { id: pls.id as string }, privateLinkLocation: 'eastus', requestMessage: 'm' },
+    };
     await expect(cdn.afdOrigins.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'og', 'o', origin, FAST_POLLING)).rejects.toMatchObject({
       statusCode: 403,
       code: 'LinkedAuthorizationFailed',
@@ -80,7 +102,13 @@ describe('role assignments on the ARM endpoint', () => {
     bed.emulator.admin.assignRole({ principalId: principal, scope: pls.id as string, role: role('pls', ['Microsoft.Network/privateLinkServices/read']) });
     await cdn.afdOrigins.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'og', 'o', origin, FAST_POLLING);
     // An origin without Private Link names nothing else.
-    await bed.cdn.afdOriginGroups.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'og2', { loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3 } }, FAST_POLLING);
+    await bed.cdn.afdOriginGroups.beginCreateAndWait(
+      RESOURCE_GROUP,
+      'fd',
+      'og2',
+      { loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3 } },
+      FAST_POLLING,
+    );
     await cdn.afdOrigins.beginCreateAndWait(RESOURCE_GROUP, 'fd', 'og2', 'public', { hostName: 'shop.example.net' }, FAST_POLLING);
     expect(bed.emulator.admin.exercisedActions(principal)).toEqual([
       'Microsoft.Cdn/operationresults/read',
@@ -98,14 +126,20 @@ describe('role assignments on the ARM endpoint', () => {
     const credential = new ManagedIdentityCredential({ clientId: bed.emulator.managedIdentity.clientId });
     const client = new CdnManagementClient(credential, SUBSCRIPTION, sdkClientOptions(bed.emulator));
     bed.emulator.admin.assignRole({ principalId: principal, scope: group, role: role('reader', ['Microsoft.Cdn/profiles/read']) });
-    await expect(client.profiles.beginCreateAndWait(RESOURCE_GROUP, 'fd', PROFILE, FAST_POLLING)).rejects.toMatchObject({ statusCode: 403, message: expect.stringContaining(`The client '${principal}'`) });
+    await expect(client.profiles.beginCreateAndWait(RESOURCE_GROUP, 'fd', PROFILE, FAST_POLLING)).rejects.toMatchObject({
+      statusCode: 403,
+      message: expect.stringContaining(`The client '${principal}'`),
+    });
     expect(bed.emulator.admin.exercisedActions(principal)).toEqual(['Microsoft.Cdn/profiles/write']);
   });
 
   it('takes role assignments from the options and over the admin API; cleared, nobody is checked again', async () => {
     const definition = JSON.parse(readFileSync(new URL('../../../../deploy/azure-roles/hub-gateway-waf-reader.json', import.meta.url), 'utf8')) as unknown;
     const admin = (method: string, path: string, body: unknown) =>
-      fetch(`${bed.emulator.admin.url}${path}`, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      fetch(`${bed.emulator.admin.url}${path}`, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }));
     expect(await admin('POST', '/role-assignments', { principalId: principal, scope: group, roleDefinition: { Name: 'empty', Actions: [] } })).toMatchObject({
       status: 400,
       body: { error: { code: 'InvalidRoleDefinition', message: "The role definition 'empty' grants no action ('Actions' is empty)." } },
@@ -135,4 +169,3 @@ describe('Azure action patterns', () => {
     expect(actionMatches('Microsoft.Cdn/profiles.read', 'Microsoft.Cdn/profilesXread')).toBe(false);
   });
 });
-

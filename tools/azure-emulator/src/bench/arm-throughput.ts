@@ -23,7 +23,11 @@ interface Target {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { requests: { type: 'string', default: '5000' }, concurrency: { type: 'string', default: '32' }, 'in-process': { type: 'boolean', default: false } },
+    options: {
+      requests: { type: 'string', default: '5000' },
+      concurrency: { type: 'string', default: '32' },
+      'in-process': { type: 'boolean', default: false },
+    },
   });
   const requests = Number(values.requests);
   const concurrency = Number(values.concurrency);

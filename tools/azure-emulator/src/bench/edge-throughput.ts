@@ -23,7 +23,9 @@ const RULES = 10;
 const GROUP_ID = `${PROFILE}/originGroups/og`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { requests: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '16' }, runs: { type: 'string', default: '9' } } });
+  const { values } = parseArgs({
+    options: { requests: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '16' }, runs: { type: 'string', default: '9' } },
+  });
   const [requests, concurrency, runs] = (['requests', 'concurrency', 'runs'] as const).map((name) => {
     const value = Number(values[name]);
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer; got '${values[name]}'.`);
@@ -38,7 +40,8 @@ async function main(): Promise<void> {
     await fetch(`${emulator.adminUrl}/edge/propagated`, { method: 'POST' });
     const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
     const headers = { 'x-variant': 'none', 'x-client': 'bench' };
-    const load = (host: string, count: number): Promise<number> => edgeLoad({ edgeUrl: emulator.edgeUrl, host, path: '/shop/item?page=2', headers, agent }, count, concurrency);
+    const load = (host: string, count: number): Promise<number> =>
+      edgeLoad({ edgeUrl: emulator.edgeUrl, host, path: '/shop/item?page=2', headers, agent }, count, concurrency);
     await load(hosts.plain, Math.min(1000, requests));
     await load(hosts.ruled, Math.min(1000, requests));
     const figures = { plain: [] as number[], ruled: [] as number[] };
@@ -96,16 +99,34 @@ function summary(perSecond: number[]): { min: number; median: number; max: numbe
 async function configure(client: RawArmClient, backendPort: number): Promise<{ plain: string; ruled: string }> {
   await expectStatus(client.send('PUT', `/subscriptions/${SUB}/resourcegroups/bench?api-version=2021-04-01`, { location: 'eastus' }), 201);
   await expectStatus(client.send('PUT', `${PROFILE}${Q}`, { location: 'global', sku: { name: 'Premium_AzureFrontDoor' } }), 201);
-  await expectStatus(client.send('PUT', `${GROUP_ID}${Q}`, { properties: { loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3, additionalLatencyInMilliseconds: 50 } } }), 201);
-  await expectStatus(client.send('PUT', `${GROUP_ID}/origins/backend${Q}`, { properties: { hostName: '127.0.0.1', httpPort: backendPort, enabledState: 'Enabled' } }), 201);
+  await expectStatus(
+    client.send('PUT', `${GROUP_ID}${Q}`, {
+      properties: { loadBalancingSettings: { sampleSize: 4, successfulSamplesRequired: 3, additionalLatencyInMilliseconds: 50 } },
+    }),
+    201,
+  );
+  await expectStatus(
+    client.send('PUT', `${GROUP_ID}/origins/backend${Q}`, { properties: { hostName: '127.0.0.1', httpPort: backendPort, enabledState: 'Enabled' } }),
+    201,
+  );
   await expectStatus(client.send('PUT', `${PROFILE}/ruleSets/bench${Q}`), 201);
   for (let i = 1; i <= RULES; i++) await expectStatus(client.send('PUT', `${PROFILE}/ruleSets/bench/rules/rule${i}${Q}`, { properties: rule(i) }), 201);
   const hosts: Record<string, string> = {};
   for (const name of ['plain', 'ruled']) {
-    const endpoint = await expectStatus(client.send('PUT', `${PROFILE}/afdEndpoints/${name}${Q}`, { location: 'global', properties: { enabledState: 'Enabled' } }), 201);
+    const endpoint = await expectStatus(
+      client.send('PUT', `${PROFILE}/afdEndpoints/${name}${Q}`, { location: 'global', properties: { enabledState: 'Enabled' } }),
+      201,
+    );
     hosts[name] = (endpoint.body as { properties: { hostName: string } }).properties.hostName;
     const ruleSets = name === 'ruled' ? [{ id: `${PROFILE}/ruleSets/bench` }] : [];
-    const route = { originGroup: { id: GROUP_ID }, ruleSets, patternsToMatch: ['/*'], supportedProtocols: ['Http', 'Https'], forwardingProtocol: 'HttpOnly', linkToDefaultDomain: 'Enabled' };
+    const route = {
+      originGroup: { id: GROUP_ID },
+      ruleSets,
+      patternsToMatch: ['/*'],
+      supportedProtocols: ['Http', 'Https'],
+      forwardingProtocol: 'HttpOnly',
+      linkToDefaultDomain: 'Enabled',
+    };
     await expectStatus(client.send('PUT', `${PROFILE}/afdEndpoints/${name}/routes/default${Q}`, { properties: route }), 201);
   }
   return { plain: hosts.plain as string, ruled: hosts.ruled as string };
@@ -113,15 +134,45 @@ async function configure(client: RawArmClient, backendPort: number): Promise<{ p
 
 /** Rules 1–9 test a header (odd) or the query string with a RegEx (even) and do not match; rule 10 matches every request. */
 function rule(i: number): Record<string, unknown> {
-  const override = { name: 'RouteConfigurationOverride', parameters: { typeName: 'DeliveryRuleRouteConfigurationOverrideActionParameters', originGroupOverride: { originGroup: { id: GROUP_ID }, forwardingProtocol: 'HttpOnly' } } };
-  const header = (headerAction: string, headerName: string, value: string, name = 'ModifyRequestHeader') => ({ name, parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction, headerName, value } });
+  const override = {
+    name: 'RouteConfigurationOverride',
+    parameters: {
+      typeName: 'DeliveryRuleRouteConfigurationOverrideActionParameters',
+      originGroupOverride: { originGroup: { id: GROUP_ID }, forwardingProtocol: 'HttpOnly' },
+    },
+  };
+  const header = (headerAction: string, headerName: string, value: string, name = 'ModifyRequestHeader') => ({
+    name,
+    parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction, headerName, value },
+  });
   if (i === RULES) {
-    return { order: i, conditions: [], actions: [header('Overwrite', 'x-bench', 'ruled'), header('Append', 'x-client', '-edge'), header('Overwrite', 'cache-control', 'no-store', 'ModifyResponseHeader')], matchProcessingBehavior: 'Continue' };
+    return {
+      order: i,
+      conditions: [],
+      actions: [
+        header('Overwrite', 'x-bench', 'ruled'),
+        header('Append', 'x-client', '-edge'),
+        header('Overwrite', 'cache-control', 'no-store', 'ModifyResponseHeader'),
+      ],
+      matchProcessingBehavior: 'Continue',
+    };
   }
   const condition =
     i % 2 === 1
-      ? { name: 'RequestHeader', parameters: { typeName: 'DeliveryRuleRequestHeaderConditionParameters', selector: 'x-variant', operator: 'Equal', matchValues: [`v${i}`], transforms: ['Lowercase'] } }
-      : { name: 'QueryString', parameters: { typeName: 'DeliveryRuleQueryStringConditionParameters', operator: 'RegEx', matchValues: [`(^|&)variant=v${i}(&|$)`] } };
+      ? {
+          name: 'RequestHeader',
+          parameters: {
+            typeName: 'DeliveryRuleRequestHeaderConditionParameters',
+            selector: 'x-variant',
+            operator: 'Equal',
+            matchValues: [`v${i}`],
+            transforms: ['Lowercase'],
+          },
+        }
+      : {
+          name: 'QueryString',
+          parameters: { typeName: 'DeliveryRuleQueryStringConditionParameters', operator: 'RegEx', matchValues: [`(^|&)variant=v${i}(&|$)`] },
+        };
   return { order: i, conditions: [condition], actions: [override], matchProcessingBehavior: 'Continue' };
 }
 

@@ -67,7 +67,13 @@ describe('AFD origin groups and origins', () => {
       createOrigin(bed, 'fd-standard', 'og', {
         name: 'private',
         hostName: '10.0.0.9',
-        extra: { sharedPrivateLinkResource: { privateLink: { id: '/subscriptions/x/resourceGroups/y/providers/Microsoft.Network/privateLinkServices/z' }, privateLinkLocation: 'eastus', requestMessage: 'hi' } },
+        extra: {
+          sharedPrivateLinkResource: {
+            privateLink: { id: '/subscriptions/x/resourceGroups/y/providers/Microsoft.Network/privateLinkServices/z' },
+            privateLinkLocation: 'eastus',
+            requestMessage: 'hi',
+          },
+        },
       }),
     );
     expect(error.statusCode).toBe(400);
@@ -98,7 +104,9 @@ describe('AFD routes', () => {
 
   it('answers 400 BadRequest for a second route on the same domain, pattern and protocol', async () => {
     await createRoute(bed, 'fd', 'api', 'first', 'og-api', { patternsToMatch: ['/shop/*'], supportedProtocols: ['Https'] });
-    const error = await restErrorOf(createRoute(bed, 'fd', 'api', 'second', 'og-api', { patternsToMatch: ['/SHOP/*', '/x'], supportedProtocols: ['Http', 'Https'] }));
+    const error = await restErrorOf(
+      createRoute(bed, 'fd', 'api', 'second', 'og-api', { patternsToMatch: ['/SHOP/*', '/x'], supportedProtocols: ['Http', 'Https'] }),
+    );
     expect(error.statusCode).toBe(400);
     expect(error.code).toBe('BadRequest');
     expect(error.message).toContain('The route domains, paths and protocols configuration has a conflict.');
@@ -131,7 +139,15 @@ describe('AFD rule sets and rules', () => {
       'fd',
       'rules1',
       'addHeader',
-      { order: 1, actions: [{ name: 'ModifyResponseHeader', parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-fleet', value: '1' } }] },
+      {
+        order: 1,
+        actions: [
+          {
+            name: 'ModifyResponseHeader',
+            parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-fleet', value: '1' },
+          },
+        ],
+      },
       FAST_POLLING,
     );
     expect(rule.matchProcessingBehavior).toBe('Continue');
@@ -154,14 +170,19 @@ describe('AFD rule sets and rules', () => {
   }
 
   it('validates a rule action against its discriminated subtype', async () => {
-    const error = await refusedRule('rules2', { order: 1, actions: [{ name: 'UrlRedirect', parameters: { typeName: 'DeliveryRuleUrlRedirectActionParameters', redirectType: 'Sideways' as never } }] });
+    const error = await refusedRule('rules2', {
+      order: 1,
+      actions: [{ name: 'UrlRedirect', parameters: { typeName: 'DeliveryRuleUrlRedirectActionParameters', redirectType: 'Sideways' as never } }],
+    });
     expect(error.message).toContain("'properties.actions[0].parameters.redirectType' must be one of");
   });
 
   it('refuses a RegEx match value that is not a regular expression, naming the field and the value (A65)', async () => {
     const error = await refusedRule('rules3', {
       order: 1,
-      conditions: [{ name: 'QueryString', parameters: { typeName: 'DeliveryRuleQueryStringConditionParameters', operator: 'RegEx', matchValues: ['(unclosed'] } }],
+      conditions: [
+        { name: 'QueryString', parameters: { typeName: 'DeliveryRuleQueryStringConditionParameters', operator: 'RegEx', matchValues: ['(unclosed'] } },
+      ],
       actions: [{ name: 'ModifyResponseHeader', parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Delete', headerName: 'server' } }],
     });
     expect(error.statusCode).toBe(400);
@@ -183,7 +204,13 @@ describe('AFD custom domains and secrets', () => {
     expect(domain.validationProperties?.validationToken).toMatch(/^[0-9a-f]{32}$/);
     bed.emulator.admin.validateCustomDomain(cdnId('profiles', 'fd', 'customDomains', 'shop'));
     expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'shop')).domainValidationState).toBe('Approved');
-    const updated = await bed.cdn.afdCustomDomains.beginUpdateAndWait(RG, 'fd', 'shop', { tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS12' } }, FAST_POLLING);
+    const updated = await bed.cdn.afdCustomDomains.beginUpdateAndWait(
+      RG,
+      'fd',
+      'shop',
+      { tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS12' } },
+      FAST_POLLING,
+    );
     expect(updated.tlsSettings?.minimumTlsVersion).toBe('TLS12');
     expect((await collect(bed.cdn.afdCustomDomains.listByProfile(RG, 'fd'))).map((d) => d.hostName)).toContain('shop.contoso.example');
     await bed.cdn.afdCustomDomains.beginDeleteAndWait(RG, 'fd', 'shop', FAST_POLLING);
@@ -194,7 +221,9 @@ describe('AFD custom domains and secrets', () => {
       RG,
       'fd',
       'cert1',
-      { parameters: { type: 'CustomerCertificate', secretSource: { id: '/subscriptions/x/resourceGroups/y/providers/Microsoft.KeyVault/vaults/v/secrets/s' } } },
+      {
+        parameters: { type: 'CustomerCertificate', secretSource: { id: '/subscriptions/x/resourceGroups/y/providers/Microsoft.KeyVault/vaults/v/secrets/s' } },
+      },
       FAST_POLLING,
     );
     expect(secret.provisioningState).toBe('Succeeded');
@@ -214,20 +243,42 @@ describe('AFD security policies', () => {
         RG,
         'fd',
         'sp',
-        { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RG}/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/nowaf` }, associations: [endpointRef] } as never },
+        {
+          parameters: {
+            type: 'WebApplicationFirewall',
+            wafPolicy: { id: `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RG}/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/nowaf` },
+            associations: [endpointRef],
+          } as never,
+        },
         FAST_POLLING,
       ),
     );
     expect(missing.statusCode).toBe(400);
     expect(missing.message).toContain('must reference an existing Front Door WAF policy');
 
-    const standardWaf = bed.emulator.admin.createWafPolicy({ subscriptionId: SUBSCRIPTION, resourceGroup: RG, name: 'wafStandard', sku: 'Standard_AzureFrontDoor' });
+    const standardWaf = bed.emulator.admin.createWafPolicy({
+      subscriptionId: SUBSCRIPTION,
+      resourceGroup: RG,
+      name: 'wafStandard',
+      sku: 'Standard_AzureFrontDoor',
+    });
     const mismatch = await restErrorOf(
-      bed.cdn.securityPolicies.beginCreateAndWait(RG, 'fd', 'sp', { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: standardWaf }, associations: [endpointRef] } as never }, FAST_POLLING),
+      bed.cdn.securityPolicies.beginCreateAndWait(
+        RG,
+        'fd',
+        'sp',
+        { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: standardWaf }, associations: [endpointRef] } as never },
+        FAST_POLLING,
+      ),
     );
     expect(mismatch.message).toContain('they must match');
 
-    const premiumWaf = bed.emulator.admin.createWafPolicy({ subscriptionId: SUBSCRIPTION, resourceGroup: RG, name: 'wafPremium', sku: 'Premium_AzureFrontDoor' });
+    const premiumWaf = bed.emulator.admin.createWafPolicy({
+      subscriptionId: SUBSCRIPTION,
+      resourceGroup: RG,
+      name: 'wafPremium',
+      sku: 'Premium_AzureFrontDoor',
+    });
     const created = await bed.cdn.securityPolicies.beginCreateAndWait(
       RG,
       'fd',
@@ -240,7 +291,9 @@ describe('AFD security policies', () => {
       RG,
       'fd',
       'sp',
-      { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: premiumWaf }, associations: [{ ...endpointRef, patternsToMatch: ['/api/*'] }] } as never },
+      {
+        parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: premiumWaf }, associations: [{ ...endpointRef, patternsToMatch: ['/api/*'] }] } as never,
+      },
       FAST_POLLING,
     );
     expect(JSON.stringify(patched.parameters)).toContain('/api/*');
@@ -251,15 +304,32 @@ describe('AFD security policies', () => {
     await createEndpoint(bed, 'fd', 'secure-2');
     const otherRef = { domains: [{ id: cdnId('profiles', 'fd', 'afdEndpoints', 'secure-2') }], patternsToMatch: ['/*'] };
     const shared = await restErrorOf(
-      bed.cdn.securityPolicies.beginCreateAndWait(RG, 'fd', 'sp2', { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: premiumWaf }, associations: [otherRef] } as never }, FAST_POLLING),
+      bed.cdn.securityPolicies.beginCreateAndWait(
+        RG,
+        'fd',
+        'sp2',
+        { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: premiumWaf }, associations: [otherRef] } as never },
+        FAST_POLLING,
+      ),
     );
     expect([shared.statusCode, shared.code, shared.message]).toEqual([
       400,
       'BadRequest',
       "WAF policy 'wafPremium' is already associated with security policy 'sp' of this profile; a WAF policy can be in one security policy per profile.",
     ]);
-    const secondWaf = bed.emulator.admin.createWafPolicy({ subscriptionId: SUBSCRIPTION, resourceGroup: RG, name: 'wafPremium2', sku: 'Premium_AzureFrontDoor' });
-    const second = await bed.cdn.securityPolicies.beginCreateAndWait(RG, 'fd', 'sp2', { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: secondWaf }, associations: [otherRef] } as never }, FAST_POLLING);
+    const secondWaf = bed.emulator.admin.createWafPolicy({
+      subscriptionId: SUBSCRIPTION,
+      resourceGroup: RG,
+      name: 'wafPremium2',
+      sku: 'Premium_AzureFrontDoor',
+    });
+    const second = await bed.cdn.securityPolicies.beginCreateAndWait(
+      RG,
+      'fd',
+      'sp2',
+      { parameters: { type: 'WebApplicationFirewall', wafPolicy: { id: secondWaf }, associations: [otherRef] } as never },
+      FAST_POLLING,
+    );
     expect(second.provisioningState).toBe('Succeeded');
     await bed.cdn.securityPolicies.beginDeleteAndWait(RG, 'fd', 'sp2', FAST_POLLING);
     await bed.cdn.securityPolicies.beginDeleteAndWait(RG, 'fd', 'sp', FAST_POLLING);

@@ -72,22 +72,13 @@ export function limitFor(limit: PerSku, profile: ResourceRecord): number {
 }
 
 /** Refuses creating one more child of a kind in the profile when the SKU's limit is reached. */
-export function enforceProfileLimit(
-  request: WriteRequest,
-  context: EmulatorContext,
-  kindKey: string,
-  limit: PerSku,
-  what: string,
-  underKey?: string,
-): void {
+export function enforceProfileLimit(request: WriteRequest, context: EmulatorContext, kindKey: string, limit: PerSku, what: string, underKey?: string): void {
   if (request.existing !== undefined) return;
   const profile = profileOf(request, context);
   const max = limitFor(limit, profile);
   const count = context.store.ofKind(kindKey, underKey ?? profile.key).length;
   if (count >= max) {
-    throw badRequest(
-      `Limit reached: ${what} cannot exceed ${max} for SKU '${profile.body.sku?.name}' (profile '${profile.name}' has ${count}).`,
-    );
+    throw badRequest(`Limit reached: ${what} cannot exceed ${max} for SKU '${profile.body.sku?.name}' (profile '${profile.name}' has ${count}).`);
   }
 }
 
@@ -98,13 +89,7 @@ export function referenceKey(reference: unknown): string | undefined {
 }
 
 /** Resolves a reference that must point at an existing resource of a kind inside the same profile. */
-export function requireReference(
-  reference: unknown,
-  field: string,
-  kindKey: string,
-  request: WriteRequest,
-  context: EmulatorContext,
-): ResourceRecord {
+export function requireReference(reference: unknown, field: string, kindKey: string, request: WriteRequest, context: EmulatorContext): ResourceRecord {
   const key = referenceKey(reference);
   const profileKey = profileKeyOf(request.path);
   const target = key === undefined ? undefined : context.store.get(key);

@@ -6,7 +6,9 @@ import { FAST_POLLING, RESOURCE_GROUP, cdnId, startTestBed, type TestBed } from 
 let bed: TestBed;
 beforeAll(async () => {
   bed = await startTestBed({
-    limits: { afd: { endpointsPerProfile: { standard: 1, premium: 2 }, originsPerOriginGroup: { standard: 2, premium: 2 }, rulesPerRoute: { standard: 2, premium: 2 } } },
+    limits: {
+      afd: { endpointsPerProfile: { standard: 1, premium: 2 }, originsPerOriginGroup: { standard: 2, premium: 2 }, rulesPerRoute: { standard: 2, premium: 2 } },
+    },
   });
 });
 afterAll(() => bed.emulator.stop());
@@ -45,7 +47,15 @@ describe('AFD limits per SKU', () => {
         'rules',
         ruleSet,
         name,
-        { order: 1, actions: [{ name: 'ModifyResponseHeader', parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-a', value: '1' } }] },
+        {
+          order: 1,
+          actions: [
+            {
+              name: 'ModifyResponseHeader',
+              parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-a', value: '1' },
+            },
+          ],
+        },
         FAST_POLLING,
       );
     for (const ruleSet of ['rs1', 'rs2', 'rs3']) {
@@ -54,7 +64,9 @@ describe('AFD limits per SKU', () => {
     }
     const ref = (ruleSet: string) => ({ id: cdnId('profiles', 'rules', 'ruleSets', ruleSet) });
     await createRoute(bed, 'rules', 'e', 'two', 'og', { ruleSets: [ref('rs1'), ref('rs2')], patternsToMatch: ['/two/*'] });
-    const tooMany = await restErrorOf(createRoute(bed, 'rules', 'e', 'three', 'og', { ruleSets: [ref('rs1'), ref('rs2'), ref('rs3')], patternsToMatch: ['/three/*'] }));
+    const tooMany = await restErrorOf(
+      createRoute(bed, 'rules', 'e', 'three', 'og', { ruleSets: [ref('rs1'), ref('rs2'), ref('rs3')], patternsToMatch: ['/three/*'] }),
+    );
     expect([tooMany.statusCode, tooMany.message]).toEqual([400, "Limit reached: 'properties.ruleSets' hold 3 rules together; a route can have at most 2."]);
     const oneMore = await restErrorOf(addRule('rs2', 'second'));
     expect(oneMore.message).toBe("Limit reached: route 'two' would have 3 rules across its rule sets; the maximum is 2.");
@@ -64,22 +76,40 @@ describe('AFD limits per SKU', () => {
   it('refuses a rule over the rules engine limits and an origin whose host name is not a domain name or address, with ARM error bodies', async () => {
     await createProfile(bed, 'values');
     await bed.cdn.ruleSets.create(RESOURCE_GROUP, 'values', 'rs');
-    const header = { name: 'RequestHeader' as const, parameters: { typeName: 'DeliveryRuleRequestHeaderConditionParameters' as const, operator: 'Equal' as const, selector: 'x-a', matchValues: ['v'] } };
-    const modify = (value: string) => ({ name: 'ModifyResponseHeader' as const, parameters: { typeName: 'DeliveryRuleHeaderActionParameters' as const, headerAction: 'Overwrite' as const, headerName: 'x-a', value } });
+    const header = {
+      name: 'RequestHeader' as const,
+      parameters: { typeName: 'DeliveryRuleRequestHeaderConditionParameters' as const, operator: 'Equal' as const, selector: 'x-a', matchValues: ['v'] },
+    };
+    const modify = (value: string) => ({
+      name: 'ModifyResponseHeader' as const,
+      parameters: { typeName: 'DeliveryRuleHeaderActionParameters' as const, headerAction: 'Overwrite' as const, headerName: 'x-a', value },
+    });
     const addRule = (name: string, conditions: (typeof header)[], actions: ReturnType<typeof modify>[]) =>
       bed.cdn.rules.beginCreateAndWait(RESOURCE_GROUP, 'values', 'rs', name, { order: 1, conditions, actions }, FAST_POLLING);
     const conditions = await restErrorOf(addRule('conditions', Array(11).fill(header), [modify('v')]));
-    expect([conditions.statusCode, conditions.code, conditions.message]).toEqual([400, 'BadRequest', "'properties.conditions' has 11 conditions; a rule can have at most 10."]);
-    expect((await restErrorOf(addRule('actions', [header], Array(6).fill(modify('v'))))).message).toBe("'properties.actions' has 6 actions; a rule can have at most 5.");
+    expect([conditions.statusCode, conditions.code, conditions.message]).toEqual([
+      400,
+      'BadRequest',
+      "'properties.conditions' has 11 conditions; a rule can have at most 10.",
+    ]);
+    expect((await restErrorOf(addRule('actions', [header], Array(6).fill(modify('v'))))).message).toBe(
+      "'properties.actions' has 6 actions; a rule can have at most 5.",
+    );
     const longCondition = { ...header, parameters: { ...header.parameters, matchValues: ['c'.repeat(257)] } };
-    expect((await restErrorOf(addRule('condition-value', [longCondition], [modify('v')]))).message).toMatch(/request header condition value can have at most 256/);
+    expect((await restErrorOf(addRule('condition-value', [longCondition], [modify('v')]))).message).toMatch(
+      /request header condition value can have at most 256/,
+    );
     expect((await restErrorOf(addRule('action-value', [header], [modify('v'.repeat(641))]))).message).toMatch(/header action value can have at most 640/);
     expect((await addRule('fits', Array(10).fill(header), Array(5).fill(modify('v'.repeat(640))))).name).toBe('fits');
 
     await createOriginGroup(bed, 'values', 'og');
     for (const hostName of ['', 'not a host', 'a..example']) {
       const error = await restErrorOf(createOrigin(bed, 'values', 'og', { name: 'bad', hostName }));
-      expect([error.statusCode, error.code, error.message]).toEqual([400, 'BadRequest', `HostName ${JSON.stringify(hostName)} is invalid. It must be a valid domain name, IP version 4, or IP version 6.`]);
+      expect([error.statusCode, error.code, error.message]).toEqual([
+        400,
+        'BadRequest',
+        `HostName ${JSON.stringify(hostName)} is invalid. It must be a valid domain name, IP version 4, or IP version 6.`,
+      ]);
     }
     expect((await createOrigin(bed, 'values', 'og', { name: 'v6', hostName: '2001:db8::1' })).hostName).toBe('2001:db8::1');
   });

@@ -25,7 +25,15 @@ describe('AFD operations on the wire, as afdx.json defines them', () => {
     expect(created.body).toMatchObject({ name: 'rs', type: 'Microsoft.Cdn/profiles/rulesets', properties: { provisioningState: 'Succeeded' } });
     expect((await client.send('PUT', `${PROFILE}/ruleSets/rs${Q}`)).status).toBe(200);
     const rule = await client.send('PUT', `${PROFILE}/ruleSets/rs/rules/r1${Q}`, {
-      properties: { order: 1, actions: [{ name: 'ModifyResponseHeader', parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-a', value: '1' } }] },
+      properties: {
+        order: 1,
+        actions: [
+          {
+            name: 'ModifyResponseHeader',
+            parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-a', value: '1' },
+          },
+        ],
+      },
     });
     expect(rule.status).toBe(201);
     expect(rule.headers['azure-asyncoperation']).toMatch(/operationStatuses/);
@@ -67,7 +75,8 @@ describe('AFD operations on the wire, as afdx.json defines them', () => {
     expect((await client.send('GET', `${PROFILE}/originGroups/ghost${Q}`)).body).toEqual({
       error: {
         code: 'ResourceNotFound',
-        message: "The Resource 'Microsoft.Cdn/profiles/fd/originGroups/ghost' under resource group 'rg' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix",
+        message:
+          "The Resource 'Microsoft.Cdn/profiles/fd/originGroups/ghost' under resource group 'rg' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix",
       },
     });
     const orphan = await client.send('PUT', `${PROFILE}/originGroups/ghost/origins/o${Q}`, { properties: { hostName: 'a.example' } });

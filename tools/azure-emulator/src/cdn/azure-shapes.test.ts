@@ -36,10 +36,23 @@ describe('responses as Azure shapes them (A4)', () => {
     const profile = await bed.cdn.profiles.get(RG, 'fd');
     expect([profile.tags, profile.originResponseTimeoutSeconds]).toEqual([{}, 30]);
 
-    await bed.cdn.afdCustomDomains.beginCreateAndWait(RG, 'fd', 'shop', { hostName: 'shop.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate' } }, FAST_POLLING);
+    await bed.cdn.afdCustomDomains.beginCreateAndWait(
+      RG,
+      'fd',
+      'shop',
+      { hostName: 'shop.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate' } },
+      FAST_POLLING,
+    );
     const domain = await bed.cdn.afdCustomDomains.get(RG, 'fd', 'shop');
     expect(domain.tlsSettings?.secret?.id).toBe(afdId('profiles', 'fd', 'secrets', 'shop-managed'));
-    const route = await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'web', 'default', { customDomains: [{ id: cdnId('profiles', 'fd', 'customDomains', 'shop') }] }, FAST_POLLING);
+    const route = await bed.cdn.routes.beginUpdateAndWait(
+      RG,
+      'fd',
+      'web',
+      'default',
+      { customDomains: [{ id: cdnId('profiles', 'fd', 'customDomains', 'shop') }] },
+      FAST_POLLING,
+    );
     expect(route.customDomains).toEqual([{ id: cdnId('profiles', 'fd', 'customDomains', 'shop'), isActive: true }]);
     const raw = bed.emulator.admin.dumpResources().resources.find((r) => r.type === 'microsoft.cdn/profiles/afdendpoints/routes');
     expect((raw?.body as { properties: Record<string, unknown> }).properties.originPath).toBeUndefined();
@@ -56,8 +69,15 @@ describe('responses as Azure shapes them (A4)', () => {
       'm1',
       {
         order: 1,
-        conditions: [{ name: 'RequestMethod', parameters: { typeName: 'DeliveryRuleRequestMethodConditionParameters', operator: 'Equal', matchValues: ['GET'] } }],
-        actions: [{ name: 'ModifyResponseHeader', parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-a', value: '1' } }],
+        conditions: [
+          { name: 'RequestMethod', parameters: { typeName: 'DeliveryRuleRequestMethodConditionParameters', operator: 'Equal', matchValues: ['GET'] } },
+        ],
+        actions: [
+          {
+            name: 'ModifyResponseHeader',
+            parameters: { typeName: 'DeliveryRuleHeaderActionParameters', headerAction: 'Append', headerName: 'x-a', value: '1' },
+          },
+        ],
       },
       FAST_POLLING,
     );
@@ -66,7 +86,9 @@ describe('responses as Azure shapes them (A4)', () => {
     const lb = await createInternalLoadBalancer(bed, 'shapes-pls-lb', ['fe']);
     await createPrivateLinkService(bed, 'shapes-pls', 'shapes-pls-lb', 'fe');
     const pls = await bed.network.privateLinkServices.get(RG, 'shapes-pls');
-    expect(pls.networkInterfaces).toEqual([{ id: expect.stringMatching(new RegExp(`/resourceGroups/${RG}/providers/Microsoft.Network/networkInterfaces/shapes-pls\\.nic\\.[0-9a-f-]{36}$`)) }]);
+    expect(pls.networkInterfaces).toEqual([
+      { id: expect.stringMatching(new RegExp(`/resourceGroups/${RG}/providers/Microsoft.Network/networkInterfaces/shapes-pls\\.nic\\.[0-9a-f-]{36}$`)) },
+    ]);
     expect(lb.name).toBe('shapes-pls-lb');
   });
 });

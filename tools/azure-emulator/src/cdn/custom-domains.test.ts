@@ -18,7 +18,12 @@ async function waitFor(done: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-async function createDomain(name: string, hostName: string, profile = 'fd', tlsSettings: { certificateType: 'ManagedCertificate' | 'CustomerCertificate' } = MANAGED): Promise<void> {
+async function createDomain(
+  name: string,
+  hostName: string,
+  profile = 'fd',
+  tlsSettings: { certificateType: 'ManagedCertificate' | 'CustomerCertificate' } = MANAGED,
+): Promise<void> {
   const poller = await bed.cdn.afdCustomDomains.beginCreate(RG, profile, name, { hostName, tlsSettings }, FAST_POLLING);
   bed.emulator.admin.finishOperations();
   await poller.pollUntilDone();
@@ -62,12 +67,26 @@ describe('AFD custom domain validation', () => {
 
   it('refuses a TLS 1.0 minimum on create and on update, naming the field and the allowed value', async () => {
     const created = await restErrorOf(
-      bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'old', { hostName: 'old.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS10' } }, FAST_POLLING),
+      bed.cdn.afdCustomDomains.beginCreate(
+        RG,
+        'fd',
+        'old',
+        { hostName: 'old.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS10' } },
+        FAST_POLLING,
+      ),
     );
     expect([created.statusCode, created.code]).toEqual([400, 'BadRequest']);
     expect(created.message).toContain("'properties.tlsSettings.minimumTlsVersion' 'TLS10' is no longer supported");
     await createDomain('kept', 'kept.contoso.example');
-    const updated = await restErrorOf(bed.cdn.afdCustomDomains.beginUpdate(RG, 'fd', 'kept', { tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS10' } }, FAST_POLLING));
+    const updated = await restErrorOf(
+      bed.cdn.afdCustomDomains.beginUpdate(
+        RG,
+        'fd',
+        'kept',
+        { tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS10' } },
+        FAST_POLLING,
+      ),
+    );
     expect([updated.statusCode, updated.message]).toEqual([400, expect.stringContaining("use 'TLS12'")]);
     expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'kept')).tlsSettings?.minimumTlsVersion).toBe('TLS12');
   });
@@ -75,7 +94,10 @@ describe('AFD custom domain validation', () => {
   it('a managed certificate takes host names up to 64 characters; a wildcard domain may have one', async () => {
     const long = `${'a'.repeat(50)}.contoso.example`;
     const error = await restErrorOf(bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'long', { hostName: long, tlsSettings: MANAGED }, FAST_POLLING));
-    expect([error.statusCode, error.message]).toEqual([400, `Host name '${long}' is 66 characters long; an AFD managed certificate supports at most 64. Use 'CustomerCertificate'.`]);
+    expect([error.statusCode, error.message]).toEqual([
+      400,
+      `Host name '${long}' is 66 characters long; an AFD managed certificate supports at most 64. Use 'CustomerCertificate'.`,
+    ]);
     await createDomain('wild', '*.apps.contoso.example');
     expect((await bed.cdn.afdCustomDomains.get(RG, 'fd', 'wild')).domainValidationState).toBe('Pending');
   });
@@ -93,7 +115,12 @@ describe('AFD custom domain validation', () => {
 
     for (const hostName of ['held.fabrikam.example', 'HELD.fabrikam.example', 'shop.apps.fabrikam.example', '*.apps.fabrikam.example']) {
       const error = await restErrorOf(bed.cdn.afdCustomDomains.beginCreate(RG, 'fd2', 'copy', { hostName, tlsSettings: MANAGED }, FAST_POLLING));
-      expect([hostName, error.statusCode, error.code, error.message]).toEqual([hostName, 409, 'Conflict', "We couldn't create your custom domain. Another custom domain with the same host name already exists."]);
+      expect([hostName, error.statusCode, error.code, error.message]).toEqual([
+        hostName,
+        409,
+        'Conflict',
+        "We couldn't create your custom domain. Another custom domain with the same host name already exists.",
+      ]);
     }
     // Deeper subdomains and other hosts are not held.
     await createDomain('deep', 'a.b.apps.fabrikam.example', 'fd2');
@@ -105,8 +132,17 @@ describe('AFD custom domain validation', () => {
   });
 
   it('takes a fully qualified host name of at least two labels of at most 63 characters, a wildcard first label allowed', async () => {
-    for (const hostName of ['localhost', 'a..contoso.example', '-a.contoso.example', `${'l'.repeat(64)}.example`, 'a_b.contoso.example', 'a.*.contoso.example']) {
-      const error = await restErrorOf(bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'bad', { hostName, tlsSettings: { certificateType: 'CustomerCertificate' } }, FAST_POLLING));
+    for (const hostName of [
+      'localhost',
+      'a..contoso.example',
+      '-a.contoso.example',
+      `${'l'.repeat(64)}.example`,
+      'a_b.contoso.example',
+      'a.*.contoso.example',
+    ]) {
+      const error = await restErrorOf(
+        bed.cdn.afdCustomDomains.beginCreate(RG, 'fd', 'bad', { hostName, tlsSettings: { certificateType: 'CustomerCertificate' } }, FAST_POLLING),
+      );
       expect([error.statusCode, error.code, error.message], hostName).toEqual([
         400,
         'BadRequest',

@@ -37,10 +37,14 @@ function checkTlsSettings(request: WriteRequest, hostName: string): void {
   const tlsSettings = request.body.properties.tlsSettings as { certificateType?: string; minimumTlsVersion?: string } | undefined;
   // Front Door has refused TLS 1.0/1.1 minimums since 1 March 2025 (A70).
   if (tlsSettings?.minimumTlsVersion === 'TLS10') {
-    throw badRequest("'properties.tlsSettings.minimumTlsVersion' 'TLS10' is no longer supported: TLS 1.0 and 1.1 minimum versions are disallowed on Azure Front Door; use 'TLS12'.");
+    throw badRequest(
+      "'properties.tlsSettings.minimumTlsVersion' 'TLS10' is no longer supported: TLS 1.0 and 1.1 minimum versions are disallowed on Azure Front Door; use 'TLS12'.",
+    );
   }
   if ((tlsSettings?.certificateType ?? 'ManagedCertificate') === 'ManagedCertificate' && hostName.length > MANAGED_CERTIFICATE_MAX_HOST) {
-    throw badRequest(`Host name '${hostName}' is ${hostName.length} characters long; an AFD managed certificate supports at most ${MANAGED_CERTIFICATE_MAX_HOST}. Use 'CustomerCertificate'.`);
+    throw badRequest(
+      `Host name '${hostName}' is ${hostName.length} characters long; an AFD managed certificate supports at most ${MANAGED_CERTIFICATE_MAX_HOST}. Use 'CustomerCertificate'.`,
+    );
   }
 }
 
@@ -58,7 +62,12 @@ function validatedElsewhere(request: WriteRequest, context: EmulatorContext, hos
   const profile = profileKeyOf(request.path);
   return context.store
     .ofKind(AFD.customDomain)
-    .find((domain) => domain.internal.validationState === 'Approved' && profileKeyOf(domain.path) !== profile && overlap(String(domain.body.properties.hostName).toLowerCase(), hostName));
+    .find(
+      (domain) =>
+        domain.internal.validationState === 'Approved' &&
+        profileKeyOf(domain.path) !== profile &&
+        overlap(String(domain.body.properties.hostName).toLowerCase(), hostName),
+    );
 }
 
 /**
@@ -115,7 +124,17 @@ export const customDomainKind = afdChildKind({
     const tlsSettings = record.body.properties.tlsSettings as { certificateType?: string; secret?: unknown } | undefined;
     const managedSecret =
       tlsSettings?.certificateType === 'ManagedCertificate' && tlsSettings.secret === undefined
-        ? { tlsSettings: { ...tlsSettings, secret: { id: responseIdOf({ ...record.path, types: ['profiles', 'secrets'], names: [record.path.names[0] as string, `${record.name}-managed`] }, customDomainKind) } } }
+        ? {
+            tlsSettings: {
+              ...tlsSettings,
+              secret: {
+                id: responseIdOf(
+                  { ...record.path, types: ['profiles', 'secrets'], names: [record.path.names[0] as string, `${record.name}-managed`] },
+                  customDomainKind,
+                ),
+              },
+            },
+          }
         : {};
     return {
       ...managedSecret,

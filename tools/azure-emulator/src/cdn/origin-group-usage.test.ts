@@ -17,12 +17,23 @@ const LAST_ORIGIN = 'Cannot disable or delete the last origin when the origin gr
 function overrideRule(group: string) {
   return {
     order: 1,
-    conditions: [{ name: 'RequestMethod' as const, parameters: { typeName: 'DeliveryRuleRequestMethodConditionParameters' as const, operator: 'Equal' as const, matchValues: ['POST'] } }],
+    conditions: [
+      {
+        name: 'RequestMethod' as const,
+        parameters: { typeName: 'DeliveryRuleRequestMethodConditionParameters' as const, operator: 'Equal' as const, matchValues: ['POST'] },
+      },
+    ],
     actions: [
-      { name: 'ModifyResponseHeader' as const, parameters: { typeName: 'DeliveryRuleHeaderActionParameters' as const, headerAction: 'Append' as const, headerName: 'x-a', value: '1' } },
+      {
+        name: 'ModifyResponseHeader' as const,
+        parameters: { typeName: 'DeliveryRuleHeaderActionParameters' as const, headerAction: 'Append' as const, headerName: 'x-a', value: '1' },
+      },
       {
         name: 'RouteConfigurationOverride' as const,
-        parameters: { typeName: 'DeliveryRuleRouteConfigurationOverrideActionParameters' as const, originGroupOverride: { originGroup: { id: cdnId('profiles', 'fd', 'originGroups', group) }, forwardingProtocol: 'HttpOnly' as const } },
+        parameters: {
+          typeName: 'DeliveryRuleRouteConfigurationOverrideActionParameters' as const,
+          originGroupOverride: { originGroup: { id: cdnId('profiles', 'fd', 'originGroups', group) }, forwardingProtocol: 'HttpOnly' as const },
+        },
       },
     ],
   };
@@ -106,14 +117,26 @@ describe('route domains', () => {
     await createRoute(bed, 'fd', 'web', 'r-linked', 'og-domains', { patternsToMatch: ['/linked/*'] });
     const unlink = await restErrorOf(bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'web', 'r-linked', { linkToDefaultDomain: 'Disabled' }, FAST_POLLING));
     expect(unlink.statusCode).toBe(400);
-    expect((await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'web', 'r-bare', { linkToDefaultDomain: 'Enabled' }, FAST_POLLING)).linkToDefaultDomain).toBe('Enabled');
+    expect((await bed.cdn.routes.beginUpdateAndWait(RG, 'fd', 'web', 'r-bare', { linkToDefaultDomain: 'Enabled' }, FAST_POLLING)).linkToDefaultDomain).toBe(
+      'Enabled',
+    );
   });
 
   it('a (custom domain, pattern, protocol) belongs to one route across the endpoints of a profile (Azure/bicep#13502; A49)', async () => {
     await createOriginGroup(bed, 'fd', 'og-custom');
     await createOrigin(bed, 'fd', 'og-custom', { name: 'a', hostName: '10.0.4.1' });
-    await bed.cdn.afdCustomDomains.beginCreateAndWait(RG, 'fd', 'shop', { hostName: 'shop.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate' } }, FAST_POLLING);
-    const shop = { customDomains: [{ id: cdnId('profiles', 'fd', 'customDomains', 'shop') }], linkToDefaultDomain: 'Disabled' as const, patternsToMatch: ['/*'] };
+    await bed.cdn.afdCustomDomains.beginCreateAndWait(
+      RG,
+      'fd',
+      'shop',
+      { hostName: 'shop.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate' } },
+      FAST_POLLING,
+    );
+    const shop = {
+      customDomains: [{ id: cdnId('profiles', 'fd', 'customDomains', 'shop') }],
+      linkToDefaultDomain: 'Disabled' as const,
+      patternsToMatch: ['/*'],
+    };
     await createRoute(bed, 'fd', 'web', 'r-shop', 'og-custom', shop);
     const twin = await restErrorOf(createRoute(bed, 'fd', 'web2', 'r-shop', 'og-custom', shop));
     expect([twin.statusCode, twin.code]).toEqual([400, 'BadRequest']);

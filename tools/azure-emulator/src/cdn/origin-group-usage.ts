@@ -32,7 +32,9 @@ export function overrideGroupsOf(properties: Record<string, unknown>): unknown[]
 export function referrersOf(groupKey: string, context: EmulatorContext): ResourceRecord[] {
   const profileKey = parentKeyOf(groupKey);
   const routes = context.store.ofKind(AFD.route, profileKey).filter((route) => referenceKey(route.body.properties.originGroup) === groupKey);
-  const rules = context.store.ofKind(AFD.rule, profileKey).filter((rule) => overrideGroupsOf(rule.body.properties).some((group) => referenceKey(group) === groupKey));
+  const rules = context.store
+    .ofKind(AFD.rule, profileKey)
+    .filter((rule) => overrideGroupsOf(rule.body.properties).some((group) => referenceKey(group) === groupKey));
   return [...routes, ...rules];
 }
 

@@ -60,7 +60,12 @@ describe('Microsoft.Cdn/profiles through @azure/arm-cdn', () => {
 
   it('answers 400 naming the field for a body that breaks the official schema', async () => {
     const error = await errorOf(
-      bed.cdn.profiles.beginCreateAndWait(RESOURCE_GROUP, 'fd-bad', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, originResponseTimeoutSeconds: 5 }, FAST_POLLING),
+      bed.cdn.profiles.beginCreateAndWait(
+        RESOURCE_GROUP,
+        'fd-bad',
+        { location: 'global', sku: { name: 'Standard_AzureFrontDoor' }, originResponseTimeoutSeconds: 5 },
+        FAST_POLLING,
+      ),
     );
     expect(error.statusCode).toBe(400);
     expect(error.message).toContain("'properties.originResponseTimeoutSeconds' must be >= 16");

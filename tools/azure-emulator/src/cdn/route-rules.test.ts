@@ -22,11 +22,18 @@ describe('route rules', () => {
     expect(findRouteConflict(one, [routeShape('ONE', {}, 'endpoint')])).toBeUndefined();
     // A custom domain is one domain across the profile: routes of two endpoints meet on it.
     const shared = { customDomains: [{ id: '/X/Domain' }], patternsToMatch: ['/a/*'] };
-    expect(findRouteConflict(routeShape('one', shared, 'endpoint-2'), [routeShape('one', shared, 'endpoint')])).toMatchObject({ otherEndpoint: 'endpoint', domain: '/x/domain' });
+    expect(findRouteConflict(routeShape('one', shared, 'endpoint-2'), [routeShape('one', shared, 'endpoint')])).toMatchObject({
+      otherEndpoint: 'endpoint',
+      domain: '/x/domain',
+    });
   });
 
   it('computes the composite metric as domains × paths per protocol', () => {
-    const route = routeShape('r', { linkToDefaultDomain: 'Enabled', customDomains: [{ id: 'd1' }, { id: 'd2' }], patternsToMatch: ['/a', '/b'], supportedProtocols: ['Http', 'Https'] }, 'e');
+    const route = routeShape(
+      'r',
+      { linkToDefaultDomain: 'Enabled', customDomains: [{ id: 'd1' }, { id: 'd2' }], patternsToMatch: ['/a', '/b'], supportedProtocols: ['Http', 'Https'] },
+      'e',
+    );
     expect(compositeRouteMetric([route, route])).toBe(2 * (3 * 2 * 2));
   });
 });

@@ -58,7 +58,9 @@ function refuseLosingEveryDomain(request: WriteRequest): void {
  */
 function checkConflicts(request: WriteRequest, context: EmulatorContext): void {
   const candidate = routeShape(request.path.names[2] as string, request.body.properties, parentKeyOf(request.key));
-  const others = context.store.ofKind(AFD.route, profileKeyOf(request.path)).map((route) => routeShape(route.name, route.body.properties, parentKeyOf(route.key)));
+  const others = context.store
+    .ofKind(AFD.route, profileKeyOf(request.path))
+    .map((route) => routeShape(route.name, route.body.properties, parentKeyOf(route.key)));
   const conflict = findRouteConflict(candidate, others);
   if (conflict === undefined) return;
   const domainName = context.store.get(conflict.domain)?.name ?? conflict.domain;

@@ -25,7 +25,9 @@ export function ruleValueProblem(properties: Record<string, unknown>, limits: Ru
   }
   for (const [i, condition] of conditions.entries()) {
     if (condition.name !== 'RequestHeader') continue;
-    const long = ((condition.parameters?.matchValues as unknown[] | undefined) ?? []).find((v) => typeof v === 'string' && v.length > limits.ruleConditionHeaderValueLength);
+    const long = ((condition.parameters?.matchValues as unknown[] | undefined) ?? []).find(
+      (v) => typeof v === 'string' && v.length > limits.ruleConditionHeaderValueLength,
+    );
     if (typeof long === 'string') {
       return `'properties.conditions[${i}].parameters.matchValues' holds a value of ${long.length} characters; a request header condition value can have at most ${limits.ruleConditionHeaderValueLength}.`;
     }

@@ -8,8 +8,6 @@ export const secretKind = afdChildKind({
     enforceProfileLimit(request, context, AFD.secret, context.limits.afd.secretsPerProfile, 'secrets per profile');
   },
   checkDelete(record, context) {
-    refuseDeleteWhileReferenced(record, context, AFD.customDomain, (properties) => [
-      (properties.tlsSettings as { secret?: unknown } | undefined)?.secret,
-    ]);
+    refuseDeleteWhileReferenced(record, context, AFD.customDomain, (properties) => [(properties.tlsSettings as { secret?: unknown } | undefined)?.secret]);
   },
 });

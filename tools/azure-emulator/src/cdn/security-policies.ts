@@ -33,9 +33,13 @@ function checkWafPolicy(request: WriteRequest, context: EmulatorContext): void {
   // One WAF policy is in at most one security policy of a profile (A78).
   const sharing = context.store
     .ofKind(AFD.securityPolicy, profileKeyOf(request.path))
-    .find((other) => other.key !== request.key && referenceKey((other.body.properties.parameters as { wafPolicy?: unknown } | undefined)?.wafPolicy) === policy.key);
+    .find(
+      (other) => other.key !== request.key && referenceKey((other.body.properties.parameters as { wafPolicy?: unknown } | undefined)?.wafPolicy) === policy.key,
+    );
   if (sharing !== undefined) {
-    throw badRequest(`WAF policy '${policy.name}' is already associated with security policy '${sharing.name}' of this profile; a WAF policy can be in one security policy per profile.`);
+    throw badRequest(
+      `WAF policy '${policy.name}' is already associated with security policy '${sharing.name}' of this profile; a WAF policy can be in one security policy per profile.`,
+    );
   }
   const profile = profileOf(request, context);
   if (policy.body.sku?.name !== profile.body.sku?.name) {

@@ -37,7 +37,12 @@ export class AzureLoadBalancerWriter {
         await this.network.loadBalancers.delete(group, plan.loadBalancerName, FAST_POLLING);
       } else {
         const rules = (existing.loadBalancingRules ?? []).filter((rule) => !rule.name?.startsWith(`${plan.frontendName}-`));
-        await this.network.loadBalancers.createOrUpdate(group, plan.loadBalancerName, { ...existing, frontendIPConfigurations: frontends, loadBalancingRules: rules }, FAST_POLLING);
+        await this.network.loadBalancers.createOrUpdate(
+          group,
+          plan.loadBalancerName,
+          { ...existing, frontendIPConfigurations: frontends, loadBalancingRules: rules },
+          FAST_POLLING,
+        );
       }
     }
     if (plan.publicIpName !== undefined) await this.network.publicIPAddresses.delete(group, plan.publicIpName, FAST_POLLING);

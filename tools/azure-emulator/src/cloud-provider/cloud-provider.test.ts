@@ -55,7 +55,10 @@ async function waitForService(name: string, ready: (service: V1Service | undefin
   const informer = makeInformer(kubeConfig, '/api/v1/namespaces/default/services', () => core.listNamespacedService({ namespace: 'default' }));
   try {
     return await new Promise<V1Service | undefined>((resolve, reject) => {
-      const timeout = setTimeout(() => reject(new Error(`service ${name} did not reach the expected state; stand-in errors: ${JSON.stringify(standIn.errors())}`)), 30_000);
+      const timeout = setTimeout(
+        () => reject(new Error(`service ${name} did not reach the expected state; stand-in errors: ${JSON.stringify(standIn.errors())}`)),
+        30_000,
+      );
       // Only once the initial list is in the cache: before that, a Service not yet listed would look deleted.
       let synced = false;
       const check = (): void => {
@@ -78,7 +81,11 @@ async function waitForService(name: string, ready: (service: V1Service | undefin
 }
 
 const hasIngress = (service: V1Service | undefined): boolean => (service?.status?.loadBalancer?.ingress?.length ?? 0) > 0;
-const statusOf = (promise: Promise<unknown>) => promise.then(() => 200, (error: { statusCode?: number }) => error.statusCode);
+const statusOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 200,
+    (error: { statusCode?: number }) => error.statusCode,
+  );
 
 describe('cloud-provider stand-in against a real kube-apiserver', () => {
   it('gives an internal Service a frontend on <cluster>-internal, a PLS with AKS names and tags, an address, and traffic through AFD', async () => {
@@ -126,7 +133,11 @@ describe('cloud-provider stand-in against a real kube-apiserver', () => {
       'fd',
       'web',
       'all',
-      { originGroup: { id: `${pls.id?.split('/providers/')[0]}/providers/Microsoft.Cdn/profiles/fd/originGroups/og` }, linkToDefaultDomain: 'Enabled', forwardingProtocol: 'HttpOnly' },
+      {
+        originGroup: { id: `${pls.id?.split('/providers/')[0]}/providers/Microsoft.Cdn/profiles/fd/originGroups/og` },
+        linkToDefaultDomain: 'Enabled',
+        forwardingProtocol: 'HttpOnly',
+      },
       FAST_POLLING,
     );
     const [connection] = (await network.privateLinkServices.get(NODE_RG, 'pls-web')).privateEndpointConnections ?? [];
@@ -160,7 +171,9 @@ describe('cloud-provider stand-in against a real kube-apiserver', () => {
     expect(pls.autoApproval?.subscriptions).toEqual([SUBSCRIPTION]);
     expect(pls.ipConfigurations?.map((configuration) => configuration.name)).toEqual(['aks-subnet-pls-api-dynamic-0', 'aks-subnet-pls-api-dynamic-1']);
     expect([pls.fqdns, pls.enableProxyProtocol]).toEqual([['api.contoso.example'], true]);
-    expect(pls.loadBalancerFrontendIpConfigurations?.[0]?.id).toContain(`/resourceGroups/${NODE_RG}/providers/Microsoft.Network/loadBalancers/member-1-internal/`);
+    expect(pls.loadBalancerFrontendIpConfigurations?.[0]?.id).toContain(
+      `/resourceGroups/${NODE_RG}/providers/Microsoft.Network/loadBalancers/member-1-internal/`,
+    );
     expect(await statusOf(network.privateLinkServices.get(NODE_RG, 'pls-api'))).toBe(404);
   }, 60_000);
 

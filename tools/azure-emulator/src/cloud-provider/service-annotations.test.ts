@@ -2,13 +2,26 @@ import type { V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { ANNOTATIONS, planLoadBalancer, type CloudSettings } from './service-annotations.js';
 
-const SETTINGS: CloudSettings = { subscriptionId: 's', resourceGroup: 'MC_rg', location: 'eastus', clusterName: 'member-1', vnetName: 'aks-vnet', subnetName: 'aks-subnet' };
+const SETTINGS: CloudSettings = {
+  subscriptionId: 's',
+  resourceGroup: 'MC_rg',
+  location: 'eastus',
+  clusterName: 'member-1',
+  vnetName: 'aks-vnet',
+  subnetName: 'aks-subnet',
+};
 const UID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
 function service(annotations: Record<string, string>): V1Service {
   return {
     metadata: { name: 'web', namespace: 'shop', uid: UID, annotations },
-    spec: { type: 'LoadBalancer', ports: [{ port: 80, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }] },
+    spec: {
+      type: 'LoadBalancer',
+      ports: [
+        { port: 80, protocol: 'TCP' },
+        { port: 53, protocol: 'UDP' },
+      ],
+    },
   };
 }
 

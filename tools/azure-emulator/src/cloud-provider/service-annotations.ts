@@ -60,7 +60,11 @@ export interface LoadBalancerPlan {
 }
 
 const isTrue = (value: string | undefined): boolean => value?.trim().toLowerCase() === 'true';
-const list = (value: string | undefined): string[] => (value ?? '').split(' ').map((item) => item.trim()).filter((item) => item !== '');
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(' ')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 
 /** What AKS would build for a LoadBalancer Service; throws naming the annotation when one is invalid. */
 export function planLoadBalancer(service: V1Service, settings: CloudSettings): LoadBalancerPlan {

@@ -16,8 +16,17 @@ beforeAll(async () => {
   endpointHost = await createEndpoint(bed, 'fd', 'web');
   await createOriginGroup(bed, 'fd', 'og');
   await createOrigin(bed, 'fd', 'og', { name: 'o', hostName: '127.0.0.1', httpPort: backend.port });
-  for (const [name, hostName] of [['www', 'www.contoso.example'], ['apps', '*.apps.contoso.example']] as const) {
-    await bed.cdn.afdCustomDomains.beginCreateAndWait(RG, 'fd', name, { hostName, tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS12' } }, FAST_POLLING);
+  for (const [name, hostName] of [
+    ['www', 'www.contoso.example'],
+    ['apps', '*.apps.contoso.example'],
+  ] as const) {
+    await bed.cdn.afdCustomDomains.beginCreateAndWait(
+      RG,
+      'fd',
+      name,
+      { hostName, tlsSettings: { certificateType: 'ManagedCertificate', minimumTlsVersion: 'TLS12' } },
+      FAST_POLLING,
+    );
   }
   // HTTP -> HTTPS as the provider writes a RequestRedirect with scheme https: a rule-set UrlRedirect (301), not httpsRedirect.
   await bed.cdn.ruleSets.create(RG, 'fd', 'redirects');
@@ -28,8 +37,15 @@ beforeAll(async () => {
     'tohttps',
     {
       order: 1,
-      conditions: [{ name: 'RequestScheme', parameters: { typeName: 'DeliveryRuleRequestSchemeConditionParameters', operator: 'Equal', negateCondition: false, matchValues: ['HTTP'] } }],
-      actions: [{ name: 'UrlRedirect', parameters: { typeName: 'DeliveryRuleUrlRedirectActionParameters', redirectType: 'Moved', destinationProtocol: 'Https' } }],
+      conditions: [
+        {
+          name: 'RequestScheme',
+          parameters: { typeName: 'DeliveryRuleRequestSchemeConditionParameters', operator: 'Equal', negateCondition: false, matchValues: ['HTTP'] },
+        },
+      ],
+      actions: [
+        { name: 'UrlRedirect', parameters: { typeName: 'DeliveryRuleUrlRedirectActionParameters', redirectType: 'Moved', destinationProtocol: 'Https' } },
+      ],
       matchProcessingBehavior: 'Stop',
     },
     FAST_POLLING,
@@ -71,7 +87,9 @@ describe('edge over HTTPS', () => {
   });
 
   it('refuses TLS 1.1 clients (minimum TLS 1.2)', async () => {
-    await expect(edgeTlsRequest(bed.emulator.edgeTlsUrl, endpointHost, '/', bed.emulator.caCertificate, { minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1' })).rejects.toThrow();
+    await expect(
+      edgeTlsRequest(bed.emulator.edgeTlsUrl, endpointHost, '/', bed.emulator.caCertificate, { minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1' }),
+    ).rejects.toThrow();
   });
 
   it('HTTP is redirected to HTTPS by the rule set (301), keeping host, path and query; HTTPS is served', async () => {

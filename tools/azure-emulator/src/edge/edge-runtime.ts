@@ -44,19 +44,24 @@ export class EdgeRuntime {
   /** Starts the HTTP and HTTPS listeners; returns their URLs. */
   async start(port: number, tlsPort: number, ca: Pick<ServerCertificates, 'caCertificate' | 'caKey'>): Promise<{ url: string; tlsUrl: string }> {
     const dependencies: EdgeDependencies = {
-        fleet: this.fleet,
-        prober: this.prober,
-        addresses: this.addresses,
-        latencyMs: (origin) => this.latencies.get(origin.hostName.toLowerCase()) ?? 0,
-        random: this.random,
-        onRequest: (edge, status) => {
-          const key = `${edge} ${status}`;
-          this.requestCounts.set(key, (this.requestCounts.get(key) ?? 0) + 1);
-        },
+      fleet: this.fleet,
+      prober: this.prober,
+      addresses: this.addresses,
+      latencyMs: (origin) => this.latencies.get(origin.hostName.toLowerCase()) ?? 0,
+      random: this.random,
+      onRequest: (edge, status) => {
+        const key = `${edge} ${status}`;
+        this.requestCounts.set(key, (this.requestCounts.get(key) ?? 0) + 1);
+      },
     };
     this.server = await startEdgeServer(dependencies, port);
     // A certificate for any host some edge serves: the newest table may not have reached every edge yet.
-    const certificates = new EdgeCertificates(ca, (host) => this.fleet.edges.map(({ table }) => table).map((table) => hostKeyFor(table, host)).find((key) => key !== undefined));
+    const certificates = new EdgeCertificates(ca, (host) =>
+      this.fleet.edges
+        .map(({ table }) => table)
+        .map((table) => hostKeyFor(table, host))
+        .find((key) => key !== undefined),
+    );
     this.tlsServer = await startEdgeTlsServer(dependencies, certificates, tlsPort);
     return { url: this.server.url, tlsUrl: this.tlsServer.url };
   }

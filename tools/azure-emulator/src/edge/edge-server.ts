@@ -39,7 +39,9 @@ export async function startEdgeServer(dependencies: EdgeDependencies, port: numb
 
 /** The same data plane over HTTPS: the certificate by SNI, TLS 1.2 at least (AFD's minimum since March 2025). */
 export async function startEdgeTlsServer(dependencies: EdgeDependencies, certificates: EdgeCertificates, port: number): Promise<RunningServer> {
-  const server = createHttpsServer({ keepAlive: true, SNICallback: certificates.sniCallback, minVersion: 'TLSv1.2' }, (request, response) => serve(request, response, dependencies));
+  const server = createHttpsServer({ keepAlive: true, SNICallback: certificates.sniCallback, minVersion: 'TLSv1.2' }, (request, response) =>
+    serve(request, response, dependencies),
+  );
   return listen(server, port, 'https');
 }
 
@@ -56,7 +58,9 @@ function serve(request: IncomingMessage, response: ServerResponse, dependencies:
     const page = errorPage(kind, azureRef);
     respond(page.status, { 'content-type': 'text/html; charset=utf-8', 'x-cache': 'CONFIG_NOCACHE' }, page.body);
   };
-  const host = String(request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+  const host = String(request.headers.host ?? '')
+    .replace(/:\d+$/, '')
+    .toLowerCase();
   const hostKey = hostKeyFor(edge.table, host);
   const entry = hostKey === undefined ? undefined : edge.table.hosts.get(hostKey);
   if (entry === undefined) return fail('not-found');

@@ -26,6 +26,9 @@ export class EdgeCertificates {
       context = issueHostCertificate(this.ca, name).then((issued) => createSecureContext({ key: issued.key, cert: issued.cert }));
       this.contexts.set(name, context);
     }
-    context.then((c) => callback(null, c), (error: Error) => callback(error));
+    context.then(
+      (c) => callback(null, c),
+      (error: Error) => callback(error),
+    );
   };
 }

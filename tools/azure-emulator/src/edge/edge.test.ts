@@ -19,11 +19,21 @@ afterAll(async () => {
   await Promise.all(Object.values(backends).map((backend) => backend.close()));
 });
 
-async function endpointWithGroup(endpoint: string, group: string, origins: Array<{ name: string; backend: Backend; weight?: number; priority?: number; hostName?: string }>) {
+async function endpointWithGroup(
+  endpoint: string,
+  group: string,
+  origins: Array<{ name: string; backend: Backend; weight?: number; priority?: number; hostName?: string }>,
+) {
   const host = await createEndpoint(bed, 'fd', endpoint);
   await createOriginGroup(bed, 'fd', group);
   for (const origin of origins) {
-    await createOrigin(bed, 'fd', group, { name: origin.name, hostName: origin.hostName ?? '127.0.0.1', httpPort: origin.backend.port, weight: origin.weight, priority: origin.priority });
+    await createOrigin(bed, 'fd', group, {
+      name: origin.name,
+      hostName: origin.hostName ?? '127.0.0.1',
+      httpPort: origin.backend.port,
+      weight: origin.weight,
+      priority: origin.priority,
+    });
   }
   await createRoute(bed, 'fd', endpoint, 'default', group);
   await bed.emulator.admin.whenPropagated();
@@ -128,7 +138,7 @@ describe('edge routing', () => {
     bed.emulator.admin.setOriginLatency('localhost', 0);
   });
 
-  it('answers 503 with AFD\'s page when the only enabled origin cannot be resolved (RFC 6761 .invalid), and 404 for a disabled route or endpoint', async () => {
+  it("answers 503 with AFD's page when the only enabled origin cannot be resolved (RFC 6761 .invalid), and 404 for a disabled route or endpoint", async () => {
     // AFD refuses a route to a group without an enabled origin (#27652): the error answer comes from an origin it cannot reach.
     const host = await endpointWithGroup('disabled', 'og-disabled', [{ name: 'only', backend: backends.a, hostName: 'unreachable.invalid' }]);
     await bed.emulator.admin.whenPropagated();
@@ -156,7 +166,13 @@ describe('edge routing', () => {
     await createEndpoint(bed, 'fd', 'branded');
     await createOriginGroup(bed, 'fd', 'og-branded');
     await createOrigin(bed, 'fd', 'og-branded', { name: 'o', hostName: '127.0.0.1', httpPort: backends.a.port });
-    await bed.cdn.afdCustomDomains.beginCreateAndWait(RG, 'fd', 'www', { hostName: 'www.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate' } }, FAST_POLLING);
+    await bed.cdn.afdCustomDomains.beginCreateAndWait(
+      RG,
+      'fd',
+      'www',
+      { hostName: 'www.contoso.example', tlsSettings: { certificateType: 'ManagedCertificate' } },
+      FAST_POLLING,
+    );
     await createRoute(bed, 'fd', 'branded', 'r', 'og-branded', {
       customDomains: [{ id: cdnId('profiles', 'fd', 'customDomains', 'www') }],
       linkToDefaultDomain: 'Disabled',
@@ -174,7 +190,7 @@ describe('edge routing', () => {
 });
 
 describe('health probes', () => {
-  it('probe at the group\'s path and method with the origin host header; traffic leaves an unhealthy origin; all unhealthy means all are used', async () => {
+  it("probe at the group's path and method with the origin host header; traffic leaves an unhealthy origin; all unhealthy means all are used", async () => {
     const host = await createEndpoint(bed, 'fd', 'health');
     await bed.cdn.afdOriginGroups.beginCreateAndWait(
       RG,
@@ -226,7 +242,9 @@ async function privateLinkRoute(target: TestBed, backend: Backend): Promise<{ ho
   await createOrigin(target, 'fd', 'og-private', {
     name: 'member-1',
     hostName: address,
-    extra: { sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-app') }, privateLinkLocation: 'eastus', requestMessage: 'req-1' } },
+    extra: {
+      sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-app') }, privateLinkLocation: 'eastus', requestMessage: 'req-1' },
+    },
   });
   await createRoute(target, 'fd', 'private', 'r', 'og-private');
   await target.emulator.admin.whenPropagated();
@@ -263,7 +281,9 @@ describe('Private Link gating', () => {
       await createProfile(slow, 'fd');
       const { host } = await privateLinkRoute(slow, backends.c);
       const connection = (await slow.network.privateLinkServices.get(RG, 'pls-app')).privateEndpointConnections?.[0]?.name as string;
-      await slow.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-app', connection, { privateLinkServiceConnectionState: { status: 'Approved' } });
+      await slow.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-app', connection, {
+        privateLinkServiceConnectionState: { status: 'Approved' },
+      });
       const approvedAt = Date.now();
       let status = 0;
       while (status !== 200 && Date.now() - approvedAt < 5_000) {
@@ -284,7 +304,9 @@ describe('Private Link gating', () => {
       const { host } = await privateLinkRoute(timed, backends.c);
       const connection = (await timed.network.privateLinkServices.get(RG, 'pls-app')).privateEndpointConnections?.[0]?.name as string;
       const approvedAt = Date.now();
-      await timed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-app', connection, { privateLinkServiceConnectionState: { status: 'Approved' } });
+      await timed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-app', connection, {
+        privateLinkServiceConnectionState: { status: 'Approved' },
+      });
       await timed.emulator.admin.whenPropagated();
       expect((await timed.cdn.afdOrigins.get(RG, 'fd', 'og-private', 'member-1')).sharedPrivateLinkResource?.status).toBe('Approved');
       // Every answer before the propagation time is AFD's 503; the first 200 comes no earlier than 500 ms after the

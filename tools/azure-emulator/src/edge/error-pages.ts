@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 /** An `x-azure-ref` value in AFD's shape: the UTC time, then a request-unique suffix. */
 export function newAzureRef(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(8).toString('hex')}`;
 }
 
@@ -35,7 +38,6 @@ const PAGES: Record<EdgeErrorKind, { status: number; title: string; text: string
 export function errorPage(kind: EdgeErrorKind, azureRef: string): { status: number; body: string } {
   const page = PAGES[kind];
   const body =
-    `<!DOCTYPE html><html><head><title>${page.title}</title></head><body>` +
-    `<h2>${page.title}</h2><p>${page.text}</p><p>${azureRef}</p></body></html>`;
+    `<!DOCTYPE html><html><head><title>${page.title}</title></head><body>` + `<h2>${page.title}</h2><p>${page.text}</p><p>${azureRef}</p></body></html>`;
   return { status: page.status, body };
 }

@@ -26,7 +26,10 @@ afterAll(async () => {
   await Promise.all([plain.close(), secure.close()]);
 });
 
-function proberFor(protocol: ProbeSettings['protocol'], origins: Array<Partial<OriginEntry> & { name: string }>): { prober: HealthProber; group: OriginGroupEntry } {
+function proberFor(
+  protocol: ProbeSettings['protocol'],
+  origins: Array<Partial<OriginEntry> & { name: string }>,
+): { prober: HealthProber; group: OriginGroupEntry } {
   const addresses = new AddressMap();
   addresses.map(ORIGIN_HOST, 80, { host: '127.0.0.1', port: plain.port });
   addresses.map(ORIGIN_HOST, 443, { host: '127.0.0.1', port: secure.port });

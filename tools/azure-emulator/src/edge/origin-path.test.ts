@@ -10,7 +10,7 @@ describe('originRequestPath', () => {
     expect(originRequestPath('/foo', exact, '')).toBe('/foo');
   });
 
-  it('puts the origin path in place of the wildcard pattern\'s fixed part (how-to-configure-endpoints, classic\'s table)', () => {
+  it("puts the origin path in place of the wildcard pattern's fixed part (how-to-configure-endpoints, classic's table)", () => {
     expect(originRequestPath('/foo/a/b/c/', wildcard('/foo'), '/fwd/')).toBe('/fwd/a/b/c/');
     expect(originRequestPath('/foo/bar', wildcard('/foo'), '/')).toBe('/bar');
     expect(originRequestPath('/foo/', wildcard('/foo'), '/')).toBe('/');

@@ -3,7 +3,18 @@ import { selectOrigin } from './origin-selection.js';
 import type { OriginEntry, OriginGroupEntry } from './routing-table.js';
 
 function origin(name: string, overrides: Partial<OriginEntry> = {}): OriginEntry {
-  return { key: name, name, hostName: name, httpPort: 80, httpsPort: 443, enforceCertificateNameCheck: true, priority: 1, weight: 50, enabled: true, ...overrides };
+  return {
+    key: name,
+    name,
+    hostName: name,
+    httpPort: 80,
+    httpsPort: 443,
+    enforceCertificateNameCheck: true,
+    priority: 1,
+    weight: 50,
+    enabled: true,
+    ...overrides,
+  };
 }
 
 function group(origins: OriginEntry[], additionalLatencyMs = 50): OriginGroupEntry {
@@ -33,9 +44,11 @@ describe('selectOrigin', () => {
   });
 
   it('skips disabled origins and Private Link origins not yet approved', () => {
-    expect(selectOrigin(group([origin('off', { enabled: false }), origin('pending', { privateLinkApproved: false })]), { ...always, random: () => 0 })).toEqual({
-      reason: 'no-enabled-origin',
-    });
+    expect(selectOrigin(group([origin('off', { enabled: false }), origin('pending', { privateLinkApproved: false })]), { ...always, random: () => 0 })).toEqual(
+      {
+        reason: 'no-enabled-origin',
+      },
+    );
     expect(selectOrigin(group([origin('approved', { privateLinkApproved: true })]), { ...always, random: () => 0 }).origin?.name).toBe('approved');
   });
 });

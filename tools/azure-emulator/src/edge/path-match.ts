@@ -19,7 +19,8 @@ export function matchRoute(routes: readonly RouteEntry[], protocol: 'Http' | 'Ht
     routes.filter((route) => route.protocols.includes(protocol)),
     path,
   );
-  if (direct !== undefined) return { ...direct, redirectToHttps: protocol === 'Http' && direct.route.httpsRedirect && direct.route.protocols.includes('Https') };
+  if (direct !== undefined)
+    return { ...direct, redirectToHttps: protocol === 'Http' && direct.route.httpsRedirect && direct.route.protocols.includes('Https') };
   if (protocol === 'Http') {
     const redirect = bestPathMatch(
       routes.filter((route) => route.httpsRedirect && route.protocols.includes('Https')),

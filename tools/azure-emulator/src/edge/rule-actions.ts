@@ -44,7 +44,12 @@ export function compileAction(action: ActionBody): RuleActionEntry[] {
       ];
     }
     case 'UrlRedirect': {
-      const optional = { host: text(parameters.customHostname), path: text(parameters.customPath), query: text(parameters.customQueryString), fragment: text(parameters.customFragment) };
+      const optional = {
+        host: text(parameters.customHostname),
+        path: text(parameters.customPath),
+        query: text(parameters.customQueryString),
+        fragment: text(parameters.customFragment),
+      };
       return [
         {
           kind: 'redirect',

@@ -120,7 +120,9 @@ export function compileCondition(condition: ConditionBody): ConditionPredicate {
   const selector = typeof parameters.selector === 'string' ? parameters.selector : '';
   const negate = parameters.negateCondition === true;
   const transforms = ((parameters.transforms as string[] | undefined) ?? []).flatMap((name) => TRANSFORMS[name] ?? []);
-  const values = ((parameters.matchValues as string[] | undefined) ?? []).map((value) => (operator === 'RegEx' ? value : (extractor.matchValue?.(value) ?? value)));
+  const values = ((parameters.matchValues as string[] | undefined) ?? []).map((value) =>
+    operator === 'RegEx' ? value : (extractor.matchValue?.(value) ?? value),
+  );
   const matchers = operator === 'Any' ? [] : values.flatMap((value) => operatorMatcher(operator, value) ?? []);
   const matches = (value: string | undefined): boolean => {
     if (operator === 'Any') return value !== undefined && value !== '';

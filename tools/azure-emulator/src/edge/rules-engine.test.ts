@@ -17,7 +17,10 @@ const request = (overrides: Partial<RuleRequest> = {}): RuleRequest => ({
 const condition = (name: string, parameters: Record<string, unknown>) => compileCondition({ name, parameters });
 
 const GROUP = '/subscriptions/s/resourcegroups/rg/providers/microsoft.cdn/profiles/fd/origingroups/';
-const override = (group: string) => ({ name: 'RouteConfigurationOverride', parameters: { originGroupOverride: { originGroup: { id: `${GROUP}${group}` }, forwardingProtocol: 'HttpOnly' } } });
+const override = (group: string) => ({
+  name: 'RouteConfigurationOverride',
+  parameters: { originGroupOverride: { originGroup: { id: `${GROUP}${group}` }, forwardingProtocol: 'HttpOnly' } },
+});
 const header = (name: string, value: string, operator = 'Equal') => ({ name: 'RequestHeader', parameters: { selector: name, operator, matchValues: [value] } });
 const rules = (...bodies: RuleBody[]) => compileRuleSet(bodies.map((properties, i) => ({ name: `r${i + 1}`, properties: { order: i + 1, ...properties } })));
 
@@ -55,7 +58,12 @@ describe('match conditions', () => {
   });
 
   it('transforms run in order before the comparison (Trim, UrlDecode, RemoveNulls, Lowercase)', () => {
-    const decoded = condition('RequestHeader', { selector: 'x-t', operator: 'Equal', matchValues: ['a b'], transforms: ['Trim', 'UrlDecode', 'RemoveNulls', 'Lowercase'] });
+    const decoded = condition('RequestHeader', {
+      selector: 'x-t',
+      operator: 'Equal',
+      matchValues: ['a b'],
+      transforms: ['Trim', 'UrlDecode', 'RemoveNulls', 'Lowercase'],
+    });
     expect(decoded(request({ headers: { 'x-t': '  A%20\0B ' } }))).toBe(true);
     const encoded = condition('RequestHeader', { selector: 'x-t', operator: 'Equal', matchValues: ['a%20b'], transforms: ['UrlEncode'] });
     expect(encoded(request({ headers: { 'x-t': 'a b' } }))).toBe(true);
@@ -64,12 +72,17 @@ describe('match conditions', () => {
   it('negateCondition inverts every operator (property)', () => {
     const operators = ['Equal', 'Contains', 'BeginsWith', 'EndsWith', 'Any', 'LessThan', 'GreaterThanOrEqual'];
     fc.assert(
-      fc.property(fc.constantFrom(...operators), fc.string({ maxLength: 6 }), fc.option(fc.string({ maxLength: 8 }), { nil: undefined }), (operator, value, headerValue) => {
-        const headers = headerValue === undefined ? {} : { 'x-p': headerValue };
-        const plain = condition('RequestHeader', { selector: 'x-p', operator, matchValues: [value] })(request({ headers }));
-        const negated = condition('RequestHeader', { selector: 'x-p', operator, matchValues: [value], negateCondition: true })(request({ headers }));
-        return plain !== negated;
-      }),
+      fc.property(
+        fc.constantFrom(...operators),
+        fc.string({ maxLength: 6 }),
+        fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
+        (operator, value, headerValue) => {
+          const headers = headerValue === undefined ? {} : { 'x-p': headerValue };
+          const plain = condition('RequestHeader', { selector: 'x-p', operator, matchValues: [value] })(request({ headers }));
+          const negated = condition('RequestHeader', { selector: 'x-p', operator, matchValues: [value], negateCondition: true })(request({ headers }));
+          return plain !== negated;
+        },
+      ),
     );
   });
 
@@ -77,7 +90,8 @@ describe('match conditions', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), (before, middle, after) => {
         const headers = { 'x-p': `${before}${middle}${after}` };
-        const holds = (operator: string, value: string) => condition('RequestHeader', { selector: 'x-p', operator, matchValues: [value] })(request({ headers }));
+        const holds = (operator: string, value: string) =>
+          condition('RequestHeader', { selector: 'x-p', operator, matchValues: [value] })(request({ headers }));
         return holds('BeginsWith', before) && holds('EndsWith', after) && holds('Contains', middle) && holds('Equal', `${before}${middle}${after}`);
       }),
     );
@@ -104,30 +118,53 @@ describe('rule evaluation', () => {
   });
 
   it('all conditions of a rule must hold (AND); its match values are ORed', () => {
-    const set = rules({ conditions: [header('x-version', 'v2'), { name: 'RequestMethod', parameters: { operator: 'Equal', matchValues: ['PUT', 'POST'] } }], actions: [override('v2')] });
+    const set = rules({
+      conditions: [header('x-version', 'v2'), { name: 'RequestMethod', parameters: { operator: 'Equal', matchValues: ['PUT', 'POST'] } }],
+      actions: [override('v2')],
+    });
     expect(evaluateRules(set, request(), 0).matched).toEqual([]);
     expect(evaluateRules(set, request({ method: 'POST' }), 0).matched).toEqual(['r1']);
   });
 
   it('redirects with the status of its type and a Location keeping what the action leaves blank', () => {
     const redirect = (parameters: Record<string, unknown>) => evaluateRules(rules({ actions: [{ name: 'UrlRedirect', parameters }] }), request(), 0).redirect;
-    expect(redirect({ redirectType: 'Moved', destinationProtocol: 'Https' })).toEqual({ status: 301, location: 'https://web-abc.z01.azurefd.net/shop/cart?id=1&debug=1' });
-    expect(redirect({ redirectType: 'Found', customHostname: 'new.example.com', customPath: '/new' })).toEqual({ status: 302, location: 'http://new.example.com/new?id=1&debug=1' });
-    expect(redirect({ redirectType: 'TemporaryRedirect', customQueryString: 'a=b', customFragment: 'top' })?.location).toBe('http://web-abc.z01.azurefd.net/shop/cart?a=b#top');
+    expect(redirect({ redirectType: 'Moved', destinationProtocol: 'Https' })).toEqual({
+      status: 301,
+      location: 'https://web-abc.z01.azurefd.net/shop/cart?id=1&debug=1',
+    });
+    expect(redirect({ redirectType: 'Found', customHostname: 'new.example.com', customPath: '/new' })).toEqual({
+      status: 302,
+      location: 'http://new.example.com/new?id=1&debug=1',
+    });
+    expect(redirect({ redirectType: 'TemporaryRedirect', customQueryString: 'a=b', customFragment: 'top' })?.location).toBe(
+      'http://web-abc.z01.azurefd.net/shop/cart?a=b#top',
+    );
     expect(redirect({ redirectType: 'PermanentRedirect' })?.status).toBe(308);
   });
 
   it('rewrites only the path after the route pattern, chaining rewrites; conditions still see the incoming path', () => {
     const set = rules(
       { actions: [{ name: 'UrlRewrite', parameters: { sourcePattern: '/cart', destination: '/basket', preserveUnmatchedPath: true } }] },
-      { conditions: [{ name: 'UrlPath', parameters: { operator: 'Equal', matchValues: ['shop/cart'] } }], actions: [{ name: 'UrlRewrite', parameters: { sourcePattern: '/basket', destination: '/b' } }] },
+      {
+        conditions: [{ name: 'UrlPath', parameters: { operator: 'Equal', matchValues: ['shop/cart'] } }],
+        actions: [{ name: 'UrlRewrite', parameters: { sourcePattern: '/basket', destination: '/b' } }],
+      },
     );
     expect(evaluateRules(set, request(), '/shop'.length)).toMatchObject({ matched: ['r1', 'r2'], path: '/shop/b' });
   });
 
   it('collects header edits in order, request and response apart', () => {
-    const edit = (name: string, headerAction: string, headerName: string, value?: string) => ({ name, parameters: { headerAction, headerName, ...(value === undefined ? {} : { value }) } });
-    const set = rules({ actions: [edit('ModifyRequestHeader', 'Overwrite', 'X-Env', 'prod'), edit('ModifyResponseHeader', 'Delete', 'Server'), edit('ModifyRequestHeader', 'Append', 'x-via', 'afd')] });
+    const edit = (name: string, headerAction: string, headerName: string, value?: string) => ({
+      name,
+      parameters: { headerAction, headerName, ...(value === undefined ? {} : { value }) },
+    });
+    const set = rules({
+      actions: [
+        edit('ModifyRequestHeader', 'Overwrite', 'X-Env', 'prod'),
+        edit('ModifyResponseHeader', 'Delete', 'Server'),
+        edit('ModifyRequestHeader', 'Append', 'x-via', 'afd'),
+      ],
+    });
     const decision = evaluateRules(set, request(), 0);
     expect(decision.requestHeaders).toEqual([
       { action: 'Overwrite', name: 'x-env', value: 'prod' },
@@ -167,7 +204,10 @@ describe('actions', () => {
     fc.assert(
       fc.property(segment, segment, fc.array(segment, { maxLength: 3 }), (source, destination, rest) => {
         const tail = rest.map((s) => `/${s}`).join('');
-        return rewritePath(`/${source}${tail}`, 0, { kind: 'rewrite', sourcePattern: `/${source}`, destination: `/${destination}`, preserveUnmatchedPath: true }) === `/${destination}${tail}`;
+        return (
+          rewritePath(`/${source}${tail}`, 0, { kind: 'rewrite', sourcePattern: `/${source}`, destination: `/${destination}`, preserveUnmatchedPath: true }) ===
+          `/${destination}${tail}`
+        );
       }),
     );
   });

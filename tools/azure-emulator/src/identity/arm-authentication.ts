@@ -8,7 +8,12 @@ import type { TokenIssuer } from './token-issuer.js';
 export type ArmAuthentication = 'any-bearer' | 'issued-tokens';
 
 /** The audiences ARM accepts (its refusal lists exactly these); the emulator also takes its own URL. */
-const ARM_AUDIENCES = ['https://management.core.windows.net/', 'https://management.core.windows.net', 'https://management.azure.com/', 'https://management.azure.com'];
+const ARM_AUDIENCES = [
+  'https://management.core.windows.net/',
+  'https://management.core.windows.net',
+  'https://management.azure.com/',
+  'https://management.azure.com',
+];
 
 /**
  * Throws ARM's 401 for a request whose Authorization header the mode refuses. Returns the principal (the token's

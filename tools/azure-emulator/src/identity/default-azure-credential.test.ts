@@ -35,7 +35,12 @@ describe('DefaultAzureCredential against the emulator', () => {
     expect(token.expiresOnTimestamp).toBeGreaterThan(Date.now() + 23 * 3600_000);
 
     const cdn = new CdnManagementClient(credential, SUBSCRIPTION, sdkClientOptions(emulator));
-    const profile = await cdn.profiles.beginCreateAndWait(RESOURCE_GROUP, 'fd-identity', { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } }, FAST_POLLING);
+    const profile = await cdn.profiles.beginCreateAndWait(
+      RESOURCE_GROUP,
+      'fd-identity',
+      { location: 'global', sku: { name: 'Standard_AzureFrontDoor' } },
+      FAST_POLLING,
+    );
     expect(profile.provisioningState).toBe('Succeeded');
     expect(emulator.admin.requestTotal({ resourceType: TOKEN_REQUEST_TYPE, status: 200 })).toBeGreaterThanOrEqual(1);
     expect(emulator.admin.requestTotal({ resourceType: 'Microsoft.Cdn/profiles', method: 'PUT', status: 201 })).toBe(1);
@@ -113,7 +118,10 @@ describe('ARM with issued-tokens authentication', () => {
     const token = await issuedToken('https://management.azure.com');
     now += 24 * 3600_000 + 1_000;
     try {
-      expect(await armWith(token)).toMatchObject({ status: 401, body: { error: { code: 'ExpiredAuthenticationToken', message: expect.stringContaining('is earlier than current UTC time') } } });
+      expect(await armWith(token)).toMatchObject({
+        status: 401,
+        body: { error: { code: 'ExpiredAuthenticationToken', message: expect.stringContaining('is earlier than current UTC time') } },
+      });
     } finally {
       now -= 24 * 3600_000 + 1_000;
     }

@@ -31,9 +31,7 @@ interface TokenClaims {
 }
 
 export type TokenCheck =
-  | { valid: true; claims: TokenClaims }
-  | { valid: false; reason: 'not-issued' }
-  | { valid: false; reason: 'expired'; expiredAt: Date; checkedAt: Date };
+  { valid: true; claims: TokenClaims } | { valid: false; reason: 'not-issued' } | { valid: false; reason: 'expired'; expiredAt: Date; checkedAt: Date };
 
 const encode = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 

@@ -53,10 +53,7 @@ export function identifySubResources(record: ResourceRecord, member: string, typ
 }
 
 /** Finds a load balancer frontend IP configuration by its id: `<lb id>/frontendIPConfigurations/<name>`. */
-export function findFrontend(
-  id: unknown,
-  context: EmulatorContext,
-): { loadBalancer: ResourceRecord; frontend: Record<string, unknown> } | undefined {
+export function findFrontend(id: unknown, context: EmulatorContext): { loadBalancer: ResourceRecord; frontend: Record<string, unknown> } | undefined {
   if (typeof id !== 'string') return undefined;
   const key = resourceKey(id);
   const marker = '/frontendipconfigurations/';

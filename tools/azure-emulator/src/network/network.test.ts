@@ -57,7 +57,11 @@ describe('loadBalancers through @azure/arm-network', () => {
     });
     await bed.network.loadBalancers.createOrUpdate(RG, 'lb-rules', body([80, 443]), FAST_POLLING);
     const refused = await restErrorOf(bed.network.loadBalancers.createOrUpdate(RG, 'lb-rules', body([80, 443, 8080]), FAST_POLLING));
-    expect([refused.statusCode, refused.code, refused.message]).toEqual([400, 'QuotaExceeded', 'A load balancer can have at most 2 load balancing rules; got 3.']);
+    expect([refused.statusCode, refused.code, refused.message]).toEqual([
+      400,
+      'QuotaExceeded',
+      'A load balancer can have at most 2 load balancing rules; got 3.',
+    ]);
     expect((await bed.network.loadBalancers.get(RG, 'lb-rules')).loadBalancingRules).toHaveLength(2);
   });
 
@@ -75,7 +79,11 @@ describe('loadBalancers through @azure/arm-network', () => {
       bed.network.loadBalancers.createOrUpdate(
         RG,
         'lb-bad',
-        { location: 'eastus', sku: { name: 'Standard' }, frontendIPConfigurations: [{ name: 'x', publicIPAddress: { id: networkId('publicIPAddresses', 'nope') } }] },
+        {
+          location: 'eastus',
+          sku: { name: 'Standard' },
+          frontendIPConfigurations: [{ name: 'x', publicIPAddress: { id: networkId('publicIPAddresses', 'nope') } }],
+        },
         FAST_POLLING,
       ),
     );
@@ -88,14 +96,20 @@ describe('loadBalancers through @azure/arm-network', () => {
 describe('privateLinkServices through @azure/arm-network', () => {
   it('creates a service with an alias on a frontend; lists; deletes', async () => {
     await createInternalLoadBalancer(bed, 'lb-pls', ['fe-1']);
-    const service = await createPrivateLinkService(bed, 'pls-1', 'lb-pls', 'fe-1', { visibility: { subscriptions: ['*'] }, autoApproval: { subscriptions: [SUBSCRIPTION] } });
+    const service = await createPrivateLinkService(bed, 'pls-1', 'lb-pls', 'fe-1', {
+      visibility: { subscriptions: ['*'] },
+      autoApproval: { subscriptions: [SUBSCRIPTION] },
+    });
     expect(service.alias).toMatch(/^pls-1\.[0-9a-f-]{36}\.eastus\.azure\.privatelinkservice$/);
     expect(service.ipConfigurations?.[0]?.privateIPAddress).toMatch(/^10\.224\./);
     expect(service.privateEndpointConnections).toEqual([]);
     expect((await collect(bed.network.privateLinkServices.list(RG))).map((s) => s.name)).toContain('pls-1');
     expect((await collect(bed.network.privateLinkServices.listBySubscription())).map((s) => s.name)).toContain('pls-1');
     expect(await collect(bed.network.privateLinkServices.listPrivateEndpointConnections(RG, 'pls-1'))).toEqual([]);
-    const updated = await createPrivateLinkService(bed, 'PLS-1', 'lb-pls', 'fe-1', { visibility: { subscriptions: [SUBSCRIPTION] }, fqdns: ['app.contoso.example'] });
+    const updated = await createPrivateLinkService(bed, 'PLS-1', 'lb-pls', 'fe-1', {
+      visibility: { subscriptions: [SUBSCRIPTION] },
+      fqdns: ['app.contoso.example'],
+    });
     expect(updated.name).toBe('pls-1');
     expect(updated.alias).toBe(service.alias);
     expect(updated.visibility?.subscriptions).toEqual([SUBSCRIPTION]);
@@ -135,7 +149,13 @@ describe('privateLinkServices through @azure/arm-network', () => {
 
 describe('Front Door WAF policies through @azure/arm-frontdoor', () => {
   it('reads policies the admin API created', async () => {
-    const id = bed.emulator.admin.createWafPolicy({ subscriptionId: SUBSCRIPTION, resourceGroup: RG, name: 'fleetWaf', sku: 'Premium_AzureFrontDoor', mode: 'Detection' });
+    const id = bed.emulator.admin.createWafPolicy({
+      subscriptionId: SUBSCRIPTION,
+      resourceGroup: RG,
+      name: 'fleetWaf',
+      sku: 'Premium_AzureFrontDoor',
+      mode: 'Detection',
+    });
     const policy = await bed.frontDoor.policies.get(RG, 'fleetWaf');
     expect(policy.id).toBe(id);
     expect(policy.sku?.name).toBe('Premium_AzureFrontDoor');

@@ -19,7 +19,11 @@ export const privateEndpointConnectionKind: ResourceKind = {
   deletable: true,
   check(request, context) {
     if (request.existing === undefined) {
-      throw resourceNotFound(`Microsoft.Network/privateLinkServices/${request.path.names[0]}/privateEndpointConnections`, request.path.names[1] as string, request.path.resourceGroup ?? '');
+      throw resourceNotFound(
+        `Microsoft.Network/privateLinkServices/${request.path.names[0]}/privateEndpointConnections`,
+        request.path.names[1] as string,
+        request.path.resourceGroup ?? '',
+      );
     }
     const status = (request.body.properties.privateLinkServiceConnectionState as { status?: unknown } | undefined)?.status;
     if (status !== undefined && !STATUSES.includes(String(status))) {

@@ -8,7 +8,11 @@ import type { EmulatorContext } from '../emulator-context.js';
 import {
   NETWORK,
   assignPrivateAddresses,
-  findFrontend, identifySubResources, invalidReference, networkKind, privateLinkServicesByFrontend,
+  findFrontend,
+  identifySubResources,
+  invalidReference,
+  networkKind,
+  privateLinkServicesByFrontend,
   quotaExceeded,
   type IpConfiguration,
 } from './network-common.js';
@@ -74,7 +78,11 @@ function checkFrontends(request: WriteRequest, context: EmulatorContext): void {
     const found = findFrontend(reference.id, context);
     if (found === undefined) throw invalidReference(reference.id, request.path.names[0] as string);
     if (found.loadBalancer.body.sku?.name !== 'Standard') {
-      throw new ArmError(400, 'PrivateLinkServiceNotSupportedOnNonStandardLoadBalancer', `Load balancer '${found.loadBalancer.name}' must have the Standard SKU.`);
+      throw new ArmError(
+        400,
+        'PrivateLinkServiceNotSupportedOnNonStandardLoadBalancer',
+        `Load balancer '${found.loadBalancer.name}' must have the Standard SKU.`,
+      );
     }
     const user = users.get(resourceKey(String(reference.id)));
     if (user !== undefined && user.key !== request.key) {

@@ -49,7 +49,13 @@ export function createWafPolicy(spec: WafPolicySpec, context: EmulatorContext): 
     throw badRequest(`'name' must start with a letter and contain only letters and digits (at most 128); got '${spec.name}'.`);
   }
   if (!WAF_SKUS.includes(spec.sku)) throw badRequest(`'sku' must be one of ${WAF_SKUS.join(', ')}; got '${spec.sku}'.`);
-  const path = { subscriptionId: spec.subscriptionId, resourceGroup: spec.resourceGroup, provider: 'Microsoft.Network', types: ['frontDoorWebApplicationFirewallPolicies'], names: [spec.name] };
+  const path = {
+    subscriptionId: spec.subscriptionId,
+    resourceGroup: spec.resourceGroup,
+    provider: 'Microsoft.Network',
+    types: ['frontDoorWebApplicationFirewallPolicies'],
+    names: [spec.name],
+  };
   const id = formatArmPath(path);
   const existing = context.store.get(resourceKey(id));
   const count = context.store.inSubscription(WAF_POLICY_KIND_KEY, spec.subscriptionId).length;
@@ -57,12 +63,17 @@ export function createWafPolicy(spec: WafPolicySpec, context: EmulatorContext): 
     throw badRequest(`Limit reached: a subscription can hold at most ${context.limits.afd.wafPoliciesPerSubscription} Front Door WAF policies.`);
   }
   // The policy stands for one that exists on Azure, in a resource group that exists: make sure it does.
-  if (!context.resourceGroups.has(spec.subscriptionId, spec.resourceGroup)) context.resourceGroups.put(spec.subscriptionId, spec.resourceGroup, WAF_RESOURCE_GROUP_LOCATION);
+  if (!context.resourceGroups.has(spec.subscriptionId, spec.resourceGroup))
+    context.resourceGroups.put(spec.subscriptionId, spec.resourceGroup, WAF_RESOURCE_GROUP_LOCATION);
   const body = {
     location: 'Global',
     tags: spec.tags ?? {},
     sku: { name: spec.sku },
-    properties: { policySettings: { enabledState: spec.enabledState ?? 'Enabled', mode: spec.mode ?? 'Prevention' }, customRules: { rules: [] }, managedRules: { managedRuleSets: [] } },
+    properties: {
+      policySettings: { enabledState: spec.enabledState ?? 'Enabled', mode: spec.mode ?? 'Prevention' },
+      customRules: { rules: [] },
+      managedRules: { managedRuleSets: [] },
+    },
   };
   // A replaced policy keeps the casing of its first id and its creation time, as ARM does.
   const record = provisionedRecord(existing?.path ?? path, WAF_POLICY_KIND_KEY, body, context.now());

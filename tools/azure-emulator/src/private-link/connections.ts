@@ -255,7 +255,9 @@ export class PrivateLinkConnections {
     }
     const [, subscription = ''] = endpoint;
     if (subscription.toLowerCase() === this.afdSubscriptionId.toLowerCase()) {
-      throw badRequest(`'privateEndpointId' is in Azure Front Door's managed subscription ${this.afdSubscriptionId}: only a Private Link origin makes such an endpoint.`);
+      throw badRequest(
+        `'privateEndpointId' is in Azure Front Door's managed subscription ${this.afdSubscriptionId}: only a Private Link origin makes such an endpoint.`,
+      );
     }
     const connections = this.store.ofKind(NETWORK.privateEndpointConnection, service.key).length;
     const max = this.limits.network.privateEndpointConnectionsPerPrivateLinkService;
@@ -271,7 +273,10 @@ export class PrivateLinkConnections {
     return this.store.get(key)?.id ?? '';
   }
 
-  private createConnection(service: ResourceRecord, endpoint: { privateEndpointId: string; location: string; requestMessage: string; autoApproved: boolean }): string {
+  private createConnection(
+    service: ResourceRecord,
+    endpoint: { privateEndpointId: string; location: string; requestMessage: string; autoApproved: boolean },
+  ): string {
     const endpointName = endpoint.privateEndpointId.slice(endpoint.privateEndpointId.lastIndexOf('/') + 1);
     const name = `${endpointName}.${randomUUID()}`;
     const path = { ...service.path, types: [...service.path.types, 'privateEndpointConnections'], names: [...service.path.names, name] };
@@ -316,5 +321,10 @@ function requestMessageOf(link: SharedPrivateLinkResource): string {
 }
 
 function tupleKey(profileKey: string, link: SharedPrivateLinkResource): string {
-  return [profileKey, resourceKey(String(link.privateLink?.id)), String(link.groupId ?? '').toLowerCase(), String(link.privateLinkLocation ?? '').toLowerCase()].join('|');
+  return [
+    profileKey,
+    resourceKey(String(link.privateLink?.id)),
+    String(link.groupId ?? '').toLowerCase(),
+    String(link.privateLinkLocation ?? '').toLowerCase(),
+  ].join('|');
 }

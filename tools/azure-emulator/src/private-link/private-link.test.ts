@@ -14,7 +14,10 @@ beforeAll(async () => {
   await createInternalLoadBalancer(bed, 'kubernetes-internal', ['fe-1', 'fe-2', 'fe-3', 'fe-4', 'fe-5']);
   await createPrivateLinkService(bed, 'pls-1', 'kubernetes-internal', 'fe-1');
   await createPrivateLinkService(bed, 'pls-2', 'kubernetes-internal', 'fe-2');
-  await createPrivateLinkService(bed, 'pls-auto', 'kubernetes-internal', 'fe-3', { visibility: { subscriptions: ['*'] }, autoApproval: { subscriptions: [AFD_SUBSCRIPTION] } });
+  await createPrivateLinkService(bed, 'pls-auto', 'kubernetes-internal', 'fe-3', {
+    visibility: { subscriptions: ['*'] },
+    autoApproval: { subscriptions: [AFD_SUBSCRIPTION] },
+  });
   await createProfile(bed, 'fd');
   await createOriginGroup(bed, 'fd', 'og');
 });
@@ -43,7 +46,9 @@ describe('Private Link origins as AFD makes them', () => {
     await createOrigin(bed, 'fd', 'og', privateOrigin('member-1', 'pls-1', 'fleet-req-7f3a'));
     const [connection] = await connectionsOf('pls-1');
     expect(connection?.privateLinkServiceConnectionState).toEqual({ status: 'Pending', description: 'fleet-req-7f3a', actionsRequired: 'None' });
-    expect(connection?.privateEndpoint?.id).toMatch(new RegExp(`^/subscriptions/${AFD_SUBSCRIPTION}/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/privateEndpoints/`));
+    expect(connection?.privateEndpoint?.id).toMatch(
+      new RegExp(`^/subscriptions/${AFD_SUBSCRIPTION}/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/privateEndpoints/`),
+    );
     expect(await originStatus('member-1')).toBe('Pending');
     expect((await bed.network.privateLinkServices.get(RG, 'pls-1')).privateEndpointConnections).toHaveLength(1);
 
@@ -56,7 +61,9 @@ describe('Private Link origins as AFD makes them', () => {
 
     await bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', name, { privateLinkServiceConnectionState: { status: 'Rejected' } });
     expect(await originStatus('member-1')).toBe('Rejected');
-    expect((await bed.network.privateLinkServices.getPrivateEndpointConnection(RG, 'pls-1', name)).privateLinkServiceConnectionState?.description).toBe('approved by fleet');
+    expect((await bed.network.privateLinkServices.getPrivateEndpointConnection(RG, 'pls-1', name)).privateLinkServiceConnectionState?.description).toBe(
+      'approved by fleet',
+    );
   });
 
   it('origins with the same (profile, service, group, location) share one connection until the last is deleted', async () => {
@@ -95,7 +102,10 @@ describe('Private Link origins as AFD makes them', () => {
     expect(connection?.privateLinkServiceConnectionState?.description).toBe('Auto-Approved');
     await bed.cdn.afdOrigins.beginDeleteAndWait(RG, 'fd', 'og', 'auto', FAST_POLLING);
     // The user's own subscription in the lists does not match AFD's private endpoint: it stays Pending.
-    await createPrivateLinkService(bed, 'pls-own', 'kubernetes-internal', 'fe-5', { visibility: { subscriptions: ['*'] }, autoApproval: { subscriptions: [SUBSCRIPTION] } });
+    await createPrivateLinkService(bed, 'pls-own', 'kubernetes-internal', 'fe-5', {
+      visibility: { subscriptions: ['*'] },
+      autoApproval: { subscriptions: [SUBSCRIPTION] },
+    });
     await createOrigin(bed, 'fd', 'og', privateOrigin('own', 'pls-own', 'needs approval'));
     expect(await originStatus('own')).toBe('Pending');
     expect((await connectionsOf('pls-own'))[0]?.privateLinkServiceConnectionState).toMatchObject({ status: 'Pending', description: 'needs approval' });
@@ -111,12 +121,15 @@ describe('Private Link origins as AFD makes them', () => {
   });
 
   it('a new request message asks again once the connection was Rejected or removed; a Pending or Approved one keeps its message', async () => {
-    const state = async () => (await connectionsOf('pls-2')).map((c) => [c.privateLinkServiceConnectionState?.status, c.privateLinkServiceConnectionState?.description]);
+    const state = async () =>
+      (await connectionsOf('pls-2')).map((c) => [c.privateLinkServiceConnectionState?.status, c.privateLinkServiceConnectionState?.description]);
     await createOrigin(bed, 'fd', 'og', privateOrigin('again', 'pls-2', 'first'));
     await createOrigin(bed, 'fd', 'og', privateOrigin('again', 'pls-2', 'second'));
     expect(await state()).toEqual([['Pending', 'first']]);
     const [first] = await connectionsOf('pls-2');
-    await bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-2', first?.name as string, { privateLinkServiceConnectionState: { status: 'Rejected' } });
+    await bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-2', first?.name as string, {
+      privateLinkServiceConnectionState: { status: 'Rejected' },
+    });
     await createOrigin(bed, 'fd', 'og', privateOrigin('again', 'pls-2', 'second'));
     // The Rejected connection leaves; a new private endpoint asks with the new message.
     expect(await state()).toEqual([['Pending', 'second']]);
@@ -149,7 +162,10 @@ describe('Private Link origins as AFD makes them', () => {
       'fd-temp',
       'og',
       'o',
-      { hostName: '10.224.0.11', sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-2') }, privateLinkLocation: 'eastus', requestMessage: 'temp' } },
+      {
+        hostName: '10.224.0.11',
+        sharedPrivateLinkResource: { privateLink: { id: networkId('privateLinkServices', 'pls-2') }, privateLinkLocation: 'eastus', requestMessage: 'temp' },
+      },
       FAST_POLLING,
     );
     expect((await connectionsOf('pls-2')).map((c) => c.privateLinkServiceConnectionState?.description)).toEqual(['temp']);
@@ -180,7 +196,9 @@ describe('Private Link origins as AFD makes them', () => {
     expect(create.statusCode).toBe(404);
     const [connection] = await connectionsOf('pls-1');
     const badStatus = await restErrorOf(
-      bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', connection?.name as string, { privateLinkServiceConnectionState: { status: 'Maybe' } }),
+      bed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', connection?.name as string, {
+        privateLinkServiceConnectionState: { status: 'Maybe' },
+      }),
     );
     expect(badStatus.message).toContain("'properties.privateLinkServiceConnectionState.status' must be one of Pending, Approved, Rejected");
   });
@@ -197,9 +215,15 @@ describe('Private Link origins as AFD makes them', () => {
     expect(connection?.privateEndpoint?.id).toBe(endpointId);
     expect(connection?.privateLinkServiceConnectionState).toEqual({ status: 'Pending', description: 'let me in', actionsRequired: 'None' });
     const impersonating = `/subscriptions/${AFD_SUBSCRIPTION}/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/privateEndpoints/pe-fake`;
-    expect(() => bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: serviceId, privateEndpointId: impersonating })).toThrow(/managed subscription/);
-    expect(() => bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: serviceId, privateEndpointId: 'pe-app' })).toThrow(/'privateEndpointId' must be/);
-    expect(() => bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: networkId('privateLinkServices', 'pls-none'), privateEndpointId: endpointId })).toThrow(/was not found/);
+    expect(() => bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: serviceId, privateEndpointId: impersonating })).toThrow(
+      /managed subscription/,
+    );
+    expect(() => bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: serviceId, privateEndpointId: 'pe-app' })).toThrow(
+      /'privateEndpointId' must be/,
+    );
+    expect(() =>
+      bed.emulator.admin.connectPrivateEndpoint({ privateLinkServiceId: networkId('privateLinkServices', 'pls-none'), privateEndpointId: endpointId }),
+    ).toThrow(/was not found/);
     expect(await connectionsOf('pls-consumer')).toHaveLength(1);
     await bed.network.privateLinkServices.delete(RG, 'pls-consumer', FAST_POLLING);
   });
@@ -239,7 +263,7 @@ describe('Private Link timing and the states Azure leaves undocumented', () => {
     }
   });
 
-  it('Timeout is the origin\'s status (afdx.json), not the connection\'s: a connection left Pending past pendingTimeoutMs shows Timeout on its origin', async () => {
+  it("Timeout is the origin's status (afdx.json), not the connection's: a connection left Pending past pendingTimeoutMs shows Timeout on its origin", async () => {
     let now = 1_700_000_000_000;
     const timed = await timedBed({ pendingTimeoutMs: 3_600_000 }, () => now);
     try {
@@ -260,7 +284,8 @@ describe('Private Link timing and the states Azure leaves undocumented', () => {
       try {
         await createOrigin(timed, 'fd', 'og', privateOrigin('member-1', 'pls-1', 'req-1'));
         const name = (await listed(timed))[0]?.name as string;
-        const set = (status: string) => timed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', name, { privateLinkServiceConnectionState: { status } });
+        const set = (status: string) =>
+          timed.network.privateLinkServices.updatePrivateEndpointConnection(RG, 'pls-1', name, { privateLinkServiceConnectionState: { status } });
         await set('Approved');
         await set('Rejected');
         if (reapproveRejected) {

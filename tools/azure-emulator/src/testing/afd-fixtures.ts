@@ -15,7 +15,13 @@ export async function createProfile(bed: TestBed, profile: string, sku = 'Premiu
 }
 
 export async function createEndpoint(bed: TestBed, profile: string, endpoint: string): Promise<string> {
-  const created = await bed.cdn.afdEndpoints.beginCreateAndWait(RESOURCE_GROUP, profile, endpoint, { location: 'global', enabledState: 'Enabled' }, FAST_POLLING);
+  const created = await bed.cdn.afdEndpoints.beginCreateAndWait(
+    RESOURCE_GROUP,
+    profile,
+    endpoint,
+    { location: 'global', enabledState: 'Enabled' },
+    FAST_POLLING,
+  );
   return created.hostName as string;
 }
 
@@ -38,7 +44,14 @@ export async function createOrigin(bed: TestBed, profile: string, group: string,
     profile,
     group,
     origin.name,
-    { hostName: origin.hostName, httpPort: origin.httpPort ?? 80, weight: origin.weight ?? 50, priority: origin.priority ?? 1, enabledState: 'Enabled', ...origin.extra },
+    {
+      hostName: origin.hostName,
+      httpPort: origin.httpPort ?? 80,
+      weight: origin.weight ?? 50,
+      priority: origin.priority ?? 1,
+      enabledState: 'Enabled',
+      ...origin.extra,
+    },
     FAST_POLLING,
   );
 }
@@ -49,7 +62,14 @@ export async function createRoute(bed: TestBed, profile: string, endpoint: strin
     profile,
     endpoint,
     route,
-    { originGroup: { id: cdnId('profiles', profile, 'originGroups', group) }, linkToDefaultDomain: 'Enabled', patternsToMatch: ['/*'], supportedProtocols: ['Http', 'Https'], forwardingProtocol: 'HttpOnly', ...extra },
+    {
+      originGroup: { id: cdnId('profiles', profile, 'originGroups', group) },
+      linkToDefaultDomain: 'Enabled',
+      patternsToMatch: ['/*'],
+      supportedProtocols: ['Http', 'Https'],
+      forwardingProtocol: 'HttpOnly',
+      ...extra,
+    },
     FAST_POLLING,
   );
 }

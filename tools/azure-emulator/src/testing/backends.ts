@@ -101,14 +101,22 @@ export function edgeRequest(edgeUrl: string, host: string, path: string, options
  * One request to the edge's HTTPS listener, as a browser sends it for `host`: SNI and Host are the host, and the
  * client verifies the certificate against `ca` (the emulator's) for that name.
  */
-export function edgeTlsRequest(edgeTlsUrl: string, host: string, path: string, ca: string, tls: Pick<SecureContextOptions, 'minVersion' | 'maxVersion'> = {}): Promise<EdgeResponse & { certificateSubject: string }> {
+export function edgeTlsRequest(
+  edgeTlsUrl: string,
+  host: string,
+  path: string,
+  ca: string,
+  tls: Pick<SecureContextOptions, 'minVersion' | 'maxVersion'> = {},
+): Promise<EdgeResponse & { certificateSubject: string }> {
   const url = new URL(path, edgeTlsUrl);
   return new Promise((resolve, reject) => {
     const req = httpsRequest(url, { method: 'GET', headers: { host }, servername: host, ca, agent: false, ...tls }, (res) => {
       const subject = String((res.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '');
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), certificateSubject: subject }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), certificateSubject: subject }),
+      );
     });
     req.on('error', reject);
     req.end();

@@ -31,7 +31,9 @@ export async function createPrivateLinkService(
     {
       location: 'eastus',
       loadBalancerFrontendIpConfigurations: [{ id: networkId('loadBalancers', loadBalancer, 'frontendIPConfigurations', frontend) }],
-      ipConfigurations: [{ name: 'nat-0', privateIPAllocationMethod: 'Dynamic', primary: true, subnet: { id: networkId('virtualNetworks', 'vnet', 'subnets', 'pls') } }],
+      ipConfigurations: [
+        { name: 'nat-0', privateIPAllocationMethod: 'Dynamic', primary: true, subnet: { id: networkId('virtualNetworks', 'vnet', 'subnets', 'pls') } },
+      ],
       ...extra,
     },
     FAST_POLLING,

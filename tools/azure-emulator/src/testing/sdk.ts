@@ -20,7 +20,13 @@ export interface TestBed {
 export async function startTestBed(options: EmulatorOptions = {}): Promise<TestBed> {
   // No Retry-After: the clients' FAST_POLLING interval rules, so a test does not wait ARM's second per poll.
   // Private Link acts at once unless a test is about its timing.
-  const emulator = await start({ lroDelayMs: 5, throttling: false, lroRetryAfterSeconds: 0, ...options, privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.privateLink } });
+  const emulator = await start({
+    lroDelayMs: 5,
+    throttling: false,
+    lroRetryAfterSeconds: 0,
+    ...options,
+    privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.privateLink },
+  });
   emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: RESOURCE_GROUP });
   const clientOptions = sdkClientOptions(emulator);
   return {

@@ -14,7 +14,11 @@ function roleCell(assignment: ShippedAssignment, roles: readonly ShippedRole[], 
  * scope e2e/azure/setup.sh grants it on), then each custom role's actions. Pure over the two inputs; `linkBase` is
  * the way from the document to the repository's root (`../` from docs/).
  */
-export function renderAzureRolesTable(linkBase = '', assignments: readonly ShippedAssignment[] = readShippedAssignments(), roles: readonly ShippedRole[] = readShippedRoles()): string {
+export function renderAzureRolesTable(
+  linkBase = '',
+  assignments: readonly ShippedAssignment[] = readShippedAssignments(),
+  roles: readonly ShippedRole[] = readShippedRoles(),
+): string {
   const rows = assignments.map((a) => {
     const e2e = a.e2eScope === null ? `— (${a.e2eNotGranted ?? 'not granted by e2e'})` : `\`${a.e2eScope}\``;
     return `| ${cell(a.identity)} | ${cell(a.scope)} | ${roleCell(a, roles, linkBase)} | ${cell(a.for)} | ${e2e} |`;

@@ -31,7 +31,10 @@ export async function createServerCertificates(): Promise<ServerCertificates> {
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     ],
   });
-  const server = await signLeafCertificate({ caCertificate: ca.cert, caKey: ca.private }, '127.0.0.1', [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }]);
+  const server = await signLeafCertificate({ caCertificate: ca.cert, caKey: ca.private }, '127.0.0.1', [
+    { type: 7, ip: '127.0.0.1' },
+    { type: 2, value: 'localhost' },
+  ]);
   return { caCertificate: ca.cert, caKey: ca.private, key: server.key, cert: server.cert };
 }
 

@@ -41,8 +41,16 @@ describe('protobuf decoding of built-in kinds, against the API server’s JSON',
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.dictionary(keyArb.map((k) => `d${k}`), fc.string({ unit: 'grapheme', maxLength: 60 }), { maxKeys: 5 }),
-        fc.dictionary(keyArb.map((k) => `b${k}`), fc.uint8Array({ maxLength: 40 }), { maxKeys: 3 }),
+        fc.dictionary(
+          keyArb.map((k) => `d${k}`),
+          fc.string({ unit: 'grapheme', maxLength: 60 }),
+          { maxKeys: 5 },
+        ),
+        fc.dictionary(
+          keyArb.map((k) => `b${k}`),
+          fc.uint8Array({ maxLength: 40 }),
+          { maxKeys: 3 },
+        ),
         fc.dictionary(keyArb, labelValueArb, { maxKeys: 3 }),
         fc.dictionary(keyArb, fc.string({ unit: 'grapheme', maxLength: 30 }), { maxKeys: 3 }),
         fc.option(fc.boolean(), { nil: undefined }),
@@ -96,36 +104,87 @@ describe('protobuf decoding of built-in kinds, against the API server’s JSON',
 
   it('Services of every type: ports by number and by name, pointers set to false, load balancer status', async () => {
     const services = [
-      { metadata: { name: 'cluster-ip' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }, { name: 'metrics', port: 9090, targetPort: 9091, protocol: 'UDP' }], sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } } } },
+      {
+        metadata: { name: 'cluster-ip' },
+        spec: {
+          selector: { app: 'web' },
+          ports: [
+            { name: 'http', port: 80, targetPort: 'http' },
+            { name: 'metrics', port: 9090, targetPort: 9091, protocol: 'UDP' },
+          ],
+          sessionAffinity: 'ClientIP',
+          sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } },
+        },
+      },
       { metadata: { name: 'headless' }, spec: { clusterIP: 'None', ports: [{ port: 5432 }], publishNotReadyAddresses: true } },
-      { metadata: { name: 'node-port' }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080, appProtocol: 'http' }], externalTrafficPolicy: 'Local', ipFamilyPolicy: 'SingleStack' } },
+      {
+        metadata: { name: 'node-port' },
+        spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080, appProtocol: 'http' }], externalTrafficPolicy: 'Local', ipFamilyPolicy: 'SingleStack' },
+      },
       {
         metadata: { name: 'internal-lb', annotations: { 'service.beta.kubernetes.io/azure-load-balancer-internal': 'true' } },
-        spec: { type: 'LoadBalancer', ports: [{ port: 443, targetPort: 8443 }], allocateLoadBalancerNodePorts: false, loadBalancerClass: 'example.com/lb', loadBalancerSourceRanges: ['10.0.0.0/8'] },
+        spec: {
+          type: 'LoadBalancer',
+          ports: [{ port: 443, targetPort: 8443 }],
+          allocateLoadBalancerNodePorts: false,
+          loadBalancerClass: 'example.com/lb',
+          loadBalancerSourceRanges: ['10.0.0.0/8'],
+        },
       },
       { metadata: { name: 'external-name' }, spec: { type: 'ExternalName', externalName: 'db.example.com' } },
     ];
     for (const service of services) await client.create('/api/v1/namespaces/pb/services', service);
     await client.patch(
       '/api/v1/namespaces/pb/services/internal-lb/status',
-      { status: { loadBalancer: { ingress: [{ ip: '10.1.2.3', ipMode: 'VIP', ports: [{ port: 443, protocol: 'TCP' }] }] }, conditions: [{ type: 'Ready', status: 'True', reason: 'Provisioned', message: '', lastTransitionTime: '2026-12-02T01:02:03Z' }] } },
+      {
+        status: {
+          loadBalancer: { ingress: [{ ip: '10.1.2.3', ipMode: 'VIP', ports: [{ port: 443, protocol: 'TCP' }] }] },
+          conditions: [{ type: 'Ready', status: 'True', reason: 'Provisioned', message: '', lastTransitionTime: '2026-12-02T01:02:03Z' }],
+        },
+      },
       'merge',
     );
     for (const { metadata } of services) await expectSameBothWays(`/api/v1/namespaces/pb/services/${metadata.name}`);
   });
 
   it('Nodes: quantities, conditions with times, addresses, images; Namespaces; EndpointSlices; Leases with MicroTime', async () => {
-    await client.create('/api/v1/nodes', { metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'westeurope-1' } }, spec: { podCIDR: '10.244.0.0/24', taints: [{ key: 'dedicated', value: 'gateway', effect: 'NoSchedule' }], unschedulable: true } });
+    await client.create('/api/v1/nodes', {
+      metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'westeurope-1' } },
+      spec: { podCIDR: '10.244.0.0/24', taints: [{ key: 'dedicated', value: 'gateway', effect: 'NoSchedule' }], unschedulable: true },
+    });
     await client.patch(
       '/api/v1/nodes/node-1/status',
       {
         status: {
           capacity: { cpu: '4', memory: '16393524Ki', pods: '110', 'ephemeral-storage': '1.5Ti' },
           allocatable: { cpu: '3800m', memory: '14Gi' },
-          conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2026-12-02T00:00:00Z', lastTransitionTime: '2026-12-01T23:00:00Z', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
-          addresses: [{ type: 'InternalIP', address: '10.0.0.4' }, { type: 'Hostname', address: 'node-1' }],
+          conditions: [
+            {
+              type: 'Ready',
+              status: 'True',
+              lastHeartbeatTime: '2026-12-02T00:00:00Z',
+              lastTransitionTime: '2026-12-01T23:00:00Z',
+              reason: 'KubeletReady',
+              message: 'kubelet is posting ready status',
+            },
+          ],
+          addresses: [
+            { type: 'InternalIP', address: '10.0.0.4' },
+            { type: 'Hostname', address: 'node-1' },
+          ],
           daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-          nodeInfo: { machineID: 'm', systemUUID: 's', bootID: 'b', kernelVersion: '6.8', osImage: 'Ubuntu', containerRuntimeVersion: 'containerd://2.1', kubeletVersion: 'v1.36.3', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64' },
+          nodeInfo: {
+            machineID: 'm',
+            systemUUID: 's',
+            bootID: 'b',
+            kernelVersion: '6.8',
+            osImage: 'Ubuntu',
+            containerRuntimeVersion: 'containerd://2.1',
+            kubeletVersion: 'v1.36.3',
+            kubeProxyVersion: '',
+            operatingSystem: 'linux',
+            architecture: 'amd64',
+          },
           images: [{ names: ['registry.example/web@sha256:abc', 'registry.example/web:1'], sizeBytes: 123456789012 }],
         },
       },
@@ -140,16 +199,32 @@ describe('protobuf decoding of built-in kinds, against the API server’s JSON',
       metadata: { name: 'web-abc', labels: { 'kubernetes.io/service-name': 'cluster-ip' } },
       addressType: 'IPv4',
       endpoints: [
-        { addresses: ['10.244.0.5'], conditions: { ready: false, serving: true, terminating: false }, nodeName: 'node-1', zone: 'westeurope-1', hints: { forZones: [{ name: 'westeurope-1' }] }, targetRef: { kind: 'Pod', namespace: 'pb', name: 'web-1' } },
+        {
+          addresses: ['10.244.0.5'],
+          conditions: { ready: false, serving: true, terminating: false },
+          nodeName: 'node-1',
+          zone: 'westeurope-1',
+          hints: { forZones: [{ name: 'westeurope-1' }] },
+          targetRef: { kind: 'Pod', namespace: 'pb', name: 'web-1' },
+        },
         { addresses: ['10.244.0.6'], conditions: {} },
       ],
-      ports: [{ name: 'http', port: 8080, protocol: 'TCP', appProtocol: 'http' }, { name: '', port: 0 }],
+      ports: [
+        { name: 'http', port: 8080, protocol: 'TCP', appProtocol: 'http' },
+        { name: '', port: 0 },
+      ],
     });
     await expectSameBothWays('/apis/discovery.k8s.io/v1/namespaces/pb/endpointslices/web-abc');
 
     await client.create('/apis/coordination.k8s.io/v1/namespaces/pb/leases', {
       metadata: { name: 'leader' },
-      spec: { holderIdentity: 'pod-1', leaseDurationSeconds: 15, acquireTime: '2026-12-02T01:00:00.000001Z', renewTime: '2026-12-02T01:00:05.123456Z', leaseTransitions: 0 },
+      spec: {
+        holderIdentity: 'pod-1',
+        leaseDurationSeconds: 15,
+        acquireTime: '2026-12-02T01:00:00.000001Z',
+        renewTime: '2026-12-02T01:00:05.123456Z',
+        leaseTransitions: 0,
+      },
     });
     await expectSameBothWays('/apis/coordination.k8s.io/v1/namespaces/pb/leases/leader');
   });
@@ -185,10 +260,24 @@ describe('an informer on protobuf', () => {
     await client.patch(`${path}/a`, { metadata: { labels: { changed: 'yes' } }, spec: { ports: [{ port: 80, targetPort: 'web' }] } }, 'merge');
     await client.delete(`${path}/b`);
     await client.create(path, { metadata: { name: 'd' }, spec: { type: 'NodePort', ports: [{ port: 81 }] } });
-    const settled = (informer: Informer<KubeObject>) => informer.store.list().map((s) => `${s.metadata.name}@${s.metadata.resourceVersion}`).sort().join();
+    const settled = (informer: Informer<KubeObject>) =>
+      informer.store
+        .list()
+        .map((s) => `${s.metadata.name}@${s.metadata.resourceVersion}`)
+        .sort()
+        .join();
     const final = await client.get<{ items: KubeObject[] }>(path);
-    const expected = final.items.map((s) => `${s.metadata.name}@${s.metadata.resourceVersion}`).sort().join();
-    for (const informer of informers) expect(await eventually(() => settled(informer), (state) => state === expected)).toBe(expected);
+    const expected = final.items
+      .map((s) => `${s.metadata.name}@${s.metadata.resourceVersion}`)
+      .sort()
+      .join();
+    for (const informer of informers)
+      expect(
+        await eventually(
+          () => settled(informer),
+          (state) => state === expected,
+        ),
+      ).toBe(expected);
     await Promise.all(informers.map((informer) => informer.stop()));
     const byName = (informer: Informer<KubeObject>) => Object.fromEntries(informer.store.list().map((s) => [s.metadata.name, s]));
     expect(byName(informers[1]!)).toStrictEqual(byName(informers[0]!));
