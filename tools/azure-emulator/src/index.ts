@@ -24,7 +24,7 @@ export type { RoleAssignment } from './authorization/role-assignments.js';
 // The repository's deploy/azure-roles (role definitions and who is assigned which), for the tests that hold the
 // agents to them and for the README's roles table.
 export {
-  compareWithRoles,
+  rolesAgainstRun,
   readShippedAssignments,
   readShippedRoles,
   shippedRole,

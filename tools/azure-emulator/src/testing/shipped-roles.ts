@@ -63,3 +63,21 @@ export function compareWithRoles(exercised: readonly string[], roles: readonly R
     neverExercised: roles.flatMap((role) => role.actions).filter((pattern) => !exercised.some((action) => actionMatches(pattern, action))),
   };
 }
+
+/**
+ * How a run under the emulator's managed identity went against the roles it was assigned: the requests refused (403)
+ * and `compareWithRoles` of what it exercised. `{ refused: 0, notGranted: [], neverExercised: [] }`: the roles held
+ * and are exactly what the code called.
+ */
+export function rolesAgainstRun(
+  emulator: {
+    admin: { requestTotal(filter: { status: number }): number; exercisedActions(principalId: string): string[] };
+    managedIdentity: { principalId: string };
+  },
+  roles: readonly RoleDefinition[],
+): { refused: number; notGranted: string[]; neverExercised: string[] } {
+  return {
+    refused: emulator.admin.requestTotal({ status: 403 }),
+    ...compareWithRoles(emulator.admin.exercisedActions(emulator.managedIdentity.principalId), roles),
+  };
+}
