@@ -13,6 +13,7 @@ export {
   type ErrorClass,
 } from './arm-errors.js';
 export type { ArmConnectionOptions, TokenCredential } from './arm-connection.js';
+export { parseArmId, type ArmId } from './arm-id.js';
 export { ArmMetrics, NO_RESPONSE_CODE } from './arm-metrics.js';
 export { armOperationOf, ARM_OPERATIONS, OPERATION_POLL } from './arm-operation.js';
 export {

@@ -1,4 +1,5 @@
 import type { LoadBalancer, PrivateEndpointConnection, PrivateLinkService } from '@azure/arm-network';
+import { parseArmId } from '@fleet-gateway/arm-runtime';
 
 /** The part of a load balancer discovery needs. */
 export interface LoadBalancerView {
@@ -82,8 +83,6 @@ export function sameId(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-const RESOURCE_GROUP_OF = /\/resourceGroups\/([^/]+)\//i;
-
 export function resourceGroupOf(id: string): string | undefined {
-  return RESOURCE_GROUP_OF.exec(id)?.[1];
+  return parseArmId(id).resourceGroup;
 }

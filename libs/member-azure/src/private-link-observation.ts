@@ -12,7 +12,7 @@ import {
   type OriginObservation,
 } from '@fleet-gateway/member-export';
 import type { ArmFailure } from '@fleet-gateway/arm-runtime';
-import type { ConnectionView } from './azure-views.js';
+import { resourceGroupOf, type ConnectionView } from './azure-views.js';
 import { frontDoorConnections } from './front-door-endpoint.js';
 import { connectionIdOf, hubRequestOf, manualApprovalCommand, planApprovals, type ApprovalPolicy, type RefusedApproval } from './plan-approvals.js';
 import type { ApprovalResult, DiscoveryResult, PublishedPrivateLink } from './private-link-discovery.js';
@@ -272,14 +272,12 @@ function gatewayState(frontDoor: readonly ConnectionView[], message: string): Ga
   return other ? { kind: 'rejected', connection: other } : { kind: 'awaiting' };
 }
 
-const RESOURCE_GROUP_OF = /\/resourceGroups\/([^/]+)\//i;
-
 /**
  * A refused write to a service in the node resource group is most likely node resource group lockdown (AKS Automatic,
  * or --nrg-lockdown-restriction-level ReadOnly): its deny assignment blocks every identity but AKS's own.
  */
 function lockdownHint(failure: ArmFailure, privateLinkServiceId: string, nodeResourceGroup: string): string {
-  const group = RESOURCE_GROUP_OF.exec(privateLinkServiceId)?.[1] ?? '';
+  const group = resourceGroupOf(privateLinkServiceId) ?? '';
   if (failure.status !== 403 || group.toLowerCase() !== nodeResourceGroup.toLowerCase()) return '';
   return `; the service is in the node resource group ${group}, whose lockdown denies writes: set service.beta.kubernetes.io/azure-pls-resource-group to a resource group of yours where this agent may approve connections`;
 }

@@ -1,3 +1,4 @@
+import { parseArmId } from '@fleet-gateway/arm-runtime';
 import { refKey, type AfdKind, type AfdRef } from '../plan/afd-refs.js';
 import { levelOf, type Operation } from '../diff/operations.js';
 
@@ -12,9 +13,9 @@ const COLLECTION_KINDS: Readonly<Record<string, 'originGroup' | 'customDomain' |
 /** `refKey` of the resource an ARM id of this profile's children names (origin groups, custom domains, rule sets, endpoints). */
 function keyOfId(id: string | undefined): string | undefined {
   if (!id) return undefined;
-  const segments = id.split('/').filter((s) => s.length > 0);
-  const kind = COLLECTION_KINDS[segments[segments.length - 2]?.toLowerCase() ?? ''];
-  const name = segments[segments.length - 1];
+  const { types, names } = parseArmId(id);
+  const kind = COLLECTION_KINDS[types[types.length - 1]?.toLowerCase() ?? ''];
+  const name = names[types.length - 1];
   return kind && name ? refKey({ kind, profile: '', [kind]: name } as AfdRef) : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { gatewayContract } from '@fleet-gateway/annotations';
-import { classifyArmError, describeFailure, type ArmFailure } from '@fleet-gateway/arm-runtime';
+import { classifyArmError, describeFailure, parseArmId, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import type { FrontDoorClients } from '../clients/arm-clients.js';
 import type { ArmRequestCount } from '@fleet-gateway/arm-runtime';
 import type { AfdSku } from '../plan/spec-types.js';
@@ -12,12 +12,6 @@ export type WafCheck =
 /** The Gateway annotation that names the policy: a refusal names it, the value and what it expects. */
 const WAF_ANNOTATION = gatewayContract.keys.wafPolicy.key;
 
-/** `/subscriptions/<s>/resourceGroups/<rg>/providers/Microsoft.Network/frontdoorWebApplicationFirewallPolicies/<name>` */
-function parts(id: string): { subscriptionId: string; resourceGroup: string; name: string } {
-  const segments = id.split('/').filter((s) => s.length > 0);
-  return { subscriptionId: segments[1] ?? '', resourceGroup: segments[3] ?? '', name: segments[7] ?? '' };
-}
-
 /**
  * Reads the WAF policy a Gateway references before associating it: it must exist and have the profile's SKU.
  * The policy itself is only ever read, never created, changed or deleted.
@@ -28,7 +22,8 @@ export async function checkWafPolicy(
   sku: AfdSku,
   options: { readonly abortSignal?: AbortSignal; readonly requests?: ArmRequestCount } = {},
 ): Promise<WafCheck> {
-  const { subscriptionId, resourceGroup, name } = parts(wafPolicyId);
+  const { subscriptionId = '', resourceGroup = '', names } = parseArmId(wafPolicyId);
+  const name = names[0] ?? '';
   const call = {
     ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
     ...(options.requests ? { onResponse: options.requests.onResponse } : {}),

@@ -1,3 +1,4 @@
+import { parseArmId } from '@fleet-gateway/arm-runtime';
 /** The AFD resource kinds this provider manages (a managed certificate's secret is AFD's own, never written by us). */
 export type AfdKind = 'profile' | 'endpoint' | 'customDomain' | 'originGroup' | 'origin' | 'route' | 'ruleSet' | 'rule' | 'securityPolicy';
 
@@ -110,7 +111,5 @@ export function armId(scope: FrontDoorScope, ref: AfdRef): string {
 
 /** The last segment of an ARM id (ids compare case-insensitively, so callers lower-case when comparing). */
 export function nameFromId(id: string | undefined): string | undefined {
-  if (id === undefined) return undefined;
-  const segments = id.split('/').filter((s) => s.length > 0);
-  return segments[segments.length - 1];
+  return id === undefined ? undefined : parseArmId(id).name;
 }
