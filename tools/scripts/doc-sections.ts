@@ -40,12 +40,8 @@ export const DOC_SECTIONS: readonly DocSection[] = [
   { file: 'docs/operations.md', name: 'supported-features', render: () => fenced(renderSupportedFeatures()) },
   { file: 'docs/install.md', name: 'azure-roles', render: () => renderAzureRolesTable('../') },
   { file: 'docs/architecture.md', name: 'fleet-crd-extensions', render: renderCrdExtensionTable },
-  // The emulator's fidelity ledger, one table per section, from tools/azure-emulator/fidelity-ledger.yaml.
-  ...[...renderLedgerTables(readFidelityLedger()).keys()].map((name) => ({
-    file: 'tools/azure-emulator/README.md',
-    name,
-    render: () => renderLedgerTables(readFidelityLedger()).get(name) ?? '',
-  })),
+  // The emulator's fidelity ledger, one table per section, from tools/azure-emulator/fidelity-ledger.yaml (read once).
+  ...[...renderLedgerTables(readFidelityLedger())].map(([name, table]) => ({ file: 'tools/azure-emulator/README.md', name, render: () => table })),
 ];
 
 /** Each document as its generated blocks say it should read (the documents are read, never written). */
