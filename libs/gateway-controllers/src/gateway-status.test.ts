@@ -248,15 +248,18 @@ describe('gatewayStatus', () => {
     expect(status.addresses).toBeUndefined();
   });
 
+  /** What a Gateway programmed at generation 2 carries before an edit is held. */
+  const PROGRAMMED_AT_GENERATION_2 = {
+    type: 'Programmed',
+    status: 'True',
+    reason: 'Programmed',
+    message: 'ready on e.azurefd.net',
+    observedGeneration: 2,
+    lastTransitionTime: '2026-01-01T00:00:00Z',
+  } as const;
+
   it('a held Gateway keeps Programmed=True at the current generation, naming the generation it serves, and keeps its address', () => {
-    const previous = {
-      type: 'Programmed',
-      status: 'True',
-      reason: 'Programmed',
-      message: 'ready on e.azurefd.net',
-      observedGeneration: 2,
-      lastTransitionTime: '2026-01-01T00:00:00Z',
-    } as const;
+    const previous = PROGRAMMED_AT_GENERATION_2;
     const current = { addresses: [{ type: 'Hostname', value: 'e.azurefd.net' }] } as GatewayStatus;
     const held = gatewayStatus(verdict, 3, { kind: 'held', previous, servingGeneration: servingGeneration(previous) ?? 0 }, current);
     expect(programmedOf(held)).toEqual({
@@ -278,14 +281,7 @@ describe('gatewayStatus', () => {
   });
 
   it('held at an unchanged generation, Programmed names the change outside the spec as Accepted does, never assuming annotations', () => {
-    const previous = {
-      type: 'Programmed',
-      status: 'True',
-      reason: 'Programmed',
-      message: 'ready on e.azurefd.net',
-      observedGeneration: 2,
-      lastTransitionTime: '2026-01-01T00:00:00Z',
-    } as const;
+    const previous = PROGRAMMED_AT_GENERATION_2;
     const refusedClass = {
       type: 'Accepted',
       status: 'False',
