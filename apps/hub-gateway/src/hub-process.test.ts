@@ -100,6 +100,17 @@ type Lease = { spec?: { holderIdentity?: string } };
 
 const errorLines = (lines: LogLine[]) => lines.filter((l) => l.level === 'error').map((l) => l.message);
 
+/** Front Door on, with what it needs: the AFD resource group, the hub's name and the subscription. */
+const afdArgs = (resourceGroup: string): string[] => [
+  '--enable-afd',
+  '--afd-resource-group',
+  resourceGroup,
+  '--hub-name',
+  'hub-test',
+  '--azure-subscription-id',
+  SUBSCRIPTION,
+];
+
 describe('the hub agent process (bundle under node, real kube-apiserver, Azure emulator)', () => {
   it('refuses invalid flags with every problem on its own line, exit code 2 and no stack trace', async () => {
     const args = ['--enable-afd', '--arm-rate-limit-share', '7', '--log-level', 'loud', '--metrics-bind-address', 'nowhere'];
@@ -115,20 +126,7 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
   });
 
   it('with --azure-credential=workload-identity and no AZURE_FEDERATED_TOKEN_FILE: refuses to start with the one line naming the flag, its value and what is missing', async () => {
-    const args = [
-      '--enable-afd',
-      '--afd-resource-group',
-      'rg-fleet-afd',
-      '--hub-name',
-      'hub-test',
-      '--azure-subscription-id',
-      SUBSCRIPTION,
-      '--azure-credential=workload-identity',
-      '--azure-client-id',
-      HUB_CLIENT_ID,
-      '--azure-tenant-id',
-      SUBSCRIPTION,
-    ];
+    const args = [...afdArgs('rg-fleet-afd'), '--azure-credential=workload-identity', '--azure-client-id', HUB_CLIENT_ID, '--azure-tenant-id', SUBSCRIPTION];
     const tokenRequests = emulator.admin.requestTotal({ resourceType: 'managedIdentity/token' });
     const agent = startAgent(args);
     expect(await agent.exited).toBe(2);
@@ -244,13 +242,7 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
     emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: 'rg-fleet-afd' });
     emulator.admin.resetCounters();
     const { agent, started, metrics } = await startedAgent([
-      '--enable-afd',
-      '--afd-resource-group',
-      'rg-fleet-afd',
-      '--hub-name',
-      'hub-test',
-      '--azure-subscription-id',
-      SUBSCRIPTION,
+      ...afdArgs('rg-fleet-afd'),
       '--arm-endpoint',
       emulator.armEndpoint,
       '--azure-credential=managed-identity',
@@ -321,19 +313,7 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
   it('SIGKILLed mid-provisioning and restarted: converges with no duplicate or orphan Azure resource and reuses its request message', async () => {
     const resourceGroup = 'rg-killed';
     emulator.admin.createResourceGroup({ subscriptionId: SUBSCRIPTION, name: resourceGroup });
-    const args = [
-      '--enable-afd',
-      '--afd-resource-group',
-      resourceGroup,
-      '--hub-name',
-      'hub-test',
-      '--azure-subscription-id',
-      SUBSCRIPTION,
-      '--arm-endpoint',
-      emulator.armEndpoint,
-      '--leader-elect=false',
-      ...LOCAL_SERVING,
-    ];
+    const args = [...afdArgs(resourceGroup), '--arm-endpoint', emulator.armEndpoint, '--leader-elect=false', ...LOCAL_SERVING];
     await applyObject(client, '/apis/gateway.networking.k8s.io/v1/gatewayclasses/azure-fleet-afd', {
       apiVersion: 'gateway.networking.k8s.io/v1',
       kind: 'GatewayClass',
