@@ -1,10 +1,9 @@
 import type { NetworkManagementClient } from '@azure/arm-network';
-import { ArmRequestCount } from '@fleet-gateway/arm-runtime';
+import { ArmRequestCount, parseArmId } from '@fleet-gateway/arm-runtime';
 import {
   connectionView,
   loadBalancerView,
   privateLinkServiceView,
-  resourceGroupOf,
   type ConnectionView,
   type LoadBalancerView,
   type PrivateLinkServiceView,
@@ -21,8 +20,6 @@ export interface InventoryOptions {
 }
 
 export const DEFAULT_INVENTORY_TTL_MS = 60_000;
-
-const PLS_PATH = /\/resourceGroups\/([^/]+)\/providers\/Microsoft\.Network\/privateLinkServices\/([^/]+)$/i;
 
 /**
  * The member's view of Microsoft.Network, per resource group: its load balancers and Private Link Services listed
@@ -91,8 +88,8 @@ export class NetworkInventory {
 
   private connectionRead(privateLinkServiceId: string): CachedRead<ConnectionView[]> {
     return entry(this.connectionLists, privateLinkServiceId, this.now, () => {
-      const [, group = resourceGroupOf(privateLinkServiceId) ?? '', name = ''] = PLS_PATH.exec(privateLinkServiceId) ?? [];
-      return collect(this.client.privateLinkServices.listPrivateEndpointConnections(group, name, this.counted()), connectionView);
+      const { resourceGroup = '', name = '' } = parseArmId(privateLinkServiceId);
+      return collect(this.client.privateLinkServices.listPrivateEndpointConnections(resourceGroup, name, this.counted()), connectionView);
     });
   }
 
