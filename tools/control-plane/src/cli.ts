@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBinaries } from './binaries.js';
 import { startControlPlane } from './control-plane.js';
-import { gatewayApiModuleDir } from './crds.js';
+import { GATEWAY_API_VERSIONS, gatewayApiModuleDir } from './crds.js';
 import { stopDetached } from './detached.js';
 
 const USAGE = `usage: control-plane <build|start|stop> [--clusters hub,member-1,member-2] [--dir DIR]`;
@@ -30,7 +30,9 @@ async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case 'build': {
       const binaries = await ensureBinaries(log);
-      console.log(JSON.stringify({ ...binaries, gatewayApiModule: await gatewayApiModuleDir() }, null, 2));
+      // Every supported release, so that a suite run against any of them needs no download later.
+      const gatewayApiModules = Object.fromEntries(await Promise.all(GATEWAY_API_VERSIONS.map(async (v) => [v, await gatewayApiModuleDir(v)] as const)));
+      console.log(JSON.stringify({ ...binaries, gatewayApiModules }, null, 2));
       return 0;
     }
     case 'start': {

@@ -35,6 +35,9 @@ function convertRedirect(redirect: NonNullable<HTTPRouteFilter['requestRedirect'
   if (port !== undefined && !(scheme && WELL_KNOWN_PORT[scheme] === port)) {
     return unsupported(`RequestRedirect to port ${port} is not supported; only the well-known port of an explicit scheme`);
   }
+  if (statusCode !== 301 && statusCode !== 302) {
+    return unsupported(`RequestRedirect statusCode ${statusCode} is not supported; expected 301 or 302`);
+  }
   return {
     ok: true,
     value: {
