@@ -5,7 +5,7 @@
  * takes 8). Prints the time to publish every export, the Azure reads spent (target: one list per resource group per
  * TTL, not one per Service) and the agent's resident memory (target < 150 MiB). The agent's node runs with its
  * launch flags (AGENT_NODE_FLAGS); --node-flags gives others ('' for none), to compare.
- *   pnpm nx bundle member-discovery && pnpm tsx libs/member-azure/src/bench/member-agent-bench.ts [--node-flags '...']
+ *   pnpm nx bench member-discovery   (or: pnpm nx bundle member-discovery && pnpm tsx apps/member-discovery/src/bench/member-agent-bench.ts [--node-flags '...'])
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,8 +18,8 @@ import { CloudProviderStandIn, emulatorIdentityCredential, managedIdentityEnviro
 import { startControlPlane } from '@fleet-gateway/control-plane';
 import { collectionPath, KubeClient } from '@fleet-gateway/controller';
 import { AgentProcess, createNamespace, residentMiB } from '@fleet-gateway/controller/test-support';
+import { SERVICE_ANNOTATIONS } from '@fleet-gateway/member-azure';
 import { internalServiceExports, serviceExports, services, type CachedInternalServiceExport, type CachedService } from '@fleet-gateway/member-export';
-import { SERVICE_ANNOTATIONS } from '../service-facts.js';
 
 const SERVICES = 240;
 const PRIVATE_LINK = 6;
