@@ -28,6 +28,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMemberFlags } from './flags.js';
 import { startMemberAgent, type MemberAgent } from './member-agent.js';
+import { discoveryArgs, LOCAL_SERVING } from './test-support/agent-args.js';
 
 // The member agent with Private Link discovery, against a real hub and member kube-apiserver and the Azure emulator
 // (the cloud-provider stand-in builds each Service's load balancer and Private Link Service as AKS does).
@@ -72,17 +73,10 @@ afterAll(async () => {
 async function startAgent(approveConnections: boolean, approvalHubs?: readonly string[]): Promise<void> {
   await agent?.stop('restart');
   const flags = parseMemberFlags([
-    '--member-cluster-name=member-1',
-    `--hub-kubeconfig=${hubKubeconfig}`,
-    '--enable-private-link-origin-discovery',
-    `--azure-subscription-id=${bed.settings.subscriptionId}`,
-    `--node-resource-group=${bed.settings.resourceGroup}`,
+    ...discoveryArgs('member-1', hubKubeconfig, { subscriptionId: bed.settings.subscriptionId, nodeResourceGroup: bed.settings.resourceGroup }),
     `--approve-private-link-connections=${approveConnections}`,
     ...(approvalHubs ? [`--private-link-approval-hubs=${approvalHubs.join(',')}`] : []),
-    '--leader-elect=false',
-    '--health-probe-bind-address=127.0.0.1:0',
-    '--metrics-bind-address=127.0.0.1:0',
-    '--metrics-secure=false',
+    ...LOCAL_SERVING,
     '--log-level=debug',
   ]);
   if (!flags.ok || flags.help) throw new Error(`the member agent's flags: ${flags.ok ? 'help' : flags.errors.join('; ')}`);

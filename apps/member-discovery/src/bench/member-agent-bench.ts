@@ -20,6 +20,7 @@ import { collectionPath, KubeClient } from '@fleet-gateway/controller';
 import { AgentProcess, createNamespace, residentMiB } from '@fleet-gateway/controller/test-support';
 import { SERVICE_ANNOTATIONS } from '@fleet-gateway/member-azure';
 import { internalServiceExports, serviceExports, services, type CachedInternalServiceExport, type CachedService } from '@fleet-gateway/member-export';
+import { discoveryArgs } from '../test-support/agent-args.js';
 
 const SERVICES = 240;
 const PRIVATE_LINK = 6;
@@ -117,18 +118,7 @@ async function main(): Promise<void> {
     const agent = new AgentProcess(
       BUNDLE,
       [
-        '--member-cluster-name',
-        'member-1',
-        '--hub-kubeconfig',
-        hubKubeconfig,
-        '--enable-private-link-origin-discovery',
-        '--azure-subscription-id',
-        SUBSCRIPTION,
-        '--node-resource-group',
-        NODE_RG,
-        '--arm-endpoint',
-        emulator.armEndpoint,
-        '--leader-elect=false',
+        ...discoveryArgs('member-1', hubKubeconfig, { subscriptionId: SUBSCRIPTION, nodeResourceGroup: NODE_RG, armEndpoint: emulator.armEndpoint }),
         '--health-probe-bind-address',
         '127.0.0.1:0',
         '--metrics-bind-address',
