@@ -8,6 +8,9 @@ export default defineConfig({
     name: 'hub-gateway',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // The process and real-API files bundle the agent and start a control plane and the emulator in beforeAll.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '../../test-results/hub-gateway.json' }]],
   },
 });

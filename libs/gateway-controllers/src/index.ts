@@ -26,4 +26,5 @@ export {
 } from './register-gateway-class-controller.js';
 export { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict, type ProfileQuotaVerdict } from './profile-quota.js';
 export { registerGatewayController, type GatewayControllerOptions, type GatewayControllers } from './register-gateway-controller.js';
+export { registerHubControllers, type HubControllerOptions, type HubControllers } from './register-hub-controllers.js';
 export { renderSupportedFeatures, SUPPORTED_FEATURES, type SupportedFeature } from './supported-features.js';

@@ -11,19 +11,20 @@ import {
 import { collectionPath, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, objectPath, type KubeObject } from '@fleet-gateway/controller';
 import { captureLogLines, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
-import { internalServiceExports, registerFleetHubControllers, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
+import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { Registry } from 'prom-client';
 import { gatewayClasses, gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from '../gateway-api-resources.js';
 import type { GatewayStores } from '../gateway-inputs.js';
 import type { AzureFrontDoorAccess } from '../gateway-reconciler.js';
-import { registerGatewayClassController } from '../register-gateway-class-controller.js';
-import { registerGatewayController, type GatewayControllers } from '../register-gateway-controller.js';
+import type { GatewayControllers } from '../register-gateway-controller.js';
+import { registerHubControllers } from '../register-hub-controllers.js';
 
 /**
- * Test-only: one real kube-apiserver with the Gateway API and Fleet CRDs, the Azure emulator, and the hub agent's
- * three controller sets on one Manager, wired as apps/hub-gateway wires them. The test plays the members: it writes
- * InternalServiceExport specs and approves Private Link connections in the emulator.
+ * Test-only: one real kube-apiserver with the Gateway API and Fleet CRDs, the Azure emulator, and the hub's
+ * controllers (registerHubControllers, as apps/hub-gateway registers them) on a Manager of their own, with test timings
+ * and the harness's ARM clients. The test plays the members: it writes InternalServiceExport specs and approves Private
+ * Link connections in the emulator.
  */
 export const SCOPE: FrontDoorScope = TEST_SCOPE;
 export const HUB_IDENTITY = `subscription/${SCOPE.subscriptionId}/cluster/test-hub`;
@@ -113,8 +114,6 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
       new EventRecorder({ client, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }),
     );
     const timing = agent.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: agent.resyncPeriodMs };
-    const fleet = registerFleetHubControllers({ manager, client, events, logger, ...timing });
-    const classes = registerGatewayClassController({ manager, client, logger, ...timing });
     const azure: AzureFrontDoorAccess | undefined =
       agent.azure === false
         ? undefined
@@ -130,15 +129,12 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             ...(agent.profileQuota !== undefined ? { profileQuota: agent.profileQuota } : {}),
             ...(elector ? { writeFence: manager.leaseFence(HUB_LEASE_TIMINGS.leaseDurationMs - HUB_LEASE_TIMINGS.renewDeadlineMs)! } : {}),
           };
-    const gateway = registerGatewayController({
+    const { fleet, classes, gateway } = registerHubControllers({
       manager,
       client,
       logger,
       events,
       registry,
-      gatewayClasses: classes.gatewayClasses,
-      serviceImports: fleet.serviceImports,
-      internalServiceExports: fleet.internalServiceExports,
       defaultSku: DEFAULT_SKU,
       ...(azure ? { azure } : {}),
       ...timing,
