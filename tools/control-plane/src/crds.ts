@@ -28,10 +28,15 @@ export function defaultGatewayApiVersion(fallback: GatewayApiVersion = OLDEST_GA
   return checkedGatewayApiVersion(chosen, 'GATEWAY_API_VERSION');
 }
 
-/** `chosen` as a supported release, or an error naming `source` (a flag or variable), the value and the choices. */
+/**
+ * `chosen` as a supported release (`oldest` and `newest` name the ends of the matrix, so that CI's second run needs
+ * no edit when the matrix moves), or an error naming `source` (a flag or variable), the value and the choices.
+ */
 export function checkedGatewayApiVersion(chosen: string, source: string): GatewayApiVersion {
+  if (chosen === 'oldest') return OLDEST_GATEWAY_API_VERSION;
+  if (chosen === 'newest') return NEWEST_GATEWAY_API_VERSION;
   if (!(GATEWAY_API_VERSIONS as readonly string[]).includes(chosen)) {
-    throw new Error(`${source}=${chosen} is not one of the supported releases: ${GATEWAY_API_VERSIONS.join(', ')}`);
+    throw new Error(`${source}=${chosen} is not one of the supported releases: ${GATEWAY_API_VERSIONS.join(', ')}, oldest, newest`);
   }
   return chosen as GatewayApiVersion;
 }
