@@ -21,11 +21,8 @@ const GROUP = 'gateway.networking.k8s.io';
 
 beforeAll(async () => {
   plane = await startControlPlane({ clusters: ['hub'], controllerManager: false });
-  await plane
-    .cluster('hub')
-    .kubeConfig()
-    .makeApiClient(CoreV1Api)
-    .createNamespace({ body: { metadata: { name: NS } } });
+  const core = plane.cluster('hub').kubeConfig().makeApiClient(CoreV1Api);
+  for (const name of [NS, 'team-b']) await core.createNamespace({ body: { metadata: { name } } });
 });
 
 afterAll(async () => {
