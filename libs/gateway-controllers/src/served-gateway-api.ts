@@ -7,7 +7,7 @@ import {
   type Logger,
   type ObjectEventHandler,
 } from '@fleet-gateway/controller';
-import { GATEWAY_GROUP } from '@fleet-gateway/api-types';
+import { compareText, GATEWAY_GROUP } from '@fleet-gateway/api-types';
 import { crdBundle, type CrdBundle } from './gateway-api-release.js';
 import { GATEWAY_CLASS_CRD } from './gateway-api-resources.js';
 
@@ -60,7 +60,7 @@ function orUndefinedIfNotFound(error: unknown): undefined {
 
 /** The served API as one log field: `{ release, bundleVersion, channel, kinds: { Gateway: ['v1', 'v1beta1'], … } }`. */
 export function describeServedGatewayApi(served: ServedGatewayApi) {
-  return { ...served.bundle, kinds: Object.fromEntries([...served.kinds].sort(([a], [b]) => a.localeCompare(b))) };
+  return { ...served.bundle, kinds: Object.fromEntries([...served.kinds].sort(([a], [b]) => compareText(a, b))) };
 }
 
 /**
