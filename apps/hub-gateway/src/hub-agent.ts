@@ -3,7 +3,7 @@ import type { Sku } from '@fleet-gateway/annotations';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
 import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
 import { FleetCrdPrerequisite } from '@fleet-gateway/fleet-schema';
-import { registerHubControllers } from '@fleet-gateway/gateway-controllers';
+import { describeServedGatewayApi, logReleaseChanges, registerHubControllers, servedGatewayApi } from '@fleet-gateway/gateway-controllers';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createAzureAccess } from './azure-access.js';
 import type { HubFlags } from './flags.js';
@@ -43,6 +43,9 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });
   const client = clients.hub;
+  // What the hub serves decides which newer kinds and fields are used: read once before the informers are made.
+  const served = await servedGatewayApi(client);
+  logger.info('the hub serves Gateway API', describeServedGatewayApi(served));
   const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
   const freezeObjects = context.freezeCachedObjects;
   const prerequisite = new FleetCrdPrerequisite({ manager, client, logger, metrics, freezeObjects });
@@ -50,7 +53,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
   // down, and no standby takes the Lease before the lease duration has passed.
   const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
   const azure = flags.enableAfd ? createAzureAccess(flags, { registry, logger, ...(writeFence ? { writeFence } : {}) }) : undefined;
-  registerHubControllers({
+  const { classes } = registerHubControllers({
     manager,
     client,
     logger,
@@ -62,6 +65,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     ...(azure ? { azure } : {}),
     prerequisite,
   });
+  classes.gatewayClassCrd.subscribe(logReleaseChanges(logger, served.bundle));
   await manager.start();
   logger.info('hub-gateway started', {
     identity,

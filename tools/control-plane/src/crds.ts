@@ -19,13 +19,24 @@ export const NEWEST_GATEWAY_API_VERSION: GatewayApiVersion = GATEWAY_API_VERSION
 
 /**
  * The release a harness installs unless told otherwise: `GATEWAY_API_VERSION` from the environment (so one suite
- * runs against each release of the matrix), else the oldest.
+ * runs against each release of the matrix), else `fallback`: the oldest for tests (the floor the agents support),
+ * the newest for the local system and the end-to-end suites (so that the newer features can be tried).
  */
-export function defaultGatewayApiVersion(): GatewayApiVersion {
+export function defaultGatewayApiVersion(fallback: GatewayApiVersion = OLDEST_GATEWAY_API_VERSION): GatewayApiVersion {
   const chosen = process.env.GATEWAY_API_VERSION;
-  if (chosen === undefined || chosen === '') return OLDEST_GATEWAY_API_VERSION;
+  if (chosen === undefined || chosen === '') return fallback;
+  return checkedGatewayApiVersion(chosen, 'GATEWAY_API_VERSION');
+}
+
+/**
+ * `chosen` as a supported release (`oldest` and `newest` name the ends of the matrix, so that CI's second run needs
+ * no edit when the matrix moves), or an error naming `source` (a flag or variable), the value and the choices.
+ */
+export function checkedGatewayApiVersion(chosen: string, source: string): GatewayApiVersion {
+  if (chosen === 'oldest') return OLDEST_GATEWAY_API_VERSION;
+  if (chosen === 'newest') return NEWEST_GATEWAY_API_VERSION;
   if (!(GATEWAY_API_VERSIONS as readonly string[]).includes(chosen)) {
-    throw new Error(`GATEWAY_API_VERSION=${chosen} is not one of the supported releases: ${GATEWAY_API_VERSIONS.join(', ')}`);
+    throw new Error(`${source}=${chosen} is not one of the supported releases: ${GATEWAY_API_VERSIONS.join(', ')}, oldest, newest`);
   }
   return chosen as GatewayApiVersion;
 }

@@ -4,6 +4,7 @@ export { fillCacheDir } from './cache-dir.js';
 export { ensureBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCrds, type CrdSelection } from './crd-install.js';
 export {
+  checkedGatewayApiVersion,
   defaultGatewayApiVersion,
   fleetCrds,
   gatewayApiCrds,
