@@ -145,6 +145,84 @@ describe('golden cases with rule sets, replayed at the edge', () => {
     expect((await send('/cx')).status).toBe(404);
   });
 
+  describe('route-filters-cors: CORS headers set by rules on the Origin, redirect status codes', () => {
+    const CORS_HEADERS = [
+      'access-control-allow-origin',
+      'access-control-allow-credentials',
+      'access-control-allow-methods',
+      'access-control-allow-headers',
+      'access-control-max-age',
+      'access-control-expose-headers',
+    ];
+    const cors = (response: EdgeResponse): Record<string, unknown> =>
+      Object.fromEntries(CORS_HEADERS.flatMap((name) => (response.headers[name] === undefined ? [] : [[name, response.headers[name]]])));
+    const preflight = (origin: string): EdgeRequestOptions => ({
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-token' },
+    });
+
+    it('a preflight from a listed origin reaches the backend and comes back with the allow headers and that origin', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      const answer = await send('/api/orders', preflight('https://app.example.com'));
+      expect([answer.status, answer.backend, answer.seen?.method]).toEqual([200, 'web', 'OPTIONS']);
+      expect(cors(answer)).toEqual({
+        'access-control-allow-origin': 'https://app.example.com',
+        'access-control-allow-credentials': 'true',
+        'access-control-allow-methods': 'GET, PUT',
+        'access-control-allow-headers': 'x-token, content-type',
+        'access-control-max-age': '600',
+        'access-control-expose-headers': 'x-request-id',
+      });
+      expect(answer.headers.vary).toBe(', Origin');
+    });
+
+    it('an actual request from a listed origin gets that origin and the credentials and exposed headers, not the preflight ones', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      expect(cors(await send('/api/orders', { headers: { origin: 'https://admin.example.com' } }))).toEqual({
+        'access-control-allow-origin': 'https://admin.example.com',
+        'access-control-allow-credentials': 'true',
+        'access-control-expose-headers': 'x-request-id',
+      });
+    });
+
+    it('several origins one after the other each get their own origin back: nothing of an earlier answer is served to another origin', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      const origins = ['https://app.example.com', 'http://localhost:8080', 'https://admin.example.com', 'https://app.example.com'];
+      const echoed = [];
+      for (const origin of origins) echoed.push((await send('/api/orders', { headers: { origin } })).headers['access-control-allow-origin']);
+      expect(echoed).toEqual(origins);
+    });
+
+    it('a request or preflight from an origin not listed gets no CORS headers, yet still reaches the backend', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      for (const options of [preflight('https://evil.example.com'), { headers: { origin: 'https://app.example.com:8443' } }, {}]) {
+        const answer = await send('/api/orders', options);
+        expect([answer.backend, cors(answer)]).toEqual(['web', {}]);
+      }
+    });
+
+    it('a wildcard origin is answered with *, for the subdomains it covers only', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      expect(cors(await send('/public/x', { ...preflight('https://a.b.example.org') }))).toEqual({
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': '*',
+        'access-control-max-age': '5',
+      });
+      expect(cors(await send('/public/x', { headers: { origin: 'https://example.org' } }))).toEqual({});
+      expect(cors(await send('/public/x', { headers: { origin: 'http://a.example.org' } }))).toEqual({});
+    });
+
+    it('307 and 308 redirects answer at the edge with their code; the refused 303 and CORS rules are not programmed', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      const temporary = await send('/moved?q=1', { method: 'POST' });
+      expect([temporary.status, temporary.headers.location, temporary.backend]).toEqual([307, expect.stringMatching(/^http:\/\/[^/]+\/new\?q=1$/), undefined]);
+      const permanent = await send('/gone');
+      expect([permanent.status, permanent.headers.location, permanent.backend]).toEqual([308, 'http://new.example.com/gone', undefined]);
+      expect((await send('/see-other')).status).toBe(404);
+      expect(cors(await send('/star', { headers: { origin: 'https://app.example.com' } }))).toEqual({});
+    });
+  });
+
   // AFD's UrlRewrite never sees the route's own prefix (A60), so below a prefix other than `/` the route's originPath
   // takes the prefix's place (A67) and the rules put back what each candidate asks for.
   describe('ReplacePrefixMatch below the prefix itself', () => {
