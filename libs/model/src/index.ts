@@ -8,6 +8,7 @@ export type { ResolveResult } from './resolve/resolve-result.js';
 
 // model: the provider-neutral GlobalGateway and what is computed on it alone
 export { modelHash } from './model/content-hash.js';
+export { MAX_CONDITIONS_PER_RULE } from './model/afd-value-limits.js';
 export { escapeRegex } from './model/escape-regex.js';
 export type {
   BackendAppProtocol,
