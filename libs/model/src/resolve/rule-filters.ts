@@ -6,6 +6,8 @@ import type { Converted } from './rule-matches.js';
 
 const WELL_KNOWN_PORT = { http: 80, https: 443 } as const;
 
+const SUPPORTED_FILTERS = 'expected RequestHeaderModifier, ResponseHeaderModifier, RequestRedirect, URLRewrite or CORS';
+
 /** The status codes AFD's UrlRedirect answers with (redirectType Moved, Found, TemporaryRedirect, PermanentRedirect). */
 const REDIRECT_STATUS_CODES: readonly number[] = [301, 302, 307, 308] satisfies RedirectStatusCode[];
 
@@ -74,7 +76,9 @@ export function convertFilter(filter: HTTPRouteFilter): Converted<ModelFilter> {
       return convertRewrite(filter.urlRewrite ?? {});
     case 'CORS':
       return convertCors(filter.cors ?? {});
+    case 'RequestMirror':
+      return unsupported(`filter RequestMirror is not supported (AFD sends each request to one origin and cannot copy it to another); ${SUPPORTED_FILTERS}`);
     default:
-      return unsupported(`filter ${filter.type} is not supported`);
+      return unsupported(`filter ${filter.type} is not supported; ${SUPPORTED_FILTERS}`);
   }
 }
