@@ -1,4 +1,4 @@
-import { edgeRequest, type EdgeRequestOptions, type EdgeResponse } from '@fleet-gateway/azure-emulator';
+import { corsHeadersOf, edgeRequest, preflightFrom, type EdgeRequestOptions } from '@fleet-gateway/azure-emulator';
 import { NEWEST_GATEWAY_API_VERSION } from '@fleet-gateway/control-plane';
 import { eventually } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,20 +67,6 @@ const route = {
   },
 };
 
-const CORS_HEADERS = [
-  'access-control-allow-origin',
-  'access-control-allow-credentials',
-  'access-control-allow-methods',
-  'access-control-allow-headers',
-  'access-control-max-age',
-];
-const corsOf = (answer: EdgeResponse): Record<string, unknown> =>
-  Object.fromEntries(CORS_HEADERS.flatMap((name) => (answer.headers[name] === undefined ? [] : [[name, answer.headers[name]]])));
-const preflight = (origin: string): EdgeRequestOptions => ({
-  method: 'OPTIONS',
-  headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-token' },
-});
-
 describe('CORS and redirect status codes through the edge', { timeout: 120_000 }, () => {
   it('echoes each allowed origin, leaves others without CORS headers, redirects with 307 and 308, and refuses 303 by name', async () => {
     await edge.publishServed('web', '10.7.0.1');
@@ -97,13 +83,13 @@ describe('CORS and redirect status codes through the edge', { timeout: 120_000 }
     const answer = await eventually(
       async () => {
         await hub.emulator.admin.whenPropagated();
-        return send('/api/orders', preflight('https://app.example.com'));
+        return send('/api/orders', preflightFrom('https://app.example.com'));
       },
       (a) => a.headers['access-control-allow-origin'] !== undefined,
       30_000,
     );
     expect([answer.status, answer.body]).toEqual([200, 'web@member-1']);
-    expect(corsOf(answer)).toEqual({
+    expect(corsHeadersOf(answer)).toEqual({
       'access-control-allow-origin': 'https://app.example.com',
       'access-control-allow-credentials': 'true',
       'access-control-allow-methods': 'GET, PUT',
@@ -114,7 +100,7 @@ describe('CORS and redirect status codes through the edge', { timeout: 120_000 }
     // Actual requests from the two allowed origins in turn: each gets its own origin back, and Vary names Origin.
     for (const origin of ['https://admin.example.com', 'https://app.example.com', 'https://admin.example.com']) {
       const actual = await send('/api/orders', { method: 'PUT', headers: { origin } });
-      expect([actual.body, corsOf(actual), actual.headers.vary]).toEqual([
+      expect([actual.body, corsHeadersOf(actual), actual.headers.vary]).toEqual([
         'web@member-1',
         { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' },
         ', Origin',
@@ -122,12 +108,12 @@ describe('CORS and redirect status codes through the edge', { timeout: 120_000 }
     }
 
     // An origin not allowed: served, without any CORS header; so is a request without Origin.
-    for (const options of [preflight('https://evil.example.com'), { headers: { origin: 'https://evil.example.com' } }, {}]) {
+    for (const options of [preflightFrom('https://evil.example.com'), { headers: { origin: 'https://evil.example.com' } }, {}]) {
       const other = await send('/api/orders', options);
-      expect([other.body, corsOf(other)]).toEqual(['web@member-1', {}]);
+      expect([other.body, corsHeadersOf(other)]).toEqual(['web@member-1', {}]);
     }
     // The CORS filter is the /api rule's: other paths get no CORS headers.
-    expect(corsOf(await send('/home', { headers: { origin: 'https://app.example.com' } }))).toEqual({});
+    expect(corsHeadersOf(await send('/home', { headers: { origin: 'https://app.example.com' } }))).toEqual({});
 
     const temporary = await send('/moved', { method: 'POST' });
     expect([temporary.status, temporary.headers.location]).toEqual([307, `http://${host}/new`]);

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { edgeRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from '@fleet-gateway/azure-emulator';
+import {
+  corsHeadersOf,
+  edgeRequest,
+  preflightFrom,
+  startBackend,
+  type Backend,
+  type EdgeRequestOptions,
+  type EdgeResponse,
+} from '@fleet-gateway/azure-emulator';
 import { readHubInputs, resolveGateway, type GlobalGateway } from '@fleet-gateway/model';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -146,26 +154,11 @@ describe('golden cases with rule sets, replayed at the edge', () => {
   });
 
   describe('route-filters-cors: CORS headers set by rules on the Origin, redirect status codes', () => {
-    const CORS_HEADERS = [
-      'access-control-allow-origin',
-      'access-control-allow-credentials',
-      'access-control-allow-methods',
-      'access-control-allow-headers',
-      'access-control-max-age',
-      'access-control-expose-headers',
-    ];
-    const cors = (response: EdgeResponse): Record<string, unknown> =>
-      Object.fromEntries(CORS_HEADERS.flatMap((name) => (response.headers[name] === undefined ? [] : [[name, response.headers[name]]])));
-    const preflight = (origin: string): EdgeRequestOptions => ({
-      method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-token' },
-    });
-
     it('a preflight from a listed origin reaches the backend and comes back with the allow headers and that origin', async () => {
       const send = await program(modelGolden('route-filters-cors'));
-      const answer = await send('/api/orders', preflight('https://app.example.com'));
+      const answer = await send('/api/orders', preflightFrom('https://app.example.com'));
       expect([answer.status, answer.backend, answer.seen?.method]).toEqual([200, 'web', 'OPTIONS']);
-      expect(cors(answer)).toEqual({
+      expect(corsHeadersOf(answer)).toEqual({
         'access-control-allow-origin': 'https://app.example.com',
         'access-control-allow-credentials': 'true',
         'access-control-allow-methods': 'GET, PUT',
@@ -178,7 +171,7 @@ describe('golden cases with rule sets, replayed at the edge', () => {
 
     it('an actual request from a listed origin gets that origin and the credentials and exposed headers, not the preflight ones', async () => {
       const send = await program(modelGolden('route-filters-cors'));
-      expect(cors(await send('/api/orders', { headers: { origin: 'https://admin.example.com' } }))).toEqual({
+      expect(corsHeadersOf(await send('/api/orders', { headers: { origin: 'https://admin.example.com' } }))).toEqual({
         'access-control-allow-origin': 'https://admin.example.com',
         'access-control-allow-credentials': 'true',
         'access-control-expose-headers': 'x-request-id',
@@ -195,21 +188,21 @@ describe('golden cases with rule sets, replayed at the edge', () => {
 
     it('a request or preflight from an origin not listed gets no CORS headers, yet still reaches the backend', async () => {
       const send = await program(modelGolden('route-filters-cors'));
-      for (const options of [preflight('https://evil.example.com'), { headers: { origin: 'https://app.example.com:8443' } }, {}]) {
+      for (const options of [preflightFrom('https://evil.example.com'), { headers: { origin: 'https://app.example.com:8443' } }, {}]) {
         const answer = await send('/api/orders', options);
-        expect([answer.backend, cors(answer)]).toEqual(['web', {}]);
+        expect([answer.backend, corsHeadersOf(answer)]).toEqual(['web', {}]);
       }
     });
 
     it('a wildcard origin is answered with *, for the subdomains it covers only', async () => {
       const send = await program(modelGolden('route-filters-cors'));
-      expect(cors(await send('/public/x', { ...preflight('https://a.b.example.org') }))).toEqual({
+      expect(corsHeadersOf(await send('/public/x', preflightFrom('https://a.b.example.org')))).toEqual({
         'access-control-allow-origin': '*',
         'access-control-allow-methods': '*',
         'access-control-max-age': '5',
       });
-      expect(cors(await send('/public/x', { headers: { origin: 'https://example.org' } }))).toEqual({});
-      expect(cors(await send('/public/x', { headers: { origin: 'http://a.example.org' } }))).toEqual({});
+      expect(corsHeadersOf(await send('/public/x', { headers: { origin: 'https://example.org' } }))).toEqual({});
+      expect(corsHeadersOf(await send('/public/x', { headers: { origin: 'http://a.example.org' } }))).toEqual({});
     });
 
     it('307 and 308 redirects answer at the edge with their code; the refused 303 and CORS rules are not programmed', async () => {
@@ -219,7 +212,7 @@ describe('golden cases with rule sets, replayed at the edge', () => {
       const permanent = await send('/gone');
       expect([permanent.status, permanent.headers.location, permanent.backend]).toEqual([308, 'http://new.example.com/gone', undefined]);
       expect((await send('/see-other')).status).toBe(404);
-      expect(cors(await send('/star', { headers: { origin: 'https://app.example.com' } }))).toEqual({});
+      expect(corsHeadersOf(await send('/star', { headers: { origin: 'https://app.example.com' } }))).toEqual({});
     });
   });
 
