@@ -88,6 +88,28 @@ describe('CORS rules', () => {
     expect(Math.max(...rules.map((r) => r.conditions.length))).toBeLessThanOrEqual(MAX_CONDITIONS_PER_RULE);
   });
 
+  it('CORS filters whose rules outgrow a rule set (100 rules) hold their path only, named; the other paths are planned', () => {
+    const manyPolicy: CorsPolicy = { ...listed, exactOrigins: Array.from({ length: 64 }, (_, i) => `https://app-${i}.example.com`) };
+    const manyOrigins: ModelFilter = { type: 'CORS', ...manyPolicy };
+    const canary = (path: string) => ({
+      matches: [{ path: { type: 'PathPrefix' as const, value: path }, headers: [{ name: 'x-canary', value: 'true' }], queryParams: [] }],
+      backends: [{ name: 'web' }],
+      filters: [manyOrigins],
+    });
+    const model = buildGateway({
+      backends: [{ name: 'web', clusters: [{ name: 'member-1' }] }],
+      routes: [
+        { name: 'crowded', rules: [canary('/shop'), { paths: ['/shop'], backends: [{ name: 'web' }], filters: [manyOrigins] }] },
+        { name: 'calm', rules: [canary('/calm'), { paths: ['/calm'], backends: [{ name: 'web' }] }] },
+      ],
+    });
+    const plan = planFrontDoor(model, { hubIdentity: HUB_IDENTITY });
+    expect(plan.problems.map((p) => [p.code, p.source?.name, p.message.includes('AFD allows 100')])).toEqual([['TooManyRules', 'crowded', true]]);
+    expect(plan.graph.routes.flatMap((r) => r.patterns)).toEqual(['/calm', '/calm/*']);
+    // /calm: its canary's CORS rules and its own rule.
+    expect(plan.graph.rules.length).toBe(corsRules(manyPolicy).length + 1);
+  });
+
   it('ARM bodies: an Any header condition has no match values; 307 and 308 are TemporaryRedirect and PermanentRedirect', () => {
     const scope = { subscriptionId: '00000000-0000-0000-0000-000000000000', resourceGroup: 'rg' };
     const rule = (spec: Pick<RuleSpec, 'conditions' | 'actions'>): RuleSpec => ({
