@@ -9,6 +9,7 @@ import {
   TEST_SCOPE,
 } from '@fleet-gateway/azure-frontdoor/test-support';
 import { collectionPath, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, objectPath, type KubeObject } from '@fleet-gateway/controller';
+import type { GatewayApiVersion } from '@fleet-gateway/control-plane';
 import { captureLogLines, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
@@ -83,12 +84,18 @@ export interface HubUnderTestOptions {
   readonly limiter?: RateLimiterOptions;
   /** The ARM clients' retry and bounds (request timeout, Retry-After cap); default the harness's fast retries. */
   readonly retry?: RetryOptions;
+  /** The Gateway API release whose standard CRDs the hub serves (default: the harness's, `GATEWAY_API_VERSION`). */
+  readonly gatewayApiVersion?: GatewayApiVersion;
 }
 
 export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
   const members = options.members ?? MEMBERS;
   const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`)] });
-  await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
+  await plane.installCrds('hub', {
+    gatewayApi: 'standard',
+    fleet: true,
+    ...(options.gatewayApiVersion ? { gatewayApiVersion: options.gatewayApiVersion } : {}),
+  });
   const { emulator, clients, limiter } = await startHarness({
     ...(options.emulator ? { emulator: options.emulator } : {}),
     ...(options.limiter ? { limiter: options.limiter } : {}),
@@ -253,9 +260,12 @@ export async function applyGatewayWithRoute(
 
 /** One hub for a test file, with one agent running (beforeAll starts it, afterAll calls `hub.stop()`). */
 export async function startHubWithAgent(
-  options: { emulator?: Parameters<typeof start>[0]; agent?: AgentOptions } = {},
+  options: { emulator?: Parameters<typeof start>[0]; agent?: AgentOptions; gatewayApiVersion?: GatewayApiVersion } = {},
 ): Promise<{ hub: HubUnderTest; agent: RunningAgent }> {
-  const hub = await startHubUnderTest(options.emulator ? { emulator: options.emulator } : {});
+  const hub = await startHubUnderTest({
+    ...(options.emulator ? { emulator: options.emulator } : {}),
+    ...(options.gatewayApiVersion ? { gatewayApiVersion: options.gatewayApiVersion } : {}),
+  });
   return { hub, agent: await hub.startAgent(options.agent) };
 }
 
