@@ -25,6 +25,16 @@ export const SUPPORTED_FEATURES: readonly SupportedFeature[] = [
     test: 'plans one profile (SKU from the model, tagged) and one endpoint, origins with weights, a route on the default domain',
   },
   {
+    name: 'HTTPRoute307RedirectStatusCode',
+    since: 'v1.5.1',
+    test: '307 and 308 redirects answer at the edge with their code; the refused 303 and CORS rules are not programmed',
+  },
+  {
+    name: 'HTTPRoute308RedirectStatusCode',
+    since: 'v1.5.1',
+    test: '307 and 308 redirects answer at the edge with their code; the refused 303 and CORS rules are not programmed',
+  },
+  {
     name: 'HTTPRouteMethodMatching',
     since: OLDEST_SUPPORTED_RELEASE,
     test: 'conditions: method, headers and query parameters, ANDed; the query pattern matches one whole parameter',
