@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+const gatewayApiRun = process.env.GATEWAY_API_VERSION ? `@gateway-api-${process.env.GATEWAY_API_VERSION}` : '';
+
 export default defineConfig({
   root: import.meta.dirname,
   cacheDir: '../../node_modules/.vite/apps/hub-gateway',
@@ -8,6 +10,10 @@ export default defineConfig({
     name: 'hub-gateway',
     environment: 'node',
     include: ['src/**/*.test.ts'],
-    reporters: ['default', ['json', { outputFile: '../../test-results/hub-gateway.json' }]],
+    // The process and real-API files bundle the agent and start a control plane and the emulator in beforeAll.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // A run against another Gateway API release than the default (GATEWAY_API_VERSION) reports beside the default run.
+    reporters: ['default', ['json', { outputFile: `../../test-results/hub-gateway${gatewayApiRun}.json` }]],
   },
 });

@@ -8,6 +8,10 @@ export default defineConfig({
     name: 'member-discovery',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // The process and real-API files start a hub, a member and the emulator in beforeAll and wait on the agent's
+    // controllers and Private Link timing.
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
     reporters: ['default', ['json', { outputFile: '../../test-results/member-discovery.json' }]],
   },
 });

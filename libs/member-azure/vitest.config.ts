@@ -8,7 +8,7 @@ export default defineConfig({
     name: 'member-azure',
     environment: 'node',
     include: ['src/**/*.test.ts'],
-    // The real-API suites start a hub, a member and the emulator and wait on controllers and Private Link timing.
+    // The emulator suites wait on Private Link timing (connections made, approved, re-read).
     testTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '../../test-results/member-azure.json' }]],
   },

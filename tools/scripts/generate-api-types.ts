@@ -1,5 +1,5 @@
 /**
- * Generates libs/api-types/src/generated/*.generated.ts from the CRD schemas: Gateway API v1.2.1 (from its Go module)
+ * Generates libs/api-types/src/generated/*.generated.ts from the CRD schemas: the newest supported Gateway API release (from its Go module)
  * and the project's Fleet CRDs. Run: pnpm tsx tools/scripts/generate-api-types.ts [--check]
  * With --check it writes nothing and exits 1 when a committed file differs from what the schemas give.
  */

@@ -2,9 +2,8 @@ import type { Writable } from 'node:stream';
 import type { Sku } from '@fleet-gateway/annotations';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
 import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
-import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
 import { FleetCrdPrerequisite } from '@fleet-gateway/fleet-schema';
-import { registerGatewayClassController, registerGatewayController } from '@fleet-gateway/gateway-controllers';
+import { describeServedGatewayApi, logReleaseChanges, registerHubControllers, servedGatewayApi } from '@fleet-gateway/gateway-controllers';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createAzureAccess } from './azure-access.js';
 import type { HubFlags } from './flags.js';
@@ -44,30 +43,29 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     stallTimeoutMs: flags.reconcileStallTimeoutMs,
   });
   const client = clients.hub;
+  // What the hub serves decides which newer kinds and fields are used: read once before the informers are made.
+  const served = await servedGatewayApi(client);
+  logger.info('the hub serves Gateway API', describeServedGatewayApi(served));
   const events = manager.addEventRecorder(new EventRecorder({ client, reportingController: REPORTING_CONTROLLER, reportingInstance: identity, logger }));
   const freezeObjects = context.freezeCachedObjects;
   const prerequisite = new FleetCrdPrerequisite({ manager, client, logger, metrics, freezeObjects });
-  const fleet = registerFleetHubControllers({ manager, client, events, logger, metrics, prerequisite, freezeObjects });
-  const classes = registerGatewayClassController({ manager, client, logger, metrics, freezeObjects });
   // The leader writes to Azure only within the renew deadline of its last renewal: by then it has renewed or stepped
   // down, and no standby takes the Lease before the lease duration has passed.
   const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
   const azure = flags.enableAfd ? createAzureAccess(flags, { registry, logger, ...(writeFence ? { writeFence } : {}) }) : undefined;
-  registerGatewayController({
+  const { classes } = registerHubControllers({
     manager,
     client,
     logger,
     events,
     metrics,
     registry,
-    gatewayClasses: classes.gatewayClasses,
-    serviceImports: fleet.serviceImports,
-    internalServiceExports: fleet.internalServiceExports,
     defaultSku: flags.defaultAfdSku as Sku,
     freezeObjects,
     ...(azure ? { azure } : {}),
     prerequisite,
   });
+  classes.gatewayClassCrd.subscribe(logReleaseChanges(logger, served.bundle));
   await manager.start();
   logger.info('hub-gateway started', {
     identity,

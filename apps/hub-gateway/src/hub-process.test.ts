@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
+import { defaultGatewayApiVersion } from '@fleet-gateway/control-plane';
 import { CdnManagementClient } from '@azure/arm-cdn';
 import { OWNERSHIP_TAGS } from '@fleet-gateway/azure-frontdoor';
 import type { PrivateEndpointConnection } from '@azure/arm-network';
@@ -170,6 +171,9 @@ describe('the hub agent process (bundle under node, real kube-apiserver, Azure e
       { NODE_ENV: 'production' },
     );
     expect(started.frozenCaches).toEqual([]);
+    // Before its informers start, it says which Gateway API release the hub serves (the one the harness installed).
+    const release = defaultGatewayApiVersion();
+    expect(agent.lines.find((l) => l.message === 'the hub serves Gateway API')).toMatchObject({ release, bundleVersion: release, channel: 'standard' });
     const ready = await eventually(
       () => readyz(health),
       (r) => r.status === 200,

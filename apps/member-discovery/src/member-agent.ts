@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
 import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
 import { ServedSchemaPrerequisite } from '@fleet-gateway/fleet-schema';
-import { hubNamespaceOf, registerMemberExportControllers } from '@fleet-gateway/member-export';
+import { hubNamespaceOf, registerMemberExportControllers, type OriginDiscovery } from '@fleet-gateway/member-export';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createPrivateLinkOriginDiscovery } from './azure-access.js';
 import type { MemberFlags } from './flags.js';
@@ -22,6 +22,13 @@ export interface MemberAgentContext {
   readonly logStream?: Writable;
   /** Called when leadership is lost and work has stopped: the process must exit. */
   readonly onLeadershipLost: () => void;
+  /**
+   * The Private Link origin discovery to use with --enable-private-link-origin-discovery instead of the one the flags
+   * describe: tests give one on the emulator's network with short cache lifetimes.
+   */
+  readonly privateLinkDiscovery?: OriginDiscovery;
+  /** How often the informers resync every object (default 10 min): tests shorten it to see several resyncs in seconds. */
+  readonly resyncPeriodMs?: number;
 }
 
 export interface MemberAgent {
@@ -57,13 +64,16 @@ export async function startMemberAgent(flags: MemberFlags, context: MemberAgentC
   const prerequisite = new ServedSchemaPrerequisite({ manager, hubClient, logger });
   // Approvals only within the renew deadline of the last renewal, as the hub's ARM writes.
   const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
-  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery ? createPrivateLinkOriginDiscovery(flags, logger, registry, writeFence) : undefined;
+  const privateLinkDiscovery = flags.enablePrivateLinkOriginDiscovery
+    ? (context.privateLinkDiscovery ?? createPrivateLinkOriginDiscovery(flags, logger, registry, writeFence))
+    : undefined;
   registerMemberExportControllers({
     manager,
     memberClient,
     hubClient,
     memberCluster: flags.memberClusterName,
     freezeObjects: context.freezeCachedObjects,
+    ...(context.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: context.resyncPeriodMs }),
     events,
     logger,
     metrics,

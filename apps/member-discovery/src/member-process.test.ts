@@ -32,14 +32,13 @@ import { internalServiceExports, serviceExports, services, type CachedInternalSe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER_USAGE, parseMemberFlags } from './flags.js';
 import { LEADER_LEASE } from './member-agent.js';
+import { discoveryArgs, LOCAL_SERVING } from './test-support/agent-args.js';
 
 const MEMBER = 'member-1';
 const HUB_NAMESPACE = `fleet-member-${MEMBER}`;
 const SUBSCRIPTION = '00000000-0000-4000-8000-0000000000b1';
 const NODE_RG = 'MC_fleet_member-1_eastus';
 const LEASE_PATH = `/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/${LEADER_LEASE}`;
-// Loopback only, so /metrics is asked for in plain HTTP (the secure default is tested with the chart's RBAC in tools/charts-test).
-const LOCAL_SERVING = ['--health-probe-bind-address', '127.0.0.1:0', '--metrics-bind-address', '127.0.0.1:0', '--metrics-secure=false'];
 const SHORT_LEASE = ['--leader-elect-lease-duration', '4s', '--leader-elect-renew-deadline', '3s', '--leader-elect-retry-period', '500ms'];
 
 let dir: string;
@@ -319,18 +318,7 @@ describe('the member agent process (bundle under node, real hub and member kube-
     await standIn.start();
     try {
       const { agent, health, started } = await startedAgent([
-        '--member-cluster-name',
-        MEMBER,
-        '--hub-kubeconfig',
-        hubKubeconfig,
-        '--enable-private-link-origin-discovery',
-        '--azure-subscription-id',
-        SUBSCRIPTION,
-        '--node-resource-group',
-        NODE_RG,
-        '--arm-endpoint',
-        emulator.armEndpoint,
-        '--leader-elect=false',
+        ...discoveryArgs(MEMBER, hubKubeconfig, { subscriptionId: SUBSCRIPTION, nodeResourceGroup: NODE_RG, armEndpoint: emulator.armEndpoint }),
         ...LOCAL_SERVING,
       ]);
       expect(started.privateLinkOriginDiscovery).toEqual({ subscriptionId: SUBSCRIPTION, nodeResourceGroup: NODE_RG, approveConnections: false });

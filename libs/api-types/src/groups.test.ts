@@ -1,10 +1,10 @@
-import { fleetCrds, gatewayApiCrds } from '@fleet-gateway/control-plane';
+import { fleetCrds, gatewayApiCrds, NEWEST_GATEWAY_API_VERSION } from '@fleet-gateway/control-plane';
 import { describe, expect, it } from 'vitest';
 import { RESOURCES, apiVersionOf } from './groups.js';
 
 describe('the API resources', () => {
   it('name every resource by a group, version and plural that a CRD serves', async () => {
-    const crds = [...(await gatewayApiCrds('standard')), ...(await fleetCrds())];
+    const crds = [...(await gatewayApiCrds('standard', NEWEST_GATEWAY_API_VERSION)), ...(await fleetCrds())];
     for (const resource of Object.values(RESOURCES)) {
       const crd = crds.find((c) => c.spec.group === resource.group && c.spec.names.kind === resource.kind);
       expect(crd, resource.kind).toBeDefined();

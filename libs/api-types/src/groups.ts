@@ -13,6 +13,8 @@ export interface ResourceKind {
 export const RESOURCES = {
   GatewayClass: { group: GATEWAY_GROUP, version: 'v1', kind: 'GatewayClass', plural: 'gatewayclasses', namespaced: false },
   Gateway: { group: GATEWAY_GROUP, version: 'v1', kind: 'Gateway', plural: 'gateways', namespaced: true },
+  /** Served from Gateway API v1.5.0 on: read only when the hub serves it. */
+  ListenerSet: { group: GATEWAY_GROUP, version: 'v1', kind: 'ListenerSet', plural: 'listenersets', namespaced: true },
   HTTPRoute: { group: GATEWAY_GROUP, version: 'v1', kind: 'HTTPRoute', plural: 'httproutes', namespaced: true },
   ReferenceGrant: { group: GATEWAY_GROUP, version: 'v1beta1', kind: 'ReferenceGrant', plural: 'referencegrants', namespaced: true },
   ServiceExport: { group: FLEET_NETWORKING_GROUP, version: 'v1beta1', kind: 'ServiceExport', plural: 'serviceexports', namespaced: true },

@@ -1,6 +1,7 @@
 export type { ObjectMeta, OwnerReference } from './object-meta.js';
 export type { GatewayClass } from './generated/gateway-class.generated.js';
 export type { Gateway } from './generated/gateway.generated.js';
+export type { ListenerSet } from './generated/listener-set.generated.js';
 export type { HTTPRoute } from './generated/http-route.generated.js';
 export type { ReferenceGrant } from './generated/reference-grant.generated.js';
 export type { ServiceExport } from './generated/service-export.generated.js';

@@ -1,3 +1,5 @@
+import { parseArmId } from './arm-id.js';
+
 /** The label for a long-running operation's status and result polls (`operationStatuses`, `operationResults`). */
 export const OPERATION_POLL = 'operationResults';
 
@@ -29,12 +31,12 @@ const POLL_TYPES = new Set(['operationresults', 'operationstatuses']);
  * `operationResults` for the polls of a long-running operation. `other` when the path is not an ARM resource path.
  */
 export function armOperationOf(url: string): string {
-  const segments = new URL(url, 'https://management.azure.com').pathname.split('/').filter((segment) => segment !== '');
+  const { pathname } = new URL(url, 'https://management.azure.com');
+  const segments = pathname.split('/').filter((segment) => segment !== '');
   if (segments.some((segment) => POLL_TYPES.has(segment.toLowerCase()))) return OPERATION_POLL;
-  const provider = segments.findIndex((segment) => segment.toLowerCase() === 'providers');
-  // After /providers/<namespace>: type, name, type, name, …; the last type is at an even offset.
-  const typed = provider >= 0 ? segments.slice(provider + 2) : segments.slice(2);
-  const type = typed.length === 0 ? undefined : typed[typed.length % 2 === 0 ? typed.length - 2 : typed.length - 1];
+  const id = parseArmId(pathname);
+  // Below a provider the last type names the operation; without one (a resource group, or their list) the first type does.
+  const type = id.provider !== undefined ? id.types.at(-1) : segments[2];
   if (type === undefined) return 'other';
   return CANONICAL.get(type.toLowerCase()) ?? type;
 }

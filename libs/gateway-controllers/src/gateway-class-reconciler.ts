@@ -14,7 +14,7 @@ import {
   type StatusWriter,
 } from '@fleet-gateway/controller';
 import { GATEWAY_CLASS_CRD, gatewayClasses, type CachedGatewayClass } from './gateway-api-resources.js';
-import { gatewayClassStatus, servesSupportedFeatures } from './gateway-class-status.js';
+import { gatewayClassStatus, servedSupportedFeatures, servesSupportedFeatures } from './gateway-class-status.js';
 
 export interface GatewayClassReconcilerOptions {
   readonly client: KubeClient;
@@ -38,8 +38,9 @@ export function gatewayClassReconciler(options: GatewayClassReconcilerOptions) {
   return async (request: ReconcileRequest, { logger }: ReconcileContext): Promise<ReconcileOutcome> => {
     const cached = options.gatewayClassStore.getByName(request.name);
     if (!cached) return done();
-    const featuresServed = servesSupportedFeatures(options.crdStore.getByName(GATEWAY_CLASS_CRD));
-    const status = gatewayClassStatus(cached, featuresServed);
+    const crd = options.crdStore.getByName(GATEWAY_CLASS_CRD);
+    const featuresServed = servesSupportedFeatures(crd);
+    const status = gatewayClassStatus(cached, featuresServed, servedSupportedFeatures(crd));
     if (!status) return done();
     try {
       const current =

@@ -2,17 +2,32 @@ import { crdServesField, type CustomResourceDefinition } from '@fleet-gateway/co
 import { CONTROLLER_NAME, gatewayClassVerdict, type VerdictCondition } from '@fleet-gateway/model';
 import { compareText } from '@fleet-gateway/api-types';
 import type { CachedGatewayClass } from './gateway-api-resources.js';
-import { SUPPORTED_FEATURES, type SupportedFeature } from './supported-features.js';
+import { crdBundle } from './gateway-api-release.js';
+import { SUPPORTED_FEATURES, supportedFeaturesFor, type SupportedFeature } from './supported-features.js';
 
 export interface GatewayClassStatus {
   readonly conditions: readonly VerdictCondition[];
-  /** Only when the installed CRD serves the field (the experimental channel in v1.2.1): the standard one prunes it. */
+  /**
+   * Only when the installed CRD serves the field (standard from v1.4; experimental before): the standard v1.2 and
+   * v1.3 ones prune it.
+   */
   readonly supportedFeatures?: readonly { readonly name: string }[];
 }
 
-/** Whether the installed GatewayClass CRD keeps `status.supportedFeatures` in the version we write (v1). */
+/**
+ * Whether the installed GatewayClass CRD keeps `status.supportedFeatures` in the version we write (v1), in the shape
+ * we write: a list of objects keyed by `name` (every release from v1.2 on; v1.1's experimental list of strings is not).
+ */
 export function servesSupportedFeatures(crd: CustomResourceDefinition | undefined): boolean {
-  return crdServesField(crd, 'v1', ['status', 'supportedFeatures']);
+  return crdServesField(crd, 'v1', ['status', 'supportedFeatures', 'name']);
+}
+
+/** The features to list on a hub whose GatewayClass CRD is `crd`: those its release defines (see crdBundle). */
+export function servedSupportedFeatures(
+  crd: CustomResourceDefinition | undefined,
+  features: readonly SupportedFeature[] = SUPPORTED_FEATURES,
+): readonly SupportedFeature[] {
+  return supportedFeaturesFor(crdBundle(crd).release, features);
 }
 
 /**
@@ -22,7 +37,7 @@ export function servesSupportedFeatures(crd: CustomResourceDefinition | undefine
 export function gatewayClassStatus(
   gatewayClass: CachedGatewayClass,
   featuresServed: boolean,
-  features: readonly SupportedFeature[] = SUPPORTED_FEATURES,
+  features: readonly SupportedFeature[],
 ): GatewayClassStatus | undefined {
   if (gatewayClass.spec.controllerName !== CONTROLLER_NAME) return undefined;
   const { conditions } = gatewayClassVerdict(gatewayClass);

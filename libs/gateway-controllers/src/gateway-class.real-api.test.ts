@@ -14,7 +14,9 @@ const logs = captureLogLines();
 
 beforeAll(async () => {
   ({ plane, client } = await startHubPlane());
-  await plane.installCrds('hub', { gatewayApi: 'standard', fleet: false });
+  // v1.2.1 whatever GATEWAY_API_VERSION says: this suite follows its standard CRD (which prunes supportedFeatures)
+  // to the experimental one; gateway-api-releases.real-api.test.ts covers the newer releases.
+  await plane.installCrds('hub', { gatewayApi: 'standard', gatewayApiVersion: 'v1.2.1', fleet: false });
   const logger = createLogger({ level: 'debug', stream: logs.stream, fields: { component: 'hub-gateway' } });
   manager = new Manager({ logger });
   classes = registerGatewayClassController({ manager, client, logger, resyncPeriodMs: 300 });
@@ -110,7 +112,7 @@ describe('the GatewayClass controller on a real API server', () => {
   it('lists supportedFeatures, sorted, once the experimental CRD serves them, beside another manager’s entry', async () => {
     // The informer's watch, opened under the standard schema, keeps pruning supportedFeatures until it reconnects:
     // the writes below stay flat only because the reconciler reads such a class from the API server.
-    await plane.installCrds('hub', { gatewayApi: 'standard', experimentalGatewayClass: true, fleet: false });
+    await plane.installCrds('hub', { gatewayApi: 'standard', gatewayApiVersion: 'v1.2.1', experimentalGatewayClass: true, fleet: false });
     const listed = await eventually(
       () => readClass('azure-fleet-afd'),
       (gc) => featureNames(gc).length > 0,

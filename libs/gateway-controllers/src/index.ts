@@ -13,7 +13,7 @@ export {
 } from './gateway-api-resources.js';
 export { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
 export { gatewayClassReconciler, type GatewayClassReconcilerOptions } from './gateway-class-reconciler.js';
-export { gatewayClassStatus, servesSupportedFeatures, type GatewayClassStatus } from './gateway-class-status.js';
+export { gatewayClassStatus, servedSupportedFeatures, servesSupportedFeatures, type GatewayClassStatus } from './gateway-class-status.js';
 export { GATEWAY_FINALIZER } from './gateway-finalizer.js';
 export { GATEWAY_STATES, GatewayMetrics, type GatewayState } from './gateway-metrics.js';
 export { gatewayReconciler, randomRequestMessage, type AzureFrontDoorAccess, type GatewayReconcilerOptions } from './gateway-reconciler.js';
@@ -26,4 +26,7 @@ export {
 } from './register-gateway-class-controller.js';
 export { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict, type ProfileQuotaVerdict } from './profile-quota.js';
 export { registerGatewayController, type GatewayControllerOptions, type GatewayControllers } from './register-gateway-controller.js';
-export { renderSupportedFeatures, SUPPORTED_FEATURES, type SupportedFeature } from './supported-features.js';
+export { registerHubControllers, type HubControllerOptions, type HubControllers } from './register-hub-controllers.js';
+export { renderSupportedFeatures, SUPPORTED_FEATURES, supportedFeaturesFor, type SupportedFeature } from './supported-features.js';
+export { crdBundle, OLDEST_SUPPORTED_RELEASE, releaseAtLeast, type CrdBundle } from './gateway-api-release.js';
+export { describeServedGatewayApi, logReleaseChanges, servedGatewayApi, servesKind, type ServedGatewayApi } from './served-gateway-api.js';

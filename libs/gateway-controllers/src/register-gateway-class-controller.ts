@@ -1,4 +1,4 @@
-import { Controller, crdInformer, Informer, requestFor, StatusWriter, type Manager } from '@fleet-gateway/controller';
+import { Controller, crdInformer, Informer, requestFor, StatusWriter, type CustomResourceDefinition, type Manager } from '@fleet-gateway/controller';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { GATEWAY_CLASS_CRD, gatewayClasses, type CachedGatewayClass } from './gateway-api-resources.js';
 import { gatewayClassReconciler } from './gateway-class-reconciler.js';
@@ -16,6 +16,8 @@ export interface GatewayClassControllers {
   readonly controller: Controller;
   /** Shared cache: the Gateway controller reads the same classes. */
   readonly gatewayClasses: Informer<CachedGatewayClass>;
+  /** The GatewayClass CRD: its bundle-version annotation says which Gateway API release the hub serves. */
+  readonly gatewayClassCrd: Informer<CustomResourceDefinition>;
   readonly statusWriter: StatusWriter;
 }
 
@@ -54,5 +56,5 @@ export function registerGatewayClassController(options: GatewayClassControllerOp
       .filter((c) => c.spec.controllerName === CONTROLLER_NAME)
       .map((c) => requestFor(c)),
   );
-  return { controller, gatewayClasses: classInformer, statusWriter };
+  return { controller, gatewayClasses: classInformer, gatewayClassCrd: classCrdInformer, statusWriter };
 }

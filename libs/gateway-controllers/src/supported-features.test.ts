@@ -1,9 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gatewayApiModuleDir } from '@fleet-gateway/control-plane';
+import { GATEWAY_API_VERSIONS, gatewayApiModuleDir, type GatewayApiVersion } from '@fleet-gateway/control-plane';
 import { compareText } from '@fleet-gateway/api-types';
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_FEATURES } from './supported-features.js';
+import { OLDEST_SUPPORTED_RELEASE } from './gateway-api-release.js';
+import { SUPPORTED_FEATURES, supportedFeaturesFor } from './supported-features.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -34,12 +35,28 @@ describe('the supported features', () => {
     expect(untested).toEqual([]);
   });
 
-  it('are Gateway API v1.2.1 feature names, listed once each, in ascending order', async () => {
-    const featuresDir = path.join(await gatewayApiModuleDir(), 'pkg/features');
-    const sources = await Promise.all((await readdir(featuresDir)).map((f) => readFile(path.join(featuresDir, f), 'utf8')));
-    const known = new Set(sources.flatMap((s) => [...s.matchAll(/FeatureName = "([^"]+)"/g)].map((m) => m[1]!)));
+  it('are listed once each, in ascending order', () => {
     const names = SUPPORTED_FEATURES.map((f) => f.name);
-    expect(names.filter((n) => !known.has(n))).toEqual([]);
     expect(names).toEqual([...new Set(names)].sort(compareText));
   });
+
+  it('start in the oldest supported release of the test matrix', () => {
+    expect(OLDEST_SUPPORTED_RELEASE).toBe(GATEWAY_API_VERSIONS[0]);
+  });
+
+  it.each(GATEWAY_API_VERSIONS)('on %s: every name listed is one that release defines, and each defined feature since its first release', async (version) => {
+    const known = await featureNames(version);
+    const listed = supportedFeaturesFor(version).map((f) => f.name);
+    expect(listed.filter((n) => !known.has(n))).toEqual([]);
+    // Exactly the features that this release defines: none held back by a `since` later than the release defining it.
+    const definedHere = SUPPORTED_FEATURES.filter((f) => known.has(f.name)).map((f) => f.name);
+    expect(listed).toEqual(definedHere);
+  });
 });
+
+/** The feature names a release's `pkg/features` defines (`FeatureName = "..."`). */
+async function featureNames(version: GatewayApiVersion): Promise<Set<string>> {
+  const featuresDir = path.join(await gatewayApiModuleDir(version), 'pkg/features');
+  const sources = await Promise.all((await readdir(featuresDir)).map((f) => readFile(path.join(featuresDir, f), 'utf8')));
+  return new Set(sources.flatMap((s) => [...s.matchAll(/FeatureName = "([^"]+)"/g)].map((m) => m[1]!)));
+}

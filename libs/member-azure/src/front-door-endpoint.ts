@@ -1,3 +1,5 @@
+import { parseArmId } from '@fleet-gateway/arm-runtime';
+
 /**
  * Whether a private endpoint is one Azure Front Door made for a Private Link origin. AFD creates these "from an Azure
  * Front Door managed regional private network", in a Microsoft-owned subscription (Azure docs: Front Door Private
@@ -9,14 +11,14 @@
  */
 export type FrontDoorEndpointCheck = { readonly frontDoor: true } | { readonly frontDoor: false; readonly why: string };
 
-const PRIVATE_ENDPOINT_ID = /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\/providers\/Microsoft\.Network\/privateEndpoints\/[^/]+$/i;
 const FRONT_DOOR_RESOURCE_GROUP = /^eafd-prod-[a-z0-9]+$/i;
 
 export function checkFrontDoorEndpoint(privateEndpointId: string, privateLinkServiceSubscriptionId: string): FrontDoorEndpointCheck {
-  const parts = PRIVATE_ENDPOINT_ID.exec(privateEndpointId);
-  if (parts === null)
+  const { subscriptionId: subscription = '', resourceGroup = '', name = '' } = parseArmId(privateEndpointId);
+  // The parts must spell the whole id back: a private endpoint itself, not a child of one or a path around one.
+  const spelledBack = `/subscriptions/${subscription}/resourceGroups/${resourceGroup}/providers/Microsoft.Network/privateEndpoints/${name}`;
+  if (subscription === '' || resourceGroup === '' || spelledBack.toLowerCase() !== privateEndpointId.toLowerCase())
     return { frontDoor: false, why: `private endpoint id ${JSON.stringify(privateEndpointId)} is not a Microsoft.Network/privateEndpoints id` };
-  const [, subscription = '', resourceGroup = ''] = parts;
   if (!FRONT_DOOR_RESOURCE_GROUP.test(resourceGroup)) {
     return { frontDoor: false, why: `private endpoint is in resource group ${resourceGroup}, not Front Door's eafd-Prod-<region>` };
   }
@@ -26,10 +28,8 @@ export function checkFrontDoorEndpoint(privateEndpointId: string, privateLinkSer
   return { frontDoor: true };
 }
 
-const SUBSCRIPTION_OF = /^\/subscriptions\/([^/]+)\//i;
-
 export function subscriptionOf(id: string): string {
-  return SUBSCRIPTION_OF.exec(id)?.[1] ?? '';
+  return parseArmId(id).subscriptionId ?? '';
 }
 
 /** The connections of a Private Link Service whose private endpoint is Front Door's (the ones the hub can have made). */

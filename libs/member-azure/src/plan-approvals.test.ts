@@ -36,6 +36,10 @@ describe('checkFrontDoorEndpoint', () => {
       checkFrontDoorEndpoint('/subscriptions/x/resourceGroups/eafd-Prod-eastus/providers/Microsoft.Network/networkInterfaces/nic', MEMBER_SUB),
     ).toMatchObject({ frontDoor: false });
     expect(checkFrontDoorEndpoint('', MEMBER_SUB)).toMatchObject({ frontDoor: false });
+    // A child of a private endpoint, and an id wrapped in another path, are not private endpoint ids.
+    for (const notAnEndpoint of [`${AFD_ENDPOINT}/privateDnsZoneGroups/default`, `/tenants/t${AFD_ENDPOINT}`, `${AFD_ENDPOINT}/`]) {
+      expect(checkFrontDoorEndpoint(notAnEndpoint, MEMBER_SUB), notAnEndpoint).toMatchObject({ frontDoor: false, why: expect.stringContaining('is not a') });
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import {
   type ManagedFieldsEntry,
 } from '@fleet-gateway/controller';
 import { captureLogLines, createNamespace, eventually, kubeConfigAs } from '@fleet-gateway/controller/test-support';
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterRegion, REGION_LABEL } from './azure-region.js';
 import { LAST_SEEN_TIMESTAMP_ANNOTATION, SERVICE_EXPORT_FINALIZER, WEIGHT_ANNOTATION } from './member-names.js';
@@ -25,8 +26,7 @@ import {
   type CachedService,
   type CachedServiceExport,
 } from './member-resources.js';
-import { MEMBER_FIELD_MANAGER } from './register-member-export-controllers.js';
-import { startMemberAgent, type MemberAgent } from './test-support/member-agent.js';
+import { MEMBER_FIELD_MANAGER, registerMemberExportControllers, type MemberExportControllers } from './register-member-export-controllers.js';
 
 const SUBSCRIPTION = '33333333-0000-0000-0000-000000000001';
 const NODE_RG = 'MC_fleet_member-1_eastus';
@@ -40,7 +40,7 @@ let standIn: CloudProviderStandIn;
 let hub: KubeClient;
 let hubManager: Manager;
 const memberClients = {} as Record<Member, KubeClient>;
-const agents = {} as Record<Member, MemberAgent>;
+const agents = {} as Record<Member, MemberExportSide>;
 const hubKubeconfigs = {} as Record<Member, string>;
 const logs = captureLogLines();
 
@@ -87,8 +87,28 @@ afterAll(async () => {
   await Promise.all([plane?.stop(), emulator?.stop()]);
 });
 
-function startAgent(member: Member): Promise<MemberAgent> {
-  return startMemberAgent({ member, memberKubeConfig: plane.cluster(member).kubeConfig(), hubKubeconfigPath: hubKubeconfigs[member], logStream: logs.stream });
+/** One member's export controllers (this library's only) on their own Manager; the whole agent is apps/member-discovery's. */
+interface MemberExportSide {
+  readonly controllers: MemberExportControllers;
+  /** The hub client of the controllers: the kubeconfig the harness issues for `fleet-member-<member>` (a Role in it). */
+  readonly hubClient: KubeClient;
+  stop(): Promise<void>;
+}
+
+async function startAgent(member: Member): Promise<MemberExportSide> {
+  const hubKubeConfig = new KubeConfig();
+  hubKubeConfig.loadFromFile(hubKubeconfigs[member]);
+  const hubClient = new KubeClient(hubKubeConfig);
+  const memberClient = new KubeClient(plane.cluster(member).kubeConfig());
+  const logger = createLogger({ level: 'debug', stream: logs.stream, fields: { component: 'member-discovery', member } });
+  const manager = new Manager({ logger });
+  const events = manager.addEventRecorder(
+    new EventRecorder({ client: memberClient, reportingController: 'networking.fleet.azure.com/member-discovery', reportingInstance: member, logger }),
+  );
+  // Several resyncs of every object within seconds: the restart test waits for them to show that nothing is rewritten.
+  const controllers = registerMemberExportControllers({ manager, memberClient, hubClient, memberCluster: member, events, logger, resyncPeriodMs: 500 });
+  await manager.start();
+  return { controllers, hubClient, stop: async () => void (await manager.shutdown('test over')) };
 }
 
 const hubExportPath = (member: Member, service: string) => objectPath(internalServiceExports, `${ns}-${service}`, `fleet-member-${member}`);

@@ -8,8 +8,11 @@ export type { ResolveResult } from './resolve/resolve-result.js';
 
 // model: the provider-neutral GlobalGateway and what is computed on it alone
 export { modelHash } from './model/content-hash.js';
+export { MAX_CONDITIONS_PER_RULE } from './model/afd-value-limits.js';
+export { escapeRegex } from './model/escape-regex.js';
 export type {
   BackendAppProtocol,
+  CorsPolicy,
   GatewayIdentity,
   GatewayModelConfig,
   GlobalGateway,
@@ -30,6 +33,7 @@ export type {
   PrivateLinkConnectionState,
   PrivateLinkOrigin,
   ProbeSettings,
+  RedirectStatusCode,
   ResolvedConnectivity,
   RoutingCandidate,
   RuleBackend,

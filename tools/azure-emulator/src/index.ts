@@ -48,3 +48,5 @@ export { AzureLoadBalancerWriter, type ServiceAddress } from './cloud-provider/a
 // Test support (src/testing/): a request to the emulated edge with the Host of an AFD endpoint (fetch cannot set Host),
 // optionally pinned to one edge; a local HTTP(S) backend that records what reached it, and a certificate for it.
 export { backendCertificate, edgeRequest, edgeTlsRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from './testing/backends.js';
+// A browser's CORS preflight, and the CORS headers of an answer.
+export { corsHeadersOf, preflightFrom } from './testing/cors-requests.js';

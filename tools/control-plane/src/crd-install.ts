@@ -6,14 +6,23 @@ import {
   type KubeConfig,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
-import { fleetCrds, gatewayApiCrds, type CustomResourceDefinitionManifest, type GatewayApiChannel } from './crds.js';
+import {
+  defaultGatewayApiVersion,
+  fleetCrds,
+  gatewayApiCrds,
+  type CustomResourceDefinitionManifest,
+  type GatewayApiChannel,
+  type GatewayApiVersion,
+} from './crds.js';
 
 export interface CrdSelection {
   /** Gateway API channel, or false for none. Default: standard. */
   gatewayApi?: GatewayApiChannel | false;
+  /** The Gateway API release. Default: `GATEWAY_API_VERSION` from the environment, else the oldest supported. */
+  gatewayApiVersion?: GatewayApiVersion;
   /**
-   * Install the experimental GatewayClass CRD over the standard one: in v1.2.1 only it keeps
-   * status.supportedFeatures (the standard schema prunes it).
+   * Install the experimental GatewayClass CRD over the standard one: up to v1.2.1 only it keeps
+   * status.supportedFeatures (the standard schema prunes it; from v1.3.0 the standard one keeps it).
    */
   experimentalGatewayClass?: boolean;
   /** The project's Fleet CRDs. Default: true. */
@@ -24,9 +33,10 @@ async function selectCrds(selection: CrdSelection): Promise<CustomResourceDefini
   const crds: CustomResourceDefinitionManifest[] = [];
   const channel = selection.gatewayApi ?? 'standard';
   if (channel) {
-    const gateway = await gatewayApiCrds(channel);
+    const version = selection.gatewayApiVersion ?? defaultGatewayApiVersion();
+    const gateway = await gatewayApiCrds(channel, version);
     if (selection.experimentalGatewayClass && channel === 'standard') {
-      const experimental = (await gatewayApiCrds('experimental')).find((c) => c.spec.names.kind === 'GatewayClass');
+      const experimental = (await gatewayApiCrds('experimental', version)).find((c) => c.spec.names.kind === 'GatewayClass');
       crds.push(...gateway.filter((c) => c.spec.names.kind !== 'GatewayClass'));
       if (experimental) crds.push(experimental);
     } else {

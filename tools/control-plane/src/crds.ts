@@ -7,7 +7,41 @@ import { parseAllDocuments } from 'yaml';
 
 const run = promisify(execFile);
 
-export const GATEWAY_API_MODULE = 'sigs.k8s.io/gateway-api@v1.2.1';
+/**
+ * The Gateway API releases a hub may serve (standard channel, as AKS installs them): the oldest is the floor the
+ * agents support, the newest the release the API types are generated from. Each is the `sigs.k8s.io/gateway-api`
+ * module at that tag.
+ */
+export const GATEWAY_API_VERSIONS = ['v1.2.1', 'v1.3.0', 'v1.4.1', 'v1.5.1', 'v1.6.3'] as const;
+export type GatewayApiVersion = (typeof GATEWAY_API_VERSIONS)[number];
+export const OLDEST_GATEWAY_API_VERSION: GatewayApiVersion = GATEWAY_API_VERSIONS[0];
+export const NEWEST_GATEWAY_API_VERSION: GatewayApiVersion = GATEWAY_API_VERSIONS[GATEWAY_API_VERSIONS.length - 1]!;
+
+/**
+ * The release a harness installs unless told otherwise: `GATEWAY_API_VERSION` from the environment (so one suite
+ * runs against each release of the matrix), else `fallback`: the oldest for tests (the floor the agents support),
+ * the newest for the local system and the end-to-end suites (so that the newer features can be tried).
+ */
+export function defaultGatewayApiVersion(fallback: GatewayApiVersion = OLDEST_GATEWAY_API_VERSION): GatewayApiVersion {
+  const chosen = process.env.GATEWAY_API_VERSION;
+  if (chosen === undefined || chosen === '') return fallback;
+  return checkedGatewayApiVersion(chosen, 'GATEWAY_API_VERSION');
+}
+
+/**
+ * `chosen` as a supported release (`oldest` and `newest` name the ends of the matrix, so that CI's second run needs
+ * no edit when the matrix moves), or an error naming `source` (a flag or variable), the value and the choices.
+ */
+export function checkedGatewayApiVersion(chosen: string, source: string): GatewayApiVersion {
+  if (chosen === 'oldest') return OLDEST_GATEWAY_API_VERSION;
+  if (chosen === 'newest') return NEWEST_GATEWAY_API_VERSION;
+  if (!(GATEWAY_API_VERSIONS as readonly string[]).includes(chosen)) {
+    throw new Error(`${source}=${chosen} is not one of the supported releases: ${GATEWAY_API_VERSIONS.join(', ')}, oldest, newest`);
+  }
+  return chosen as GatewayApiVersion;
+}
+
+export const gatewayApiModule = (version: GatewayApiVersion): string => `sigs.k8s.io/gateway-api@${version}`;
 export type GatewayApiChannel = 'standard' | 'experimental';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -25,19 +59,24 @@ export interface CustomResourceDefinitionManifest {
   };
 }
 
-let gatewayApiDir: Promise<string> | undefined;
+const gatewayApiDirs = new Map<GatewayApiVersion, Promise<string>>();
 
 /**
  * Gateway API CRDs are read from the Go module cache (downloaded on first use through the Go module proxy)
  * so that the repository never carries a copy of them.
  */
-export function gatewayApiModuleDir(): Promise<string> {
-  gatewayApiDir ??= run('go', ['mod', 'download', '-json', GATEWAY_API_MODULE], { env: { ...process.env, GOFLAGS: '-mod=mod' } }).then(({ stdout }) => {
-    const dir = (JSON.parse(stdout) as { Dir?: string }).Dir;
-    if (!dir) throw new Error(`go mod download ${GATEWAY_API_MODULE} printed no Dir`);
-    return dir;
-  });
-  return gatewayApiDir;
+export function gatewayApiModuleDir(version: GatewayApiVersion = defaultGatewayApiVersion()): Promise<string> {
+  let dir = gatewayApiDirs.get(version);
+  if (!dir) {
+    const module = gatewayApiModule(version);
+    dir = run('go', ['mod', 'download', '-json', module], { env: { ...process.env, GOFLAGS: '-mod=mod' } }).then(({ stdout }) => {
+      const downloaded = (JSON.parse(stdout) as { Dir?: string }).Dir;
+      if (!downloaded) throw new Error(`go mod download ${module} printed no Dir`);
+      return downloaded;
+    });
+    gatewayApiDirs.set(version, dir);
+  }
+  return dir;
 }
 
 async function readCrdDir(dir: string): Promise<CustomResourceDefinitionManifest[]> {
@@ -52,8 +91,11 @@ async function readCrdDir(dir: string): Promise<CustomResourceDefinitionManifest
   return crds;
 }
 
-export async function gatewayApiCrds(channel: GatewayApiChannel = 'standard'): Promise<CustomResourceDefinitionManifest[]> {
-  return readCrdDir(path.join(await gatewayApiModuleDir(), 'config/crd', channel));
+export async function gatewayApiCrds(
+  channel: GatewayApiChannel = 'standard',
+  version: GatewayApiVersion = defaultGatewayApiVersion(),
+): Promise<CustomResourceDefinitionManifest[]> {
+  return readCrdDir(path.join(await gatewayApiModuleDir(version), 'config/crd', channel));
 }
 
 export function fleetCrds(): Promise<CustomResourceDefinitionManifest[]> {

@@ -3,7 +3,20 @@ export type { Cluster } from './cluster.js';
 export { fillCacheDir } from './cache-dir.js';
 export { ensureBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCrds, type CrdSelection } from './crd-install.js';
-export { fleetCrds, gatewayApiCrds, gatewayApiModuleDir, FLEET_CRD_DIR, GATEWAY_API_MODULE, type CustomResourceDefinitionManifest } from './crds.js';
+export {
+  checkedGatewayApiVersion,
+  defaultGatewayApiVersion,
+  fleetCrds,
+  gatewayApiCrds,
+  gatewayApiModule,
+  gatewayApiModuleDir,
+  FLEET_CRD_DIR,
+  GATEWAY_API_VERSIONS,
+  NEWEST_GATEWAY_API_VERSION,
+  OLDEST_GATEWAY_API_VERSION,
+  type CustomResourceDefinitionManifest,
+  type GatewayApiVersion,
+} from './crds.js';
 export { crdExtensionFields, renderCrdExtensionTable } from './crd-extension-table.js';
 export { renderKubeconfig } from './kubeconfig.js';
 export { freePorts } from './ports.js';

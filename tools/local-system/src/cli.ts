@@ -1,6 +1,7 @@
 /**
  * The local system on its embedded default (make local-up / local-down).
- *   up      [--clusters hub,member-1,member-2] [--dir .cache/local-system] [--without-agents]
+ *   up      [--clusters hub,member-1,member-2] [--dir .cache/local-system] [--without-agents] [--gateway-api-version v1.6.3]
+ *           (Gateway API release of the clusters: the one given, else GATEWAY_API_VERSION, else the newest supported)
  *           start detached: control planes, the Azure side and (unless --without-agents) both agents and the sample;
  *           wait until the sample serves from every member; progress and the lines to copy on stderr, JSON on stdout
  *   down    [--dir .cache/local-system]   stop exactly what `up` started
@@ -10,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkedGatewayApiVersion, GATEWAY_API_VERSIONS } from '@fleet-gateway/control-plane';
 import { mapServiceBackend, parseBackendRequest } from './backend.js';
 import { startLocalSystem, stopLocalSystem } from './local-system.js';
 import { progressReporter } from './progress.js';
@@ -17,7 +19,7 @@ import { readRecord } from './state-record.js';
 import { CLI, summaryLines } from './summary.js';
 
 const USAGE = `usage: ${CLI} <up|down|backend> [--dir DIR]
-  up       [--clusters hub,member-1,member-2] [--without-agents]
+  up       [--clusters hub,member-1,member-2] [--without-agents] [--gateway-api-version ${GATEWAY_API_VERSIONS.join('|')}]
   backend  --cluster MEMBER --service NAMESPACE/NAME --port SERVICE_PORT --target HOST:PORT`;
 
 const { values, positionals } = parseArgs({
@@ -26,6 +28,7 @@ const { values, positionals } = parseArgs({
     clusters: { type: 'string', default: 'hub,member-1,member-2' },
     dir: { type: 'string', default: '.cache/local-system' },
     'without-agents': { type: 'boolean', default: false },
+    'gateway-api-version': { type: 'string' },
     cluster: { type: 'string' },
     service: { type: 'string' },
     port: { type: 'string' },
@@ -48,7 +51,14 @@ async function main(command: string | undefined): Promise<number> {
       const started = Date.now();
       const progress = progressReporter((line) => console.error(line));
       try {
-        const system = await startLocalSystem({ dir, clusters, withAgents: !values['without-agents'], log: (line) => progress.log(line) });
+        const chosen = values['gateway-api-version'];
+        const system = await startLocalSystem({
+          dir,
+          clusters,
+          withAgents: !values['without-agents'],
+          ...(chosen ? { gatewayApiVersion: checkedGatewayApiVersion(chosen, '--gateway-api-version') } : {}),
+          log: (line) => progress.log(line),
+        });
         progress.log(`the local system is up in ${((Date.now() - started) / 1000).toFixed(0)} s`);
         console.log(
           JSON.stringify(

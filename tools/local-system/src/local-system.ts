@@ -2,7 +2,18 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePorts, isRunning, removeOnExit, startControlPlane, stopDetached, type ControlPlane, type ControlPlaneState } from '@fleet-gateway/control-plane';
+import {
+  defaultGatewayApiVersion,
+  freePorts,
+  isRunning,
+  NEWEST_GATEWAY_API_VERSION,
+  removeOnExit,
+  startControlPlane,
+  stopDetached,
+  type ControlPlane,
+  type ControlPlaneState,
+  type GatewayApiVersion,
+} from '@fleet-gateway/control-plane';
 import { KubeClient } from '@fleet-gateway/controller';
 import { KubeConfig } from '@kubernetes/client-node';
 import { agentLaunches } from './agent-launches.js';
@@ -41,6 +52,8 @@ export interface LocalSystemOptions {
   edgeSeed?: number;
   log?: (line: string) => void;
   azureStartTimeoutMs?: number;
+  /** The Gateway API release the clusters serve (standard channel). Default: GATEWAY_API_VERSION, else the newest. */
+  gatewayApiVersion?: GatewayApiVersion;
 }
 
 /** The class the hub chart installs for the agent's controllerName. */
@@ -100,6 +113,7 @@ async function prepareFolder(dir: string, log: (line: string) => void): Promise<
 export async function startLocalSystem(options: LocalSystemOptions): Promise<LocalSystem> {
   const { dir, clusters } = options;
   const log = options.log ?? (() => {});
+  const gatewayApiVersion = options.gatewayApiVersion ?? defaultGatewayApiVersion(NEWEST_GATEWAY_API_VERSION);
   await prepareFolder(dir, log);
   await mkdir(dir, { recursive: true });
   const forgetFolder = removeOnExit(dir);
@@ -118,7 +132,7 @@ export async function startLocalSystem(options: LocalSystemOptions): Promise<Loc
       workDir: path.join(dir, 'plane'),
       detached: true,
       holdUntilReleased: true,
-      crds: Object.fromEntries(clusters.map((c) => [c, {}])),
+      crds: Object.fromEntries(clusters.map((c) => [c, { gatewayApiVersion }])),
       log,
     });
     record.plane = plane.state();

@@ -1,5 +1,6 @@
 import type { GlobalGateway, RoutingCandidate } from '@fleet-gateway/model';
 import { ruleName } from './afd-names.js';
+import { corsRules } from './cors-rules.js';
 import { candidateFilters, ruleSource } from './model-lookup.js';
 import { withPlannedRewrite, type PathRewrite } from './path-rewrite.js';
 import { ruleKey, type PlannedGroup } from './plan-origin-groups.js';
@@ -21,7 +22,8 @@ export interface PlannedRuleSet {
 /**
  * The rules engine part of one route decision: each conditional candidate, in precedence order, sends matching
  * requests to its own origin group (route configuration override) with its filters and stops; the unconditional
- * candidate's filters apply to the rest. Orders start at 1 (AFD gives order 0 a special meaning). With a path rewrite,
+ * candidate's filters apply to the rest. A CORS filter's rules come just before its candidate's, with the candidate's
+ * conditions and their own, and continue. Orders start at 1 (AFD gives order 0 a special meaning). With a path rewrite,
  * each candidate's rule carries the rewrite planned for it instead of its filter's.
  */
 export function planRuleSet(
@@ -49,14 +51,20 @@ export function planRuleSet(
     const { filters, match } = candidateFilters(context.model, candidate);
     const translated = actionsOfFilters(filters, match);
     const filterActions = pathRewrite ? withPlannedRewrite(translated, pathRewrite.rewrites[i]) : translated;
-    if (i === candidates.length - 1) {
+    const last = i === candidates.length - 1;
+    const conditions = last ? [] : conditionsOf(candidate);
+    for (const filter of filters) {
+      if (filter.type !== 'CORS') continue;
+      for (const rule of corsRules(filter)) add(candidate, [...conditions, ...rule.conditions], rule.actions, false);
+    }
+    if (last) {
       add(candidate, [], filterActions, false);
       return;
     }
     const group = context.groupOfRule.get(ruleKey(candidate)) as PlannedGroup;
     const redirects = filterActions.some((a) => a.type === 'redirect');
     const override: RuleAction[] = redirects ? [] : [{ type: 'originGroupOverride', originGroup: group.name, forwardingProtocol: group.forwardingProtocol }];
-    add(candidate, conditionsOf(candidate), [...override, ...filterActions], true);
+    add(candidate, conditions, [...override, ...filterActions], true);
   });
   if (rules.length === 0) return undefined;
   return {

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { edgeRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from '@fleet-gateway/azure-emulator';
+import {
+  corsHeadersOf,
+  edgeRequest,
+  preflightFrom,
+  startBackend,
+  type Backend,
+  type EdgeRequestOptions,
+  type EdgeResponse,
+} from '@fleet-gateway/azure-emulator';
 import { readHubInputs, resolveGateway, type GlobalGateway } from '@fleet-gateway/model';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -143,6 +151,69 @@ describe('golden cases with rule sets, replayed at the edge', () => {
     expect(await seen('/a/')).toEqual(['web', '/']);
     // `/cx` is not under the PathPrefix /c (whole segments): nothing else serves it.
     expect((await send('/cx')).status).toBe(404);
+  });
+
+  describe('route-filters-cors: CORS headers set by rules on the Origin, redirect status codes', () => {
+    it('a preflight from a listed origin reaches the backend and comes back with the allow headers and that origin', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      const answer = await send('/api/orders', preflightFrom('https://app.example.com'));
+      expect([answer.status, answer.backend, answer.seen?.method]).toEqual([200, 'web', 'OPTIONS']);
+      expect(corsHeadersOf(answer)).toEqual({
+        'access-control-allow-origin': 'https://app.example.com',
+        'access-control-allow-credentials': 'true',
+        'access-control-allow-methods': 'GET, PUT',
+        'access-control-allow-headers': 'x-token, content-type',
+        'access-control-max-age': '600',
+        'access-control-expose-headers': 'x-request-id',
+      });
+      expect(answer.headers.vary).toBe(', Origin');
+    });
+
+    it('an actual request from a listed origin gets that origin and the credentials and exposed headers, not the preflight ones', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      expect(corsHeadersOf(await send('/api/orders', { headers: { origin: 'https://admin.example.com' } }))).toEqual({
+        'access-control-allow-origin': 'https://admin.example.com',
+        'access-control-allow-credentials': 'true',
+        'access-control-expose-headers': 'x-request-id',
+      });
+    });
+
+    it('several origins one after the other each get their own origin back: nothing of an earlier answer is served to another origin', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      const origins = ['https://app.example.com', 'http://localhost:8080', 'https://admin.example.com', 'https://app.example.com'];
+      const echoed = [];
+      for (const origin of origins) echoed.push((await send('/api/orders', { headers: { origin } })).headers['access-control-allow-origin']);
+      expect(echoed).toEqual(origins);
+    });
+
+    it('a request or preflight from an origin not listed gets no CORS headers, yet still reaches the backend', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      for (const options of [preflightFrom('https://evil.example.com'), { headers: { origin: 'https://app.example.com:8443' } }, {}]) {
+        const answer = await send('/api/orders', options);
+        expect([answer.backend, corsHeadersOf(answer)]).toEqual(['web', {}]);
+      }
+    });
+
+    it('a wildcard origin is answered with *, for the subdomains it covers only', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      expect(corsHeadersOf(await send('/public/x', preflightFrom('https://a.b.example.org')))).toEqual({
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': '*',
+        'access-control-max-age': '5',
+      });
+      expect(corsHeadersOf(await send('/public/x', { headers: { origin: 'https://example.org' } }))).toEqual({});
+      expect(corsHeadersOf(await send('/public/x', { headers: { origin: 'http://a.example.org' } }))).toEqual({});
+    });
+
+    it('307 and 308 redirects answer at the edge with their code; the refused 303 and CORS rules are not programmed', async () => {
+      const send = await program(modelGolden('route-filters-cors'));
+      const temporary = await send('/moved?q=1', { method: 'POST' });
+      expect([temporary.status, temporary.headers.location, temporary.backend]).toEqual([307, expect.stringMatching(/^http:\/\/[^/]+\/new\?q=1$/), undefined]);
+      const permanent = await send('/gone');
+      expect([permanent.status, permanent.headers.location, permanent.backend]).toEqual([308, 'http://new.example.com/gone', undefined]);
+      expect((await send('/see-other')).status).toBe(404);
+      expect(corsHeadersOf(await send('/star', { headers: { origin: 'https://app.example.com' } }))).toEqual({});
+    });
   });
 
   // AFD's UrlRewrite never sees the route's own prefix (A60), so below a prefix other than `/` the route's originPath

@@ -1,4 +1,4 @@
-import type { HeaderEdits, ModelFilter, ModelMatch, RoutingCandidate } from '@fleet-gateway/model';
+import { escapeRegex, type HeaderEdits, type ModelFilter, type ModelMatch, type RoutingCandidate } from '@fleet-gateway/model';
 import type { HeaderActionKind, RuleAction, RuleCondition } from './spec-types.js';
 
 /** AFD allows at most 5 actions per rule (rules engine limits); resolve keeps conditions within AFD's 10 per rule. */
@@ -6,10 +6,6 @@ const MAX_ACTIONS_PER_RULE = 5;
 
 export function isUnconditional(candidate: Pick<RoutingCandidate, 'method' | 'headers' | 'queryParams'>): boolean {
   return candidate.method === undefined && candidate.headers.length === 0 && candidate.queryParams.length === 0;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The query-string pattern of one exact parameter match: AFD matches the whole query string, not one parameter. */
@@ -56,6 +52,9 @@ function filterActions(filter: ModelFilter, match: ModelMatch): RuleAction[] {
           ...(filter.path !== undefined ? { path: filter.path } : {}),
         },
       ];
+    case 'CORS':
+      // Rules of their own, conditioned on the request's Origin (cors-rules.ts).
+      return [];
     case 'URLRewrite':
       return filter.path.type === 'ReplaceFullPath'
         ? [{ type: 'rewrite', sourcePattern: '/', destination: filter.path.value, preserveUnmatchedPath: false }]

@@ -1,4 +1,4 @@
-import type { PrivateLinkConnectionState, SourceRef } from '@fleet-gateway/model';
+import type { PrivateLinkConnectionState, RedirectStatusCode, SourceRef } from '@fleet-gateway/model';
 import type { AfdRef } from './afd-refs.js';
 
 /** The Gateway API objects a desired AFD resource comes from. */
@@ -117,7 +117,9 @@ export interface RuleSetSpec {
 export type RuleCondition =
   | { readonly type: 'method'; readonly method: string }
   | { readonly type: 'header'; readonly name: string; readonly value: string }
-  | { readonly type: 'query'; readonly name: string; readonly value: string };
+  | { readonly type: 'query'; readonly name: string; readonly value: string }
+  /** A request header against several values (ORed), or present with any value (`Any`, no values). */
+  | { readonly type: 'headerMatch'; readonly name: string; readonly operator: 'Any' | 'Equal' | 'RegEx'; readonly values: readonly string[] };
 
 export type HeaderActionKind = 'Overwrite' | 'Append' | 'Delete';
 
@@ -126,7 +128,7 @@ export type RuleAction =
   | { readonly type: 'requestHeader' | 'responseHeader'; readonly action: HeaderActionKind; readonly name: string; readonly value?: string }
   | {
       readonly type: 'redirect';
-      readonly statusCode: 301 | 302;
+      readonly statusCode: RedirectStatusCode;
       readonly scheme?: 'http' | 'https';
       readonly hostname?: string;
       readonly path?: string;

@@ -32,7 +32,7 @@ import {
   startHubUnderTest,
   type RunningAgent,
 } from '../test-support/hub-under-test.js';
-import { applyFleetGateways, applyFleetRoutes, benchRoute, gatewayName, publishFleetExports, routeName, type FleetShape } from './bench-fleet.js';
+import { applyFleetGateways, applyFleetRoutes, benchRoute, gatewayName, publishFleetExports, routeName, type FleetShape } from '../test-support/bench-fleet.js';
 import { tokenBoundSeconds } from './token-bound.js';
 
 /** The emulator's default: a write's operation ends 100 ms after it started; ARM's Retry-After of 1 s on its polls. */

@@ -9,21 +9,23 @@ import {
   TEST_SCOPE,
 } from '@fleet-gateway/azure-frontdoor/test-support';
 import { collectionPath, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, objectPath, type KubeObject } from '@fleet-gateway/controller';
+import type { GatewayApiVersion } from '@fleet-gateway/control-plane';
 import { captureLogLines, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
-import { internalServiceExports, registerFleetHubControllers, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
+import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import { CONTROLLER_NAME } from '@fleet-gateway/model';
 import { Registry } from 'prom-client';
 import { gatewayClasses, gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from '../gateway-api-resources.js';
 import type { GatewayStores } from '../gateway-inputs.js';
 import type { AzureFrontDoorAccess } from '../gateway-reconciler.js';
-import { registerGatewayClassController } from '../register-gateway-class-controller.js';
-import { registerGatewayController, type GatewayControllers } from '../register-gateway-controller.js';
+import type { GatewayControllers } from '../register-gateway-controller.js';
+import { registerHubControllers } from '../register-hub-controllers.js';
 
 /**
- * Test-only: one real kube-apiserver with the Gateway API and Fleet CRDs, the Azure emulator, and the hub agent's
- * three controller sets on one Manager, wired as apps/hub-gateway wires them. The test plays the members: it writes
- * InternalServiceExport specs and approves Private Link connections in the emulator.
+ * Test-only: one real kube-apiserver with the Gateway API and Fleet CRDs, the Azure emulator, and the hub's
+ * controllers (registerHubControllers, as apps/hub-gateway registers them) on a Manager of their own, with test timings
+ * and the harness's ARM clients. The test plays the members: it writes InternalServiceExport specs and approves Private
+ * Link connections in the emulator.
  */
 export const SCOPE: FrontDoorScope = TEST_SCOPE;
 export const HUB_IDENTITY = `subscription/${SCOPE.subscriptionId}/cluster/test-hub`;
@@ -82,12 +84,18 @@ export interface HubUnderTestOptions {
   readonly limiter?: RateLimiterOptions;
   /** The ARM clients' retry and bounds (request timeout, Retry-After cap); default the harness's fast retries. */
   readonly retry?: RetryOptions;
+  /** The Gateway API release whose standard CRDs the hub serves (default: the harness's, `GATEWAY_API_VERSION`). */
+  readonly gatewayApiVersion?: GatewayApiVersion;
 }
 
 export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
   const members = options.members ?? MEMBERS;
   const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`)] });
-  await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
+  await plane.installCrds('hub', {
+    gatewayApi: 'standard',
+    fleet: true,
+    ...(options.gatewayApiVersion ? { gatewayApiVersion: options.gatewayApiVersion } : {}),
+  });
   const { emulator, clients, limiter } = await startHarness({
     ...(options.emulator ? { emulator: options.emulator } : {}),
     ...(options.limiter ? { limiter: options.limiter } : {}),
@@ -113,8 +121,6 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
       new EventRecorder({ client, reportingController: 'networking.fleet.azure.com/hub-gateway', reportingInstance: 'test', logger }),
     );
     const timing = agent.resyncPeriodMs === undefined ? {} : { resyncPeriodMs: agent.resyncPeriodMs };
-    const fleet = registerFleetHubControllers({ manager, client, events, logger, ...timing });
-    const classes = registerGatewayClassController({ manager, client, logger, ...timing });
     const azure: AzureFrontDoorAccess | undefined =
       agent.azure === false
         ? undefined
@@ -130,15 +136,12 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             ...(agent.profileQuota !== undefined ? { profileQuota: agent.profileQuota } : {}),
             ...(elector ? { writeFence: manager.leaseFence(HUB_LEASE_TIMINGS.leaseDurationMs - HUB_LEASE_TIMINGS.renewDeadlineMs)! } : {}),
           };
-    const gateway = registerGatewayController({
+    const { fleet, classes, gateway } = registerHubControllers({
       manager,
       client,
       logger,
       events,
       registry,
-      gatewayClasses: classes.gatewayClasses,
-      serviceImports: fleet.serviceImports,
-      internalServiceExports: fleet.internalServiceExports,
       defaultSku: DEFAULT_SKU,
       ...(azure ? { azure } : {}),
       ...timing,
@@ -257,9 +260,12 @@ export async function applyGatewayWithRoute(
 
 /** One hub for a test file, with one agent running (beforeAll starts it, afterAll calls `hub.stop()`). */
 export async function startHubWithAgent(
-  options: { emulator?: Parameters<typeof start>[0]; agent?: AgentOptions } = {},
+  options: { emulator?: Parameters<typeof start>[0]; agent?: AgentOptions; gatewayApiVersion?: GatewayApiVersion } = {},
 ): Promise<{ hub: HubUnderTest; agent: RunningAgent }> {
-  const hub = await startHubUnderTest(options.emulator ? { emulator: options.emulator } : {});
+  const hub = await startHubUnderTest({
+    ...(options.emulator ? { emulator: options.emulator } : {}),
+    ...(options.gatewayApiVersion ? { gatewayApiVersion: options.gatewayApiVersion } : {}),
+  });
   return { hub, agent: await hub.startAgent(options.agent) };
 }
 

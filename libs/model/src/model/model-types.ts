@@ -61,6 +61,29 @@ export interface HeaderEdits {
   readonly remove: readonly string[];
 }
 
+/** AFD's UrlRedirect redirect types: Moved 301, Found 302, TemporaryRedirect 307, PermanentRedirect 308 (cdn.json). */
+export type RedirectStatusCode = 301 | 302 | 307 | 308;
+
+/**
+ * An HTTPRoute CORS filter as AFD's rules engine answers it: response headers set by rules conditioned on the request's
+ * `Origin` (the rules engine sets `Access-Control-Allow-Origin` itself, as Microsoft's Front Door CORS page advises for
+ * several origins). AFD header actions take literal values only, so an origin given by a wildcard is answered with `*`.
+ */
+export interface CorsPolicy {
+  /** Origins echoed in `Access-Control-Allow-Origin`, lower-cased, default ports removed. */
+  readonly exactOrigins: readonly string[];
+  /** Anchored regular expressions of `https://*.example.com`-style origins, answered with `*`. */
+  readonly wildcardOrigins: readonly string[];
+  /** `allowOrigins: ["*"]`: any request with an `Origin` is answered with `*`. */
+  readonly anyOrigin: boolean;
+  readonly allowCredentials: boolean;
+  /** Header values; absent when the filter leaves the header out. */
+  readonly allowMethods?: string;
+  readonly allowHeaders?: string;
+  readonly exposeHeaders?: string;
+  readonly maxAge: number;
+}
+
 export type ModelFilter =
   | ({ readonly type: 'RequestHeaderModifier' } & HeaderEdits)
   | ({ readonly type: 'ResponseHeaderModifier' } & HeaderEdits)
@@ -69,8 +92,9 @@ export type ModelFilter =
       readonly scheme?: 'http' | 'https';
       readonly hostname?: string;
       readonly path?: string;
-      readonly statusCode: 301 | 302;
+      readonly statusCode: RedirectStatusCode;
     }
+  | ({ readonly type: 'CORS' } & CorsPolicy)
   | {
       readonly type: 'URLRewrite';
       readonly path: { readonly type: 'ReplaceFullPath' | 'ReplacePrefixMatch'; readonly value: string };

@@ -54,6 +54,18 @@ function filter(f: ModelFilter): ModelFilter {
       return { type: f.type, scheme: f.scheme, hostname: f.hostname, path: f.path, statusCode: f.statusCode };
     case 'URLRewrite':
       return { type: f.type, path: { type: f.path.type, value: f.path.value } };
+    case 'CORS':
+      return {
+        type: f.type,
+        exactOrigins: [...f.exactOrigins],
+        wildcardOrigins: [...f.wildcardOrigins],
+        anyOrigin: f.anyOrigin,
+        allowCredentials: f.allowCredentials,
+        allowMethods: f.allowMethods,
+        allowHeaders: f.allowHeaders,
+        exposeHeaders: f.exposeHeaders,
+        maxAge: f.maxAge,
+      };
   }
 }
 

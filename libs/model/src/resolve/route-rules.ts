@@ -1,7 +1,9 @@
 import type { HTTPRoute, HTTPRouteRule } from '@fleet-gateway/api-types';
 import type { ModelFilter, ModelMatch } from '../model/model-types.js';
 import { convertFilter } from './rule-filters.js';
-import { convertMatch, type Converted } from './rule-matches.js';
+import { MAX_CONDITIONS_PER_RULE } from '../model/afd-value-limits.js';
+import { CORS_RULE_CONDITIONS } from './cors-filter.js';
+import { conditionCount, convertMatch, type Converted } from './rule-matches.js';
 import { timeoutProblem } from './rule-timeouts.js';
 
 export interface ConvertedRule {
@@ -38,6 +40,14 @@ export function convertRules(route: HTTPRoute, profileTimeoutSeconds: number | u
     const filters = collect((rule.filters ?? []).map(convertFilter), problems);
     if ((rule.backendRefs ?? []).some((ref) => (ref.filters ?? []).length > 0)) {
       problems.push('filters on backendRefs are not supported (AFD applies rules per route, not per origin group)');
+    }
+    const crowded = filters.some((f) => f.type === 'CORS')
+      ? matches.find((m) => conditionCount(m) + CORS_RULE_CONDITIONS > MAX_CONDITIONS_PER_RULE)
+      : undefined;
+    if (crowded) {
+      problems.push(
+        `CORS filter: a match with ${conditionCount(crowded)} method, header and query parameter conditions leaves no room for the ${CORS_RULE_CONDITIONS} CORS conditions; an AFD rule takes at most ${MAX_CONDITIONS_PER_RULE}`,
+      );
     }
     const timeout = timeoutProblem(rule, profileTimeoutSeconds);
     if (timeout) problems.push(timeout);

@@ -1,9 +1,15 @@
 import type { HTTPRouteFilter } from '@fleet-gateway/api-types';
 import { MAX_HEADER_ACTION_VALUE } from '../model/afd-value-limits.js';
-import type { HeaderEdits, ModelFilter } from '../model/model-types.js';
+import type { HeaderEdits, ModelFilter, RedirectStatusCode } from '../model/model-types.js';
+import { convertCors } from './cors-filter.js';
 import type { Converted } from './rule-matches.js';
 
 const WELL_KNOWN_PORT = { http: 80, https: 443 } as const;
+
+const SUPPORTED_FILTERS = 'expected RequestHeaderModifier, ResponseHeaderModifier, RequestRedirect, URLRewrite or CORS';
+
+/** The status codes AFD's UrlRedirect answers with (redirectType Moved, Found, TemporaryRedirect, PermanentRedirect). */
+const REDIRECT_STATUS_CODES: readonly number[] = [301, 302, 307, 308] satisfies RedirectStatusCode[];
 
 function headerEdits(edits: NonNullable<HTTPRouteFilter['requestHeaderModifier']>): HeaderEdits {
   return { set: edits.set ?? [], add: edits.add ?? [], remove: edits.remove ?? [] };
@@ -35,6 +41,9 @@ function convertRedirect(redirect: NonNullable<HTTPRouteFilter['requestRedirect'
   if (port !== undefined && !(scheme && WELL_KNOWN_PORT[scheme] === port)) {
     return unsupported(`RequestRedirect to port ${port} is not supported; only the well-known port of an explicit scheme`);
   }
+  if (!REDIRECT_STATUS_CODES.includes(statusCode)) {
+    return unsupported(`RequestRedirect statusCode ${statusCode} is not supported (AFD redirects have no ${statusCode}); expected 301, 302, 307 or 308`);
+  }
   return {
     ok: true,
     value: {
@@ -42,7 +51,7 @@ function convertRedirect(redirect: NonNullable<HTTPRouteFilter['requestRedirect'
       ...(scheme ? { scheme } : {}),
       ...(hostname ? { hostname } : {}),
       ...(path?.replaceFullPath !== undefined ? { path: path.replaceFullPath } : {}),
-      statusCode,
+      statusCode: statusCode as RedirectStatusCode,
     },
   };
 }
@@ -65,7 +74,11 @@ export function convertFilter(filter: HTTPRouteFilter): Converted<ModelFilter> {
       return convertRedirect(filter.requestRedirect ?? {});
     case 'URLRewrite':
       return convertRewrite(filter.urlRewrite ?? {});
+    case 'CORS':
+      return convertCors(filter.cors ?? {});
+    case 'RequestMirror':
+      return unsupported(`filter RequestMirror is not supported (AFD sends each request to one origin and cannot copy it to another); ${SUPPORTED_FILTERS}`);
     default:
-      return unsupported(`filter ${filter.type} is not supported`);
+      return unsupported(`filter ${filter.type} is not supported; ${SUPPORTED_FILTERS}`);
   }
 }

@@ -25,6 +25,11 @@ function firstByName(entries: readonly { name: string; value: string }[], caseIn
   return out;
 }
 
+/** Each of method, header and query parameter is one AFD rule condition (ANDed in one rule). */
+export function conditionCount(match: Pick<ModelMatch, 'method' | 'headers' | 'queryParams'>): number {
+  return (match.method ? 1 : 0) + match.headers.length + match.queryParams.length;
+}
+
 /** Converts one match with the CRD defaults applied (PathPrefix "/"), or says what AFD cannot express. */
 export function convertMatch(match: HTTPRouteMatch): Converted<ModelMatch> {
   const type = match.path?.type ?? 'PathPrefix';
@@ -51,8 +56,7 @@ export function convertMatch(match: HTTPRouteMatch): Converted<ModelMatch> {
       problem: `header match ${longHeader.name} has a value of ${longHeader.value.length} characters; AFD rule conditions take header values of at most ${MAX_HEADER_CONDITION_VALUE}`,
     };
   }
-  // Each of method, header and query parameter is one AFD rule condition (ANDed in one rule).
-  const conditions = (match.method ? 1 : 0) + headers.length + queryParams.length;
+  const conditions = conditionCount({ method: match.method, headers, queryParams });
   if (conditions > MAX_CONDITIONS_PER_RULE) {
     return {
       ok: false,

@@ -27,6 +27,14 @@ function gatewayProblems(gateway: Gateway, classVerdict: GatewayClassVerdict, co
   if (gateway.spec.infrastructure) {
     problems.push({ reason: 'InvalidParameters', message: 'spec.infrastructure is not supported' });
   }
+  // Accepting it would leave the Gateway open to clients without a certificate, or origins without ours.
+  if (gateway.spec.tls) {
+    problems.push({
+      reason: 'Invalid',
+      message:
+        'spec.tls is not supported: AFD neither validates client certificates (frontend) nor presents a client certificate to origins (backend); remove spec.tls',
+    });
+  }
   return problems;
 }
 

@@ -47,7 +47,7 @@ export const verdictCatalog: readonly VerdictCase[] = [
     status: 'False',
     reason: 'Invalid',
     specReason: true,
-    when: "an annotation is invalid, unknown or misplaced (all are listed), or the model fails a check of the Gateway itself (a route's own structural error refuses that route only)",
+    when: "an annotation is invalid, unknown or misplaced (all are listed), spec.tls is set (AFD validates no client certificate and presents none to origins), or the model fails a check of the Gateway itself (a route's own structural error refuses that route only)",
   },
   {
     object: 'Gateway',

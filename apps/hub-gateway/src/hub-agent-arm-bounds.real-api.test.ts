@@ -2,27 +2,33 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { eventually } from '@fleet-gateway/controller/test-support';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { armWrites, whenImported, whenProgrammed } from './test-support/hub-probes.js';
-import { emulatorAfdFlags, emulatorAgentEnvironment, startAgentProcess, type HubAgentProcess } from './test-support/hub-agent-process.js';
+import { bundleAgent, eventually } from '@fleet-gateway/controller/test-support';
 import {
   applyObject,
+  armWrites,
+  emulatorAfdFlags,
+  emulatorAgentEnvironment,
   gatewayBody,
   gatewayPath,
-  HUB_LEASE,
   publishExport,
   routeBody,
   routePath,
   SCOPE,
+  startAgentProcess,
   startHubUnderTest,
+  whenImported,
+  whenProgrammed,
+  type HubAgentProcess,
   type HubUnderTest,
-} from './test-support/hub-under-test.js';
+} from '@fleet-gateway/gateway-controllers/test-support';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LEADER_LEASE } from './hub-agent.js';
 
 // The hub agent as it ships (the bundle, under plain node), on a real API server and the emulator: its liveness when
 // an ARM call never ends, and its fence when a paused leader resumes after a standby took its Lease.
 let hub: HubUnderTest;
 let dir: string;
+let bundle: string;
 let environment: NodeJS.ProcessEnv;
 const agents: HubAgentProcess[] = [];
 
@@ -30,6 +36,7 @@ const agents: HubAgentProcess[] = [];
 beforeAll(async () => {
   hub = await startHubUnderTest({ emulator: { lroDelayMs: 1_500 } });
   dir = await mkdtemp(path.join(tmpdir(), 'hub-arm-bounds-'));
+  bundle = await bundleAgent('hub-gateway', path.join(dir, 'main.mjs'));
   environment = await emulatorAgentEnvironment(hub.emulator, dir);
 }, 120_000);
 
@@ -49,6 +56,7 @@ afterAll(async () => {
 async function start(options: { leaderElect?: boolean; flags?: readonly string[] } = {}): Promise<HubAgentProcess> {
   const agent = await startAgentProcess({
     kubeconfigPath: hub.plane.cluster('hub').kubeconfigPath,
+    bundle,
     environment,
     afdFlags: emulatorAfdFlags(hub.emulator, SCOPE),
     leaderElect: options.leaderElect ?? false,
@@ -81,7 +89,7 @@ async function writesReported(agent: HubAgentProcess): Promise<number> {
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
-const LEASE_PATH = `/apis/coordination.k8s.io/v1/namespaces/${HUB_LEASE.namespace}/leases/${HUB_LEASE.name}`;
+const LEASE_PATH = `/apis/coordination.k8s.io/v1/namespaces/fleet-system/leases/${LEADER_LEASE}`;
 const leaseHolder = async () => (await hub.client.get<{ spec?: { holderIdentity?: string } }>(LEASE_PATH).catch(() => undefined))?.spec?.holderIdentity;
 
 describe('the hub agent process at the Azure boundary', { timeout: 180_000 }, () => {

@@ -6,7 +6,7 @@
  * every Gateway. The agent is its bundle under plain node, in its own process (--bundle names another build), after its
  * launch flags (AGENT_NODE_FLAGS; --node-flags gives others, '' for none, to compare).
  *
- *   pnpm nx bundle hub-gateway && pnpm tsx libs/gateway-controllers/src/bench/memory-bench.ts [--bundle FILE] [--node-flags '...'] [--gateways 1000] [--routes 5000] [--exports 3000]
+ *   pnpm nx bench hub-gateway   (or: pnpm nx bundle hub-gateway && pnpm tsx apps/hub-gateway/src/bench/memory-bench.ts [--bundle FILE] [--node-flags '...'] [--gateways 1000] [--routes 5000] [--exports 3000])
  */
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,10 +15,17 @@ import { AGENT_NODE_FLAGS } from '@fleet-gateway/agent-flags';
 import { resourceName } from '@fleet-gateway/controller';
 import { residentMiB } from '@fleet-gateway/controller/test-support';
 import { internalServiceExports, serviceImports } from '@fleet-gateway/fleet-hub';
-import { gatewayClasses, gateways, httpRoutes, referenceGrants } from '../gateway-api-resources.js';
-import { startHubUnderTest } from '../test-support/hub-under-test.js';
-import { AGENT_BUNDLE, readyAgentProcess, readyz } from '../test-support/hub-agent-process.js';
-import { applyFleetGateways, applyFleetRoutes, publishFleetExports, type FleetShape } from './bench-fleet.js';
+import { gatewayClasses, gateways, httpRoutes, referenceGrants } from '@fleet-gateway/gateway-controllers';
+import {
+  AGENT_BUNDLE,
+  applyFleetGateways,
+  applyFleetRoutes,
+  publishFleetExports,
+  readyAgentProcess,
+  readyz,
+  startHubUnderTest,
+  type FleetShape,
+} from '@fleet-gateway/gateway-controllers/test-support';
 
 const CLUSTERS = ['member-1', 'member-2', 'member-3'];
 const INFORMERS = [gatewayClasses, gateways, httpRoutes, referenceGrants, serviceImports, internalServiceExports].map(resourceName);

@@ -5,7 +5,7 @@
  * takes 8). Prints the time to publish every export, the Azure reads spent (target: one list per resource group per
  * TTL, not one per Service) and the agent's resident memory (target < 150 MiB). The agent's node runs with its
  * launch flags (AGENT_NODE_FLAGS); --node-flags gives others ('' for none), to compare.
- *   pnpm nx bundle member-discovery && pnpm tsx libs/member-azure/src/bench/member-agent-bench.ts [--node-flags '...']
+ *   pnpm nx bench member-discovery   (or: pnpm nx bundle member-discovery && pnpm tsx apps/member-discovery/src/bench/member-agent-bench.ts [--node-flags '...'])
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,8 +18,9 @@ import { CloudProviderStandIn, emulatorIdentityCredential, managedIdentityEnviro
 import { startControlPlane } from '@fleet-gateway/control-plane';
 import { collectionPath, KubeClient } from '@fleet-gateway/controller';
 import { AgentProcess, createNamespace, residentMiB } from '@fleet-gateway/controller/test-support';
+import { SERVICE_ANNOTATIONS } from '@fleet-gateway/member-azure';
 import { internalServiceExports, serviceExports, services, type CachedInternalServiceExport, type CachedService } from '@fleet-gateway/member-export';
-import { SERVICE_ANNOTATIONS } from '../service-facts.js';
+import { discoveryArgs } from '../test-support/agent-args.js';
 
 const SERVICES = 240;
 const PRIVATE_LINK = 6;
@@ -117,18 +118,7 @@ async function main(): Promise<void> {
     const agent = new AgentProcess(
       BUNDLE,
       [
-        '--member-cluster-name',
-        'member-1',
-        '--hub-kubeconfig',
-        hubKubeconfig,
-        '--enable-private-link-origin-discovery',
-        '--azure-subscription-id',
-        SUBSCRIPTION,
-        '--node-resource-group',
-        NODE_RG,
-        '--arm-endpoint',
-        emulator.armEndpoint,
-        '--leader-elect=false',
+        ...discoveryArgs('member-1', hubKubeconfig, { subscriptionId: SUBSCRIPTION, nodeResourceGroup: NODE_RG, armEndpoint: emulator.armEndpoint }),
         '--health-probe-bind-address',
         '127.0.0.1:0',
         '--metrics-bind-address',

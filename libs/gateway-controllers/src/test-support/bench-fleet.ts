@@ -1,5 +1,5 @@
 import type { KubeClient } from '@fleet-gateway/controller';
-import { applyObject, gatewayBody, gatewayPath, publishExport, routeBody, routePath } from '../test-support/hub-under-test.js';
+import { applyObject, gatewayBody, gatewayPath, publishExport, routeBody, routePath } from './hub-under-test.js';
 
 /**
  * The objects a benchmark fleet is made of, written as a platform team and the members would: every service exported

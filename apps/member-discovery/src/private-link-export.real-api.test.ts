@@ -6,6 +6,14 @@ import { startControlPlane, type ControlPlane } from '@fleet-gateway/control-pla
 import { collectionPath, KubeClient, objectPath, type Condition } from '@fleet-gateway/controller';
 import { captureLogLines, createNamespace, eventually } from '@fleet-gateway/controller/test-support';
 import {
+  PRIVATE_LINK_EVENT_REASONS,
+  PRIVATE_LINK_REASONS,
+  PrivateLinkDiscovery,
+  PrivateLinkOriginDiscovery,
+  SERVICE_ANNOTATIONS,
+} from '@fleet-gateway/member-azure';
+import { requestFromFrontDoor, startMemberBed, type MemberBed } from '@fleet-gateway/member-azure/test-support';
+import {
   AZURE_DATA_CURRENT_CONDITION,
   CONNECTIONS_APPROVED_CONDITION,
   internalServiceExports,
@@ -16,13 +24,11 @@ import {
   type CachedService,
   type CachedServiceExport,
 } from '@fleet-gateway/member-export';
-import { startMemberAgent, type MemberAgent } from '@fleet-gateway/member-export/test-support';
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrivateLinkDiscovery } from './private-link-discovery.js';
-import { PRIVATE_LINK_EVENT_REASONS, PRIVATE_LINK_REASONS } from './private-link-observation.js';
-import { PrivateLinkOriginDiscovery } from './private-link-origin-discovery.js';
-import { SERVICE_ANNOTATIONS } from './service-facts.js';
-import { requestFromFrontDoor, startMemberBed, type MemberBed } from './testing/index.js';
+import { parseMemberFlags } from './flags.js';
+import { startMemberAgent, type MemberAgent } from './member-agent.js';
+import { discoveryArgs, LOCAL_SERVING } from './test-support/agent-args.js';
 
 // The member agent with Private Link discovery, against a real hub and member kube-apiserver and the Azure emulator
 // (the cloud-provider stand-in builds each Service's load balancer and Private Link Service as AKS does).
@@ -38,7 +44,6 @@ let hub: KubeClient;
 let member: KubeClient;
 let hubKubeconfig: string;
 let agent: MemberAgent | undefined;
-let discovery: PrivateLinkDiscovery;
 const logs = captureLogLines();
 
 beforeAll(async () => {
@@ -56,26 +61,41 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await agent?.stop();
+  await agent?.stop('test over');
   await standIn?.stop();
   await Promise.all([plane?.stop(), bed?.emulator.stop()]);
 });
 
-/** (Re)starts the member agent: Private Link discovery with short TTL and backoff, approving or not. */
+/**
+ * (Re)starts the member agent as main.ts does, from its flags (Private Link discovery on, approving or not), with the
+ * discovery on the emulator's network with short TTL and backoff and informers resyncing every 500 ms.
+ */
 async function startAgent(approveConnections: boolean, approvalHubs?: readonly string[]): Promise<void> {
-  await agent?.stop();
-  discovery = new PrivateLinkDiscovery(bed.network, { ttlMs: 1_000, backoff: { initialMs: 300, maxMs: 1_000 } });
-  agent = await startMemberAgent({
-    member: 'member-1',
+  await agent?.stop('restart');
+  const flags = parseMemberFlags([
+    ...discoveryArgs('member-1', hubKubeconfig, { subscriptionId: bed.settings.subscriptionId, nodeResourceGroup: bed.settings.resourceGroup }),
+    `--approve-private-link-connections=${approveConnections}`,
+    ...(approvalHubs ? [`--private-link-approval-hubs=${approvalHubs.join(',')}`] : []),
+    ...LOCAL_SERVING,
+    '--log-level=debug',
+  ]);
+  if (!flags.ok || flags.help) throw new Error(`the member agent's flags: ${flags.ok ? 'help' : flags.errors.join('; ')}`);
+  const hubKubeConfig = new KubeConfig();
+  hubKubeConfig.loadFromFile(hubKubeconfig);
+  agent = await startMemberAgent(flags.value, {
     memberKubeConfig: plane.cluster('member-1').kubeConfig(),
-    hubKubeconfigPath: hubKubeconfig,
+    hubKubeConfig,
+    freezeCachedObjects: true,
     logStream: logs.stream,
+    // Never called: it runs without --leader-elect.
+    onLeadershipLost: () => undefined,
     privateLinkDiscovery: new PrivateLinkOriginDiscovery({
-      discovery,
+      discovery: new PrivateLinkDiscovery(bed.network, { ttlMs: 1_000, backoff: { initialMs: 300, maxMs: 1_000 } }),
       nodeResourceGroup: bed.settings.resourceGroup,
-      approveConnections,
-      ...(approvalHubs ? { approvalHubs } : {}),
+      approveConnections: flags.value.approvePrivateLinkConnections,
+      ...(flags.value.privateLinkApprovalHubs ? { approvalHubs: flags.value.privateLinkApprovalHubs } : {}),
     }),
+    resyncPeriodMs: 500,
   });
 }
 
