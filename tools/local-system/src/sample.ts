@@ -105,17 +105,20 @@ export async function waitForEveryMember(
   const seen = new Set<string>();
   let statuses = new Map<number, number>();
   let lastReport = 0;
-  while (!members.every((m) => seen.has(m))) {
+  const report = (): void => {
+    progress(
+      `edge ${hostname}: answered by ${[...seen].sort().join(', ') || 'no member yet'} (statuses ${[...statuses].map(([s, n]) => `${s || 'refused'}×${n}`).join(', ')})`,
+    );
+    statuses = new Map();
+    lastReport = Date.now();
+  };
+  for (;;) {
     const { status, answer } = await requestThroughEdge(edgeUrl, hostname).catch(() => ({ status: 0, answer: undefined }));
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
     if (status === 200 && answer?.cluster) seen.add(answer.cluster);
-    if (Date.now() - lastReport > 3_000) {
-      progress(
-        `edge ${hostname}: answered by ${[...seen].sort().join(', ') || 'no member yet'} (statuses ${[...statuses].map(([s, n]) => `${s || 'refused'}×${n}`).join(', ')})`,
-      );
-      statuses = new Map();
-      lastReport = Date.now();
-    }
+    // The last line names every member: the one that completed the set is reported before returning.
+    if (members.every((m) => seen.has(m))) return report();
+    if (Date.now() - lastReport > 3_000) report();
     if (Date.now() > deadline)
       throw new Error(
         `the edge did not answer from every member within ${Math.round(timeoutMs / 1000)} s: seen ${[...seen].join(', ') || 'none'} of ${members.join(', ')}`,
