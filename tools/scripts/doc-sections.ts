@@ -41,7 +41,7 @@ export const DOC_SECTIONS: readonly DocSection[] = [
   { file: 'docs/install.md', name: 'azure-roles', render: () => renderAzureRolesTable('../') },
   { file: 'docs/architecture.md', name: 'fleet-crd-extensions', render: renderCrdExtensionTable },
   // The emulator's fidelity ledger, one table per section, from tools/azure-emulator/fidelity-ledger.yaml (read once).
-  ...[...renderLedgerTables(readFidelityLedger())].map(([name, table]) => ({ file: 'tools/azure-emulator/README.md', name, render: () => table })),
+  ...[...renderLedgerTables(readFidelityLedger())].map(([name, table]) => ({ file: 'docs/emulator-fidelity.md', name, render: () => table })),
 ];
 
 /** Each document as its generated blocks say it should read (the documents are read, never written). */
