@@ -2,6 +2,8 @@ import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
 import { hostnamesHeldElsewhere, type HostnameClaim } from './hostname-claims.js';
 import { ANY_HOSTNAME } from '../model/model-types.js';
 import { isServedListener } from './served-listeners.js';
+import { listenerId, type ListenerConflict, type ListenerOwner } from './listener-owner.js';
+import { namespacedName } from '../model/names.js';
 
 function withinGatewayKey(l: GatewayListener): string {
   return `${l.protocol}|${l.port}|${l.hostname ?? ANY_HOSTNAME}`;
@@ -29,5 +31,64 @@ export function listenerConflicts(gateway: Gateway, others: readonly Gateway[]):
     if ((counts.get(withinGatewayKey(l)) ?? 0) > 1) return `another listener uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}`;
     const holder = l.hostname && isServedListener(l) ? heldElsewhere.get(l.hostname) : undefined;
     return holder && l.hostname ? heldElsewhereMessage(l.hostname, holder) : undefined;
+  });
+}
+
+/** A listener of an attached ListenerSet, in the Gateway's merged listener order. */
+export interface MergedListener {
+  readonly owner: ListenerOwner;
+  readonly listener: GatewayListener;
+}
+
+function sameHostname(a: GatewayListener, b: GatewayListener): boolean {
+  return (a.hostname ?? ANY_HOSTNAME).toLowerCase() === (b.hostname ?? ANY_HOSTNAME).toLowerCase();
+}
+
+/** Names the earlier listener's object without its details: it may belong to another team. */
+function earlierOwner(earlier: ListenerOwner, gateway: string): string {
+  return earlier.kind === 'Gateway' ? `a listener of Gateway ${gateway}` : `a listener of an earlier ListenerSet attached to Gateway ${gateway}`;
+}
+
+/**
+ * Why each ListenerSet listener conflicts (undefined: no conflict), in the order given. The Gateway's listeners and
+ * the attached ListenerSets' form one list, the Gateway's first, then the ListenerSets oldest first, then by
+ * namespace/name (`listeners` is in that order): a listener conflicts with an earlier one on the same port with another
+ * protocol (ProtocolConflict) or the same protocol and hostname (ListenerConflict); the earlier keeps its place, and a
+ * conflicted listener takes nothing from the ones after it. A hostname another Gateway of this controller holds
+ * conflicts as it does for the Gateway's own listeners (HostnameConflict). The Gateway's own listeners are judged
+ * without the ListenerSets (listenerConflicts): no ListenerSet can take anything from them.
+ */
+export function listenerSetConflicts(gateway: Gateway, listeners: readonly MergedListener[], others: readonly Gateway[]): (ListenerConflict | undefined)[] {
+  const gatewayKey = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
+  const own: ListenerOwner = { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', generation: 0 };
+  const kept: MergedListener[] = gateway.spec.listeners.map((listener) => ({ owner: own, listener }));
+  // Held elsewhere: the ListenerSets' hostnames would be custom domains of this Gateway's profile.
+  const merged: Gateway = {
+    ...gateway,
+    spec: { ...gateway.spec, listeners: [...gateway.spec.listeners, ...listeners.map((m) => ({ ...m.listener, name: listenerId(m.owner, m.listener.name) }))] },
+  };
+  const heldElsewhere = hostnamesHeldElsewhere(merged, others);
+  return listeners.map((m) => {
+    const l = m.listener;
+    const samePort = kept.filter((k) => k.listener.port === l.port);
+    const protocol = samePort.find((k) => k.listener.protocol !== l.protocol);
+    const listener = samePort.find((k) => k.listener.protocol === l.protocol && sameHostname(k.listener, l));
+    let conflict: ListenerConflict | undefined;
+    if (listener) {
+      conflict = {
+        reason: 'ListenerConflict',
+        message: `${earlierOwner(listener.owner, gatewayKey)} uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}; the earlier listener keeps it (the Gateway's own first, then ListenerSets oldest first)`,
+      };
+    } else if (protocol) {
+      conflict = {
+        reason: 'ProtocolConflict',
+        message: `${earlierOwner(protocol.owner, gatewayKey)} uses port ${l.port} with protocol ${protocol.listener.protocol}, not ${l.protocol}; the earlier listener keeps it`,
+      };
+    } else {
+      const holder = l.hostname && isServedListener(l) ? heldElsewhere.get(l.hostname) : undefined;
+      if (holder && l.hostname) conflict = { reason: 'HostnameConflict', message: heldElsewhereMessage(l.hostname, holder) };
+    }
+    if (!conflict) kept.push(m);
+    return conflict;
   });
 }

@@ -3,6 +3,7 @@ import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
 import { conditionsFor, joinMessages } from '../verdicts/conditions.js';
 import { ANY_HOSTNAME, type ModelListener } from '../model/model-types.js';
 import { listenerConflicts } from './listener-conflicts.js';
+import { listenerId, type ListenerConflict, type ListenerOwner } from './listener-owner.js';
 import { GATEWAY_GROUP } from '../model/names.js';
 import { isServedProtocol, SERVED_PORTS } from './served-listeners.js';
 import type { VerdictCondition } from '../verdicts/verdict-types.js';
@@ -17,7 +18,11 @@ export interface RouteKind {
 
 /** A listener as resolve sees it: its verdict (before attachment counts) and, when routable, its model node. */
 export interface ListenerResult {
+  /** The name as written (what a parentRef's sectionName selects and status reports). */
   readonly name: string;
+  /** Unique among the Gateway's merged listeners: the model listener's name (listenerId). */
+  readonly id: string;
+  readonly owner: ListenerOwner;
   readonly port: number;
   readonly hostname: string;
   readonly protocol: string;
@@ -51,7 +56,7 @@ interface Problem {
 }
 
 /** Everything that keeps the listener from being accepted, most fundamental first; all are reported together. */
-function acceptanceProblems(listener: GatewayListener, conflict: string | undefined, tls: ReturnType<typeof parseListenerTlsOptions> | undefined): Problem[] {
+function acceptanceProblems(listener: GatewayListener, conflict: ListenerConflict | undefined, tls: ReturnType<typeof parseListenerTlsOptions> | undefined): Problem[] {
   const { protocol, port } = listener;
   const problems: Problem[] = [];
   if (!isServedProtocol(protocol)) {
@@ -59,7 +64,7 @@ function acceptanceProblems(listener: GatewayListener, conflict: string | undefi
   } else if (port !== SERVED_PORTS[protocol]) {
     problems.push({ reason: 'PortUnavailable', message: `${protocol} is served on port ${SERVED_PORTS[protocol]} only, not ${port}` });
   }
-  if (conflict) problems.push({ reason: 'HostnameConflict', message: conflict });
+  if (conflict) problems.push(conflict);
   if (tls && !tls.ok) problems.push({ reason: tls.errors[0]?.reason ?? 'Invalid', message: formatAnnotationErrors(tls.errors) });
   return problems;
 }
@@ -75,8 +80,9 @@ function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig | 
   return listener.hostname === undefined ? undefined : managedCertificateHostProblem(listener.hostname);
 }
 
-function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: string | undefined): ListenerResult {
-  const { isTrue, isFalse } = conditionsFor(gateway.metadata.generation ?? 0);
+/** One listener of the Gateway or of a ListenerSet attached to it, judged the same way wherever it is written. */
+export function resolveListener(owner: ListenerOwner, listener: GatewayListener, conflict: ListenerConflict | undefined): ListenerResult {
+  const { isTrue, isFalse } = conditionsFor(owner.generation);
   const https = listener.protocol === 'HTTPS';
   const tls = https ? parseListenerTlsOptions(listener.tls?.options) : undefined;
   const problems = acceptanceProblems(listener, conflict, tls);
@@ -88,7 +94,7 @@ function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: 
 
   const conditions: VerdictCondition[] = [
     rejected ? isFalse('Accepted', rejected.reason, rejected.message) : isTrue('Accepted', 'Accepted', 'listener is valid'),
-    conflict ? isTrue('Conflicted', 'HostnameConflict', conflict) : isFalse('Conflicted', 'NoConflicts', 'no conflicting listener'),
+    conflict ? isTrue('Conflicted', conflict.reason, conflict.message) : isFalse('Conflicted', 'NoConflicts', 'no conflicting listener'),
   ];
   if (kindsProblem) conditions.push(isFalse('ResolvedRefs', 'InvalidRouteKinds', joinMessages([kindsProblem, certificate])));
   else if (certificate) conditions.push(isFalse('ResolvedRefs', 'InvalidCertificateRef', certificate));
@@ -98,8 +104,11 @@ function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: 
   const noKinds = kinds.supported.length === 0 ? kindsProblem : undefined;
   const problem = joinMessages([rejected?.message, noKinds, certificate]) || undefined;
   if (problem) conditions.push(isFalse('Programmed', 'Invalid', problem));
+  const id = listenerId(owner, listener.name);
   const base = {
     name: listener.name,
+    id,
+    owner,
     port: listener.port,
     hostname: listener.hostname ?? ANY_HOSTNAME,
     protocol: listener.protocol,
@@ -110,12 +119,12 @@ function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: 
   // A served protocol is implied when there is no problem; the check narrows the type.
   if (problem || !isServedProtocol(listener.protocol)) return { ...base, problem: problem ?? listener.protocol };
   const model: ModelListener = {
-    name: listener.name,
+    name: id,
     protocol: listener.protocol,
     port: listener.port,
     hostname: base.hostname,
     ...(tls?.ok && tls.config.certificate ? { tls: { certificate: tls.config.certificate, minimumTlsVersion: tls.config.minimumTlsVersion } } : {}),
-    source: { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', section: listener.name },
+    source: { kind: owner.kind, namespace: owner.namespace, name: owner.name, section: listener.name },
   };
   return { ...base, model };
 }
@@ -126,5 +135,13 @@ function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: 
  */
 export function resolveListeners(gateway: Gateway, otherGateways: readonly Gateway[] = []): ListenerResult[] {
   const conflicts = listenerConflicts(gateway, otherGateways);
-  return gateway.spec.listeners.map((l, i) => resolveListener(gateway, l, conflicts[i]));
+  const owner = gatewayOwner(gateway);
+  return gateway.spec.listeners.map((l, i) => {
+    const message = conflicts[i];
+    return resolveListener(owner, l, message === undefined ? undefined : { reason: 'HostnameConflict', message });
+  });
+}
+
+export function gatewayOwner(gateway: Gateway): ListenerOwner {
+  return { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', generation: gateway.metadata.generation ?? 0 };
 }
