@@ -58,7 +58,8 @@ function comparePrecedence(a: ListenerSet, b: ListenerSet): number {
 /**
  * The ListenerSets naming the Gateway, in the spec's precedence order, each admitted or not by its allowedListeners,
  * with the listeners of those admitted judged as the tail of the Gateway's merged listener list (listenerSetConflicts):
- * a ListenerSet in error, or in conflict, never changes the Gateway's listeners or an earlier ListenerSet's.
+ * a ListenerSet in conflict never changes the Gateway's listeners or an earlier ListenerSet's, and a listener in error
+ * changes no other listener at all.
  */
 export function resolveListenerSets(gateway: Gateway, sets: readonly ListenerSet[], others: readonly Gateway[], index: InputIndex): ListenerSetResolution[] {
   const gatewayKey = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
@@ -68,13 +69,16 @@ export function resolveListenerSets(gateway: Gateway, sets: readonly ListenerSet
     return { set, owner, notAllowed: notAllowedBy(gateway, set, index) };
   });
   const merged = judged.flatMap(({ set, owner, notAllowed }) => (notAllowed ? [] : set.spec.listeners.map((listener) => ({ owner, listener }))));
-  const conflicts = listenerSetConflicts(gateway, merged, others);
-  let next = 0;
+  // A listener in error takes no place in the merged list: it cannot conflict a later team's listener out.
+  const alone = merged.map((m) => resolveListener(m.owner, m.listener, undefined));
+  const contenders = merged.filter((_, i) => !alone[i]?.problem);
+  const conflicts = new Map(listenerSetConflicts(gateway, contenders, others).map((c, i) => [contenders[i], c]));
+  const results = new Map(merged.map((m, i) => [m.listener, conflicts.get(m) ? resolveListener(m.owner, m.listener, conflicts.get(m)) : alone[i]]));
   return judged.map(({ set, owner, notAllowed }) => ({
     set,
     key: namespacedName(owner.namespace, owner.name),
     owner,
     ...(notAllowed ? { notAllowed } : {}),
-    listeners: notAllowed ? [] : set.spec.listeners.map((l) => resolveListener(owner, l, conflicts[next++])),
+    listeners: notAllowed ? [] : set.spec.listeners.flatMap((l) => results.get(l) ?? []),
   }));
 }
