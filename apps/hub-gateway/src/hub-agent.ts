@@ -4,7 +4,7 @@ import { checkedBindAddress } from '@fleet-gateway/agent-flags';
 import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
 import { registerFleetHubControllers } from '@fleet-gateway/fleet-hub';
 import { FleetCrdPrerequisite } from '@fleet-gateway/fleet-schema';
-import { registerGatewayClassController, registerGatewayController } from '@fleet-gateway/gateway-controllers';
+import { registerGatewayClassController, registerGatewayController, servesListenerSets } from '@fleet-gateway/gateway-controllers';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createAzureAccess } from './azure-access.js';
 import type { HubFlags } from './flags.js';
@@ -53,6 +53,8 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
   // down, and no standby takes the Lease before the lease duration has passed.
   const writeFence = manager.leaseFence(flags.leaseDurationMs - flags.renewDeadlineMs);
   const azure = flags.enableAfd ? createAzureAccess(flags, { registry, logger, ...(writeFence ? { writeFence } : {}) }) : undefined;
+  const listenerSets = await servesListenerSets(client);
+  logger.info(listenerSets ? 'the hub serves ListenerSets: watching them' : 'the hub does not serve ListenerSets (Gateway API before v1.5): not watching them');
   registerGatewayController({
     manager,
     client,
@@ -67,6 +69,7 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     freezeObjects,
     ...(azure ? { azure } : {}),
     prerequisite,
+    listenerSets,
   });
   await manager.start();
   logger.info('hub-gateway started', {

@@ -1,6 +1,6 @@
 import type { InternalServiceExport, ParentReference } from '@fleet-gateway/api-types';
-import { acceptedSpecsOf, claimsOf, CONTROLLER_NAME, hostnameClaimKey } from '@fleet-gateway/model';
-import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
+import { acceptedSpecsOf, claimsOf, CONTROLLER_NAME, hostnameClaimKey, listenerSetParent } from '@fleet-gateway/model';
+import type { CachedGateway, CachedHTTPRoute, CachedListenerSet } from './gateway-api-resources.js';
 
 const GATEWAY_GROUP = 'gateway.networking.k8s.io';
 const FLEET_NETWORKING_GROUP = 'networking.fleet.azure.com';
@@ -18,12 +18,44 @@ export const GATEWAYS_BY_CLASS = 'gatewayClass';
  * first-level subdomains): every Gateway whose claim can contest another's is filed under the same key.
  */
 export const GATEWAYS_BY_HOSTNAME = 'listenerHostname';
+/** ListenerSets by `<namespace>/<name>` of the Gateway their parentRef names. */
+export const LISTENER_SETS_BY_PARENT = 'parentGateway';
+/** Routes by `<namespace>/<name>` of each ListenerSet a parentRef of theirs names. */
+export const ROUTES_BY_PARENT_LISTENER_SET = 'parentListenerSet';
+/** Routes by `<namespace>/<name>` of each ListenerSet our status entries of theirs are about. */
+export const ROUTES_BY_STATUS_LISTENER_SET = 'statusParentListenerSet';
 /** InternalServiceExports by each Gateway (`<namespace>/<name>`) whose entries their status carries. */
 export const EXPORTS_BY_GATEWAY = 'statusGateway';
 
 export function gatewayParentKey(routeNamespace: string, ref: ParentReference): string | undefined {
   if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || (ref.kind ?? 'Gateway') !== 'Gateway') return undefined;
   return `${ref.namespace ?? routeNamespace}/${ref.name}`;
+}
+
+export function listenerSetParentKey(routeNamespace: string, ref: ParentReference): string | undefined {
+  if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || ref.kind !== 'ListenerSet') return undefined;
+  return `${ref.namespace ?? routeNamespace}/${ref.name}`;
+}
+
+export function parentListenerSetsOf(route: CachedHTTPRoute): readonly string[] {
+  const namespace = route.metadata.namespace ?? '';
+  return [...new Set((route.spec.parentRefs ?? []).flatMap((ref) => listenerSetParentKey(namespace, ref) ?? []))];
+}
+
+export function statusParentListenerSetsOf(route: CachedHTTPRoute): readonly string[] {
+  const namespace = route.metadata.namespace ?? '';
+  const ours = (route.status?.parents ?? []).filter((p) => p.controllerName === CONTROLLER_NAME);
+  return [...new Set(ours.flatMap((p) => listenerSetParentKey(namespace, p.parentRef) ?? []))];
+}
+
+export function parentGatewayOfListenerSet(set: CachedListenerSet): readonly string[] {
+  const parent = listenerSetParent(set);
+  return parent ? [parent] : [];
+}
+
+/** The claim keys of a ListenerSet's listener hostnames: they become custom domains of its Gateway's profile. */
+export function listenerSetHostnamesOf(set: CachedListenerSet): readonly string[] {
+  return [...new Set(set.spec.listeners.flatMap((l) => (l.hostname ? hostnameClaimKey(l.hostname) : [])))];
 }
 
 export function parentGatewaysOf(route: CachedHTTPRoute): readonly string[] {

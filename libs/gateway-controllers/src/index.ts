@@ -24,6 +24,7 @@ export {
   type GatewayClassControllerOptions,
   type GatewayClassControllers,
 } from './register-gateway-class-controller.js';
+export { servesListenerSets } from './listener-sets-served.js';
 export { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict, type ProfileQuotaVerdict } from './profile-quota.js';
 export { registerGatewayController, type GatewayControllerOptions, type GatewayControllers } from './register-gateway-controller.js';
 export { renderSupportedFeatures, SUPPORTED_FEATURES, type SupportedFeature } from './supported-features.js';

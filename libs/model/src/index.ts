@@ -3,6 +3,7 @@ export { acceptedSpecKey, acceptedSpecsDue, acceptedSpecsOf, acceptedSpecValue, 
 export { claimsOf, hostnameClaimKey } from './resolve/hostname-claims.js';
 export type { HubInputs } from './resolve/hub-inputs.js';
 export { HubInputsError, readHubInputs, writeHubInputs } from './resolve/hub-inputs.js';
+export { listenerSetParent } from './resolve/listener-sets.js';
 export { resolveGateway } from './resolve/resolve-gateway.js';
 export type { ResolveResult } from './resolve/resolve-result.js';
 
@@ -50,6 +51,7 @@ export { renderVerdictTable, verdictCatalog } from './verdicts/verdict-catalog.j
 export type {
   GatewayClassVerdict,
   GatewayVerdict,
+  ListenerSetVerdict,
   ListenerVerdict,
   ParentRefAsWritten,
   RouteParentVerdict,

@@ -9,6 +9,7 @@ import {
   TEST_SCOPE,
 } from '@fleet-gateway/azure-frontdoor/test-support';
 import { collectionPath, createLogger, EventRecorder, KubeClient, LeaderElector, Manager, objectPath, type KubeObject } from '@fleet-gateway/controller';
+import type { GatewayApiVersion } from '@fleet-gateway/control-plane';
 import { captureLogLines, startHubPlane, type HubPlane } from '@fleet-gateway/controller/test-support';
 import { exportOf } from '@fleet-gateway/fleet-hub/test-support';
 import { internalServiceExports, registerFleetHubControllers, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
@@ -18,6 +19,7 @@ import { gatewayClasses, gateways, httpRoutes, type CachedGateway, type CachedHT
 import type { GatewayStores } from '../gateway-inputs.js';
 import type { AzureFrontDoorAccess } from '../gateway-reconciler.js';
 import { registerGatewayClassController } from '../register-gateway-class-controller.js';
+import { servesListenerSets } from '../listener-sets-served.js';
 import { registerGatewayController, type GatewayControllers } from '../register-gateway-controller.js';
 
 /**
@@ -82,12 +84,18 @@ export interface HubUnderTestOptions {
   readonly limiter?: RateLimiterOptions;
   /** The ARM clients' retry and bounds (request timeout, Retry-After cap); default the harness's fast retries. */
   readonly retry?: RetryOptions;
+  /** The Gateway API release whose CRDs the hub serves (default: the control plane's, `GATEWAY_API_VERSION`). */
+  readonly gatewayApiVersion?: GatewayApiVersion;
+  /** Namespaces created beside the app's (default none). */
+  readonly namespaces?: readonly string[];
 }
 
 export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
   const members = options.members ?? MEMBERS;
-  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`)] });
-  await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true });
+  const { plane, client } = await startHubPlane({
+    namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`), ...(options.namespaces ?? [])],
+  });
+  await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true, ...(options.gatewayApiVersion ? { gatewayApiVersion: options.gatewayApiVersion } : {}) });
   const { emulator, clients, limiter } = await startHarness({
     ...(options.emulator ? { emulator: options.emulator } : {}),
     ...(options.limiter ? { limiter: options.limiter } : {}),
@@ -130,7 +138,10 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             ...(agent.profileQuota !== undefined ? { profileQuota: agent.profileQuota } : {}),
             ...(elector ? { writeFence: manager.leaseFence(HUB_LEASE_TIMINGS.leaseDurationMs - HUB_LEASE_TIMINGS.renewDeadlineMs)! } : {}),
           };
+    // As apps/hub-gateway does: ListenerSets are watched where the hub serves them.
+    const listenerSets = await servesListenerSets(client);
     const gateway = registerGatewayController({
+      listenerSets,
       manager,
       client,
       logger,
@@ -158,6 +169,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
         serviceImports: fleet.serviceImports.store,
         internalServiceExports: fleet.internalServiceExports.store,
         namespaces: gateway.namespaces.store,
+        ...(gateway.listenerSets ? { listenerSets: gateway.listenerSets.store } : {}),
       },
       stop: async () => {
         running.delete(agentHandle);
