@@ -24,6 +24,9 @@ export const LISTENER_SETS_BY_PARENT = 'parentGateway';
 export const ROUTES_BY_PARENT_LISTENER_SET = 'parentListenerSet';
 /** Routes by `<namespace>/<name>` of each ListenerSet our status entries of theirs are about. */
 export const ROUTES_BY_STATUS_LISTENER_SET = 'statusParentListenerSet';
+/** Routes with our status entries about any ListenerSet, under WITH_LISTENER_SET_STATUS: to find those whose ListenerSet is gone. */
+export const ROUTES_WITH_LISTENER_SET_STATUS = 'withListenerSetStatus';
+export const WITH_LISTENER_SET_STATUS = 'any';
 /** InternalServiceExports by each Gateway (`<namespace>/<name>`) whose entries their status carries. */
 export const EXPORTS_BY_GATEWAY = 'statusGateway';
 
@@ -46,6 +49,10 @@ export function statusParentListenerSetsOf(route: CachedHTTPRoute): readonly str
   const namespace = route.metadata.namespace ?? '';
   const ours = (route.status?.parents ?? []).filter((p) => p.controllerName === CONTROLLER_NAME);
   return [...new Set(ours.flatMap((p) => listenerSetParentKey(namespace, p.parentRef) ?? []))];
+}
+
+export function withListenerSetStatusOf(route: CachedHTTPRoute): readonly string[] {
+  return statusParentListenerSetsOf(route).length > 0 ? [WITH_LISTENER_SET_STATUS] : [];
 }
 
 export function parentGatewayOfListenerSet(set: CachedListenerSet): readonly string[] {

@@ -41,7 +41,14 @@ import { accessHint, type AzureIdentityDescription } from './azure-access-hints.
 import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
 import { gateways, httpRoutes, listenerSets, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
 import { hasGatewayFinalizer, setGatewayFinalizer } from './gateway-finalizer.js';
-import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_LISTENER_SET, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.js';
+import {
+  EXPORTS_BY_GATEWAY,
+  ROUTES_BY_STATUS_LISTENER_SET,
+  ROUTES_BY_STATUS_PARENT,
+  ROUTES_WITH_LISTENER_SET_STATUS,
+  statusParentListenerSetsOf,
+  WITH_LISTENER_SET_STATUS,
+} from './gateway-indexes.js';
 import { collectHubInputs, ourGateways, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
@@ -471,25 +478,39 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       for (const o of f.owners) failuresOf.set(`${o.namespace}/${o.name}`, [...(failuresOf.get(`${o.namespace}/${o.name}`) ?? []), f]);
     const plannedOf = new Map(planProblemsByRoute(report?.problems ?? []).map((p) => [`${p.namespace}/${p.name}`, p]));
     let writes = 0;
+    const ruleOf = (route: CachedHTTPRoute) => routeParentRule(route.metadata.namespace ?? '', owner.key, setKeys);
     for (const verdict of verdicts.values()) {
       const route = stores.httpRoutes.getByName(verdict.name, verdict.namespace);
       if (!route) continue;
       const azure = azureProgrammedCondition(failuresOf.get(objectKey(route)) ?? [], plannedOf.get(objectKey(route)), route.metadata.generation ?? 0);
-      if (await spliceRouteParents(route, owner, setKeys, routeParentEntries(verdict, azure), logger)) writes++;
+      if (await spliceRouteParents(route, owner, ruleOf(route), routeParentEntries(verdict, azure), logger)) writes++;
     }
-    for (const route of detached) if (await spliceRouteParents(route, owner, setKeys, [], logger)) writes++;
+    for (const route of detached) if (await spliceRouteParents(route, owner, ruleOf(route), [], logger)) writes++;
+    // A deleted ListenerSet names no Gateway any more: any Gateway's reconcile clears our entries about it.
+    for (const { route, gone } of orphanedListenerSetEntries()) {
+      if (await spliceRouteParents(route, owner, routeParentRule(route.metadata.namespace ?? '', undefined, gone), [], logger)) writes++;
+    }
     if (writes > 0) logger.info('wrote HTTPRoute status', { step: 'status', routes: writes, detached: detached.length, gateway: objectKey(gateway) });
+  }
+
+  /** Routes with our entries about ListenerSets that no longer exist, with those ListenerSets. */
+  function orphanedListenerSetEntries(): { route: CachedHTTPRoute; gone: ReadonlySet<string> }[] {
+    const sets = stores.listenerSets;
+    if (!sets) return [];
+    return stores.httpRoutes.byIndex(ROUTES_WITH_LISTENER_SET_STATUS, WITH_LISTENER_SET_STATUS).flatMap((route) => {
+      const gone = statusParentListenerSetsOf(route).filter((k) => !sets.get(k));
+      return gone.length > 0 ? [{ route, gone: new Set(gone) }] : [];
+    });
   }
 
   async function spliceRouteParents(
     route: CachedHTTPRoute,
     owner: GatewayOwner,
-    sets: ReadonlySet<string>,
+    rule: ReturnType<typeof routeParentRule>,
     all: ReturnType<typeof routeParentEntries>,
     logger: Logger,
   ): Promise<boolean> {
     return writeOwnStatus(route, 'HTTPRoute', owner, logger, async () => {
-      const rule = routeParentRule(route.metadata.namespace ?? '', owner.key, sets);
       const { entries, leftOut } = withinParentLimit(route.status?.parents ?? [], all, rule);
       if (leftOut > 0)
         logger.warn('status.parents holds at most 32 entries; entries for this Gateway left out', { step: 'status', route: objectKey(route), leftOut });

@@ -180,6 +180,13 @@ describe('ListenerSets on a v1.6 hub, the real API server and the emulator', { t
       30_000,
     );
     expect(gateway.status?.attachedListenerSets).toBe(1);
+    // The route still names the ListenerSet; no one speaks for it any more, so our entry about it goes.
+    const orphan = await eventually(
+      () => readRoute(hub.client, 'app', 'team-b'),
+      (r) => !(r.status?.parents ?? []).some((p) => p.controllerName === CONTROLLER_NAME),
+      30_000,
+    );
+    expect(orphan.status?.parents ?? []).toEqual([]);
     const served = await eventually(
       () => edgeTlsRequest(hub.emulator.edgeTlsUrl, HOSTS['team-a'], '/', hub.emulator.caCertificate),
       (r) => r.status === 200,

@@ -62,10 +62,14 @@ export function withinParentLimit(current: readonly RouteParentStatus[], entries
 
 /**
  * Which entries of a route's `status.parents` this Gateway's reconcile owns: ours (controllerName) and about this
- * Gateway or one of the ListenerSets naming it (`listenerSets`, `<namespace>/<name>`). Other controllers' entries, and
- * ours about other Gateways, are left as they are.
+ * Gateway (`gatewayKey`; none when undefined) or one of `listenerSets` (`<namespace>/<name>`: those naming it, or those
+ * gone). Other controllers' entries, and ours about other Gateways, are left as they are.
  */
-export function routeParentRule(routeNamespace: string, gatewayKey: string, listenerSets: ReadonlySet<string> = new Set()): OwnedEntryRule<RouteParentStatus> {
+export function routeParentRule(
+  routeNamespace: string,
+  gatewayKey: string | undefined,
+  listenerSets: ReadonlySet<string> = new Set(),
+): OwnedEntryRule<RouteParentStatus> {
   const about = (ref: RouteParentStatus['parentRef']) => {
     const set = listenerSetParentKey(routeNamespace, ref);
     return set === undefined ? gatewayParentKey(routeNamespace, ref) === gatewayKey : listenerSets.has(set);
