@@ -58,7 +58,11 @@ function hostnameNeighbours(stores: GatewayStores, gateway: CachedGateway, sets:
 /** The routes naming the Gateway or one of its ListenerSets, each once. */
 function routesOf(stores: GatewayStores, key: string, sets: readonly CachedListenerSet[]): CachedHTTPRoute[] {
   const throughSets = sets.flatMap((s) => stores.httpRoutes.byIndex(ROUTES_BY_PARENT_LISTENER_SET, `${s.metadata.namespace}/${s.metadata.name}`));
-  return [...new Map([...stores.httpRoutes.byIndex(ROUTES_BY_PARENT, key), ...throughSets].map((r) => [r.metadata.uid ?? `${r.metadata.namespace}/${r.metadata.name}`, r])).values()];
+  return [
+    ...new Map(
+      [...stores.httpRoutes.byIndex(ROUTES_BY_PARENT, key), ...throughSets].map((r) => [r.metadata.uid ?? `${r.metadata.namespace}/${r.metadata.name}`, r]),
+    ).values(),
+  ];
 }
 
 /**

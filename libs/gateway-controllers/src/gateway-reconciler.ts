@@ -35,7 +35,16 @@ import {
   type StatusWriter,
 } from '@fleet-gateway/controller';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
-import { modelHash, resolveGateway, type GlobalGateway, type HubInputs, type ListenerSetVerdict, type ResolveResult, type RouteVerdict, type VerdictCondition } from '@fleet-gateway/model';
+import {
+  modelHash,
+  resolveGateway,
+  type GlobalGateway,
+  type HubInputs,
+  type ListenerSetVerdict,
+  type ResolveResult,
+  type RouteVerdict,
+  type VerdictCondition,
+} from '@fleet-gateway/model';
 import { recordAcceptedSpecs } from './accepted-spec-records.js';
 import { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
 import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
@@ -471,7 +480,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   ): Promise<void> {
     const verdicts = new Map(routes.map((v) => [`${v.namespace}/${v.name}`, v]));
     const setKeys = new Set(sets.map((s) => `${s.namespace}/${s.name}`));
-    const withEntries = [...stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key), ...[...setKeys].flatMap((k) => stores.httpRoutes.byIndex(ROUTES_BY_STATUS_LISTENER_SET, k))];
+    const withEntries = [
+      ...stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key),
+      ...[...setKeys].flatMap((k) => stores.httpRoutes.byIndex(ROUTES_BY_STATUS_LISTENER_SET, k)),
+    ];
     const detached = [...new Map(withEntries.map((r) => [objectKey(r), r])).values()].filter((r) => !verdicts.has(objectKey(r)));
     const failuresOf = new Map<string, FailureReport[]>();
     for (const f of report?.failures ?? [])
@@ -559,7 +571,13 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   }
 
   /** Each ListenerSet naming the Gateway, on its own: its Programmed follows the Gateway's as this reconcile writes it. */
-  async function writeListenerSetStatuses(gateway: CachedGateway, result: ResolveResult, state: ProgrammedState, owner: GatewayOwner, logger: Logger): Promise<void> {
+  async function writeListenerSetStatuses(
+    gateway: CachedGateway,
+    result: ResolveResult,
+    state: ProgrammedState,
+    owner: GatewayOwner,
+    logger: Logger,
+  ): Promise<void> {
     const verdict = result.verdicts.gateway;
     const sets = result.verdicts.listenerSets ?? [];
     if (!verdict || !stores.listenerSets || sets.length === 0) return;

@@ -15,7 +15,12 @@ const verdict: ListenerSetVerdict = {
   name: 'a',
   conditions: [at('Accepted', 'True', 'Accepted', 2)],
   listeners: [
-    { name: 'https', supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }], attachedRoutes: 1, conditions: [at('Accepted', 'True', 'Accepted', 2)] },
+    {
+      name: 'https',
+      supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }],
+      attachedRoutes: 1,
+      conditions: [at('Accepted', 'True', 'Accepted', 2)],
+    },
     { name: 'other', supportedKinds: [], attachedRoutes: 0, conditions: [at('Programmed', 'False', 'Invalid', 2)] },
   ],
   modelListeners: ['ListenerSet/team-a/a/https', 'ListenerSet/team-a/a/other'],
@@ -52,8 +57,16 @@ describe('listenerSetStatus', () => {
     const failed = listenerSetStatus(verdict, 2, { kind: 'not-accepted' }, at('Programmed', 'False', 'AzureWriteFailed', 7));
     expect(condition(failed.conditions, 'Programmed')).toMatchObject({ status: 'False', reason: 'ParentNotProgrammed' });
     expect(condition(failed.conditions, 'Programmed')).toHaveProperty('message', 'the Gateway is not programmed: AzureWriteFailed');
-    expect(condition(listenerSetStatus(verdict, 2, { kind: 'not-accepted' }, undefined).conditions, 'Programmed')).toMatchObject({ status: 'Unknown', reason: 'Pending' });
-    const notAllowed = { ...verdict, conditions: [at('Accepted', 'False', 'NotAllowed', 2), at('Programmed', 'False', 'NotAllowed', 2)], listeners: [], modelListeners: [] };
+    expect(condition(listenerSetStatus(verdict, 2, { kind: 'not-accepted' }, undefined).conditions, 'Programmed')).toMatchObject({
+      status: 'Unknown',
+      reason: 'Pending',
+    });
+    const notAllowed = {
+      ...verdict,
+      conditions: [at('Accepted', 'False', 'NotAllowed', 2), at('Programmed', 'False', 'NotAllowed', 2)],
+      listeners: [],
+      modelListeners: [],
+    };
     const status = listenerSetStatus(notAllowed, 2, reconciled([]), gatewayProgrammed);
     expect(status.conditions.map((c) => `${c.type}=${c.status}:${c.reason}`)).toEqual(['Accepted=False:NotAllowed', 'Programmed=False:NotAllowed']);
     expect(status.listeners).toEqual([]);

@@ -10,7 +10,13 @@ type ListenerSetStatus = NonNullable<ListenerSet['status']>;
  * ParentNotProgrammed, with the Gateway's reason, when it is not.
  */
 function programmedCondition(gatewayProgrammed: VerdictCondition | undefined, generation: number): VerdictCondition {
-  const at = (status: VerdictCondition['status'], reason: string, message: string) => ({ type: 'Programmed', status, reason, message, observedGeneration: generation });
+  const at = (status: VerdictCondition['status'], reason: string, message: string) => ({
+    type: 'Programmed',
+    status,
+    reason,
+    message,
+    observedGeneration: generation,
+  });
   if (!gatewayProgrammed || gatewayProgrammed.status === 'Unknown') return at('Unknown', 'Pending', 'the Gateway is not programmed yet');
   if (gatewayProgrammed.status === 'True') return at('True', 'Programmed', 'the listeners are programmed on the Gateway’s Azure Front Door endpoint');
   return at('False', 'ParentNotProgrammed', `the Gateway is not programmed: ${gatewayProgrammed.reason}`);

@@ -49,7 +49,13 @@ function listenerSetBody(namespace: string, name: string, gateway: string, hostn
     spec: {
       parentRef: { name: gateway, namespace: 'shop' },
       listeners: [
-        { name: 'https', protocol: 'HTTPS', port: 443, hostname, tls: { mode: 'Terminate', options: { 'networking.fleet.azure.com/afd-certificate': 'managed' } } },
+        {
+          name: 'https',
+          protocol: 'HTTPS',
+          port: 443,
+          hostname,
+          tls: { mode: 'Terminate', options: { 'networking.fleet.azure.com/afd-certificate': 'managed' } },
+        },
       ],
     },
   };

@@ -95,7 +95,11 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
   const { plane, client } = await startHubPlane({
     namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`), ...(options.namespaces ?? [])],
   });
-  await plane.installCrds('hub', { gatewayApi: 'standard', fleet: true, ...(options.gatewayApiVersion ? { gatewayApiVersion: options.gatewayApiVersion } : {}) });
+  await plane.installCrds('hub', {
+    gatewayApi: 'standard',
+    fleet: true,
+    ...(options.gatewayApiVersion ? { gatewayApiVersion: options.gatewayApiVersion } : {}),
+  });
   const { emulator, clients, limiter } = await startHarness({
     ...(options.emulator ? { emulator: options.emulator } : {}),
     ...(options.limiter ? { limiter: options.limiter } : {}),

@@ -97,7 +97,9 @@ export function attachParentRef(
   siblings: readonly ListenerResult[],
   index: InputIndex,
 ): ParentAttachment {
-  const matching = parent.listeners.filter((l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port));
+  const matching = parent.listeners.filter(
+    (l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port),
+  );
   const where = [ref.sectionName && `sectionName ${ref.sectionName}`, ref.port !== undefined && `port ${ref.port}`].filter(Boolean).join(' and ');
   if (matching.length === 0) {
     return { ok: false, reason: 'NoMatchingParent', message: `no listener of ${parent.kind} ${parent.name} matches ${where}`, counted: [] };

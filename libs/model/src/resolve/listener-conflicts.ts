@@ -52,16 +52,22 @@ function earlierOwner(earlier: ListenerOwner, gateway: string): string {
 /**
  * Why each ListenerSet listener conflicts (undefined: no conflict), in the order given. The Gateway's listeners and
  * the attached ListenerSets' form one list, the Gateway's first, then the ListenerSets oldest first, then by
- * namespace/name (`listeners` is in that order): a listener conflicts with an earlier one on the same port with another
- * protocol (ProtocolConflict) or the same protocol and hostname (ListenerConflict); the earlier keeps its place, and a
- * conflicted listener takes nothing from the ones after it. A hostname another Gateway of this controller holds
- * conflicts as it does for the Gateway's own listeners (HostnameConflict). The Gateway's own listeners are judged
- * without the ListenerSets (listenerConflicts): no ListenerSet can take anything from them.
+ * namespace/name (`listeners` is in that order, after `gatewayListeners`): a listener conflicts with an earlier one of
+ * the same protocol, port and hostname (ListenerConflict); the earlier keeps its place, and a conflicted listener takes
+ * nothing from the ones after it. A hostname another Gateway of this controller holds conflicts as it does for the
+ * Gateway's own listeners (HostnameConflict). Only listeners that are valid otherwise are given, so the Gateway's and
+ * AFD's fixed port per protocol leave no protocol conflict to judge. The Gateway's own listeners are judged without
+ * the ListenerSets (listenerConflicts): no ListenerSet can take anything from them.
  */
-export function listenerSetConflicts(gateway: Gateway, listeners: readonly MergedListener[], others: readonly Gateway[]): (ListenerConflict | undefined)[] {
+export function listenerSetConflicts(
+  gateway: Gateway,
+  gatewayListeners: readonly GatewayListener[],
+  listeners: readonly MergedListener[],
+  others: readonly Gateway[],
+): (ListenerConflict | undefined)[] {
   const gatewayKey = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
   const own: ListenerOwner = { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', generation: 0 };
-  const kept: MergedListener[] = gateway.spec.listeners.map((listener) => ({ owner: own, listener }));
+  const kept: MergedListener[] = gatewayListeners.map((listener) => ({ owner: own, listener }));
   // Held elsewhere: the ListenerSets' hostnames would be custom domains of this Gateway's profile.
   const merged: Gateway = {
     ...gateway,
@@ -70,24 +76,16 @@ export function listenerSetConflicts(gateway: Gateway, listeners: readonly Merge
   const heldElsewhere = hostnamesHeldElsewhere(merged, others);
   return listeners.map((m) => {
     const l = m.listener;
-    const samePort = kept.filter((k) => k.listener.port === l.port);
-    const protocol = samePort.find((k) => k.listener.protocol !== l.protocol);
-    const listener = samePort.find((k) => k.listener.protocol === l.protocol && sameHostname(k.listener, l));
-    let conflict: ListenerConflict | undefined;
-    if (listener) {
-      conflict = {
-        reason: 'ListenerConflict',
-        message: `${earlierOwner(listener.owner, gatewayKey)} uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}; the earlier listener keeps it (the Gateway's own first, then ListenerSets oldest first)`,
-      };
-    } else if (protocol) {
-      conflict = {
-        reason: 'ProtocolConflict',
-        message: `${earlierOwner(protocol.owner, gatewayKey)} uses port ${l.port} with protocol ${protocol.listener.protocol}, not ${l.protocol}; the earlier listener keeps it`,
-      };
-    } else {
-      const holder = l.hostname && isServedListener(l) ? heldElsewhere.get(l.hostname) : undefined;
-      if (holder && l.hostname) conflict = { reason: 'HostnameConflict', message: heldElsewhereMessage(l.hostname, holder) };
-    }
+    const earlier = kept.find((k) => k.listener.port === l.port && k.listener.protocol === l.protocol && sameHostname(k.listener, l));
+    const holder = l.hostname && isServedListener(l) ? heldElsewhere.get(l.hostname) : undefined;
+    const conflict: ListenerConflict | undefined = earlier
+      ? {
+          reason: 'ListenerConflict',
+          message: `${earlierOwner(earlier.owner, gatewayKey)} uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}; the earlier listener keeps it (the Gateway's own first, then ListenerSets oldest first)`,
+        }
+      : holder && l.hostname
+        ? { reason: 'HostnameConflict', message: heldElsewhereMessage(l.hostname, holder) }
+        : undefined;
     if (!conflict) kept.push(m);
     return conflict;
   });

@@ -8,7 +8,7 @@ export interface ListenerOwner {
 
 /** Why a listener conflicts: the Gateway API reason for its Conflicted condition, and the words for a person. */
 export interface ListenerConflict {
-  readonly reason: 'HostnameConflict' | 'ProtocolConflict' | 'ListenerConflict';
+  readonly reason: 'HostnameConflict' | 'ListenerConflict';
   readonly message: string;
 }
 

@@ -20,9 +20,7 @@ const listenerSets = fc
     minLength: 1,
     maxLength: 4,
   })
-  .chain((sets) =>
-    fc.tuple(...sets.map((s) => fc.array(validListener, { minLength: 1, maxLength: 2 }).map((ls) => ({ ...s, listeners: ls })))),
-  )
+  .chain((sets) => fc.tuple(...sets.map((s) => fc.array(validListener, { minLength: 1, maxLength: 2 }).map((ls) => ({ ...s, listeners: ls })))))
   .map((sets) =>
     sets.map(({ team, name, created, listeners }) =>
       listenerSet(
@@ -79,7 +77,12 @@ describe('blast radius of a ListenerSet', () => {
     fc.assert(
       fc.property(listenerSets, (sets) => {
         const inputs = sharedGatewayInputs();
-        const newest = listenerSet('team-z', 'late', [httpsListener('https', 'a.example.com'), httpsListener('h2', 'store.example.com')], '2026-12-31T00:00:00Z');
+        const newest = listenerSet(
+          'team-z',
+          'late',
+          [httpsListener('https', 'a.example.com'), httpsListener('h2', 'store.example.com')],
+          '2026-12-31T00:00:00Z',
+        );
         const before = resolveGateway({ ...inputs, listenerSets: sets });
         const after = resolveGateway({ ...inputs, listenerSets: [...sets, newest] });
         expect(after.verdicts.gateway?.listeners).toEqual(before.verdicts.gateway?.listeners);

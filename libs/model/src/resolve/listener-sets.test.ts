@@ -32,7 +32,11 @@ describe('ListenerSets attached to a shared Gateway', () => {
       expect(condition(verdict?.conditions, 'Accepted')).toMatchObject({ status: 'True', reason: 'Accepted', observedGeneration: 1 });
       expect(condition(verdict?.conditions, 'Programmed')).toBeUndefined();
       expect(verdict?.listeners).toHaveLength(1);
-      expect(verdict?.listeners[0]).toMatchObject({ name: 'https', attachedRoutes: 1, supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }] });
+      expect(verdict?.listeners[0]).toMatchObject({
+        name: 'https',
+        attachedRoutes: 1,
+        supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }],
+      });
       expect(condition(verdict?.listeners[0]?.conditions, 'Conflicted')).toMatchObject({ status: 'False', reason: 'NoConflicts' });
     }
     // The spec's precedence: the older ListenerSet first, whatever the order of the inputs.
@@ -40,7 +44,12 @@ describe('ListenerSets attached to a shared Gateway', () => {
     expect(result.verdicts.gateway?.attachedListenerSets).toBe(2);
     expect(servedHosts(result)).toEqual(['HTTP store.example.com', 'HTTPS a.example.com', 'HTTPS b.example.com', 'HTTPS store.example.com']);
     expect(result.model?.listeners.map((l) => l.name)).toEqual(['ListenerSet/team-a/a/https', 'ListenerSet/team-b/b/https', 'http', 'https']);
-    expect(result.model?.listeners.find((l) => l.hostname === 'a.example.com')?.source).toEqual({ kind: 'ListenerSet', namespace: 'team-a', name: 'a', section: 'https' });
+    expect(result.model?.listeners.find((l) => l.hostname === 'a.example.com')?.source).toEqual({
+      kind: 'ListenerSet',
+      namespace: 'team-a',
+      name: 'a',
+      section: 'https',
+    });
     expect(condition(routeParent(result, 'team-a')?.conditions, 'Accepted')).toMatchObject({ status: 'True', reason: 'Accepted' });
     // The Gateway's own listener of the same name counts its own route only.
     expect(result.verdicts.gateway?.listeners.find((l) => l.name === 'https')?.attachedRoutes).toBe(1);
@@ -130,13 +139,19 @@ describe('ListenerSets attached to a shared Gateway', () => {
     const routes = [teamRoute('team-a', 'a', 'missing')];
     const result = resolveWith([teamA], { httpRoutes: [...(inputs.httpRoutes ?? []), ...routes] });
     expect(condition(routeParent(result, 'team-a')?.conditions, 'Accepted')).toMatchObject({ status: 'False', reason: 'NoMatchingParent' });
-    expect(condition(routeParent(result, 'team-a')?.conditions, 'Accepted')).toHaveProperty('message', 'no listener of ListenerSet a matches sectionName missing');
+    expect(condition(routeParent(result, 'team-a')?.conditions, 'Accepted')).toHaveProperty(
+      'message',
+      'no listener of ListenerSet a matches sectionName missing',
+    );
     expect(setVerdict(result, 'a')?.listeners[0]?.attachedRoutes).toBe(0);
   });
 
   it('allowedRoutes Same of a ListenerSet listener is the ListenerSet’s namespace', () => {
     const inputs = sharedGatewayInputs();
-    const route = { ...teamRoute('team-b', 'a'), spec: { ...teamRoute('team-b', 'a').spec, parentRefs: [{ kind: 'ListenerSet', name: 'a', namespace: 'team-a' }] } };
+    const route = {
+      ...teamRoute('team-b', 'a'),
+      spec: { ...teamRoute('team-b', 'a').spec, parentRefs: [{ kind: 'ListenerSet', name: 'a', namespace: 'team-a' }] },
+    };
     const result = resolveWith([teamA], { httpRoutes: [...(inputs.httpRoutes ?? []), teamRoute('team-a', 'a'), route] });
     expect(condition(routeParent(result, 'team-a')?.conditions, 'Accepted')?.status).toBe('True');
     expect(condition(routeParent(result, 'team-b')?.conditions, 'Accepted')).toMatchObject({ status: 'False', reason: 'NotAllowedByListeners' });

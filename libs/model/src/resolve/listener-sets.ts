@@ -59,20 +59,33 @@ function comparePrecedence(a: ListenerSet, b: ListenerSet): number {
  * The ListenerSets naming the Gateway, in the spec's precedence order, each admitted or not by its allowedListeners,
  * with the listeners of those admitted judged as the tail of the Gateway's merged listener list (listenerSetConflicts):
  * a ListenerSet in conflict never changes the Gateway's listeners or an earlier ListenerSet's, and a listener in error
- * changes no other listener at all.
+ * changes no other listener at all (`gatewayListeners` are the Gateway's own, as resolveListeners judged them).
  */
-export function resolveListenerSets(gateway: Gateway, sets: readonly ListenerSet[], others: readonly Gateway[], index: InputIndex): ListenerSetResolution[] {
+export function resolveListenerSets(
+  gateway: Gateway,
+  gatewayListeners: readonly ListenerResult[],
+  sets: readonly ListenerSet[],
+  others: readonly Gateway[],
+  index: InputIndex,
+): ListenerSetResolution[] {
   const gatewayKey = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
   const ours = sets.filter((s) => listenerSetParent(s) === gatewayKey).sort(comparePrecedence);
   const judged = ours.map((set) => {
-    const owner: ListenerOwner = { kind: 'ListenerSet', namespace: set.metadata.namespace ?? '', name: set.metadata.name ?? '', generation: set.metadata.generation ?? 0 };
+    const owner: ListenerOwner = {
+      kind: 'ListenerSet',
+      namespace: set.metadata.namespace ?? '',
+      name: set.metadata.name ?? '',
+      generation: set.metadata.generation ?? 0,
+    };
     return { set, owner, notAllowed: notAllowedBy(gateway, set, index) };
   });
   const merged = judged.flatMap(({ set, owner, notAllowed }) => (notAllowed ? [] : set.spec.listeners.map((listener) => ({ owner, listener }))));
   // A listener in error takes no place in the merged list: it cannot conflict a later team's listener out.
   const alone = merged.map((m) => resolveListener(m.owner, m.listener, undefined));
   const contenders = merged.filter((_, i) => !alone[i]?.problem);
-  const conflicts = new Map(listenerSetConflicts(gateway, contenders, others).map((c, i) => [contenders[i], c]));
+  // The Gateway's listeners in error hold no place either.
+  const held = gateway.spec.listeners.filter((_, i) => !gatewayListeners[i]?.problem);
+  const conflicts = new Map(listenerSetConflicts(gateway, held, contenders, others).map((c, i) => [contenders[i], c]));
   const results = new Map(merged.map((m, i) => [m.listener, conflicts.get(m) ? resolveListener(m.owner, m.listener, conflicts.get(m)) : alone[i]]));
   return judged.map(({ set, owner, notAllowed }) => ({
     set,

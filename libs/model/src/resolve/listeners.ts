@@ -56,7 +56,11 @@ interface Problem {
 }
 
 /** Everything that keeps the listener from being accepted, most fundamental first; all are reported together. */
-function acceptanceProblems(listener: GatewayListener, conflict: ListenerConflict | undefined, tls: ReturnType<typeof parseListenerTlsOptions> | undefined): Problem[] {
+function acceptanceProblems(
+  listener: GatewayListener,
+  conflict: ListenerConflict | undefined,
+  tls: ReturnType<typeof parseListenerTlsOptions> | undefined,
+): Problem[] {
   const { protocol, port } = listener;
   const problems: Problem[] = [];
   if (!isServedProtocol(protocol)) {

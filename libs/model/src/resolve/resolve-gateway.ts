@@ -111,7 +111,7 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   const config: AnnotationResult<GatewayConfig> = parseGatewayAnnotations(gateway.metadata.annotations, { defaultSku: inputs.controller.defaultSku });
   const listeners = resolveListeners(gateway, inputs.otherGateways);
   const index = indexInputs(inputs);
-  const listenerSets = resolveListenerSets(gateway, inputs.listenerSets ?? [], inputs.otherGateways ?? [], index);
+  const listenerSets = resolveListenerSets(gateway, listeners, inputs.listenerSets ?? [], inputs.otherGateways ?? [], index);
   // A ListenerSet listener in error takes no host from the Gateway's listeners through listener isolation.
   const setListeners = listenerSets.flatMap((s) => s.listeners.filter((l) => !l.problem));
   const siblings = [...listeners, ...setListeners];
@@ -124,7 +124,16 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   // With other keys in error, an absent SKU may be a misspelled one: unknown too, never the default.
   const knownSku = sku.ok ? (sku.value ?? (config.ok ? inputs.controller.defaultSku : undefined)) : undefined;
   const refs = backendRefResolver(index, knownSku, gatewayRef);
-  const context = { gateway, listeners, listenerSets, siblings, index, refs, splits: trafficSplits(refs.backends), profileTimeoutSeconds: timeout.ok ? timeout.value : undefined };
+  const context = {
+    gateway,
+    listeners,
+    listenerSets,
+    siblings,
+    index,
+    refs,
+    splits: trafficSplits(refs.backends),
+    profileTimeoutSeconds: timeout.ok ? timeout.value : undefined,
+  };
   const gatewayKey = namespacedName(gatewayRef.namespace, gatewayRef.name);
   const servings = [...(inputs.httpRoutes ?? [])]
     .sort((a, b) => compareText(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareText(a.metadata.name ?? '', b.metadata.name ?? ''))
@@ -145,7 +154,13 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   let model: GlobalGateway | undefined;
   if (config.ok && conditions[0]?.status === 'True') {
     const assemble = () =>
-      assembleModel(inputs, config.config, { listeners: siblings, routes: parts.routes, routing: parts.routing, backends: refs.backends, splits: context.splits.splits });
+      assembleModel(inputs, config.config, {
+        listeners: siblings,
+        routes: parts.routes,
+        routing: parts.routing,
+        backends: refs.backends,
+        splits: context.splits.splits,
+      });
     let normalized = normalize(assemble());
     // A structural error of some routes refuses those routes alone, however many rounds that takes; only an error of
     // the Gateway itself leaves it without a model.

@@ -138,7 +138,8 @@ function keptRule(route: HTTPRoute, rule: ConvertedRule, refs: RuleRefs, ctx: Ro
 /** What one parentRef of the route selects: the Gateway, one of its ListenerSets, or nothing of this Gateway. */
 function parentOf(route: HTTPRoute, ref: ParentReference, ctx: RouteContext): ListenerParent | ListenerSetResolution | undefined {
   const { gateway } = ctx;
-  if (targetsGateway(route, ref, gateway)) return { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', listeners: ctx.listeners };
+  if (targetsGateway(route, ref, gateway))
+    return { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', listeners: ctx.listeners };
   return ctx.listenerSets.find((s) => targetsListenerSet(route, ref, s.key));
 }
 
@@ -147,7 +148,13 @@ function attach(route: HTTPRoute, ref: ParentReference, parent: ListenerParent |
   if (parent.notAllowed) {
     return { ok: false, reason: 'NotAllowedByListeners', message: `ListenerSet ${parent.key} is not attached: ${parent.notAllowed}`, counted: [] };
   }
-  return attachParentRef(route, ref, { kind: 'ListenerSet', namespace: parent.owner.namespace, name: parent.owner.name, listeners: parent.listeners }, ctx.siblings, ctx.index);
+  return attachParentRef(
+    route,
+    ref,
+    { kind: 'ListenerSet', namespace: parent.owner.namespace, name: parent.owner.name, listeners: parent.listeners },
+    ctx.siblings,
+    ctx.index,
+  );
 }
 
 /**

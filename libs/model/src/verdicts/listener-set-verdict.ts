@@ -19,7 +19,8 @@ function listenerSetConditions(res: ListenerSetResolution, gatewayAccepted: Verd
   }
   const invalid = res.listeners.filter((l) => l.problem);
   const text = joinMessages(invalid.map((l) => `listener ${l.name}: ${l.problem}`));
-  if (invalid.length === res.listeners.length) return notProgrammed('ListenersNotValid', isFalse('Accepted', 'ListenersNotValid', `no listener is valid: ${text}`));
+  if (invalid.length === res.listeners.length)
+    return notProgrammed('ListenersNotValid', isFalse('Accepted', 'ListenersNotValid', `no listener is valid: ${text}`));
   if (invalid.length > 0) return [isTrue('Accepted', 'ListenersNotValid', `some listeners are not valid: ${text}`)];
   return [isTrue('Accepted', 'Accepted', 'ListenerSet is valid and attached to its Gateway')];
 }
@@ -37,9 +38,12 @@ export function listenerSetVerdicts(
     namespace: res.owner.namespace,
     name: res.owner.name,
     conditions: listenerSetConditions(res, gatewayAccepted),
-    listeners: res.listeners.map(
-      (l): ListenerVerdict => ({ name: l.name, supportedKinds: l.supportedKinds, attachedRoutes: attachedRoutes(l.id), conditions: l.conditions }),
-    ),
+    listeners: res.listeners.map((l): ListenerVerdict => ({
+      name: l.name,
+      supportedKinds: l.supportedKinds,
+      attachedRoutes: attachedRoutes(l.id),
+      conditions: l.conditions,
+    })),
     modelListeners: res.listeners.map((l) => l.id),
   }));
 }

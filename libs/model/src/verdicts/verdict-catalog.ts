@@ -4,7 +4,8 @@
  * every condition in a golden output is a row here.
  */
 export interface VerdictCase {
-  readonly object: 'GatewayClass' | 'Gateway' | 'Listener' | 'HTTPRoute parent';
+  /** `Listener` covers a ListenerSet's listeners too: they are judged as the Gateway's are. */
+  readonly object: 'GatewayClass' | 'Gateway' | 'Listener' | 'ListenerSet' | 'HTTPRoute parent';
   readonly type: string;
   readonly status: 'True' | 'False';
   readonly reason: string;
@@ -122,7 +123,23 @@ export const verdictCatalog: readonly VerdictCase[] = [
     specReason: true,
     when: 'as above; the message names the other listener and Gateway',
   },
-  { object: 'Listener', type: 'Conflicted', status: 'False', reason: 'NoConflicts', specReason: true, when: 'neither of the above' },
+  {
+    object: 'Listener',
+    type: 'Accepted',
+    status: 'False',
+    reason: 'ListenerConflict',
+    specReason: true,
+    when: "a ListenerSet's listener has the protocol, port and hostname of an earlier listener: the Gateway's own, or an older ListenerSet's (then namespace/name); only valid listeners hold a place",
+  },
+  {
+    object: 'Listener',
+    type: 'Conflicted',
+    status: 'True',
+    reason: 'ListenerConflict',
+    specReason: true,
+    when: "as above; the message says whether the Gateway or an earlier ListenerSet holds it, naming no other team's object",
+  },
+  { object: 'Listener', type: 'Conflicted', status: 'False', reason: 'NoConflicts', specReason: true, when: 'none of the above' },
   { object: 'Listener', type: 'ResolvedRefs', status: 'True', reason: 'ResolvedRefs', specReason: true, when: 'route kinds and certificate source are usable' },
   {
     object: 'Listener',
@@ -148,6 +165,36 @@ export const verdictCatalog: readonly VerdictCase[] = [
     specReason: true,
     when: 'the listener is not accepted or its refs are not resolved',
   },
+
+  {
+    object: 'ListenerSet',
+    type: 'Accepted',
+    status: 'True',
+    reason: 'Accepted',
+    specReason: true,
+    when: "its parentRef names the Gateway, the Gateway's allowedListeners admits its namespace, the Gateway is accepted and every listener is valid",
+  },
+  {
+    object: 'ListenerSet',
+    type: 'Accepted',
+    status: 'True',
+    reason: 'ListenersNotValid',
+    specReason: true,
+    when: 'some listeners are invalid or conflicted; the message names them',
+  },
+  { object: 'ListenerSet', type: 'Accepted', status: 'False', reason: 'ListenersNotValid', specReason: true, when: 'no listener is valid' },
+  { object: 'ListenerSet', type: 'Programmed', status: 'False', reason: 'ListenersNotValid', specReason: true, when: 'as above' },
+  {
+    object: 'ListenerSet',
+    type: 'Accepted',
+    status: 'False',
+    reason: 'NotAllowed',
+    specReason: true,
+    when: "the Gateway's spec.allowedListeners.namespaces does not admit its namespace (from: None, the default; Same; Selector)",
+  },
+  { object: 'ListenerSet', type: 'Programmed', status: 'False', reason: 'NotAllowed', specReason: true, when: 'as above' },
+  { object: 'ListenerSet', type: 'Accepted', status: 'False', reason: 'ParentNotAccepted', specReason: true, when: 'the Gateway is not accepted' },
+  { object: 'ListenerSet', type: 'Programmed', status: 'False', reason: 'ParentNotProgrammed', specReason: true, when: 'as above' },
 
   {
     object: 'HTTPRoute parent',
