@@ -30,26 +30,33 @@ export const WITH_LISTENER_SET_STATUS = 'any';
 /** InternalServiceExports by each Gateway (`<namespace>/<name>`) whose entries their status carries. */
 export const EXPORTS_BY_GATEWAY = 'statusGateway';
 
-export function gatewayParentKey(routeNamespace: string, ref: ParentReference): string | undefined {
-  if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || (ref.kind ?? 'Gateway') !== 'Gateway') return undefined;
+type ParentKind = 'Gateway' | 'ListenerSet';
+
+/** `<namespace>/<name>` of the object of `kind` a parentRef names; undefined when it names another kind. */
+function parentKey(kind: ParentKind, routeNamespace: string, ref: ParentReference): string | undefined {
+  if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || (ref.kind ?? 'Gateway') !== kind) return undefined;
   return `${ref.namespace ?? routeNamespace}/${ref.name}`;
 }
 
-export function listenerSetParentKey(routeNamespace: string, ref: ParentReference): string | undefined {
-  if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || ref.kind !== 'ListenerSet') return undefined;
-  return `${ref.namespace ?? routeNamespace}/${ref.name}`;
-}
-
-export function parentListenerSetsOf(route: CachedHTTPRoute): readonly string[] {
+/** The parents of `kind` a route's spec names, each once. */
+function specParentsOf(kind: ParentKind, route: CachedHTTPRoute): readonly string[] {
   const namespace = route.metadata.namespace ?? '';
-  return [...new Set((route.spec.parentRefs ?? []).flatMap((ref) => listenerSetParentKey(namespace, ref) ?? []))];
+  return [...new Set((route.spec.parentRefs ?? []).flatMap((ref) => parentKey(kind, namespace, ref) ?? []))];
 }
 
-export function statusParentListenerSetsOf(route: CachedHTTPRoute): readonly string[] {
+/** The parents of `kind` our entries of a route's status are about, each once. */
+function statusParentsOf(kind: ParentKind, route: CachedHTTPRoute): readonly string[] {
   const namespace = route.metadata.namespace ?? '';
   const ours = (route.status?.parents ?? []).filter((p) => p.controllerName === CONTROLLER_NAME);
-  return [...new Set(ours.flatMap((p) => listenerSetParentKey(namespace, p.parentRef) ?? []))];
+  return [...new Set(ours.flatMap((p) => parentKey(kind, namespace, p.parentRef) ?? []))];
 }
+
+export const gatewayParentKey = (routeNamespace: string, ref: ParentReference) => parentKey('Gateway', routeNamespace, ref);
+export const listenerSetParentKey = (routeNamespace: string, ref: ParentReference) => parentKey('ListenerSet', routeNamespace, ref);
+export const parentGatewaysOf = (route: CachedHTTPRoute) => specParentsOf('Gateway', route);
+export const statusParentGatewaysOf = (route: CachedHTTPRoute) => statusParentsOf('Gateway', route);
+export const parentListenerSetsOf = (route: CachedHTTPRoute) => specParentsOf('ListenerSet', route);
+export const statusParentListenerSetsOf = (route: CachedHTTPRoute) => statusParentsOf('ListenerSet', route);
 
 export function withListenerSetStatusOf(route: CachedHTTPRoute): readonly string[] {
   return statusParentListenerSetsOf(route).length > 0 ? [WITH_LISTENER_SET_STATUS] : [];
@@ -62,18 +69,11 @@ export function parentGatewayOfListenerSet(set: CachedListenerSet): readonly str
 
 /** The claim keys of a ListenerSet's listener hostnames: they become custom domains of its Gateway's profile. */
 export function listenerSetHostnamesOf(set: CachedListenerSet): readonly string[] {
-  return [...new Set(set.spec.listeners.flatMap((l) => (l.hostname ? hostnameClaimKey(l.hostname) : [])))];
+  return hostnameClaimKeysOf(set.spec.listeners);
 }
 
-export function parentGatewaysOf(route: CachedHTTPRoute): readonly string[] {
-  const namespace = route.metadata.namespace ?? '';
-  return [...new Set((route.spec.parentRefs ?? []).flatMap((ref) => gatewayParentKey(namespace, ref) ?? []))];
-}
-
-export function statusParentGatewaysOf(route: CachedHTTPRoute): readonly string[] {
-  const namespace = route.metadata.namespace ?? '';
-  const ours = (route.status?.parents ?? []).filter((p) => p.controllerName === CONTROLLER_NAME);
-  return [...new Set(ours.flatMap((p) => gatewayParentKey(namespace, p.parentRef) ?? []))];
+function hostnameClaimKeysOf(listeners: readonly { readonly hostname?: string }[]): readonly string[] {
+  return [...new Set(listeners.flatMap((l) => (l.hostname ? hostnameClaimKey(l.hostname) : [])))];
 }
 
 /** The ServiceImports of the route's spec and of the generations its Gateways keep serving while it is held. */
@@ -91,7 +91,7 @@ export function gatewayClassOf(gateway: CachedGateway): readonly string[] {
 
 /** A listener without a hostname claims nothing another Gateway could conflict with (libs/model hostname-claims). */
 export function listenerHostnamesOf(gateway: CachedGateway): readonly string[] {
-  return [...new Set(gateway.spec.listeners.flatMap((l) => (l.hostname ? hostnameClaimKey(l.hostname) : [])))];
+  return hostnameClaimKeysOf(gateway.spec.listeners);
 }
 
 /**
