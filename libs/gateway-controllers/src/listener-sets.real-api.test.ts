@@ -134,7 +134,8 @@ describe('ListenerSets on a v1.6 hub, the real API server and the emulator', { t
       (s) => conditionOf(listenerOf(s), 'Conflicted')?.status === 'True',
       60_000,
     );
-    expect(conditionOf(listenerOf(conflicted), 'Conflicted')).toMatchObject({ reason: 'ListenerConflict' });
+    expect(conditionOf(listenerOf(conflicted), 'Conflicted')).toMatchObject({ reason: 'HostnameConflict' });
+    expect(conditionOf(listenerOf(conflicted), 'Programmed')).toMatchObject({ status: 'False', reason: 'HostnameConflict' });
     expect(conditionOf(listenerOf(conflicted), 'Conflicted')?.message).not.toContain('team-a');
     expect(conditionOf(conflicted, 'Accepted')).toMatchObject({ status: 'False', reason: 'ListenersNotValid' });
     expect(conditionOf(conflicted, 'Programmed')).toMatchObject({ status: 'False', reason: 'ListenersNotValid' });

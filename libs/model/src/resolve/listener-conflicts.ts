@@ -2,7 +2,7 @@ import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
 import { hostnamesHeldElsewhere, type HostnameClaim } from './hostname-claims.js';
 import { ANY_HOSTNAME } from '../model/model-types.js';
 import { isServedListener } from './served-listeners.js';
-import { listenerId, type ListenerConflict, type ListenerOwner } from './listener-owner.js';
+import { listenerId, type ListenerOwner } from './listener-owner.js';
 import { namespacedName } from '../model/names.js';
 
 function withinGatewayKey(l: GatewayListener): string {
@@ -50,12 +50,13 @@ function earlierOwner(earlier: ListenerOwner, gateway: string): string {
 }
 
 /**
- * Why each ListenerSet listener conflicts (undefined: no conflict), in the order given. The Gateway's listeners and
+ * Why each ListenerSet listener conflicts (HostnameConflict; undefined: no conflict), in the order given. The Gateway's listeners and
  * the attached ListenerSets' form one list, the Gateway's first, then the ListenerSets oldest first, then by
  * namespace/name (`listeners` is in that order, after `gatewayListeners`): a listener conflicts with an earlier one of
- * the same protocol, port and hostname (ListenerConflict); the earlier keeps its place, and a conflicted listener takes
+ * the same protocol, port and hostname (HostnameConflict, as Gateway API's conformance tests expect, not GEP-1713's
+ * ListenerConflict); the earlier keeps its place, and a conflicted listener takes
  * nothing from the ones after it. A hostname another Gateway of this controller holds conflicts as it does for the
- * Gateway's own listeners (HostnameConflict). Only listeners that are valid otherwise are given, so the Gateway's and
+ * Gateway's own listeners. Only listeners that are valid otherwise are given, so the Gateway's and
  * AFD's fixed port per protocol leave no protocol conflict to judge. The Gateway's own listeners are judged without
  * the ListenerSets (listenerConflicts): no ListenerSet can take anything from them.
  */
@@ -64,7 +65,7 @@ export function listenerSetConflicts(
   gatewayListeners: readonly GatewayListener[],
   listeners: readonly MergedListener[],
   others: readonly Gateway[],
-): (ListenerConflict | undefined)[] {
+): (string | undefined)[] {
   const gatewayKey = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
   const own: ListenerOwner = { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', generation: 0 };
   const kept: MergedListener[] = gatewayListeners.map((listener) => ({ owner: own, listener }));
@@ -78,13 +79,10 @@ export function listenerSetConflicts(
     const l = m.listener;
     const earlier = kept.find((k) => k.listener.port === l.port && k.listener.protocol === l.protocol && sameHostname(k.listener, l));
     const holder = l.hostname && isServedListener(l) ? heldElsewhere.get(l.hostname) : undefined;
-    const conflict: ListenerConflict | undefined = earlier
-      ? {
-          reason: 'ListenerConflict',
-          message: `${earlierOwner(earlier.owner, gatewayKey)} uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}; the earlier listener keeps it (the Gateway's own first, then ListenerSets oldest first)`,
-        }
+    const conflict = earlier
+      ? `${earlierOwner(earlier.owner, gatewayKey)} uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}; the earlier listener keeps it (the Gateway's own first, then ListenerSets oldest first)`
       : holder && l.hostname
-        ? { reason: 'HostnameConflict', message: heldElsewhereMessage(l.hostname, holder) }
+        ? heldElsewhereMessage(l.hostname, holder)
         : undefined;
     if (!conflict) kept.push(m);
     return conflict;

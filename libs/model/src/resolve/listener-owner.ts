@@ -6,12 +6,6 @@ export interface ListenerOwner {
   readonly generation: number;
 }
 
-/** Why a listener conflicts: the Gateway API reason for its Conflicted condition, and the words for a person. */
-export interface ListenerConflict {
-  readonly reason: 'HostnameConflict' | 'ListenerConflict';
-  readonly message: string;
-}
-
 /**
  * The listener's name in the model: its own name for the Gateway's listeners; for a ListenerSet's, which may share a
  * name with the Gateway's or a sibling's, one that also names the ListenerSet (a section name has no `/`).

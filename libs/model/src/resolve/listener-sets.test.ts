@@ -94,12 +94,13 @@ describe('ListenerSets attached to a shared Gateway', () => {
     expect(condition(setVerdict(result, 'b')?.conditions, 'Accepted')).toMatchObject({ status: 'False', reason: 'NotAllowed' });
   });
 
-  it('the same host in two ListenerSets: the newer one’s listener is Conflicted (ListenerConflict), the older keeps serving', () => {
+  it('the same host in two ListenerSets: the newer one’s listener is Conflicted (HostnameConflict), the older keeps serving', () => {
     const clash = listenerSet('team-b', 'b', [httpsListener('https', 'a.example.com'), httpsListener('other', 'b.example.com')], '2026-02-02T00:00:00Z');
     const result = resolveWith([clash, teamA]);
     const b = setVerdict(result, 'b');
-    expect(condition(b?.listeners[0]?.conditions, 'Conflicted')).toMatchObject({ status: 'True', reason: 'ListenerConflict' });
-    expect(condition(b?.listeners[0]?.conditions, 'Accepted')).toMatchObject({ status: 'False', reason: 'ListenerConflict' });
+    expect(condition(b?.listeners[0]?.conditions, 'Conflicted')).toMatchObject({ status: 'True', reason: 'HostnameConflict' });
+    expect(condition(b?.listeners[0]?.conditions, 'Accepted')).toMatchObject({ status: 'False', reason: 'HostnameConflict' });
+    expect(condition(b?.listeners[0]?.conditions, 'Programmed')).toMatchObject({ status: 'False', reason: 'HostnameConflict' });
     // No word of the other team's objects beyond that an earlier ListenerSet holds it.
     expect(condition(b?.listeners[0]?.conditions, 'Conflicted')).toHaveProperty('message', expect.not.stringContaining('team-a'));
     expect(condition(b?.listeners[1]?.conditions, 'Accepted')?.status).toBe('True');
@@ -118,7 +119,7 @@ describe('ListenerSets attached to a shared Gateway', () => {
   it('a ListenerSet listener on a host of the Gateway’s own listener conflicts; the Gateway’s listener never does', () => {
     const taking = listenerSet('team-a', 'a', [httpsListener('https', 'store.example.com')]);
     const result = resolveWith([taking]);
-    expect(condition(setVerdict(result, 'a')?.listeners[0]?.conditions, 'Conflicted')).toMatchObject({ status: 'True', reason: 'ListenerConflict' });
+    expect(condition(setVerdict(result, 'a')?.listeners[0]?.conditions, 'Conflicted')).toMatchObject({ status: 'True', reason: 'HostnameConflict' });
     expect(condition(setVerdict(result, 'a')?.conditions, 'Accepted')).toMatchObject({ status: 'False', reason: 'ListenersNotValid' });
     expect(condition(setVerdict(result, 'a')?.conditions, 'Programmed')).toMatchObject({ status: 'False', reason: 'ListenersNotValid' });
     for (const l of result.verdicts.gateway?.listeners ?? []) expect(condition(l.conditions, 'Conflicted')?.status).toBe('False');

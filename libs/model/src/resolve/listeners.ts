@@ -3,7 +3,7 @@ import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
 import { conditionsFor, joinMessages } from '../verdicts/conditions.js';
 import { ANY_HOSTNAME, type ModelListener } from '../model/model-types.js';
 import { listenerConflicts } from './listener-conflicts.js';
-import { listenerId, type ListenerConflict, type ListenerOwner } from './listener-owner.js';
+import { listenerId, type ListenerOwner } from './listener-owner.js';
 import { GATEWAY_GROUP } from '../model/names.js';
 import { isServedProtocol, SERVED_PORTS } from './served-listeners.js';
 import type { VerdictCondition } from '../verdicts/verdict-types.js';
@@ -56,11 +56,7 @@ interface Problem {
 }
 
 /** Everything that keeps the listener from being accepted, most fundamental first; all are reported together. */
-function acceptanceProblems(
-  listener: GatewayListener,
-  conflict: ListenerConflict | undefined,
-  tls: ReturnType<typeof parseListenerTlsOptions> | undefined,
-): Problem[] {
+function acceptanceProblems(listener: GatewayListener, conflict: string | undefined, tls: ReturnType<typeof parseListenerTlsOptions> | undefined): Problem[] {
   const { protocol, port } = listener;
   const problems: Problem[] = [];
   if (!isServedProtocol(protocol)) {
@@ -68,7 +64,7 @@ function acceptanceProblems(
   } else if (port !== SERVED_PORTS[protocol]) {
     problems.push({ reason: 'PortUnavailable', message: `${protocol} is served on port ${SERVED_PORTS[protocol]} only, not ${port}` });
   }
-  if (conflict) problems.push(conflict);
+  if (conflict) problems.push({ reason: 'HostnameConflict', message: conflict });
   if (tls && !tls.ok) problems.push({ reason: tls.errors[0]?.reason ?? 'Invalid', message: formatAnnotationErrors(tls.errors) });
   return problems;
 }
@@ -85,7 +81,7 @@ function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig | 
 }
 
 /** One listener of the Gateway or of a ListenerSet attached to it, judged the same way wherever it is written. */
-export function resolveListener(owner: ListenerOwner, listener: GatewayListener, conflict: ListenerConflict | undefined): ListenerResult {
+export function resolveListener(owner: ListenerOwner, listener: GatewayListener, conflict: string | undefined): ListenerResult {
   const { isTrue, isFalse } = conditionsFor(owner.generation);
   const https = listener.protocol === 'HTTPS';
   const tls = https ? parseListenerTlsOptions(listener.tls?.options) : undefined;
@@ -98,7 +94,7 @@ export function resolveListener(owner: ListenerOwner, listener: GatewayListener,
 
   const conditions: VerdictCondition[] = [
     rejected ? isFalse('Accepted', rejected.reason, rejected.message) : isTrue('Accepted', 'Accepted', 'listener is valid'),
-    conflict ? isTrue('Conflicted', conflict.reason, conflict.message) : isFalse('Conflicted', 'NoConflicts', 'no conflicting listener'),
+    conflict ? isTrue('Conflicted', 'HostnameConflict', conflict) : isFalse('Conflicted', 'NoConflicts', 'no conflicting listener'),
   ];
   if (kindsProblem) conditions.push(isFalse('ResolvedRefs', 'InvalidRouteKinds', joinMessages([kindsProblem, certificate])));
   else if (certificate) conditions.push(isFalse('ResolvedRefs', 'InvalidCertificateRef', certificate));
@@ -107,7 +103,8 @@ export function resolveListener(owner: ListenerOwner, listener: GatewayListener,
   // Unsupported kinds beside a supported one leave the listener serving HTTPRoutes (the spec lists the valid kinds).
   const noKinds = kinds.supported.length === 0 ? kindsProblem : undefined;
   const problem = joinMessages([rejected?.message, noKinds, certificate]) || undefined;
-  if (problem) conditions.push(isFalse('Programmed', 'Invalid', problem));
+  // A conflicted listener says so on Programmed too (as Gateway API's conformance tests for ListenerSets expect).
+  if (problem) conditions.push(isFalse('Programmed', conflict ? 'HostnameConflict' : 'Invalid', problem));
   const id = listenerId(owner, listener.name);
   const base = {
     name: listener.name,
@@ -140,10 +137,7 @@ export function resolveListener(owner: ListenerOwner, listener: GatewayListener,
 export function resolveListeners(gateway: Gateway, otherGateways: readonly Gateway[] = []): ListenerResult[] {
   const conflicts = listenerConflicts(gateway, otherGateways);
   const owner = gatewayOwner(gateway);
-  return gateway.spec.listeners.map((l, i) => {
-    const message = conflicts[i];
-    return resolveListener(owner, l, message === undefined ? undefined : { reason: 'HostnameConflict', message });
-  });
+  return gateway.spec.listeners.map((l, i) => resolveListener(owner, l, conflicts[i]));
 }
 
 export function gatewayOwner(gateway: Gateway): ListenerOwner {
