@@ -30,6 +30,11 @@ export interface HubInputs {
    * them holds conflicts.
    */
   readonly otherGateways?: readonly Gateway[];
+  /**
+   * The ListenerSets naming one of `otherGateways`, with their status: a listener that status says holds its hostname
+   * claims it for that Gateway's profile.
+   */
+  readonly otherListenerSets?: readonly ListenerSet[];
   /** The ListenerSets whose parentRef names the Gateway (others are ignored), with the routes naming them in httpRoutes. */
   readonly listenerSets?: readonly ListenerSet[];
   readonly httpRoutes?: readonly HTTPRoute[];
@@ -50,6 +55,7 @@ export class HubInputsError extends Error {
 const OBJECT_LISTS = {
   otherGateways: 'Gateway',
   listenerSets: 'ListenerSet',
+  otherListenerSets: 'ListenerSet',
   httpRoutes: 'HTTPRoute',
   referenceGrants: 'ReferenceGrant',
   serviceImports: 'ServiceImport',

@@ -1,8 +1,7 @@
 import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
-import { hostnamesHeldElsewhere, type HostnameClaim } from './hostname-claims.js';
+import { hostnamesHeldElsewhere, type HostnameClaim, type ListenerSetListener } from './hostname-claims.js';
 import { ANY_HOSTNAME } from '../model/model-types.js';
 import { isServedListener } from './served-listeners.js';
-import { listenerId, type ListenerOwner } from './listener-owner.js';
 import { namespacedName } from '../model/names.js';
 
 function withinGatewayKey(l: GatewayListener): string {
@@ -23,10 +22,10 @@ function heldElsewhereMessage(hostname: string, holder: HostnameClaim): string {
  * this controller: a hostname another Gateway holds (hostname-claims.ts), since AFD serves a custom domain from one
  * profile only.
  */
-export function listenerConflicts(gateway: Gateway, others: readonly Gateway[]): (string | undefined)[] {
+export function listenerConflicts(gateway: Gateway, others: readonly Gateway[], otherSets: readonly ListenerSetListener[] = []): (string | undefined)[] {
   const counts = new Map<string, number>();
   for (const l of gateway.spec.listeners) counts.set(withinGatewayKey(l), (counts.get(withinGatewayKey(l)) ?? 0) + 1);
-  const heldElsewhere = hostnamesHeldElsewhere(gateway, others);
+  const heldElsewhere = hostnamesHeldElsewhere(gateway, others, { others: otherSets });
   return gateway.spec.listeners.map((l) => {
     if ((counts.get(withinGatewayKey(l)) ?? 0) > 1) return `another listener uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}`;
     const holder = l.hostname && isServedListener(l) ? heldElsewhere.get(l.hostname) : undefined;
@@ -34,19 +33,13 @@ export function listenerConflicts(gateway: Gateway, others: readonly Gateway[]):
   });
 }
 
-/** A listener of an attached ListenerSet, in the Gateway's merged listener order. */
-export interface MergedListener {
-  readonly owner: ListenerOwner;
-  readonly listener: GatewayListener;
-}
-
 function sameHostname(a: GatewayListener, b: GatewayListener): boolean {
   return (a.hostname ?? ANY_HOSTNAME).toLowerCase() === (b.hostname ?? ANY_HOSTNAME).toLowerCase();
 }
 
 /** Names the earlier listener's object without its details: it may belong to another team. */
-function earlierOwner(earlier: ListenerOwner, gateway: string): string {
-  return earlier.kind === 'Gateway' ? `a listener of Gateway ${gateway}` : `a listener of an earlier ListenerSet attached to Gateway ${gateway}`;
+function earlierOwner(earlier: ListenerSetListener | GatewayListener, gateway: string): string {
+  return 'set' in earlier ? `a listener of an earlier ListenerSet attached to Gateway ${gateway}` : `a listener of Gateway ${gateway}`;
 }
 
 /**
@@ -63,24 +56,21 @@ function earlierOwner(earlier: ListenerOwner, gateway: string): string {
 export function listenerSetConflicts(
   gateway: Gateway,
   gatewayListeners: readonly GatewayListener[],
-  listeners: readonly MergedListener[],
+  listeners: readonly ListenerSetListener[],
   others: readonly Gateway[],
+  otherSets: readonly ListenerSetListener[],
 ): (string | undefined)[] {
   const gatewayKey = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
-  const own: ListenerOwner = { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', generation: 0 };
-  const kept: MergedListener[] = gatewayListeners.map((listener) => ({ owner: own, listener }));
+  const kept: (ListenerSetListener | GatewayListener)[] = [...gatewayListeners];
+  const listenerOf = (k: ListenerSetListener | GatewayListener) => ('set' in k ? k.listener : k);
   // Held elsewhere: the ListenerSets' hostnames would be custom domains of this Gateway's profile.
-  const merged: Gateway = {
-    ...gateway,
-    spec: { ...gateway.spec, listeners: [...gateway.spec.listeners, ...listeners.map((m) => ({ ...m.listener, name: listenerId(m.owner, m.listener.name) }))] },
-  };
-  const heldElsewhere = hostnamesHeldElsewhere(merged, others);
+  const heldElsewhere = hostnamesHeldElsewhere(gateway, others, { own: listeners, others: otherSets });
   return listeners.map((m) => {
     const l = m.listener;
-    const earlier = kept.find((k) => k.listener.port === l.port && k.listener.protocol === l.protocol && sameHostname(k.listener, l));
+    const earlier = kept.find((k) => listenerOf(k).port === l.port && listenerOf(k).protocol === l.protocol && sameHostname(listenerOf(k), l));
     const holder = l.hostname && isServedListener(l) ? heldElsewhere.get(l.hostname) : undefined;
     const conflict = earlier
-      ? `${earlierOwner(earlier.owner, gatewayKey)} uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}; the earlier listener keeps it (the Gateway's own first, then ListenerSets oldest first)`
+      ? `${earlierOwner(earlier, gatewayKey)} uses ${l.protocol} port ${l.port} with hostname ${l.hostname ?? ANY_HOSTNAME}; the earlier listener keeps it (the Gateway's own first, then ListenerSets oldest first)`
       : holder && l.hostname
         ? heldElsewhereMessage(l.hostname, holder)
         : undefined;

@@ -173,4 +173,59 @@ describe('ListenerSets attached to a shared Gateway', () => {
     expect(result.verdicts.listenerSets).toBeUndefined();
     expect(result.verdicts.gateway?.attachedListenerSets).toBeUndefined();
   });
+
+  describe('hostnames across Gateways: a ListenerSet listener is a custom domain of its Gateway’s profile', () => {
+    const base = sharedGatewayInputs();
+    const other = {
+      ...base.gateway,
+      metadata: { ...base.gateway.metadata, name: 'other', uid: 'other-uid', creationTimestamp: '2025-01-01T00:00:00Z' },
+      spec: { ...base.gateway.spec, listeners: [{ name: 'https', protocol: 'HTTPS', port: 443, hostname: 'x.example.com' }] },
+    };
+    const heldBy = (set: ListenerSet, generation = 1): ListenerSet => ({
+      ...set,
+      status: {
+        listeners: set.spec.listeners.map((l) => ({
+          name: l.name,
+          attachedRoutes: 0,
+          conditions: [
+            {
+              type: 'Conflicted',
+              status: 'False',
+              reason: 'NoConflicts',
+              message: '',
+              lastTransitionTime: '2026-01-01T00:00:00Z',
+              observedGeneration: generation,
+            },
+          ],
+        })),
+      },
+    });
+    const othersSet = {
+      ...listenerSet('team-z', 'z', [httpsListener('https', 'store.example.com')]),
+      spec: { parentRef: { name: 'other', namespace: 'store' }, listeners: [httpsListener('https', 'store.example.com')] },
+    } as ListenerSet;
+
+    it('another Gateway’s ListenerSet listener holding a hostname makes this Gateway’s listener on it Conflicted', () => {
+      const result = resolveWith([], { otherGateways: [other], otherListenerSets: [heldBy(othersSet)] });
+      const https = result.verdicts.gateway?.listeners.find((l) => l.name === 'https');
+      expect(condition(https?.conditions, 'Conflicted')).toMatchObject({ status: 'True', reason: 'HostnameConflict' });
+      expect(condition(https?.conditions, 'Conflicted')?.message).toContain('held by Gateway store/other (listener ListenerSet/team-z/z/https)');
+    });
+
+    it('one its Gateway has not judged holding the hostname (no status yet) claims nothing here', () => {
+      const result = resolveWith([], { otherGateways: [other], otherListenerSets: [othersSet] });
+      const https = result.verdicts.gateway?.listeners.find((l) => l.name === 'https');
+      expect(condition(https?.conditions, 'Conflicted')?.status).toBe('False');
+    });
+
+    it('this Gateway’s ListenerSet listener holding a hostname keeps it from an older Gateway claiming it later', () => {
+      const mine = listenerSet('team-a', 'a', [httpsListener('https', 'x.example.com')]);
+      const kept = resolveWith([heldBy(mine)], { otherGateways: [other] });
+      expect(condition(setVerdict(kept, 'a')?.listeners[0]?.conditions, 'Conflicted')?.status).toBe('False');
+      // Not yet holding it, the older Gateway's claim comes first.
+      const lost = resolveWith([mine], { otherGateways: [other] });
+      expect(condition(setVerdict(lost, 'a')?.listeners[0]?.conditions, 'Conflicted')).toMatchObject({ status: 'True', reason: 'HostnameConflict' });
+      expect(condition(setVerdict(lost, 'a')?.listeners[0]?.conditions, 'Conflicted')?.message).toContain('held by Gateway store/other');
+    });
+  });
 });

@@ -1,9 +1,10 @@
 import { compareText, type Gateway, type ListenerSet } from '@fleet-gateway/api-types';
-import { GATEWAY_GROUP, namespacedName } from '../model/names.js';
+import { namespacedName } from '../model/names.js';
 import type { InputIndex } from './input-index.js';
 import { selectorMatches } from './label-selector.js';
+import type { ListenerSetListener } from './hostname-claims.js';
 import { listenerSetConflicts } from './listener-conflicts.js';
-import type { ListenerOwner } from './listener-owner.js';
+import { listenerSetOwner, listenerSetParent, type ListenerOwner } from './listener-owner.js';
 import { resolveListener, type ListenerResult } from './listeners.js';
 
 /** One ListenerSet naming the Gateway as its parent, as resolve sees it. */
@@ -16,13 +17,6 @@ export interface ListenerSetResolution {
   readonly notAllowed?: string;
   /** Its listeners, judged as part of the Gateway's merged list; empty when not admitted. */
   readonly listeners: readonly ListenerResult[];
-}
-
-/** `<namespace>/<name>` of the Gateway a ListenerSet's parentRef names; undefined when it names another kind. */
-export function listenerSetParent(set: ListenerSet): string | undefined {
-  const ref = set.spec.parentRef;
-  if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || (ref.kind ?? 'Gateway') !== 'Gateway') return undefined;
-  return namespacedName(ref.namespace ?? set.metadata.namespace ?? '', ref.name);
 }
 
 /** Why the Gateway's `spec.allowedListeners` does not admit the ListenerSet; undefined when it does. */
@@ -66,27 +60,25 @@ export function resolveListenerSets(
   gatewayListeners: readonly ListenerResult[],
   sets: readonly ListenerSet[],
   others: readonly Gateway[],
+  otherSets: readonly ListenerSetListener[],
   index: InputIndex,
 ): ListenerSetResolution[] {
   const gatewayKey = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
   const ours = sets.filter((s) => listenerSetParent(s) === gatewayKey).sort(comparePrecedence);
-  const judged = ours.map((set) => {
-    const owner: ListenerOwner = {
-      kind: 'ListenerSet',
-      namespace: set.metadata.namespace ?? '',
-      name: set.metadata.name ?? '',
-      generation: set.metadata.generation ?? 0,
-    };
-    return { set, owner, notAllowed: notAllowedBy(gateway, set, index) };
-  });
-  const merged = judged.flatMap(({ set, owner, notAllowed }) => (notAllowed ? [] : set.spec.listeners.map((listener) => ({ owner, listener }))));
+  const judged = ours.map((set) => ({ set, owner: listenerSetOwner(set), notAllowed: notAllowedBy(gateway, set, index) }));
+  const merged = judged.flatMap(({ set, notAllowed }) => (notAllowed ? [] : set.spec.listeners.map((listener) => ({ set, listener }))));
   // A listener in error takes no place in the merged list: it cannot conflict a later team's listener out.
-  const alone = merged.map((m) => resolveListener(m.owner, m.listener, undefined));
+  const alone = merged.map((m) => resolveListener(listenerSetOwner(m.set), m.listener, undefined));
   const contenders = merged.filter((_, i) => !alone[i]?.problem);
   // The Gateway's listeners in error hold no place either.
   const held = gateway.spec.listeners.filter((_, i) => !gatewayListeners[i]?.problem);
-  const conflicts = new Map(listenerSetConflicts(gateway, held, contenders, others).map((c, i) => [contenders[i], c]));
-  const results = new Map(merged.map((m, i) => [m.listener, conflicts.get(m) ? resolveListener(m.owner, m.listener, conflicts.get(m)) : alone[i]]));
+  const conflicts = new Map(listenerSetConflicts(gateway, held, contenders, others, otherSets).map((c, i) => [contenders[i], c]));
+  const results = new Map(
+    merged.map((m, i) => {
+      const conflict = conflicts.get(m);
+      return [m.listener, conflict ? resolveListener(listenerSetOwner(m.set), m.listener, conflict) : alone[i]];
+    }),
+  );
   return judged.map(({ set, owner, notAllowed }) => ({
     set,
     key: namespacedName(owner.namespace, owner.name),

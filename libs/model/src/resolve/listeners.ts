@@ -2,6 +2,7 @@ import { parseListenerTlsOptions, RESERVED_PREFIX, formatAnnotationErrors, type 
 import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
 import { conditionsFor, joinMessages } from '../verdicts/conditions.js';
 import { ANY_HOSTNAME, type ModelListener } from '../model/model-types.js';
+import type { ListenerSetListener } from './hostname-claims.js';
 import { listenerConflicts } from './listener-conflicts.js';
 import { listenerId, type ListenerOwner } from './listener-owner.js';
 import { GATEWAY_GROUP } from '../model/names.js';
@@ -132,10 +133,10 @@ export function resolveListener(owner: ListenerOwner, listener: GatewayListener,
 
 /**
  * Validates every listener against what AFD can serve. Conflicts are judged among all listeners as written, and
- * against the listener hostnames of the hub's other Gateways of this controller.
+ * against the listener hostnames of the hub's other Gateways of this controller (and of their ListenerSets').
  */
-export function resolveListeners(gateway: Gateway, otherGateways: readonly Gateway[] = []): ListenerResult[] {
-  const conflicts = listenerConflicts(gateway, otherGateways);
+export function resolveListeners(gateway: Gateway, otherGateways: readonly Gateway[] = [], otherSets: readonly ListenerSetListener[] = []): ListenerResult[] {
+  const conflicts = listenerConflicts(gateway, otherGateways, otherSets);
   const owner = gatewayOwner(gateway);
   return gateway.spec.listeners.map((l, i) => resolveListener(owner, l, conflicts[i]));
 }

@@ -109,9 +109,10 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   }
   const classVerdict = gatewayClassVerdict(gatewayClass);
   const config: AnnotationResult<GatewayConfig> = parseGatewayAnnotations(gateway.metadata.annotations, { defaultSku: inputs.controller.defaultSku });
-  const listeners = resolveListeners(gateway, inputs.otherGateways);
+  const otherSets = (inputs.otherListenerSets ?? []).flatMap((set) => set.spec.listeners.map((listener) => ({ set, listener })));
+  const listeners = resolveListeners(gateway, inputs.otherGateways, otherSets);
   const index = indexInputs(inputs);
-  const listenerSets = resolveListenerSets(gateway, listeners, inputs.listenerSets ?? [], inputs.otherGateways ?? [], index);
+  const listenerSets = resolveListenerSets(gateway, listeners, inputs.listenerSets ?? [], inputs.otherGateways ?? [], otherSets, index);
   // A ListenerSet listener in error takes no host from the Gateway's listeners through listener isolation.
   const setListeners = listenerSets.flatMap((s) => s.listeners.filter((l) => !l.problem));
   const siblings = [...listeners, ...setListeners];
