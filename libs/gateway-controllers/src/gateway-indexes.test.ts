@@ -4,6 +4,7 @@ import type { CachedGateway, CachedHTTPRoute, CachedListenerSet } from './gatewa
 import {
   backendServiceImportsOf,
   heldHostnamesOf,
+  heldListenerSetHostnamesOf,
   listenerHostnamesOf,
   listenerSetHostnamesOf,
   parentGatewayOfListenerSet,
@@ -81,6 +82,27 @@ describe('the Gateway controller’s indexes', () => {
     expect(parentGatewayOfListenerSet(set)).toEqual(['infra/shared']);
     expect(parentGatewayOfListenerSet({ ...set, spec: { ...set.spec, parentRef: { kind: 'Other', name: 'x' } } } as CachedListenerSet)).toEqual([]);
     expect(listenerSetHostnamesOf(set)).toEqual(['*.contoso.com']);
+  });
+
+  it('tells a ListenerSet taking or letting go of a hostname apart from its other status writes', () => {
+    const conflicted = (status: string, observedGeneration: number) => ({
+      type: 'Conflicted',
+      status,
+      reason: '',
+      message: '',
+      lastTransitionTime: '',
+      observedGeneration,
+    });
+    const withStatus = (conditions: object[]) =>
+      ({
+        metadata: { namespace: 'team-a', name: 's' },
+        spec: { listeners: [] },
+        status: { listeners: [{ name: 'a', attachedRoutes: 0, conditions }] },
+      }) as unknown as CachedListenerSet;
+    expect(heldListenerSetHostnamesOf(withStatus([conflicted('False', 2)]))).toBe('a@2');
+    expect(heldListenerSetHostnamesOf(withStatus([conflicted('True', 2)]))).toBe('');
+    // Another condition changing (attached routes, Programmed) changes nothing here.
+    expect(heldListenerSetHostnamesOf(withStatus([conflicted('False', 2), { ...conflicted('True', 2), type: 'Programmed' }]))).toBe('a@2');
   });
 
   it('files a route under the ServiceImports it references, in its own namespace unless named', () => {

@@ -20,6 +20,8 @@ export const GATEWAYS_BY_CLASS = 'gatewayClass';
 export const GATEWAYS_BY_HOSTNAME = 'listenerHostname';
 /** ListenerSets by `<namespace>/<name>` of the Gateway their parentRef names. */
 export const LISTENER_SETS_BY_PARENT = 'parentGateway';
+/** ListenerSets by the claim key of each listener hostname, as GATEWAYS_BY_HOSTNAME files Gateways. */
+export const LISTENER_SETS_BY_HOSTNAME = 'listenerHostname';
 /** Routes by `<namespace>/<name>` of each ListenerSet a parentRef of theirs names. */
 export const ROUTES_BY_PARENT_LISTENER_SET = 'parentListenerSet';
 /** Routes by `<namespace>/<name>` of each ListenerSet our status entries of theirs are about. */
@@ -103,6 +105,17 @@ export function heldHostnamesOf(gateway: CachedGateway): string {
     .map((c) => `${c.hostname}=${c.standing}`)
     .sort()
     .join(',');
+}
+
+/**
+ * Which of a ListenerSet's listeners its status says hold their hostname (and at which generation): when this changes,
+ * the Gateways claiming the same hostnames decide again, as for heldHostnamesOf.
+ */
+export function heldListenerSetHostnamesOf(set: CachedListenerSet): string {
+  const holding = (set.status?.listeners ?? []).flatMap((l) =>
+    l.conditions.filter((c) => c.type === 'Conflicted' && c.status === 'False').map((c) => `${l.name}@${c.observedGeneration ?? 0}`),
+  );
+  return holding.sort().join(',');
 }
 
 export function statusGatewaysOf(ise: InternalServiceExport): readonly string[] {

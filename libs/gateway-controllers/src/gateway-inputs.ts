@@ -7,9 +7,11 @@ import {
   backendServiceImportsOf,
   GATEWAYS_BY_CLASS,
   GATEWAYS_BY_HOSTNAME,
+  LISTENER_SETS_BY_HOSTNAME,
   LISTENER_SETS_BY_PARENT,
   listenerHostnamesOf,
   listenerSetHostnamesOf,
+  parentGatewayOfListenerSet,
   ROUTES_BY_PARENT,
   ROUTES_BY_PARENT_LISTENER_SET,
 } from './gateway-indexes.js';
@@ -26,7 +28,7 @@ export interface GatewayStores {
   /** Indexed by EXPORTED_SERVICE_INDEX and EXPORTS_BY_GATEWAY. */
   readonly internalServiceExports: ObjectStore<CachedInternalServiceExport>;
   readonly namespaces: ObjectStore<CachedNamespace>;
-  /** Indexed by LISTENER_SETS_BY_PARENT; absent when the hub does not serve ListenerSets (Gateway API before v1.5). */
+  /** Indexed by LISTENER_SETS_BY_PARENT and LISTENER_SETS_BY_HOSTNAME; absent when the hub does not serve ListenerSets (Gateway API before v1.5). */
   readonly listenerSets?: ObjectStore<CachedListenerSet>;
 }
 
@@ -41,16 +43,19 @@ export function ourGateways(stores: GatewayStores): CachedGateway[] {
 }
 
 /**
- * The other Gateways of this controller whose listener hostnames can contest this one's (filed under the same claim
- * key): only they can hold one of its hostnames.
+ * The other Gateways of this controller whose listener hostnames, or whose ListenerSets' listener hostnames, can
+ * contest this one's or its ListenerSets' (filed under the same claim key): only they can hold one of its hostnames.
  */
 function hostnameNeighbours(stores: GatewayStores, gateway: CachedGateway, sets: readonly CachedListenerSet[]): CachedGateway[] {
   const ourClasses = new Set(ourClassNames(stores));
   const neighbours = new Map<string, CachedGateway>();
+  const consider = (other: CachedGateway | undefined) => {
+    if (other && other.metadata.uid !== gateway.metadata.uid && ourClasses.has(other.spec.gatewayClassName)) neighbours.set(other.metadata.uid ?? '', other);
+  };
   for (const key of new Set([...listenerHostnamesOf(gateway), ...sets.flatMap(listenerSetHostnamesOf)])) {
-    for (const other of stores.gateways.byIndex(GATEWAYS_BY_HOSTNAME, key)) {
-      if (other.metadata.uid !== gateway.metadata.uid && ourClasses.has(other.spec.gatewayClassName)) neighbours.set(other.metadata.uid ?? '', other);
-    }
+    for (const other of stores.gateways.byIndex(GATEWAYS_BY_HOSTNAME, key)) consider(other);
+    for (const set of stores.listenerSets?.byIndex(LISTENER_SETS_BY_HOSTNAME, key) ?? [])
+      for (const parent of parentGatewayOfListenerSet(set)) consider(stores.gateways.get(parent));
   }
   return [...neighbours.values()];
 }
@@ -75,6 +80,7 @@ export function collectHubInputs(stores: GatewayStores, gateway: CachedGateway, 
   const gatewayClass = stores.gatewayClasses.getByName(gateway.spec.gatewayClassName);
   const listenerSets = stores.listenerSets?.byIndex(LISTENER_SETS_BY_PARENT, key) ?? [];
   const routes = routesOf(stores, key, listenerSets);
+  const neighbours = hostnameNeighbours(stores, gateway, listenerSets);
   const importKeys = [...new Set(routes.flatMap(backendServiceImportsOf))];
   const imports = importKeys.flatMap((k) => stores.serviceImports.get(k) ?? []);
   const exports = importKeys.flatMap((k) => stores.internalServiceExports.byIndex(EXPORTED_SERVICE_INDEX, k));
@@ -90,8 +96,15 @@ export function collectHubInputs(stores: GatewayStores, gateway: CachedGateway, 
     controller: { defaultSku },
     ...(gatewayClass ? { gatewayClass } : {}),
     gateway,
-    otherGateways: hostnameNeighbours(stores, gateway, listenerSets),
-    ...(stores.listenerSets ? { listenerSets } : {}),
+    otherGateways: neighbours,
+    ...(stores.listenerSets
+      ? {
+          listenerSets,
+          otherListenerSets: neighbours.flatMap(
+            (n) => stores.listenerSets?.byIndex(LISTENER_SETS_BY_PARENT, `${n.metadata.namespace}/${n.metadata.name}`) ?? [],
+          ),
+        }
+      : {}),
     httpRoutes: routes,
     referenceGrants: grants,
     serviceImports: imports,

@@ -201,4 +201,26 @@ describe('ListenerSets on a v1.6 hub, the real API server and the emulator', { t
     );
     expect(served.body).toBe('team-a@member-1');
   });
+
+  it('another Gateway claiming a host name a ListenerSet holds is Conflicted, with no custom domain; the team keeps serving', async () => {
+    await applyObject(hub.client, gatewayPath('latecomer'), gatewayBody('latecomer', {}, [{ name: 'https', hostname: HOSTS['team-a'], https: true }]));
+    const late = await eventually(
+      () => readGateway(hub.client, 'latecomer'),
+      (g) => conditionOf(g.status?.listeners?.[0], 'Conflicted')?.status === 'True',
+      60_000,
+    );
+    expect(conditionOf(late.status?.listeners?.[0], 'Conflicted')).toMatchObject({ reason: 'HostnameConflict' });
+    expect(conditionOf(late.status?.listeners?.[0], 'Conflicted')?.message).toContain('held by Gateway shop/shared (listener ListenerSet/team-a/team-a/https)');
+    const holder = await readSet('team-a', 'team-a');
+    expect(conditionOf(listenerOf(holder), 'Conflicted')?.status).toBe('False');
+    expect(await domainsOf('shared')).toEqual([HOSTS['team-a']]);
+    // Its only listener conflicted, the Gateway is not accepted and has no profile at all: nothing reached Azure.
+    expect(await domainsOf('latecomer').catch((error: { statusCode?: number }) => (error.statusCode === 404 ? [] : Promise.reject(error)))).toEqual([]);
+    const served = await eventually(
+      () => edgeTlsRequest(hub.emulator.edgeTlsUrl, HOSTS['team-a'], '/', hub.emulator.caCertificate),
+      (r) => r.status === 200,
+      10_000,
+    );
+    expect(served.body).toBe('team-a@member-1');
+  });
 });

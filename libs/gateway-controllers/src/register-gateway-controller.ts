@@ -33,7 +33,10 @@ import {
   GATEWAYS_BY_CLASS,
   GATEWAYS_BY_HOSTNAME,
   heldHostnamesOf,
+  heldListenerSetHostnamesOf,
+  LISTENER_SETS_BY_HOSTNAME,
   LISTENER_SETS_BY_PARENT,
+  listenerSetHostnamesOf,
   listenerHostnamesOf,
   parentGatewayOfListenerSet,
   parentGatewaysOf,
@@ -127,7 +130,11 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
         new Informer<CachedListenerSet>({
           ...common,
           resource: listenerSets,
-          indexers: { [LISTENER_SETS_BY_PARENT]: parentGatewayOfListenerSet, [namespaceIndexName]: namespaceIndex },
+          indexers: {
+            [LISTENER_SETS_BY_PARENT]: parentGatewayOfListenerSet,
+            [LISTENER_SETS_BY_HOSTNAME]: listenerSetHostnamesOf,
+            [namespaceIndexName]: namespaceIndex,
+          },
         }),
       )
     : undefined;
@@ -180,10 +187,13 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
   // goes), those whose hostnames can contest its own look again, and so they do when its status shows it took or
   // let go of a hostname (a holder ranks first). Its other status writes change no claim, so they wake no one else:
   // a failing Gateway's backoff must not be cut short by its neighbours' progress.
-  const sharingHostnames = (gateway: CachedGateway) =>
-    listenerHostnamesOf(gateway).flatMap((h) =>
-      gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`),
-    );
+  // Gateways with a listener, or a ListenerSet listener, under one of these hostname claim keys.
+  const claimingKeys = (keys: readonly string[]) =>
+    keys.flatMap((h) => [
+      ...gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`),
+      ...(listenerSetInformer?.store.byIndex(LISTENER_SETS_BY_HOSTNAME, h).flatMap(parentGatewayOfListenerSet) ?? []),
+    ]);
+  const sharingHostnames = (gateway: CachedGateway) => claimingKeys(listenerHostnamesOf(gateway));
   gatewayInformer.subscribe((event) => {
     if (event.type === 'resynced') return;
     if (
@@ -213,12 +223,16 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
   );
   if (listenerSetInformer) {
     // A ListenerSet's spec (or its coming and going) changes its Gateway, the old one too when its parentRef moved;
-    // the status this controller writes on it does not.
+    // the status this controller writes on it does not, unless it took or let go of a hostname.
     listenerSetInformer.subscribe((event) => {
       if (event.type === 'resynced') return;
-      if (event.type === 'updated' && event.old.metadata.generation === event.object.metadata.generation) return;
-      const parents = [...parentGatewayOfListenerSet(event.object), ...(event.type === 'updated' ? parentGatewayOfListenerSet(event.old) : [])];
-      for (const request of keys([...new Set(parents)])) controller.enqueue(request);
+      const specChanged = event.type !== 'updated' || event.old.metadata.generation !== event.object.metadata.generation;
+      if (!specChanged && heldListenerSetHostnamesOf(event.old) === heldListenerSetHostnamesOf(event.object)) return;
+      const sets = [event.object, ...(event.type === 'updated' ? [event.old] : [])];
+      const parents = new Set(sets.flatMap(parentGatewayOfListenerSet));
+      // Its hostnames are claims of its Gateway's profile: the Gateways sharing them look again, as for a Gateway's own.
+      const others = new Set(claimingKeys(sets.flatMap(listenerSetHostnamesOf)).filter((k) => !parents.has(k)));
+      for (const request of keys([...(specChanged ? parents : []), ...others])) controller.enqueue(request);
     });
   }
   controller.watch(options.serviceImports, (si) => gatewaysOfRoutes(routesOfImports([`${si.metadata.namespace}/${si.metadata.name}`])));
