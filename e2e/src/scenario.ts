@@ -6,6 +6,7 @@ import { DefaultAzureCredential } from '@azure/identity';
 import { emulatorIdentityCredential, sdkClientOptions } from '@fleet-gateway/azure-emulator';
 import { OWNERSHIP_TAGS, SINK_HOST_SUFFIX } from '@fleet-gateway/azure-frontdoor';
 import { RESOURCES } from '@fleet-gateway/api-types';
+import { defaultGatewayApiVersion, GATEWAY_API_VERSIONS } from '@fleet-gateway/control-plane';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { requestThroughEdge, type EchoAnswer } from '@fleet-gateway/local-system';
 import { describe, inject } from 'vitest';
@@ -15,12 +16,18 @@ import { systemUnderTest, type SystemUnderTest } from './system-under-test.js';
  * What a scenario needs beyond the export/import core. `emulator`: something real Azure has no equivalent of — the
  * emulator's admin API (ARM write counters, the edges' routing versions, the seeded edge) or the cloud-provider
  * stand-in's echo backend answering for every member Service (the scenarios' manifests carry no pods).
+ * `listener-sets`: a hub serving Gateway API v1.5 or later.
  */
-export type Feature = 'front-door' | 'emulator';
+export type Feature = 'front-door' | 'emulator' | 'listener-sets';
 
 const FEATURE_SWITCHES: Record<Feature, { readonly enabled: (system: SystemUnderTest) => boolean; readonly how: string }> = {
   'front-door': { enabled: (system) => system.frontDoor, how: 'ENABLE_AZURE_FRONT_DOOR=true' },
   emulator: { enabled: (system) => system.mode === 'local', how: 'E2E_MODE=local' },
+  // The local system's hub serves the Gateway API release GATEWAY_API_VERSION names; ListenerSet came in v1.5.
+  'listener-sets': {
+    enabled: () => GATEWAY_API_VERSIONS.indexOf(defaultGatewayApiVersion()) >= GATEWAY_API_VERSIONS.indexOf('v1.5.1'),
+    how: 'GATEWAY_API_VERSION=v1.5.1 or later',
+  },
 };
 
 /**

@@ -3,7 +3,7 @@ import type { Sku } from '@fleet-gateway/annotations';
 import { checkedBindAddress } from '@fleet-gateway/agent-flags';
 import { agentManager, createLogger, EventRecorder, type Logger, type Manager } from '@fleet-gateway/controller';
 import { FleetCrdPrerequisite } from '@fleet-gateway/fleet-schema';
-import { describeServedGatewayApi, logReleaseChanges, registerHubControllers, servedGatewayApi } from '@fleet-gateway/gateway-controllers';
+import { describeServedGatewayApi, logReleaseChanges, registerHubControllers, servedGatewayApi, servesKind } from '@fleet-gateway/gateway-controllers';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createAzureAccess } from './azure-access.js';
 import type { HubFlags } from './flags.js';
@@ -64,6 +64,8 @@ export async function startHubAgent(flags: HubFlags, context: HubAgentContext): 
     freezeObjects,
     ...(azure ? { azure } : {}),
     prerequisite,
+    // An informer of a kind the hub does not serve never syncs: ListenerSets (v1.5+) are watched only where served.
+    listenerSets: servesKind(served, 'ListenerSet'),
   });
   classes.gatewayClassCrd.subscribe(logReleaseChanges(logger, served.bundle));
   await manager.start();

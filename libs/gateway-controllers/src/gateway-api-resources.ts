@@ -1,15 +1,17 @@
-import { RESOURCES, type Gateway, type GatewayClass, type HTTPRoute, type ReferenceGrant } from '@fleet-gateway/api-types';
+import { RESOURCES, type Gateway, type GatewayClass, type HTTPRoute, type ListenerSet, type ReferenceGrant } from '@fleet-gateway/api-types';
 import type { KubeObject, ResourceType } from '@fleet-gateway/controller';
 
 export type CachedGatewayClass = GatewayClass & KubeObject;
 export type CachedGateway = Gateway & KubeObject;
 export type CachedHTTPRoute = HTTPRoute & KubeObject;
+export type CachedListenerSet = ListenerSet & KubeObject;
 export type CachedReferenceGrant = ReferenceGrant & KubeObject;
 export type CachedNamespace = KubeObject;
 
 export const gatewayClasses: ResourceType = RESOURCES.GatewayClass;
 export const gateways: ResourceType = RESOURCES.Gateway;
 export const httpRoutes: ResourceType = RESOURCES.HTTPRoute;
+export const listenerSets: ResourceType = RESOURCES.ListenerSet;
 export const referenceGrants: ResourceType = RESOURCES.ReferenceGrant;
 export const namespaces: ResourceType = { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
 

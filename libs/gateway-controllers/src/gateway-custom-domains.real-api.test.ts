@@ -176,7 +176,7 @@ describe('custom domains through the hub, the real API server and the emulator',
       reason: 'HostnameConflict',
       message: expect.stringContaining(`hostname ${shop} is held by Gateway shop/holder (listener shop)`),
     });
-    expect(conditionOf(late, 'Programmed')).toMatchObject({ status: 'False', reason: 'Invalid' });
+    expect(conditionOf(late, 'Programmed')).toMatchObject({ status: 'False', reason: 'HostnameConflict' });
     const own = await eventually(
       () => readGateway(hub.client, 'elder'),
       (g) => listenerProgrammed(g, 'own')?.status === 'True',

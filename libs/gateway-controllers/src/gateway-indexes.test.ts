@@ -1,7 +1,19 @@
 import { acceptedSpecKey, acceptedSpecValue, CONTROLLER_NAME } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
-import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
-import { backendServiceImportsOf, heldHostnamesOf, listenerHostnamesOf, parentGatewaysOf, statusParentGatewaysOf } from './gateway-indexes.js';
+import type { CachedGateway, CachedHTTPRoute, CachedListenerSet } from './gateway-api-resources.js';
+import {
+  backendServiceImportsOf,
+  heldHostnamesOf,
+  heldListenerSetHostnamesOf,
+  listenerHostnamesOf,
+  listenerSetHostnamesOf,
+  parentGatewayOfListenerSet,
+  parentGatewaysOf,
+  parentListenerSetsOf,
+  statusParentGatewaysOf,
+  statusParentListenerSetsOf,
+  withListenerSetStatusOf,
+} from './gateway-indexes.js';
 import { routeParentEntries, routeParentRule } from './route-status.js';
 
 const route = {
@@ -40,6 +52,57 @@ describe('the Gateway controller’s indexes', () => {
 
   it('files a route under the Gateways our status entries are about, so a detached route gets them cleared', () => {
     expect(statusParentGatewaysOf(route)).toEqual(['team-a/old']);
+  });
+
+  it('files a route naming ListenerSets under each of them, apart from Gateways of the same name', () => {
+    const throughSets = {
+      ...route,
+      spec: {
+        ...route.spec,
+        parentRefs: [
+          { kind: 'ListenerSet', name: 'gw' },
+          { group: 'gateway.networking.k8s.io', kind: 'ListenerSet', name: 's', namespace: 'infra' },
+        ],
+      },
+      status: { parents: [{ controllerName: CONTROLLER_NAME, parentRef: { kind: 'ListenerSet', name: 'gone' }, conditions: [] }] },
+    } as unknown as CachedHTTPRoute;
+    expect(parentListenerSetsOf(throughSets)).toEqual(['team-a/gw', 'infra/s']);
+    expect(parentGatewaysOf(throughSets)).toEqual([]);
+    expect(statusParentListenerSetsOf(throughSets)).toEqual(['team-a/gone']);
+    expect(withListenerSetStatusOf(throughSets)).toEqual(['any']);
+    expect(withListenerSetStatusOf(route)).toEqual([]);
+    expect(parentListenerSetsOf(route)).toEqual([]);
+  });
+
+  it('files a ListenerSet under the Gateway it names and its hostnames under their claim keys', () => {
+    const set = {
+      metadata: { namespace: 'team-a', name: 's' },
+      spec: { parentRef: { name: 'shared', namespace: 'infra' }, listeners: [{ name: 'a', hostname: 'a.contoso.com' }, { name: 'b' }] },
+    } as unknown as CachedListenerSet;
+    expect(parentGatewayOfListenerSet(set)).toEqual(['infra/shared']);
+    expect(parentGatewayOfListenerSet({ ...set, spec: { ...set.spec, parentRef: { kind: 'Other', name: 'x' } } } as CachedListenerSet)).toEqual([]);
+    expect(listenerSetHostnamesOf(set)).toEqual(['*.contoso.com']);
+  });
+
+  it('tells a ListenerSet taking or letting go of a hostname apart from its other status writes', () => {
+    const conflicted = (status: string, observedGeneration: number) => ({
+      type: 'Conflicted',
+      status,
+      reason: '',
+      message: '',
+      lastTransitionTime: '',
+      observedGeneration,
+    });
+    const withStatus = (conditions: object[]) =>
+      ({
+        metadata: { namespace: 'team-a', name: 's' },
+        spec: { listeners: [] },
+        status: { listeners: [{ name: 'a', attachedRoutes: 0, conditions }] },
+      }) as unknown as CachedListenerSet;
+    expect(heldListenerSetHostnamesOf(withStatus([conflicted('False', 2)]))).toBe('a@2');
+    expect(heldListenerSetHostnamesOf(withStatus([conflicted('True', 2)]))).toBe('');
+    // Another condition changing (attached routes, Programmed) changes nothing here.
+    expect(heldListenerSetHostnamesOf(withStatus([conflicted('False', 2), { ...conflicted('True', 2), type: 'Programmed' }]))).toBe('a@2');
   });
 
   it('files a route under the ServiceImports it references, in its own namespace unless named', () => {

@@ -1,6 +1,6 @@
 import type { InternalServiceExport, ParentReference } from '@fleet-gateway/api-types';
-import { acceptedSpecsOf, claimsOf, CONTROLLER_NAME, hostnameClaimKey } from '@fleet-gateway/model';
-import type { CachedGateway, CachedHTTPRoute } from './gateway-api-resources.js';
+import { acceptedSpecsOf, claimsOf, CONTROLLER_NAME, hostnameClaimKey, listenerSetParent } from '@fleet-gateway/model';
+import type { CachedGateway, CachedHTTPRoute, CachedListenerSet } from './gateway-api-resources.js';
 
 const GATEWAY_GROUP = 'gateway.networking.k8s.io';
 const FLEET_NETWORKING_GROUP = 'networking.fleet.azure.com';
@@ -18,23 +18,64 @@ export const GATEWAYS_BY_CLASS = 'gatewayClass';
  * first-level subdomains): every Gateway whose claim can contest another's is filed under the same key.
  */
 export const GATEWAYS_BY_HOSTNAME = 'listenerHostname';
+/** ListenerSets by `<namespace>/<name>` of the Gateway their parentRef names. */
+export const LISTENER_SETS_BY_PARENT = 'parentGateway';
+/** ListenerSets by the claim key of each listener hostname, as GATEWAYS_BY_HOSTNAME files Gateways. */
+export const LISTENER_SETS_BY_HOSTNAME = 'listenerHostname';
+/** Routes by `<namespace>/<name>` of each ListenerSet a parentRef of theirs names. */
+export const ROUTES_BY_PARENT_LISTENER_SET = 'parentListenerSet';
+/** Routes by `<namespace>/<name>` of each ListenerSet our status entries of theirs are about. */
+export const ROUTES_BY_STATUS_LISTENER_SET = 'statusParentListenerSet';
+/** Routes with our status entries about any ListenerSet, under WITH_LISTENER_SET_STATUS: to find those whose ListenerSet is gone. */
+export const ROUTES_WITH_LISTENER_SET_STATUS = 'withListenerSetStatus';
+export const WITH_LISTENER_SET_STATUS = 'any';
 /** InternalServiceExports by each Gateway (`<namespace>/<name>`) whose entries their status carries. */
 export const EXPORTS_BY_GATEWAY = 'statusGateway';
 
-export function gatewayParentKey(routeNamespace: string, ref: ParentReference): string | undefined {
-  if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || (ref.kind ?? 'Gateway') !== 'Gateway') return undefined;
+type ParentKind = 'Gateway' | 'ListenerSet';
+
+/** `<namespace>/<name>` of the object of `kind` a parentRef names; undefined when it names another kind. */
+function parentKey(kind: ParentKind, routeNamespace: string, ref: ParentReference): string | undefined {
+  if ((ref.group ?? GATEWAY_GROUP) !== GATEWAY_GROUP || (ref.kind ?? 'Gateway') !== kind) return undefined;
   return `${ref.namespace ?? routeNamespace}/${ref.name}`;
 }
 
-export function parentGatewaysOf(route: CachedHTTPRoute): readonly string[] {
+/** The parents of `kind` a route's spec names, each once. */
+function specParentsOf(kind: ParentKind, route: CachedHTTPRoute): readonly string[] {
   const namespace = route.metadata.namespace ?? '';
-  return [...new Set((route.spec.parentRefs ?? []).flatMap((ref) => gatewayParentKey(namespace, ref) ?? []))];
+  return [...new Set((route.spec.parentRefs ?? []).flatMap((ref) => parentKey(kind, namespace, ref) ?? []))];
 }
 
-export function statusParentGatewaysOf(route: CachedHTTPRoute): readonly string[] {
+/** The parents of `kind` our entries of a route's status are about, each once. */
+function statusParentsOf(kind: ParentKind, route: CachedHTTPRoute): readonly string[] {
   const namespace = route.metadata.namespace ?? '';
   const ours = (route.status?.parents ?? []).filter((p) => p.controllerName === CONTROLLER_NAME);
-  return [...new Set(ours.flatMap((p) => gatewayParentKey(namespace, p.parentRef) ?? []))];
+  return [...new Set(ours.flatMap((p) => parentKey(kind, namespace, p.parentRef) ?? []))];
+}
+
+export const gatewayParentKey = (routeNamespace: string, ref: ParentReference) => parentKey('Gateway', routeNamespace, ref);
+export const listenerSetParentKey = (routeNamespace: string, ref: ParentReference) => parentKey('ListenerSet', routeNamespace, ref);
+export const parentGatewaysOf = (route: CachedHTTPRoute) => specParentsOf('Gateway', route);
+export const statusParentGatewaysOf = (route: CachedHTTPRoute) => statusParentsOf('Gateway', route);
+export const parentListenerSetsOf = (route: CachedHTTPRoute) => specParentsOf('ListenerSet', route);
+export const statusParentListenerSetsOf = (route: CachedHTTPRoute) => statusParentsOf('ListenerSet', route);
+
+export function withListenerSetStatusOf(route: CachedHTTPRoute): readonly string[] {
+  return statusParentListenerSetsOf(route).length > 0 ? [WITH_LISTENER_SET_STATUS] : [];
+}
+
+export function parentGatewayOfListenerSet(set: CachedListenerSet): readonly string[] {
+  const parent = listenerSetParent(set);
+  return parent ? [parent] : [];
+}
+
+/** The claim keys of a ListenerSet's listener hostnames: they become custom domains of its Gateway's profile. */
+export function listenerSetHostnamesOf(set: CachedListenerSet): readonly string[] {
+  return hostnameClaimKeysOf(set.spec.listeners);
+}
+
+function hostnameClaimKeysOf(listeners: readonly { readonly hostname?: string }[]): readonly string[] {
+  return [...new Set(listeners.flatMap((l) => (l.hostname ? hostnameClaimKey(l.hostname) : [])))];
 }
 
 /** The ServiceImports of the route's spec and of the generations its Gateways keep serving while it is held. */
@@ -52,7 +93,7 @@ export function gatewayClassOf(gateway: CachedGateway): readonly string[] {
 
 /** A listener without a hostname claims nothing another Gateway could conflict with (libs/model hostname-claims). */
 export function listenerHostnamesOf(gateway: CachedGateway): readonly string[] {
-  return [...new Set(gateway.spec.listeners.flatMap((l) => (l.hostname ? hostnameClaimKey(l.hostname) : [])))];
+  return hostnameClaimKeysOf(gateway.spec.listeners);
 }
 
 /**
@@ -64,6 +105,17 @@ export function heldHostnamesOf(gateway: CachedGateway): string {
     .map((c) => `${c.hostname}=${c.standing}`)
     .sort()
     .join(',');
+}
+
+/**
+ * Which of a ListenerSet's listeners its status says hold their hostname (and at which generation): when this changes,
+ * the Gateways claiming the same hostnames decide again, as for heldHostnamesOf.
+ */
+export function heldListenerSetHostnamesOf(set: CachedListenerSet): string {
+  const holding = (set.status?.listeners ?? []).flatMap((l) =>
+    l.conditions.filter((c) => c.type === 'Conflicted' && c.status === 'False').map((c) => `${l.name}@${c.observedGeneration ?? 0}`),
+  );
+  return holding.sort().join(',');
 }
 
 export function statusGatewaysOf(ise: InternalServiceExport): readonly string[] {

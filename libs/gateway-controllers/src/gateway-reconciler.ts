@@ -35,16 +35,33 @@ import {
   type StatusWriter,
 } from '@fleet-gateway/controller';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
-import { modelHash, resolveGateway, type GlobalGateway, type HubInputs, type ResolveResult, type RouteVerdict } from '@fleet-gateway/model';
+import {
+  modelHash,
+  resolveGateway,
+  type GlobalGateway,
+  type HubInputs,
+  type ListenerSetVerdict,
+  type ResolveResult,
+  type RouteVerdict,
+  type VerdictCondition,
+} from '@fleet-gateway/model';
 import { recordAcceptedSpecs } from './accepted-spec-records.js';
 import { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
 import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
-import { gateways, httpRoutes, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
+import { gateways, httpRoutes, listenerSets, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
 import { hasGatewayFinalizer, setGatewayFinalizer } from './gateway-finalizer.js';
-import { EXPORTS_BY_GATEWAY, ROUTES_BY_STATUS_PARENT } from './gateway-indexes.js';
+import {
+  EXPORTS_BY_GATEWAY,
+  ROUTES_BY_STATUS_LISTENER_SET,
+  ROUTES_BY_STATUS_PARENT,
+  ROUTES_WITH_LISTENER_SET_STATUS,
+  statusParentListenerSetsOf,
+  WITH_LISTENER_SET_STATUS,
+} from './gateway-indexes.js';
 import { collectHubInputs, ourGateways, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
+import { listenerSetStatus } from './listener-set-status.js';
 import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
 import {
   AfdRetiredMessages,
@@ -256,7 +273,9 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       routeVerdictsAsServed(result.verdicts.routes, state),
       state.kind === 'reconciled' ? state.report : undefined,
       logger,
+      result.verdicts.listenerSets ?? [],
     );
+    await writeListenerSetStatuses(gateway, result, state, owner, logger);
     await writeGatewayStatus(gateway, result, state, logger);
     options.metrics?.record(owner.key, state);
     return withStatusRetries(outcome, owner);
@@ -457,27 +476,53 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     routes: readonly RouteVerdict[],
     report: ReconcileReport | undefined,
     logger: Logger,
+    sets: readonly ListenerSetVerdict[],
   ): Promise<void> {
     const verdicts = new Map(routes.map((v) => [`${v.namespace}/${v.name}`, v]));
-    const detached = stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key).filter((r) => !verdicts.has(objectKey(r)));
+    const setKeys = new Set(sets.map((s) => `${s.namespace}/${s.name}`));
+    const withEntries = [
+      ...stores.httpRoutes.byIndex(ROUTES_BY_STATUS_PARENT, owner.key),
+      ...[...setKeys].flatMap((k) => stores.httpRoutes.byIndex(ROUTES_BY_STATUS_LISTENER_SET, k)),
+    ];
+    const detached = [...new Map(withEntries.map((r) => [objectKey(r), r])).values()].filter((r) => !verdicts.has(objectKey(r)));
     const failuresOf = new Map<string, FailureReport[]>();
     for (const f of report?.failures ?? [])
       for (const o of f.owners) failuresOf.set(`${o.namespace}/${o.name}`, [...(failuresOf.get(`${o.namespace}/${o.name}`) ?? []), f]);
     const plannedOf = new Map(planProblemsByRoute(report?.problems ?? []).map((p) => [`${p.namespace}/${p.name}`, p]));
     let writes = 0;
+    const ruleOf = (route: CachedHTTPRoute) => routeParentRule(route.metadata.namespace ?? '', owner.key, setKeys);
     for (const verdict of verdicts.values()) {
       const route = stores.httpRoutes.getByName(verdict.name, verdict.namespace);
       if (!route) continue;
       const azure = azureProgrammedCondition(failuresOf.get(objectKey(route)) ?? [], plannedOf.get(objectKey(route)), route.metadata.generation ?? 0);
-      if (await spliceRouteParents(route, owner, routeParentEntries(verdict, azure), logger)) writes++;
+      if (await spliceRouteParents(route, owner, ruleOf(route), routeParentEntries(verdict, azure), logger)) writes++;
     }
-    for (const route of detached) if (await spliceRouteParents(route, owner, [], logger)) writes++;
+    for (const route of detached) if (await spliceRouteParents(route, owner, ruleOf(route), [], logger)) writes++;
+    // A deleted ListenerSet names no Gateway any more: any Gateway's reconcile clears our entries about it.
+    for (const { route, gone } of orphanedListenerSetEntries()) {
+      if (await spliceRouteParents(route, owner, routeParentRule(route.metadata.namespace ?? '', undefined, gone), [], logger)) writes++;
+    }
     if (writes > 0) logger.info('wrote HTTPRoute status', { step: 'status', routes: writes, detached: detached.length, gateway: objectKey(gateway) });
   }
 
-  async function spliceRouteParents(route: CachedHTTPRoute, owner: GatewayOwner, all: ReturnType<typeof routeParentEntries>, logger: Logger): Promise<boolean> {
+  /** Routes with our entries about ListenerSets that no longer exist, with those ListenerSets. */
+  function orphanedListenerSetEntries(): { route: CachedHTTPRoute; gone: ReadonlySet<string> }[] {
+    const sets = stores.listenerSets;
+    if (!sets) return [];
+    return stores.httpRoutes.byIndex(ROUTES_WITH_LISTENER_SET_STATUS, WITH_LISTENER_SET_STATUS).flatMap((route) => {
+      const gone = statusParentListenerSetsOf(route).filter((k) => !sets.get(k));
+      return gone.length > 0 ? [{ route, gone: new Set(gone) }] : [];
+    });
+  }
+
+  async function spliceRouteParents(
+    route: CachedHTTPRoute,
+    owner: GatewayOwner,
+    rule: ReturnType<typeof routeParentRule>,
+    all: ReturnType<typeof routeParentEntries>,
+    logger: Logger,
+  ): Promise<boolean> {
     return writeOwnStatus(route, 'HTTPRoute', owner, logger, async () => {
-      const rule = routeParentRule(route.metadata.namespace ?? '', owner.key);
       const { entries, leftOut } = withinParentLimit(route.status?.parents ?? [], all, rule);
       if (leftOut > 0)
         logger.warn('status.parents holds at most 32 entries; entries for this Gateway left out', { step: 'status', route: objectKey(route), leftOut });
@@ -525,11 +570,45 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     }
   }
 
+  /** Each ListenerSet naming the Gateway, on its own: its Programmed follows the Gateway's as this reconcile writes it. */
+  async function writeListenerSetStatuses(
+    gateway: CachedGateway,
+    result: ResolveResult,
+    state: ProgrammedState,
+    owner: GatewayOwner,
+    logger: Logger,
+  ): Promise<void> {
+    const verdict = result.verdicts.gateway;
+    const sets = result.verdicts.listenerSets ?? [];
+    if (!verdict || !stores.listenerSets || sets.length === 0) return;
+    // gatewayStatus builds its conditions from VerdictConditions; they are typed as the API's only once written.
+    const conditions = gatewayStatus(verdict, gateway.metadata.generation ?? 0, state, gateway.status).conditions as readonly VerdictCondition[];
+    const programmed = conditions.find((c) => c.type === 'Programmed');
+    let writes = 0;
+    for (const setVerdict of sets) {
+      const set = stores.listenerSets.getByName(setVerdict.name, setVerdict.namespace);
+      if (!set) continue;
+      const status = listenerSetStatus(setVerdict, set.metadata.generation ?? 0, state, programmed);
+      const written = await writeOwnStatus(set, 'ListenerSet', owner, logger, async () => {
+        try {
+          return (await statusWriter.apply(listenerSets, set, { ...status }, LIST_KEYS)).written;
+        } catch (error) {
+          if (isNotFound(error)) return false;
+          throw error;
+        }
+      });
+      if (written) writes++;
+    }
+    if (writes > 0) logger.info('wrote ListenerSet status', { step: 'status', listenerSets: writes, gateway: objectKey(gateway) });
+  }
+
   async function writeGatewayStatus(gateway: CachedGateway, result: ResolveResult, state: ProgrammedState, logger: Logger): Promise<void> {
     const verdict = result.verdicts.gateway;
     if (!verdict) return;
     const status = gatewayStatus(verdict, gateway.metadata.generation ?? 0, state, gateway.status);
-    const written = await statusWriter.apply(gateways, gateway, { ...status }, LIST_KEYS);
+    // Written only where the hub serves ListenerSets (the field came with them), 0 when none is attached.
+    const attached = stores.listenerSets ? { attachedListenerSets: verdict.attachedListenerSets ?? 0 } : {};
+    const written = await statusWriter.apply(gateways, gateway, { ...status, ...attached }, LIST_KEYS);
     const programmedNow = status.conditions.find((c) => c.type === 'Programmed');
     if (!written.written) return;
     logger.info('wrote the Gateway status', { step: 'status', programmed: programmedNow?.status, reason: programmedNow?.reason });

@@ -1,7 +1,7 @@
 import type { Condition, GatewayStatus } from '@fleet-gateway/api-types';
 import type { ReconcileReason, ReconcileReport } from '@fleet-gateway/azure-frontdoor';
 import { capMessage } from '@fleet-gateway/controller';
-import type { GatewayVerdict, VerdictCondition } from '@fleet-gateway/model';
+import type { GatewayVerdict, ListenerVerdict, VerdictCondition } from '@fleet-gateway/model';
 
 /** Our condition beside Accepted and Programmed while this hub runs with `--enable-afd=false`. */
 export const AFD_RECONCILIATION_CONDITION = 'networking.fleet.azure.com/AzureFrontDoorReconciliation';
@@ -159,6 +159,41 @@ function listenerDomainCondition(state: ProgrammedState, listener: string, progr
   };
 }
 
+/**
+ * One listener's status, of the Gateway or of a ListenerSet: its conditions from resolve and, unless resolve already
+ * says it is not programmed, a Programmed that follows the Gateway's, or says which DNS records its custom domains
+ * await. `modelListener` is its name in the model (libs/model listenerId), under which the domain reports file it;
+ * `generation` that of the object the listener is written in (a ListenerSet's own), the Gateway's by default.
+ */
+export function listenerStatus(
+  listener: ListenerVerdict,
+  modelListener: string,
+  state: ProgrammedState,
+  gatewayProgrammed: VerdictCondition | undefined,
+  generation = gatewayProgrammed?.observedGeneration,
+) {
+  const own = listener.conditions.some((c) => c.type === 'Programmed');
+  const programmed = gatewayProgrammed && { ...gatewayProgrammed, observedGeneration: generation ?? gatewayProgrammed.observedGeneration };
+  const follow: VerdictCondition[] =
+    own || !programmed
+      ? []
+      : [
+          listenerDomainCondition(state, modelListener, programmed) ?? {
+            type: 'Programmed',
+            status: programmed.status,
+            reason: programmed.reason,
+            message: programmed.status === 'True' ? 'listener is programmed' : `the Gateway is not programmed: ${programmed.reason}`,
+            observedGeneration: programmed.observedGeneration,
+          },
+        ];
+  return {
+    name: listener.name,
+    supportedKinds: listener.supportedKinds.map((k) => ({ ...k })),
+    attachedRoutes: listener.attachedRoutes,
+    conditions: [...listener.conditions, ...follow],
+  };
+}
+
 function reconciliationCondition(state: ProgrammedState, generation: number): VerdictCondition[] {
   if (state.kind !== 'disabled') return [];
   return [
@@ -216,27 +251,7 @@ export function gatewayStatus(
     ...azureDataCondition(state, generation),
   ];
   const gatewayProgrammed = conditions.find((c) => c.type === 'Programmed');
-  const listeners = verdict.listeners.map((l) => {
-    const own = l.conditions.some((c) => c.type === 'Programmed');
-    const follow: VerdictCondition[] =
-      own || !gatewayProgrammed
-        ? []
-        : [
-            listenerDomainCondition(state, l.name, gatewayProgrammed) ?? {
-              type: 'Programmed',
-              status: gatewayProgrammed.status,
-              reason: gatewayProgrammed.reason,
-              message: gatewayProgrammed.status === 'True' ? 'listener is programmed' : `the Gateway is not programmed: ${gatewayProgrammed.reason}`,
-              observedGeneration: gatewayProgrammed.observedGeneration,
-            },
-          ];
-    return {
-      name: l.name,
-      supportedKinds: l.supportedKinds.map((k) => ({ ...k })),
-      attachedRoutes: l.attachedRoutes,
-      conditions: [...l.conditions, ...follow],
-    };
-  });
+  const listeners = verdict.listeners.map((l) => listenerStatus(l, l.name, state, gatewayProgrammed));
   const host = state.kind === 'reconciled' ? state.report.endpointHostName : undefined;
   // A failed read says nothing about the endpoint: the address it had stays (DNS and health checks follow it).
   const keepAddresses = state.kind !== 'reconciled' || readFailed(state);

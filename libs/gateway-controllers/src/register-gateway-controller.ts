@@ -16,11 +16,13 @@ import type { Registry } from 'prom-client';
 import {
   gateways,
   httpRoutes,
+  listenerSets,
   namespaces,
   referenceGrants,
   type CachedGateway,
   type CachedGatewayClass,
   type CachedHTTPRoute,
+  type CachedListenerSet,
   type CachedNamespace,
   type CachedReferenceGrant,
 } from './gateway-api-resources.js';
@@ -31,8 +33,19 @@ import {
   GATEWAYS_BY_CLASS,
   GATEWAYS_BY_HOSTNAME,
   heldHostnamesOf,
+  heldListenerSetHostnamesOf,
+  LISTENER_SETS_BY_HOSTNAME,
+  LISTENER_SETS_BY_PARENT,
+  listenerSetHostnamesOf,
   listenerHostnamesOf,
+  parentGatewayOfListenerSet,
   parentGatewaysOf,
+  parentListenerSetsOf,
+  ROUTES_BY_PARENT_LISTENER_SET,
+  ROUTES_BY_STATUS_LISTENER_SET,
+  statusParentListenerSetsOf,
+  ROUTES_WITH_LISTENER_SET_STATUS,
+  withListenerSetStatusOf,
   ROUTES_BY_BACKEND,
   ROUTES_BY_PARENT,
   ROUTES_BY_STATUS_PARENT,
@@ -62,6 +75,8 @@ export interface GatewayControllerOptions extends SharedInformerSettings {
   readonly concurrency?: number;
   readonly fieldManager?: string;
   readonly newRequestMessage?: () => string;
+  /** Whether the hub serves ListenerSets (servesKind of servedGatewayApi): only then are they watched. */
+  readonly listenerSets?: boolean;
 }
 
 export interface GatewayControllers {
@@ -70,6 +85,8 @@ export interface GatewayControllers {
   readonly httpRoutes: Informer<CachedHTTPRoute>;
   readonly referenceGrants: Informer<CachedReferenceGrant>;
   readonly namespaces: Informer<CachedNamespace>;
+  /** Absent when the hub does not serve ListenerSets. */
+  readonly listenerSets?: Informer<CachedListenerSet>;
   readonly statusWriter: StatusWriter;
 }
 
@@ -99,12 +116,28 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
         [ROUTES_BY_PARENT]: parentGatewaysOf,
         [ROUTES_BY_STATUS_PARENT]: statusParentGatewaysOf,
         [ROUTES_BY_BACKEND]: backendServiceImportsOf,
+        [ROUTES_BY_PARENT_LISTENER_SET]: parentListenerSetsOf,
+        [ROUTES_BY_STATUS_LISTENER_SET]: statusParentListenerSetsOf,
+        [ROUTES_WITH_LISTENER_SET_STATUS]: withListenerSetStatusOf,
         [namespaceIndexName]: namespaceIndex,
       },
     }),
   );
   const grantInformer = manager.addInformer(new Informer<CachedReferenceGrant>({ ...common, resource: referenceGrants }));
   const namespaceInformer = manager.addInformer(new Informer<CachedNamespace>({ ...common, resource: namespaces }));
+  const listenerSetInformer = options.listenerSets
+    ? manager.addInformer(
+        new Informer<CachedListenerSet>({
+          ...common,
+          resource: listenerSets,
+          indexers: {
+            [LISTENER_SETS_BY_PARENT]: parentGatewayOfListenerSet,
+            [LISTENER_SETS_BY_HOSTNAME]: listenerSetHostnamesOf,
+            [namespaceIndexName]: namespaceIndex,
+          },
+        }),
+      )
+    : undefined;
   options.internalServiceExports.store.addIndex(EXPORTS_BY_GATEWAY, statusGatewaysOf);
 
   const fieldManager = options.fieldManager ?? GATEWAY_FIELD_MANAGER;
@@ -117,6 +150,7 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
     serviceImports: options.serviceImports.store,
     internalServiceExports: options.internalServiceExports.store,
     namespaces: namespaceInformer.store,
+    ...(listenerSetInformer ? { listenerSets: listenerSetInformer.store } : {}),
   };
   const controller = manager.addController(
     new Controller({
@@ -138,7 +172,14 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
       }),
     }),
   );
-  const gatewaysOfRoutes = (routes: readonly CachedHTTPRoute[]) => keys([...new Set(routes.flatMap(parentGatewaysOf))]);
+  // A route naming a ListenerSet belongs to the ListenerSet's Gateway.
+  const gatewaysOfSets = (setKeys: readonly string[]) =>
+    setKeys.flatMap((k) => {
+      const set = listenerSetInformer?.store.get(k);
+      return set ? parentGatewayOfListenerSet(set) : [];
+    });
+  const gatewaysOfRoutes = (routes: readonly CachedHTTPRoute[]) =>
+    keys([...new Set(routes.flatMap((r) => [...parentGatewaysOf(r), ...gatewaysOfSets(parentListenerSetsOf(r))]))]);
   const routesOfImports = (importKeys: readonly string[]) => importKeys.flatMap((k) => routeInformer.store.byIndex(ROUTES_BY_BACKEND, k));
 
   controller.watch(gatewayInformer);
@@ -146,10 +187,13 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
   // goes), those whose hostnames can contest its own look again, and so they do when its status shows it took or
   // let go of a hostname (a holder ranks first). Its other status writes change no claim, so they wake no one else:
   // a failing Gateway's backoff must not be cut short by its neighbours' progress.
-  const sharingHostnames = (gateway: CachedGateway) =>
-    listenerHostnamesOf(gateway).flatMap((h) =>
-      gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`),
-    );
+  // Gateways with a listener, or a ListenerSet listener, under one of these hostname claim keys.
+  const claimingKeys = (keys: readonly string[]) =>
+    keys.flatMap((h) => [
+      ...gatewayInformer.store.byIndex(GATEWAYS_BY_HOSTNAME, h).map((g) => `${g.metadata.namespace}/${g.metadata.name}`),
+      ...(listenerSetInformer?.store.byIndex(LISTENER_SETS_BY_HOSTNAME, h).flatMap(parentGatewayOfListenerSet) ?? []),
+    ]);
+  const sharingHostnames = (gateway: CachedGateway) => claimingKeys(listenerHostnamesOf(gateway));
   gatewayInformer.subscribe((event) => {
     if (event.type === 'resynced') return;
     if (
@@ -168,13 +212,47 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
       .byIndex(GATEWAYS_BY_CLASS, gatewayClass.metadata.name ?? '')
       .map((g) => ({ namespace: g.metadata.namespace ?? '', name: g.metadata.name ?? '' })),
   );
-  controller.watch(routeInformer, (route) => keys([...new Set([...parentGatewaysOf(route), ...statusParentGatewaysOf(route)])]));
+  controller.watch(routeInformer, (route) =>
+    keys([
+      ...new Set([
+        ...parentGatewaysOf(route),
+        ...statusParentGatewaysOf(route),
+        ...gatewaysOfSets([...parentListenerSetsOf(route), ...statusParentListenerSetsOf(route)]),
+      ]),
+    ]),
+  );
+  if (listenerSetInformer) {
+    // A ListenerSet's spec (or its coming and going) changes its Gateway, the old one too when its parentRef moved;
+    // the status this controller writes on it does not, unless it took or let go of a hostname.
+    listenerSetInformer.subscribe((event) => {
+      if (event.type === 'resynced') return;
+      const specChanged = event.type !== 'updated' || event.old.metadata.generation !== event.object.metadata.generation;
+      if (!specChanged && heldListenerSetHostnamesOf(event.old) === heldListenerSetHostnamesOf(event.object)) return;
+      const sets = [event.object, ...(event.type === 'updated' ? [event.old] : [])];
+      const parents = new Set(sets.flatMap(parentGatewayOfListenerSet));
+      // Its hostnames are claims of its Gateway's profile: the Gateways sharing them look again, as for a Gateway's own.
+      const others = new Set(claimingKeys(sets.flatMap(listenerSetHostnamesOf)).filter((k) => !parents.has(k)));
+      for (const request of keys([...(specChanged ? parents : []), ...others])) controller.enqueue(request);
+    });
+  }
   controller.watch(options.serviceImports, (si) => gatewaysOfRoutes(routesOfImports([`${si.metadata.namespace}/${si.metadata.name}`])));
   controller.watch(options.internalServiceExports, (ise) => gatewaysOfRoutes(routesOfImports(exportedServiceOf(ise))));
   controller.watch(grantInformer, (grant) => {
     const from = new Set((grant.spec?.from ?? []).map((f) => f.namespace));
     return gatewaysOfRoutes([...from].flatMap((ns) => routeInformer.store.byIndex(namespaceIndexName, ns)));
   });
-  controller.watch(namespaceInformer, (ns) => gatewaysOfRoutes(routeInformer.store.byIndex(namespaceIndexName, ns.metadata.name ?? '')));
-  return { controller, gateways: gatewayInformer, httpRoutes: routeInformer, referenceGrants: grantInformer, namespaces: namespaceInformer, statusWriter };
+  controller.watch(namespaceInformer, (ns) => {
+    const name = ns.metadata.name ?? '';
+    const sets = listenerSetInformer?.store.byIndex(namespaceIndexName, name) ?? [];
+    return [...gatewaysOfRoutes(routeInformer.store.byIndex(namespaceIndexName, name)), ...keys([...new Set(sets.flatMap(parentGatewayOfListenerSet))])];
+  });
+  return {
+    controller,
+    gateways: gatewayInformer,
+    httpRoutes: routeInformer,
+    referenceGrants: grantInformer,
+    namespaces: namespaceInformer,
+    ...(listenerSetInformer ? { listenerSets: listenerSetInformer } : {}),
+    statusWriter,
+  };
 }

@@ -19,6 +19,8 @@ export interface HubControllerOptions extends SharedInformerSettings {
   /** The Fleet CRD prerequisite (FleetCrdPrerequisite): while it fails, Fleet and Gateway reconciles write nothing. */
   readonly prerequisite?: { check(): CheckResult };
   readonly newRequestMessage?: () => string;
+  /** Whether the hub serves ListenerSets (servesKind of servedGatewayApi): only then are they watched. */
+  readonly listenerSets?: boolean;
 }
 
 export interface HubControllers {
@@ -48,6 +50,7 @@ export function registerHubControllers(options: HubControllerOptions): HubContro
     ...(options.azure ? { azure: options.azure } : {}),
     ...(prerequisite ? { prerequisite } : {}),
     ...(options.newRequestMessage ? { newRequestMessage: options.newRequestMessage } : {}),
+    ...(options.listenerSets ? { listenerSets: true } : {}),
   });
   return { fleet, classes, gateway };
 }

@@ -69,4 +69,15 @@ describe('route status', () => {
     // Our own current entries are replaced, so they take no room.
     expect(withinParentLimit([...others.slice(0, 29), entry('shared')], ours, rule)).toEqual({ entries: ours, leftOut: 0 });
   });
+
+  it('owns our entries about the Gateway and about its ListenerSets, not those about another Gateway’s ListenerSet', () => {
+    const setEntry = (namespace: string, name: string) =>
+      ({ parentRef: { kind: 'ListenerSet', name, namespace }, controllerName: CONTROLLER_NAME, conditions: [] }) as unknown as RouteParentStatus;
+    const rule = routeParentRule('team-a', 'infra/shared', new Set(['team-a/mine']));
+    expect(rule.isOurs(entry('shared'))).toBe(true);
+    expect(rule.isOurs(setEntry('team-a', 'mine'))).toBe(true);
+    expect(rule.isOurs(setEntry('team-a', 'elsewhere'))).toBe(false);
+    // A ListenerSet named like the Gateway is not the Gateway.
+    expect(routeParentRule('infra', 'infra/shared').isOurs(setEntry('infra', 'shared'))).toBe(false);
+  });
 });

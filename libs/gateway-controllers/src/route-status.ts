@@ -3,7 +3,7 @@ import { describeRef, type FailureReport, type RoutePlanProblems } from '@fleet-
 import { describeFailure } from '@fleet-gateway/arm-runtime';
 import type { OwnedEntryRule } from '@fleet-gateway/controller';
 import { CONTROLLER_NAME, withdrawalsNotMade, type RouteVerdict, type VerdictCondition } from '@fleet-gateway/model';
-import { gatewayParentKey } from './gateway-indexes.js';
+import { gatewayParentKey, listenerSetParentKey } from './gateway-indexes.js';
 import type { ProgrammedState } from './gateway-status.js';
 
 /**
@@ -62,13 +62,19 @@ export function withinParentLimit(current: readonly RouteParentStatus[], entries
 
 /**
  * Which entries of a route's `status.parents` this Gateway's reconcile owns: ours (controllerName) and about this
- * Gateway. Other controllers' entries, and ours about other Gateways, are left as they are.
+ * Gateway (`gatewayKey`; none when undefined) or one of `listenerSets` (`<namespace>/<name>`: those naming it, or those
+ * gone). Other controllers' entries, and ours about other Gateways, are left as they are.
  */
-export function routeParentRule(routeNamespace: string, gatewayKey: string): OwnedEntryRule<RouteParentStatus> {
-  return {
-    keyFields: ['parentRef', 'controllerName'],
-    isOurs: (entry) => entry.controllerName === CONTROLLER_NAME && gatewayParentKey(routeNamespace, entry.parentRef) === gatewayKey,
+export function routeParentRule(
+  routeNamespace: string,
+  gatewayKey: string | undefined,
+  listenerSets: ReadonlySet<string> = new Set(),
+): OwnedEntryRule<RouteParentStatus> {
+  const about = (ref: RouteParentStatus['parentRef']) => {
+    const set = listenerSetParentKey(routeNamespace, ref);
+    return set === undefined ? gatewayParentKey(routeNamespace, ref) === gatewayKey : listenerSets.has(set);
   };
+  return { keyFields: ['parentRef', 'controllerName'], isOurs: (entry) => entry.controllerName === CONTROLLER_NAME && about(entry.parentRef) };
 }
 
 /**

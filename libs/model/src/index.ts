@@ -3,6 +3,7 @@ export { acceptedSpecKey, acceptedSpecsDue, acceptedSpecsOf, acceptedSpecValue, 
 export { claimsOf, hostnameClaimKey } from './resolve/hostname-claims.js';
 export type { HubInputs } from './resolve/hub-inputs.js';
 export { HubInputsError, readHubInputs, writeHubInputs } from './resolve/hub-inputs.js';
+export { listenerSetParent } from './resolve/listener-owner.js';
 export { resolveGateway } from './resolve/resolve-gateway.js';
 export type { ResolveResult } from './resolve/resolve-result.js';
 
@@ -54,6 +55,7 @@ export { renderVerdictTable, verdictCatalog } from './verdicts/verdict-catalog.j
 export type {
   GatewayClassVerdict,
   GatewayVerdict,
+  ListenerSetVerdict,
   ListenerVerdict,
   ParentRefAsWritten,
   RouteParentVerdict,

@@ -20,6 +20,7 @@ import type { GatewayStores } from '../gateway-inputs.js';
 import type { AzureFrontDoorAccess } from '../gateway-reconciler.js';
 import type { GatewayControllers } from '../register-gateway-controller.js';
 import { registerHubControllers } from '../register-hub-controllers.js';
+import { servedGatewayApi, servesKind } from '../served-gateway-api.js';
 
 /**
  * Test-only: one real kube-apiserver with the Gateway API and Fleet CRDs, the Azure emulator, and the hub's
@@ -84,13 +85,17 @@ export interface HubUnderTestOptions {
   readonly limiter?: RateLimiterOptions;
   /** The ARM clients' retry and bounds (request timeout, Retry-After cap); default the harness's fast retries. */
   readonly retry?: RetryOptions;
-  /** The Gateway API release whose standard CRDs the hub serves (default: the harness's, `GATEWAY_API_VERSION`). */
+  /** The Gateway API release whose CRDs the hub serves (default: the control plane's, `GATEWAY_API_VERSION`). */
   readonly gatewayApiVersion?: GatewayApiVersion;
+  /** Namespaces created beside the app's (default none). */
+  readonly namespaces?: readonly string[];
 }
 
 export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
   const members = options.members ?? MEMBERS;
-  const { plane, client } = await startHubPlane({ namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`)] });
+  const { plane, client } = await startHubPlane({
+    namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`), ...(options.namespaces ?? [])],
+  });
   await plane.installCrds('hub', {
     gatewayApi: 'standard',
     fleet: true,
@@ -136,7 +141,10 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             ...(agent.profileQuota !== undefined ? { profileQuota: agent.profileQuota } : {}),
             ...(elector ? { writeFence: manager.leaseFence(HUB_LEASE_TIMINGS.leaseDurationMs - HUB_LEASE_TIMINGS.renewDeadlineMs)! } : {}),
           };
+    // As apps/hub-gateway does: ListenerSets are watched where the hub serves them.
+    const listenerSets = servesKind(await servedGatewayApi(client), 'ListenerSet');
     const { fleet, classes, gateway } = registerHubControllers({
+      listenerSets,
       manager,
       client,
       logger,
@@ -161,6 +169,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
         serviceImports: fleet.serviceImports.store,
         internalServiceExports: fleet.internalServiceExports.store,
         namespaces: gateway.namespaces.store,
+        ...(gateway.listenerSets ? { listenerSets: gateway.listenerSets.store } : {}),
       },
       stop: async () => {
         running.delete(agentHandle);

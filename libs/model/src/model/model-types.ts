@@ -2,7 +2,7 @@ import type { DeletionPolicy, MinimumTlsVersion, OriginConnectivity, ProbeProtoc
 
 /** Where a model node came from: the object, and the part of it (listener name, `rule/2`, ...). */
 export interface SourceRef {
-  readonly kind: 'Gateway' | 'HTTPRoute' | 'ServiceImport' | 'InternalServiceExport';
+  readonly kind: 'Gateway' | 'ListenerSet' | 'HTTPRoute' | 'ServiceImport' | 'InternalServiceExport';
   readonly namespace: string;
   readonly name: string;
   readonly section?: string;

@@ -17,13 +17,25 @@ export interface ListenerAttachment {
   readonly refused: readonly { readonly host: string; readonly problem: string }[];
 }
 
+/** The object a parentRef selects listeners of: the Gateway, or a ListenerSet attached to it, with its listeners. */
+export interface ListenerParent {
+  readonly kind: 'Gateway' | 'ListenerSet';
+  readonly namespace: string;
+  readonly name: string;
+  readonly listeners: readonly ListenerResult[];
+}
+
 /**
- * `counted` are the listeners the parentRef selects and whose allowedRoutes admit the route: Gateway API counts the
+ * `counted` are the ids (listenerId) of the listeners the parentRef selects and whose allowedRoutes admit the route: Gateway API counts the
  * route in their attachedRoutes whatever the hostnames, the route's status or the listener's status.
  */
 export type ParentAttachment =
   | { readonly ok: true; readonly attachments: readonly ListenerAttachment[]; readonly counted: readonly string[] }
   | { readonly ok: false; readonly reason: string; readonly message: string; readonly counted: readonly string[] };
+
+export function targetsListenerSet(route: HTTPRoute, ref: ParentReference, key: string): boolean {
+  return (ref.group ?? GATEWAY_GROUP) === GATEWAY_GROUP && ref.kind === 'ListenerSet' && `${ref.namespace ?? route.metadata.namespace}/${ref.name}` === key;
+}
 
 export function targetsGateway(route: HTTPRoute, ref: ParentReference, gateway: Gateway): boolean {
   return (
@@ -34,10 +46,11 @@ export function targetsGateway(route: HTTPRoute, ref: ParentReference, gateway: 
   );
 }
 
-function namespaceAllowed(listener: ListenerResult, routeNamespace: string, gateway: Gateway, index: InputIndex): boolean {
+/** `Same` is the namespace of the object the listener is written in (a ListenerSet's own, for its listeners). */
+function namespaceAllowed(listener: ListenerResult, routeNamespace: string, index: InputIndex): boolean {
   const from = listener.allowedRoutes?.namespaces?.from ?? 'Same';
   if (from === 'All') return true;
-  if (from === 'Same') return routeNamespace === gateway.metadata.namespace;
+  if (from === 'Same') return routeNamespace === listener.owner.namespace;
   const selector = listener.allowedRoutes?.namespaces?.selector;
   const labels = index.namespaceLabels(routeNamespace);
   return !!selector && !!labels && selectorMatches(selector, labels);
@@ -54,6 +67,7 @@ function intersectingHostnames(listener: ListenerResult, routeHostnames: readonl
  * route may serve no host through a listener whose hosts a more specific sibling takes.
  */
 function isolate(listener: ListenerResult, routeHostnames: readonly string[], siblings: readonly ListenerResult[]): ListenerAttachment {
+  // The Gateway's and its ListenerSets' listeners are one list: isolation is judged across all of them.
   const peers = siblings.filter((s) => s.protocol === listener.protocol && s.port === listener.port);
   const hostnames: string[] = [];
   const isolated: { host: string; listener: string }[] = [];
@@ -72,22 +86,27 @@ function isolate(listener: ListenerResult, routeHostnames: readonly string[], si
   return { listener, hostnames, isolated, refused };
 }
 
-/** Gateway API attachment of one parentRef: sectionName/port, then allowedRoutes, then hostname intersection. */
+/**
+ * Gateway API attachment of one parentRef: sectionName/port among the parent's listeners, then allowedRoutes, then
+ * hostname intersection; listener isolation among `siblings`, every listener of the Gateway and its ListenerSets.
+ */
 export function attachParentRef(
   route: HTTPRoute,
   ref: ParentReference,
-  gateway: Gateway,
-  listeners: readonly ListenerResult[],
+  parent: ListenerParent,
+  siblings: readonly ListenerResult[],
   index: InputIndex,
 ): ParentAttachment {
-  const matching = listeners.filter((l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port));
+  const matching = parent.listeners.filter(
+    (l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port),
+  );
   const where = [ref.sectionName && `sectionName ${ref.sectionName}`, ref.port !== undefined && `port ${ref.port}`].filter(Boolean).join(' and ');
   if (matching.length === 0) {
-    return { ok: false, reason: 'NoMatchingParent', message: `no listener of Gateway ${gateway.metadata.name} matches ${where}`, counted: [] };
+    return { ok: false, reason: 'NoMatchingParent', message: `no listener of ${parent.kind} ${parent.name} matches ${where}`, counted: [] };
   }
   const routeNamespace = route.metadata.namespace ?? '';
   const takesRoutes = (l: ListenerResult) => l.supportedKinds.some((k) => k.kind === 'HTTPRoute');
-  const allowed = matching.filter((l) => takesRoutes(l) && namespaceAllowed(l, routeNamespace, gateway, index));
+  const allowed = matching.filter((l) => takesRoutes(l) && namespaceAllowed(l, routeNamespace, index));
   if (allowed.length === 0) {
     // Each listener's own cause: an invalid listener says so, rather than seeming to refuse the namespace.
     const refusing = matching.filter(takesRoutes).map((l) => l.name);
@@ -99,10 +118,10 @@ export function attachParentRef(
     ];
     return { ok: false, reason: 'NotAllowedByListeners', message: why.join('; '), counted: [] };
   }
-  const counted = allowed.map((l) => l.name);
+  const counted = allowed.map((l) => l.id);
   const routeHostnames = [...new Set(route.spec.hostnames ?? [])];
   const intersecting = allowed.filter((listener) => intersectingHostnames(listener, routeHostnames).length > 0);
-  const attachments = intersecting.map((listener) => isolate(listener, routeHostnames, listeners));
+  const attachments = intersecting.map((listener) => isolate(listener, routeHostnames, siblings));
   if (attachments.length === 0) {
     const listenerHosts = allowed.map((l) => `${l.name} (${l.hostname === ANY_HOSTNAME ? 'any host' : l.hostname})`);
     return {

@@ -24,11 +24,12 @@ function render(result: ResolveResult): string {
 
 function conditionKeys(result: ResolveResult): string[] {
   const key = (object: string) => (c: VerdictCondition) => `${object} | ${c.type} | ${c.status} | ${c.reason}`;
-  const { gatewayClass, gateway, routes } = result.verdicts;
+  const { gatewayClass, gateway, listenerSets, routes } = result.verdicts;
   return [
     ...(gatewayClass?.conditions ?? []).map(key('GatewayClass')),
     ...(gateway?.conditions ?? []).map(key('Gateway')),
     ...(gateway?.listeners ?? []).flatMap((l) => l.conditions.map(key('Listener'))),
+    ...(listenerSets ?? []).flatMap((s) => [...s.conditions.map(key('ListenerSet')), ...s.listeners.flatMap((l) => l.conditions.map(key('Listener')))]),
     ...routes.flatMap((r) => r.parents.flatMap((p) => p.conditions.map(key('HTTPRoute parent')))),
   ];
 }

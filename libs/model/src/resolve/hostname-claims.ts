@@ -1,4 +1,5 @@
-import type { Gateway } from '@fleet-gateway/api-types';
+import type { Gateway, GatewayListener, ListenerSet } from '@fleet-gateway/api-types';
+import { listenerId, listenerSetOwner, listenerSetParent } from './listener-owner.js';
 import { namespacedName } from '../model/names.js';
 import { compareText } from '@fleet-gateway/api-types';
 import { isServedListener } from './served-listeners.js';
@@ -42,12 +43,19 @@ export function hostnamesContest(a: string, b: string): boolean {
   return wildcard !== undefined && !other.startsWith('*.') && hostnameClaimKey(other) === wildcard;
 }
 
-function standingOf(gateway: Gateway, listeners: readonly string[]): ClaimStanding {
-  const statuses = (gateway.status?.listeners ?? []).filter((s) => listeners.includes(s.name));
-  const holding = statuses.flatMap((s) => s.conditions.filter((c) => c.type === 'Conflicted' && c.status === 'False'));
+type ListenerStatuses = NonNullable<NonNullable<Gateway['status']>['listeners']>;
+
+/** How firmly the listeners `names` of an object of `generation` hold their hostname, from the status we wrote on it. */
+function standingIn(statuses: ListenerStatuses | undefined, generation: number, names: readonly string[]): ClaimStanding {
+  const holding = (statuses ?? [])
+    .filter((s) => names.includes(s.name))
+    .flatMap((s) => s.conditions.filter((c) => c.type === 'Conflicted' && c.status === 'False'));
   if (holding.length === 0) return 'claimed';
-  const generation = gateway.metadata.generation ?? 0;
   return holding.some((c) => (c.observedGeneration ?? 0) === generation) ? 'held' : 'held-before';
+}
+
+function standingOf(gateway: Gateway, listeners: readonly string[]): ClaimStanding {
+  return standingIn(gateway.status?.listeners, gateway.metadata.generation ?? 0, listeners);
 }
 
 /** The Gateway's claims, one per hostname of its served listeners (a listener without a hostname claims nothing). */
@@ -65,6 +73,33 @@ export function claimsOf(gateway: Gateway): HostnameClaim[] {
     ...(createdAt ? { createdAt } : {}),
     standing: standingOf(gateway, listeners),
   }));
+}
+
+/** A listener of a ListenerSet attached to a Gateway: its hostname is a custom domain of that Gateway's profile. */
+export interface ListenerSetListener {
+  readonly set: ListenerSet;
+  readonly listener: GatewayListener;
+}
+
+/**
+ * The Gateway's claims through its ListenerSets' listeners, one per listener with a hostname, each standing as the
+ * ListenerSet's own listener status says (it is written there, not on the Gateway).
+ */
+export function listenerSetClaimsOf(gateway: Gateway, listeners: readonly ListenerSetListener[]): HostnameClaim[] {
+  const name = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
+  const createdAt = gateway.metadata.creationTimestamp;
+  return listeners.flatMap(({ set, listener }) => {
+    if (!listener.hostname || !isServedListener(listener)) return [];
+    return [
+      {
+        hostname: listener.hostname,
+        gateway: name,
+        listeners: [listenerId(listenerSetOwner(set), listener.name)],
+        ...(createdAt ? { createdAt } : {}),
+        standing: standingIn(set.status?.listeners as ListenerStatuses | undefined, set.metadata.generation ?? 0, [listener.name]),
+      },
+    ];
+  });
 }
 
 /**
@@ -111,15 +146,31 @@ export function decideHostnameClaims(claims: readonly HostnameClaim[]): Map<Host
   return lostTo;
 }
 
+/** The listeners of ListenerSets besides a Gateway's own that claim hostnames for it. */
+export interface ListenerSetClaims {
+  /** The Gateway's own ListenerSet listeners to judge (admitted, and valid otherwise). */
+  readonly own?: readonly ListenerSetListener[];
+  /**
+   * The other Gateways' ListenerSet listeners: only those their Gateway's reconcile has judged holding their hostname
+   * (their status says so) count, since whether a ListenerSet is admitted is that Gateway's to decide.
+   */
+  readonly others?: readonly ListenerSetListener[];
+}
+
 /**
- * The hostnames of `gateway` that another Gateway of this controller holds, with that holder: AFD serves a custom
- * domain from one profile only, and every Gateway has its own profile.
+ * The hostnames of `gateway` (its own listeners', and `sets.own`) that another Gateway of this controller holds, with
+ * that holder: AFD serves a custom domain from one profile only, and every Gateway has its own profile.
  */
-export function hostnamesHeldElsewhere(gateway: Gateway, others: readonly Gateway[]): Map<string, HostnameClaim> {
-  const own = claimsOf(gateway);
-  const self = own[0]?.gateway;
-  if (!self) return new Map();
-  const rivals = others.flatMap((o) => (namespacedName(o.metadata.namespace ?? '', o.metadata.name ?? '') === self ? [] : claimsOf(o)));
+export function hostnamesHeldElsewhere(gateway: Gateway, others: readonly Gateway[], sets: ListenerSetClaims = {}): Map<string, HostnameClaim> {
+  const self = namespacedName(gateway.metadata.namespace ?? '', gateway.metadata.name ?? '');
+  const own = [...claimsOf(gateway), ...listenerSetClaimsOf(gateway, sets.own ?? [])];
+  if (own.length === 0) return new Map();
+  const rivals = others.flatMap((o) => {
+    const key = namespacedName(o.metadata.namespace ?? '', o.metadata.name ?? '');
+    if (key === self) return [];
+    const throughSets = (sets.others ?? []).filter(({ set }) => listenerSetParent(set) === key);
+    return [...claimsOf(o), ...listenerSetClaimsOf(o, throughSets).filter((c) => c.standing !== 'claimed')];
+  });
   const lostTo = decideHostnameClaims([...own, ...rivals]);
   return new Map(own.flatMap((c) => (lostTo.has(c) ? [[c.hostname, lostTo.get(c) as HostnameClaim] as const] : [])));
 }

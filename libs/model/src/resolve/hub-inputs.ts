@@ -1,5 +1,5 @@
 import { gatewayContract, isSku, type Sku } from '@fleet-gateway/annotations';
-import type { Gateway, GatewayClass, HTTPRoute, InternalServiceExport, ReferenceGrant, ServiceImport } from '@fleet-gateway/api-types';
+import type { Gateway, GatewayClass, HTTPRoute, InternalServiceExport, ListenerSet, ReferenceGrant, ServiceImport } from '@fleet-gateway/api-types';
 import { parse, stringify } from 'yaml';
 
 /** Labels of a namespace, for listeners that select route namespaces by label. */
@@ -30,6 +30,13 @@ export interface HubInputs {
    * them holds conflicts.
    */
   readonly otherGateways?: readonly Gateway[];
+  /**
+   * The ListenerSets naming one of `otherGateways`, with their status: a listener that status says holds its hostname
+   * claims it for that Gateway's profile.
+   */
+  readonly otherListenerSets?: readonly ListenerSet[];
+  /** The ListenerSets whose parentRef names the Gateway (others are ignored), with the routes naming them in httpRoutes. */
+  readonly listenerSets?: readonly ListenerSet[];
   readonly httpRoutes?: readonly HTTPRoute[];
   readonly referenceGrants?: readonly ReferenceGrant[];
   readonly serviceImports?: readonly ServiceImport[];
@@ -47,6 +54,8 @@ export class HubInputsError extends Error {
 
 const OBJECT_LISTS = {
   otherGateways: 'Gateway',
+  listenerSets: 'ListenerSet',
+  otherListenerSets: 'ListenerSet',
   httpRoutes: 'HTTPRoute',
   referenceGrants: 'ReferenceGrant',
   serviceImports: 'ServiceImport',

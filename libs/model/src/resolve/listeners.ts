@@ -2,7 +2,9 @@ import { parseListenerTlsOptions, RESERVED_PREFIX, formatAnnotationErrors, type 
 import type { Gateway, GatewayListener } from '@fleet-gateway/api-types';
 import { conditionsFor, joinMessages } from '../verdicts/conditions.js';
 import { ANY_HOSTNAME, type ModelListener } from '../model/model-types.js';
+import type { ListenerSetListener } from './hostname-claims.js';
 import { listenerConflicts } from './listener-conflicts.js';
+import { listenerId, type ListenerOwner } from './listener-owner.js';
 import { GATEWAY_GROUP } from '../model/names.js';
 import { isServedProtocol, SERVED_PORTS } from './served-listeners.js';
 import type { VerdictCondition } from '../verdicts/verdict-types.js';
@@ -17,7 +19,11 @@ export interface RouteKind {
 
 /** A listener as resolve sees it: its verdict (before attachment counts) and, when routable, its model node. */
 export interface ListenerResult {
+  /** The name as written (what a parentRef's sectionName selects and status reports). */
   readonly name: string;
+  /** Unique among the Gateway's merged listeners: the model listener's name (listenerId). */
+  readonly id: string;
+  readonly owner: ListenerOwner;
   readonly port: number;
   readonly hostname: string;
   readonly protocol: string;
@@ -75,8 +81,9 @@ function certificateProblem(listener: GatewayListener, tls: ListenerTlsConfig | 
   return listener.hostname === undefined ? undefined : managedCertificateHostProblem(listener.hostname);
 }
 
-function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: string | undefined): ListenerResult {
-  const { isTrue, isFalse } = conditionsFor(gateway.metadata.generation ?? 0);
+/** One listener of the Gateway or of a ListenerSet attached to it, judged the same way wherever it is written. */
+export function resolveListener(owner: ListenerOwner, listener: GatewayListener, conflict: string | undefined): ListenerResult {
+  const { isTrue, isFalse } = conditionsFor(owner.generation);
   const https = listener.protocol === 'HTTPS';
   const tls = https ? parseListenerTlsOptions(listener.tls?.options) : undefined;
   const problems = acceptanceProblems(listener, conflict, tls);
@@ -97,9 +104,13 @@ function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: 
   // Unsupported kinds beside a supported one leave the listener serving HTTPRoutes (the spec lists the valid kinds).
   const noKinds = kinds.supported.length === 0 ? kindsProblem : undefined;
   const problem = joinMessages([rejected?.message, noKinds, certificate]) || undefined;
-  if (problem) conditions.push(isFalse('Programmed', 'Invalid', problem));
+  // A conflicted listener says so on Programmed too (as Gateway API's conformance tests for ListenerSets expect).
+  if (problem) conditions.push(isFalse('Programmed', conflict ? 'HostnameConflict' : 'Invalid', problem));
+  const id = listenerId(owner, listener.name);
   const base = {
     name: listener.name,
+    id,
+    owner,
     port: listener.port,
     hostname: listener.hostname ?? ANY_HOSTNAME,
     protocol: listener.protocol,
@@ -110,21 +121,26 @@ function resolveListener(gateway: Gateway, listener: GatewayListener, conflict: 
   // A served protocol is implied when there is no problem; the check narrows the type.
   if (problem || !isServedProtocol(listener.protocol)) return { ...base, problem: problem ?? listener.protocol };
   const model: ModelListener = {
-    name: listener.name,
+    name: id,
     protocol: listener.protocol,
     port: listener.port,
     hostname: base.hostname,
     ...(tls?.ok && tls.config.certificate ? { tls: { certificate: tls.config.certificate, minimumTlsVersion: tls.config.minimumTlsVersion } } : {}),
-    source: { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', section: listener.name },
+    source: { kind: owner.kind, namespace: owner.namespace, name: owner.name, section: listener.name },
   };
   return { ...base, model };
 }
 
 /**
  * Validates every listener against what AFD can serve. Conflicts are judged among all listeners as written, and
- * against the listener hostnames of the hub's other Gateways of this controller.
+ * against the listener hostnames of the hub's other Gateways of this controller (and of their ListenerSets').
  */
-export function resolveListeners(gateway: Gateway, otherGateways: readonly Gateway[] = []): ListenerResult[] {
-  const conflicts = listenerConflicts(gateway, otherGateways);
-  return gateway.spec.listeners.map((l, i) => resolveListener(gateway, l, conflicts[i]));
+export function resolveListeners(gateway: Gateway, otherGateways: readonly Gateway[] = [], otherSets: readonly ListenerSetListener[] = []): ListenerResult[] {
+  const conflicts = listenerConflicts(gateway, otherGateways, otherSets);
+  const owner = gatewayOwner(gateway);
+  return gateway.spec.listeners.map((l, i) => resolveListener(owner, l, conflicts[i]));
+}
+
+export function gatewayOwner(gateway: Gateway): ListenerOwner {
+  return { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', generation: gateway.metadata.generation ?? 0 };
 }

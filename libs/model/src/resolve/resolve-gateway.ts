@@ -5,6 +5,8 @@ import { gatewayClassVerdict, gatewayConditions } from '../verdicts/gateway-verd
 import type { HubInputs } from './hub-inputs.js';
 import { indexInputs } from './input-index.js';
 import { resolveListeners, type ListenerResult } from './listeners.js';
+import { resolveListenerSets } from './listener-sets.js';
+import { attachedListenerSets, listenerSetVerdicts } from '../verdicts/listener-set-verdict.js';
 import type { GlobalGateway, HostRouting, ModelListener, ModelRoute, TrafficSplit } from '../model/model-types.js';
 import { CONTROLLER_NAME, namespacedName } from '../model/names.js';
 import { compareText } from '@fleet-gateway/api-types';
@@ -26,9 +28,9 @@ function hostAttachments(res: RouteResolution): HostAttachment[] {
     if (!attachment.ok) continue;
     for (const { listener, hostnames } of attachment.attachments) {
       if (!listener.model || hostnames.length === 0) continue;
-      const entry = byListener.get(listener.name) ?? { listener: listener.model, hostnames: new Set<string>() };
+      const entry = byListener.get(listener.id) ?? { listener: listener.model, hostnames: new Set<string>() };
       for (const h of hostnames) entry.hostnames.add(h);
-      byListener.set(listener.name, entry);
+      byListener.set(listener.id, entry);
     }
   }
   const created = res.route.metadata.creationTimestamp;
@@ -41,13 +43,13 @@ function hostAttachments(res: RouteResolution): HostAttachment[] {
   }));
 }
 
-function listenerVerdicts(listeners: readonly ListenerResult[], resolutions: readonly RouteResolution[]): ListenerVerdict[] {
-  return listeners.map((l) => ({
-    name: l.name,
-    supportedKinds: l.supportedKinds,
-    attachedRoutes: resolutions.filter((r) => r.parents.some((p) => p.attachment.counted.includes(l.name))).length,
-    conditions: l.conditions,
-  }));
+/** How many routes are counted on a listener (by its id: listeners of the Gateway and its ListenerSets count apart). */
+function attachedRoutesCounter(resolutions: readonly RouteResolution[]): (listenerId: string) => number {
+  return (id) => resolutions.filter((r) => r.parents.some((p) => p.attachment.counted.includes(id))).length;
+}
+
+function listenerVerdicts(listeners: readonly ListenerResult[], attachedRoutes: (listenerId: string) => number): ListenerVerdict[] {
+  return listeners.map((l) => ({ name: l.name, supportedKinds: l.supportedKinds, attachedRoutes: attachedRoutes(l.id), conditions: l.conditions }));
 }
 
 interface ModelParts {
@@ -107,8 +109,13 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   }
   const classVerdict = gatewayClassVerdict(gatewayClass);
   const config: AnnotationResult<GatewayConfig> = parseGatewayAnnotations(gateway.metadata.annotations, { defaultSku: inputs.controller.defaultSku });
-  const listeners = resolveListeners(gateway, inputs.otherGateways);
+  const otherSets = (inputs.otherListenerSets ?? []).flatMap((set) => set.spec.listeners.map((listener) => ({ set, listener })));
+  const listeners = resolveListeners(gateway, inputs.otherGateways, otherSets);
   const index = indexInputs(inputs);
+  const listenerSets = resolveListenerSets(gateway, listeners, inputs.listenerSets ?? [], inputs.otherGateways ?? [], otherSets, index);
+  // A ListenerSet listener in error takes no host from the Gateway's listeners through listener isolation.
+  const setListeners = listenerSets.flatMap((s) => s.listeners.filter((l) => !l.problem));
+  const siblings = [...listeners, ...setListeners];
   // Route verdicts depend on the SKU and the origin timeout. Each is read on its own, so that a valid explicit value
   // counts even while another key of the Gateway is invalid; an invalid one is unknown, never the default (a
   // Gateway error is reported once, on the Gateway, not again as derived errors on every route).
@@ -118,7 +125,16 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   // With other keys in error, an absent SKU may be a misspelled one: unknown too, never the default.
   const knownSku = sku.ok ? (sku.value ?? (config.ok ? inputs.controller.defaultSku : undefined)) : undefined;
   const refs = backendRefResolver(index, knownSku, gatewayRef);
-  const context = { gateway, listeners, index, refs, splits: trafficSplits(refs.backends), profileTimeoutSeconds: timeout.ok ? timeout.value : undefined };
+  const context = {
+    gateway,
+    listeners,
+    listenerSets,
+    siblings,
+    index,
+    refs,
+    splits: trafficSplits(refs.backends),
+    profileTimeoutSeconds: timeout.ok ? timeout.value : undefined,
+  };
   const gatewayKey = namespacedName(gatewayRef.namespace, gatewayRef.name);
   const servings = [...(inputs.httpRoutes ?? [])]
     .sort((a, b) => compareText(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareText(a.metadata.name ?? '', b.metadata.name ?? ''))
@@ -139,7 +155,13 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
   let model: GlobalGateway | undefined;
   if (config.ok && conditions[0]?.status === 'True') {
     const assemble = () =>
-      assembleModel(inputs, config.config, { listeners, routes: parts.routes, routing: parts.routing, backends: refs.backends, splits: context.splits.splits });
+      assembleModel(inputs, config.config, {
+        listeners: siblings,
+        routes: parts.routes,
+        routing: parts.routing,
+        backends: refs.backends,
+        splits: context.splits.splits,
+      });
     let normalized = normalize(assemble());
     // A structural error of some routes refuses those routes alone, however many rounds that takes; only an error of
     // the Gateway itself leaves it without a model.
@@ -154,6 +176,12 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
     else conditions = gatewayConditions(gateway, classVerdict, config, listeners, `the model is invalid: ${normalized.errors.join('; ')}`);
   }
   const { shadowed, caseCollisions } = parts;
+  const attachedRoutes = attachedRoutesCounter(resolutions);
+  const setVerdicts = listenerSetVerdicts(
+    listenerSets,
+    conditions.find((c) => c.type === 'Accepted'),
+    attachedRoutes,
+  );
   return {
     ...(model ? { model } : {}),
     verdicts: {
@@ -162,8 +190,10 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
         namespace: gateway.metadata.namespace ?? '',
         name: gateway.metadata.name ?? '',
         conditions,
-        listeners: listenerVerdicts(listeners, resolutions),
+        listeners: listenerVerdicts(listeners, attachedRoutes),
+        ...(setVerdicts.length > 0 ? { attachedListenerSets: attachedListenerSets(setVerdicts) } : {}),
       },
+      ...(setVerdicts.length > 0 ? { listenerSets: setVerdicts } : {}),
       routes: servings.map(({ current, served, servingGeneration }) =>
         routeVerdict(
           current,

@@ -1,6 +1,7 @@
 import { formatAnnotationErrors, parseHTTPRouteAnnotations } from '@fleet-gateway/annotations';
-import type { Gateway, HTTPRoute } from '@fleet-gateway/api-types';
-import { attachParentRef, targetsGateway, type ParentAttachment } from './attachment.js';
+import type { Gateway, HTTPRoute, ParentReference } from '@fleet-gateway/api-types';
+import { attachParentRef, targetsGateway, targetsListenerSet, type ListenerParent, type ParentAttachment } from './attachment.js';
+import type { ListenerSetResolution } from './listener-sets.js';
 import type { BackendRefResolver } from './backend-refs.js';
 import type { InputIndex } from './input-index.js';
 import type { ListenerResult } from './listeners.js';
@@ -32,7 +33,12 @@ export interface RouteResolution {
 
 export interface RouteContext {
   readonly gateway: Gateway;
+  /** The Gateway's own listeners. */
   readonly listeners: readonly ListenerResult[];
+  /** The ListenerSets naming the Gateway, admitted or not. */
+  readonly listenerSets: readonly ListenerSetResolution[];
+  /** Every listener listener isolation is judged among: the Gateway's, and its admitted ListenerSets' valid ones. */
+  readonly siblings: readonly ListenerResult[];
   readonly index: InputIndex;
   readonly refs: BackendRefResolver;
   readonly splits: ReturnType<typeof trafficSplits>;
@@ -129,9 +135,37 @@ function keptRule(route: HTTPRoute, rule: ConvertedRule, refs: RuleRefs, ctx: Ro
   };
 }
 
-/** Attaches a route to the Gateway's listeners and resolves its rules and references; undefined if not a child. */
+/** What one parentRef of the route selects: the Gateway, one of its ListenerSets, or nothing of this Gateway. */
+function parentOf(route: HTTPRoute, ref: ParentReference, ctx: RouteContext): ListenerParent | ListenerSetResolution | undefined {
+  const { gateway } = ctx;
+  if (targetsGateway(route, ref, gateway))
+    return { kind: 'Gateway', namespace: gateway.metadata.namespace ?? '', name: gateway.metadata.name ?? '', listeners: ctx.listeners };
+  return ctx.listenerSets.find((s) => targetsListenerSet(route, ref, s.key));
+}
+
+function attach(route: HTTPRoute, ref: ParentReference, parent: ListenerParent | ListenerSetResolution, ctx: RouteContext): ParentAttachment {
+  if (!('set' in parent)) return attachParentRef(route, ref, parent, ctx.siblings, ctx.index);
+  if (parent.notAllowed) {
+    return { ok: false, reason: 'NotAllowedByListeners', message: `ListenerSet ${parent.key} is not attached: ${parent.notAllowed}`, counted: [] };
+  }
+  return attachParentRef(
+    route,
+    ref,
+    { kind: 'ListenerSet', namespace: parent.owner.namespace, name: parent.owner.name, listeners: parent.listeners },
+    ctx.siblings,
+    ctx.index,
+  );
+}
+
+/**
+ * Attaches a route to the listeners of the Gateway and of its ListenerSets and resolves its rules and references;
+ * undefined if it names neither.
+ */
 export function resolveRoute(route: HTTPRoute, ctx: RouteContext): RouteResolution | undefined {
-  const refs = (route.spec.parentRefs ?? []).filter((ref) => targetsGateway(route, ref, ctx.gateway));
+  const refs = (route.spec.parentRefs ?? []).flatMap((ref) => {
+    const parent = parentOf(route, ref, ctx);
+    return parent ? [{ ref, parent }] : [];
+  });
   if (refs.length === 0) return undefined;
   const annotations = parseHTTPRouteAnnotations(route.metadata.annotations);
   const rules = convertRules(route, ctx.profileTimeoutSeconds);
@@ -145,7 +179,7 @@ export function resolveRoute(route: HTTPRoute, ctx: RouteContext): RouteResoluti
   return {
     route,
     key: namespacedName(route.metadata.namespace ?? '', route.metadata.name ?? ''),
-    parents: refs.map((ref) => ({ ref, attachment: attachParentRef(route, ref, ctx.gateway, ctx.listeners, ctx.index) })),
+    parents: refs.map(({ ref, parent }) => ({ ref, attachment: attach(route, ref, parent, ctx) })),
     ...(annotations.ok ? {} : { annotationProblem: formatAnnotationErrors(annotations.errors) }),
     rules,
     keptRules,

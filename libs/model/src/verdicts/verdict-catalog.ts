@@ -4,7 +4,8 @@
  * every condition in a golden output is a row here.
  */
 export interface VerdictCase {
-  readonly object: 'GatewayClass' | 'Gateway' | 'Listener' | 'HTTPRoute parent';
+  /** `Listener` covers a ListenerSet's listeners too: they are judged as the Gateway's are. */
+  readonly object: 'GatewayClass' | 'Gateway' | 'Listener' | 'ListenerSet' | 'HTTPRoute parent';
   readonly type: string;
   readonly status: 'True' | 'False';
   readonly reason: string;
@@ -112,7 +113,7 @@ export const verdictCatalog: readonly VerdictCase[] = [
     status: 'False',
     reason: 'HostnameConflict',
     specReason: true,
-    when: 'another listener of the Gateway has the same protocol, port and hostname, or another Gateway of this controller holds the hostname, or a wildcard over it or a first-level subdomain under it (AFD serves a custom domain from one profile only); the holder is the Gateway whose status already says it holds it, else the oldest, then namespace/name',
+    when: "another listener of the Gateway has the same protocol, port and hostname; or a ListenerSet's listener has those of an earlier listener (the Gateway's own, then older ListenerSets', then by namespace/name; only listeners valid otherwise hold a place); or another Gateway of this controller holds the hostname, or a wildcard over it or a first-level subdomain under it (AFD serves a custom domain from one profile only); the holder is the Gateway whose status already says it holds it, else the oldest, then namespace/name",
   },
   {
     object: 'Listener',
@@ -120,9 +121,9 @@ export const verdictCatalog: readonly VerdictCase[] = [
     status: 'True',
     reason: 'HostnameConflict',
     specReason: true,
-    when: 'as above; the message names the other listener and Gateway',
+    when: "as above; the message names the other listener and Gateway (for an earlier ListenerSet, only that one holds it: it may be another team's)",
   },
-  { object: 'Listener', type: 'Conflicted', status: 'False', reason: 'NoConflicts', specReason: true, when: 'neither of the above' },
+  { object: 'Listener', type: 'Conflicted', status: 'False', reason: 'NoConflicts', specReason: true, when: 'none of the above' },
   { object: 'Listener', type: 'ResolvedRefs', status: 'True', reason: 'ResolvedRefs', specReason: true, when: 'route kinds and certificate source are usable' },
   {
     object: 'Listener',
@@ -140,14 +141,45 @@ export const verdictCatalog: readonly VerdictCase[] = [
     specReason: true,
     when: 'HTTPS with certificateRefs (unsupported), without the afd-certificate option, or with a managed certificate for a hostname over 64 characters; judged even when the listener is not accepted',
   },
+  { object: 'Listener', type: 'Programmed', status: 'False', reason: 'HostnameConflict', specReason: true, when: 'the listener is conflicted (as above)' },
   {
     object: 'Listener',
     type: 'Programmed',
     status: 'False',
     reason: 'Invalid',
     specReason: true,
-    when: 'the listener is not accepted or its refs are not resolved',
+    when: 'the listener is not accepted, for another reason than a conflict, or its refs are not resolved',
   },
+
+  {
+    object: 'ListenerSet',
+    type: 'Accepted',
+    status: 'True',
+    reason: 'Accepted',
+    specReason: true,
+    when: "its parentRef names the Gateway, the Gateway's allowedListeners admits its namespace, the Gateway is accepted and every listener is valid",
+  },
+  {
+    object: 'ListenerSet',
+    type: 'Accepted',
+    status: 'True',
+    reason: 'ListenersNotValid',
+    specReason: true,
+    when: 'some listeners are invalid or conflicted; the message names them',
+  },
+  { object: 'ListenerSet', type: 'Accepted', status: 'False', reason: 'ListenersNotValid', specReason: true, when: 'no listener is valid' },
+  { object: 'ListenerSet', type: 'Programmed', status: 'False', reason: 'ListenersNotValid', specReason: true, when: 'as above' },
+  {
+    object: 'ListenerSet',
+    type: 'Accepted',
+    status: 'False',
+    reason: 'NotAllowed',
+    specReason: true,
+    when: "the Gateway's spec.allowedListeners.namespaces does not admit its namespace (from: None, the default; Same; Selector)",
+  },
+  { object: 'ListenerSet', type: 'Programmed', status: 'False', reason: 'NotAllowed', specReason: true, when: 'as above' },
+  { object: 'ListenerSet', type: 'Accepted', status: 'False', reason: 'ParentNotAccepted', specReason: true, when: 'the Gateway is not accepted' },
+  { object: 'ListenerSet', type: 'Programmed', status: 'False', reason: 'ParentNotProgrammed', specReason: true, when: 'as above' },
 
   {
     object: 'HTTPRoute parent',

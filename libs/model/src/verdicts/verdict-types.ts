@@ -24,6 +24,25 @@ export interface GatewayVerdict {
   readonly name: string;
   readonly conditions: readonly VerdictCondition[];
   readonly listeners: readonly ListenerVerdict[];
+  /**
+   * ListenerSets admitted by allowedListeners and accepted (the spec's status.attachedListenerSets); absent when no
+   * ListenerSet names the Gateway (the status writer writes 0 where the hub serves the field).
+   */
+  readonly attachedListenerSets?: number;
+}
+
+/**
+ * A ListenerSet naming the Gateway. Like the Gateway's, its Programmed (and its listeners') appears only where
+ * resolve already knows the answer; otherwise it comes from what the provider observed.
+ */
+export interface ListenerSetVerdict {
+  readonly namespace: string;
+  readonly name: string;
+  readonly conditions: readonly VerdictCondition[];
+  /** Empty when the Gateway does not admit it. */
+  readonly listeners: readonly ListenerVerdict[];
+  /** The model listener name (listenerId) of each listener, in `listeners` order: where its custom domains are found. */
+  readonly modelListeners: readonly string[];
 }
 
 export interface ParentRefAsWritten {
@@ -55,5 +74,7 @@ export interface Verdicts {
   readonly ignored?: string;
   readonly gatewayClass?: GatewayClassVerdict;
   readonly gateway?: GatewayVerdict;
+  /** The ListenerSets naming the Gateway, in the spec's precedence order; absent when there is none. */
+  readonly listenerSets?: readonly ListenerSetVerdict[];
   readonly routes: readonly RouteVerdict[];
 }
