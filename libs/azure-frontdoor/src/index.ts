@@ -37,6 +37,7 @@ export { observeFrontDoor, type ObservedGraph } from './observe/observe.js';
 export { checkWafPolicy } from './observe/waf-policy.js';
 export type { FailureReport, ReconcileReason, ReconcileReport, ResourceReport } from './observe/report-types.js';
 export { applyOperations } from './apply/apply.js';
+export { privateLinkApprovalCommand } from './apply/readiness.js';
 export { reconcileFrontDoor } from './apply/reconcile.js';
 export { TerminalRefusals } from './apply/terminal-refusals.js';
 export { deleteFrontDoor } from './apply/delete-front-door.js';

@@ -202,14 +202,22 @@ function privateLinkConnections(graph: FrontDoorGraph, afdStatusOf: (origin: Pro
   return { all, waiting: all.filter((c) => c.state !== 'Approved') };
 }
 
+/**
+ * How an operator approves a pending Private Link connection of a Private Link Service by hand (docs/guide.md). AFD
+ * names the connection itself, so the operator finds it by the request message this Gateway's origins carry.
+ */
+export function privateLinkApprovalCommand(privateLinkServiceId: string): string {
+  return (
+    `az network private-endpoint-connection list --id ${privateLinkServiceId} (the connection whose description is the request message), ` +
+    'then az network private-endpoint-connection approve --id <connection id>'
+  );
+}
+
 function privateLinkPending({ all, waiting }: PrivateLinkConnections): string[] {
   if (waiting.length === 0) return [];
   const who = waiting.map((c) => `${[...c.clusters].join(', ')} ${c.state}, PLS ${c.id}`).join('; ');
   const plsIds = [...new Set(waiting.map((c) => c.id))];
-  const listId = plsIds.length === 1 ? plsIds[0] : '<PLS id>';
-  // AFD names the connection itself, so the operator finds it by the request message this Gateway's origins carry.
-  const how =
-    `approve with: az network private-endpoint-connection list --id ${listId} (the connection whose description is the request message), ` +
-    'then az network private-endpoint-connection approve --id <connection id>, or let the member agent approve it';
+  const listId = plsIds.length === 1 ? plsIds[0]! : '<PLS id>';
+  const how = `approve with: ${privateLinkApprovalCommand(listId)}, or let the member agent approve it`;
   return [`Private Link: ${waiting.length} of ${all.length} connections awaiting approval (${who}); ${how}`];
 }

@@ -1,0 +1,121 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { SINK_HOST_SUFFIX } from '@fleet-gateway/azure-frontdoor';
+import { bundleAgent } from '@fleet-gateway/controller/test-support';
+import {
+  applyObject,
+  gatewayBody,
+  gatewayPath,
+  profileOf,
+  publishExport,
+  readGateway,
+  routeBody,
+  routePath,
+  SCOPE,
+  startHubWithAgent,
+  whenImported,
+  whenProgrammed,
+  type HubUnderTest,
+} from '@fleet-gateway/gateway-controllers/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusNode } from './status-tree.js';
+
+// The plugin as it ships (the bundle, run as kubectl runs a plugin: an executable on PATH) against a hub whose Gateway
+// the real hub agent programmed into the emulator.
+let hub: HubUnderTest;
+let dir: string;
+let plugin: string;
+let kubeconfig: string;
+
+beforeAll(async () => {
+  ({ hub } = await startHubWithAgent({ agent: { resyncPeriodMs: 400 } }));
+  dir = await mkdtemp(path.join(tmpdir(), 'kubectl-afd-'));
+  plugin = await bundleAgent('kubectl-afd', path.join(dir, 'kubectl-afd'));
+  await chmod(plugin, 0o755);
+  kubeconfig = hub.plane.cluster('hub').kubeconfigPath;
+}, 120_000);
+
+afterAll(async () => {
+  await hub?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function kubectlAfd(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(plugin, args, { env: { ...process.env, PATH: `${dir}:${process.env['PATH']}`, KUBECONFIG: '' } });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+const walk = (node: StatusNode): StatusNode[] => [node, ...node.children.flatMap(walk)];
+
+/** The weights of the enabled origins AFD holds for the profile (a withdrawn rule's sink aside), sorted. */
+async function afdOriginWeights(profile: string): Promise<number[]> {
+  const weights: number[] = [];
+  for await (const group of hub.clients.cdn.afdOriginGroups.listByProfile(SCOPE.resourceGroup, profile)) {
+    for await (const origin of hub.clients.cdn.afdOrigins.listByOriginGroup(SCOPE.resourceGroup, profile, group.name ?? '')) {
+      if (origin.enabledState !== 'Disabled' && !origin.hostName?.endsWith(SINK_HOST_SUFFIX)) weights.push(origin.weight ?? 0);
+    }
+  }
+  return weights.sort((a, b) => a - b);
+}
+
+describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    await publishExport(hub.client, { cluster: 'member-1', service: 'web', publicAddress: '10.1.0.1', weight: 1 });
+    await publishExport(hub.client, { cluster: 'member-2', service: 'web', publicAddress: '10.2.0.1', weight: 3 });
+    await whenImported(hub, 'web', ['member-1', 'member-2']);
+    await applyObject(hub.client, gatewayPath('edge'), gatewayBody('edge'));
+    await applyObject(hub.client, routePath('web'), routeBody('web', 'edge', [{ path: '/', backends: [{ name: 'web' }] }]));
+    await applyObject(hub.client, routePath('ghost'), routeBody('ghost', 'edge', [{ path: '/ghost', backends: [{ name: 'nobody' }] }]));
+    await whenProgrammed(hub, 'edge', ['web']);
+  }, 120_000);
+
+  it('status -o json: the tree of the Gateway with the states the hub wrote and the weights AFD holds', async () => {
+    const { stdout, code } = await kubectlAfd('status', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, '-o', 'json');
+    expect(code).toBe(0);
+    const tree = JSON.parse(stdout) as StatusNode;
+    const gateway = await readGateway(hub.client, 'edge');
+    expect(tree).toMatchObject({ kind: 'Gateway', name: 'shop/edge', state: 'ok' });
+    expect(tree.summary).toContain(`address ${gateway.status?.addresses?.[0]?.value}`);
+    expect(tree.conditions).toEqual(gateway.status?.conditions);
+    const nodes = walk(tree);
+    expect(nodes.find((n) => n.kind === 'Listener')).toMatchObject({ name: 'http-0', state: 'ok' });
+    expect(nodes.find((n) => n.kind === 'HTTPRoute' && n.name === 'shop/web')).toMatchObject({ state: 'ok' });
+    const ghost = nodes.find((n) => n.kind === 'HTTPRoute' && n.name === 'shop/ghost')!;
+    expect(ghost.state).toBe('refused');
+    expect(ghost.reasons.join()).toContain('ResolvedRefs=False BackendNotFound');
+    const origins = nodes.filter((n) => n.kind === 'Origin' && n.state === 'ok');
+    expect(origins.map((o) => o.name).sort()).toEqual(['member-1', 'member-2']);
+    const weightOf = (o: StatusNode) => Number(/^AFD weight (\d+)/.exec(o.summary)?.[1]);
+    expect(origins.map(weightOf).sort((a, b) => a - b)).toEqual(await afdOriginWeights(await profileOf(hub, 'edge')));
+    expect(origins.find((o) => o.name === 'member-2')!.summary).toMatch(/\(75%\), public 10\.2\.0\.1$/);
+  });
+
+  it('status for people: one aligned line per object', async () => {
+    const { stdout, code } = await kubectlAfd('status', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^Gateway shop\/edge +ok +class azure-fleet-afd/);
+    expect(lines.some((l) => /└─ Origin member-2 +ok +AFD weight \d+ \(75%\)/.test(l))).toBe(true);
+    expect(stdout).toContain('ResolvedRefs=False BackendNotFound');
+  });
+
+  it('says what is wrong with bad input in one line, never a stack trace', async () => {
+    const missing = await kubectlAfd('status', 'nope', '-n', 'shop', '--kubeconfig', kubeconfig);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toBe('kubectl-afd: Gateway shop/nope not found; Gateways in namespace shop: edge\n');
+    const badOutput = await kubectlAfd('status', 'edge', '-o', 'xml', '--kubeconfig', kubeconfig);
+    expect(badOutput.code).toBe(2);
+    expect(badOutput.stderr).toContain('--output is "xml"; expected one of text, json, yaml');
+    const badContext = await kubectlAfd('status', 'edge', '--context', 'elsewhere', '--kubeconfig', kubeconfig);
+    expect(badContext.code).toBe(1);
+    expect(badContext.stderr).toMatch(/^kubectl-afd: --context is "elsewhere"; expected one of the kubeconfig's contexts: /);
+  });
+});

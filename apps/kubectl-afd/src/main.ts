@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+import { resolveGateway } from '@fleet-gateway/model';
+import { stringify } from 'yaml';
+import { parseCliArgs, USAGE, UsageError, type CliArgs } from './cli-args.js';
+import { gatewayInputs, loadKubeConfig, namespaceOf, readHubObjects } from './read-hub.js';
+import { renderTree } from './render-tree.js';
+import { statusTree } from './status-tree.js';
+
+function print(value: unknown, text: () => string, args: CliArgs): void {
+  if (args.output === 'json') process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  else if (args.output === 'yaml') process.stdout.write(stringify(value, { lineWidth: 0 }));
+  else process.stdout.write(text());
+}
+
+/** kubectl afd: reads the hub (never writes) and answers one command. */
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseCliArgs(argv);
+  if (!args) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const kubeConfig = loadKubeConfig(args);
+  const namespace = namespaceOf(kubeConfig, args);
+  const inputs = gatewayInputs(await readHubObjects(kubeConfig), namespace, args.gateway, args.defaultSku);
+  const result = resolveGateway(inputs);
+  switch (args.command) {
+    case 'status': {
+      const tree = statusTree(inputs, result);
+      print(tree, () => renderTree(tree, process.stdout.isTTY === true), args);
+      return 0;
+    }
+    default:
+      throw new UsageError(`${args.command} is not available in this build; expected status`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    // Expected failures (usage, kubeconfig, the API server's answer, no such Gateway) are one line, not a stack trace.
+    process.stderr.write(`kubectl-afd: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof UsageError) process.stderr.write('Run kubectl afd --help for usage.\n');
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);
