@@ -1,5 +1,6 @@
 import { isSku, type Sku } from '@fleet-gateway/annotations';
 import { parseArgs } from 'node:util';
+import type { ExplainRequest } from './explain-request.js';
 import type { HubConnection } from './read-hub.js';
 
 export const COMMANDS = ['status', 'explain', 'graph', 'plan'] as const;
@@ -9,6 +10,9 @@ export const USAGE = `Usage: kubectl afd COMMAND [flags]
 
 Commands:
   status GATEWAY                 the Gateway as a tree: listeners, routes, rules, backends, origins and their state
+  explain GATEWAY --host H --path P [--method M] [--header K=V]... [--query K=V]... [--scheme http|https]
+                                 which listener, route, rule, AFD route, rule-set rules and origins a request meets
+                                 (without --scheme: HTTPS when a listener serves the host over it, else HTTP)
 
 Flags:
   -n, --namespace NAMESPACE      the Gateway's namespace (default: the context's, else default)
@@ -27,6 +31,8 @@ export interface CliArgs extends HubConnection {
   readonly gateway: string;
   readonly output: OutputFormat;
   readonly defaultSku: Sku;
+  /** explain's request. */
+  readonly request?: ExplainRequest;
 }
 
 /** A usage error: the message names the argument, the value and what is expected. */
@@ -50,6 +56,12 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
         kubeconfig: { type: 'string' },
         output: { type: 'string', short: 'o', default: 'text' },
         'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor' },
+        host: { type: 'string' },
+        path: { type: 'string', default: '/' },
+        method: { type: 'string', default: 'GET' },
+        header: { type: 'string', multiple: true, default: [] },
+        query: { type: 'string', multiple: true, default: [] },
+        scheme: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -67,6 +79,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
   const sku = values['default-afd-sku'];
   if (!isSku(sku)) throw new UsageError(`--default-afd-sku is "${sku}"; expected Standard_AzureFrontDoor or Premium_AzureFrontDoor`);
   return {
+    ...(command === 'explain' ? { request: explainRequestOf(values) } : {}),
     command: command as Command,
     gateway,
     output: values.output as OutputFormat,
@@ -74,5 +87,36 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
     ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+  };
+}
+
+/** `K=V` pairs of --header and --query. */
+function pairs(flag: string, values: readonly string[]): { name: string; value: string }[] {
+  return values.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--${flag} is "${pair}"; expected NAME=VALUE`);
+    return { name: pair.slice(0, at), value: pair.slice(at + 1) };
+  });
+}
+
+function explainRequestOf(values: {
+  host?: string | undefined;
+  path: string;
+  method: string;
+  header: string[];
+  query: string[];
+  scheme?: string | undefined;
+}): ExplainRequest {
+  if (values.host === undefined) throw new UsageError('explain needs --host; expected the host name a client sends');
+  if (!values.path.startsWith('/')) throw new UsageError(`--path is "${values.path}"; expected a path starting with /`);
+  if (values.scheme !== undefined && values.scheme !== 'http' && values.scheme !== 'https')
+    throw new UsageError(`--scheme is "${values.scheme}"; expected http or https`);
+  return {
+    ...(values.scheme !== undefined ? { scheme: values.scheme } : {}),
+    host: values.host,
+    path: values.path,
+    method: values.method.toUpperCase(),
+    headers: pairs('header', values.header),
+    query: pairs('query', values.query),
   };
 }

@@ -21,6 +21,7 @@ import {
   type HubUnderTest,
 } from '@fleet-gateway/gateway-controllers/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Explanation } from './explain-request.js';
 import type { StatusNode } from './status-tree.js';
 
 // The plugin as it ships (the bundle, run as kubectl runs a plugin: an executable on PATH) against a hub whose Gateway
@@ -105,6 +106,27 @@ describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120
     expect(lines[0]).toMatch(/^Gateway shop\/edge +ok +class azure-fleet-afd/);
     expect(lines.some((l) => /└─ Origin member-2 +ok +AFD weight \d+ \(75%\)/.test(l))).toBe(true);
     expect(stdout).toContain('ResolvedRefs=False BackendNotFound');
+  });
+
+  it('explain -o json: the route and rule the request meets, and the AFD route, origin group and weights AFD holds', async () => {
+    const host = (await readGateway(hub.client, 'edge')).status?.addresses?.[0]?.value ?? '';
+    const { stdout, code } = await kubectlAfd('explain', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, '--host', host, '--path', '/cart', '-o', 'json');
+    expect(code).toBe(0);
+    const explanation = JSON.parse(stdout) as Explanation;
+    expect(explanation).toMatchObject({ listener: { name: 'http-0' }, pathKey: 'Subtree /', match: { route: 'shop/web', rule: 0, match: 0 } });
+    const profile = await profileOf(hub, 'edge');
+    const routes: { name?: string; patternsToMatch?: string[]; originGroup?: { id?: string } }[] = [];
+    for await (const endpoint of hub.clients.cdn.afdEndpoints.listByProfile(SCOPE.resourceGroup, profile))
+      for await (const r of hub.clients.cdn.routes.listByEndpoint(SCOPE.resourceGroup, profile, endpoint.name ?? '')) routes.push(r);
+    const programmed = routes.find((r) => r.name === explanation.afd?.route);
+    expect(programmed).toBeDefined();
+    expect(programmed?.patternsToMatch).toContain(explanation.afd?.pattern);
+    expect(programmed?.originGroup?.id?.endsWith(`/originGroups/${explanation.afd?.originGroup}`)).toBe(true);
+    const weights: (number | undefined)[] = [];
+    for await (const origin of hub.clients.cdn.afdOrigins.listByOriginGroup(SCOPE.resourceGroup, profile, explanation.afd!.originGroup!))
+      weights.push(origin.weight);
+    expect(explanation.origins.map((o) => o.weight).sort()).toEqual(weights.sort());
+    expect(explanation.origins.map((o) => o.percent).sort()).toEqual([25, 75]);
   });
 
   it('says what is wrong with bad input in one line, never a stack trace', async () => {

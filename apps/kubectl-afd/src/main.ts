@@ -1,10 +1,16 @@
 #!/usr/bin/env node
+import { planFrontDoor } from '@fleet-gateway/azure-frontdoor';
 import { resolveGateway } from '@fleet-gateway/model';
 import { stringify } from 'yaml';
 import { parseCliArgs, USAGE, UsageError, type CliArgs } from './cli-args.js';
 import { gatewayInputs, loadKubeConfig, namespaceOf, readHubObjects } from './read-hub.js';
 import { renderTree } from './render-tree.js';
+import { explainRequest } from './explain-request.js';
+import { renderExplanation } from './render-explanation.js';
 import { statusTree } from './status-tree.js';
+
+// The hub identity only goes into the plan's ownership tags, which nothing here shows.
+const PLAN_IDENTITY = 'kubectl-afd';
 
 function print(value: unknown, text: () => string, args: CliArgs): void {
   if (args.output === 'json') process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -29,8 +35,16 @@ async function main(argv: readonly string[]): Promise<number> {
       print(tree, () => renderTree(tree, process.stdout.isTTY === true), args);
       return 0;
     }
+    case 'explain': {
+      if (!result.model)
+        throw new Error(`Gateway ${namespace}/${args.gateway} has no model to route with (not accepted); see kubectl afd status ${args.gateway}`);
+      const plan = planFrontDoor(result.model, { hubIdentity: PLAN_IDENTITY });
+      const explanation = explainRequest(result.model, plan, args.request!, inputs.gateway.status?.addresses?.[0]?.value);
+      print(explanation, () => renderExplanation(explanation), args);
+      return 0;
+    }
     default:
-      throw new UsageError(`${args.command} is not available in this build; expected status`);
+      throw new UsageError(`${args.command} is not available in this build; expected status or explain`);
   }
 }
 
