@@ -13,18 +13,21 @@ Commands:
   explain GATEWAY --host H --path P [--method M] [--header K=V]... [--query K=V]... [--scheme http|https]
                                  which listener, route, rule, AFD route, rule-set rules and origins a request meets
                                  (without --scheme: HTTPS when a listener serves the host over it, else HTTP)
+  graph GATEWAY [-o dot|mermaid|svg]
+                                 the status tree and the planned AFD resources as a picture, coloured by state
+                                 (svg needs Graphviz's dot on PATH)
 
 Flags:
   -n, --namespace NAMESPACE      the Gateway's namespace (default: the context's, else default)
       --context NAME             the kubeconfig context to use
       --kubeconfig PATH          the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
-  -o, --output FORMAT            text (default), json or yaml
+  -o, --output FORMAT            text (default), json or yaml; for graph: dot (default), mermaid, svg, json or yaml
       --default-afd-sku SKU      the hub's --default-afd-sku, for Gateways without an afd-sku annotation
                                  (default Standard_AzureFrontDoor)
   -h, --help                     this help
 `;
 
-export type OutputFormat = 'text' | 'json' | 'yaml';
+export type OutputFormat = 'text' | 'json' | 'yaml' | 'dot' | 'mermaid' | 'svg';
 
 export interface CliArgs extends HubConnection {
   readonly command: Command;
@@ -41,6 +44,7 @@ export class UsageError extends Error {
 }
 
 const OUTPUTS: readonly OutputFormat[] = ['text', 'json', 'yaml'];
+const GRAPH_OUTPUTS: readonly OutputFormat[] = ['dot', 'mermaid', 'svg', 'json', 'yaml'];
 
 /** `kubectl afd` arguments (kubectl passes them after the plugin's name), or a UsageError; undefined for --help. */
 export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
@@ -54,7 +58,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
         namespace: { type: 'string', short: 'n' },
         context: { type: 'string' },
         kubeconfig: { type: 'string' },
-        output: { type: 'string', short: 'o', default: 'text' },
+        output: { type: 'string', short: 'o' },
         'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor' },
         host: { type: 'string' },
         path: { type: 'string', default: '/' },
@@ -75,14 +79,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
   if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`command is "${command}"; expected one of ${COMMANDS.join(', ')}`);
   if (gateway === undefined) throw new UsageError(`${command} needs a GATEWAY name; expected kubectl afd ${command} GATEWAY`);
   if (extra.length > 0) throw new UsageError(`unexpected arguments ${extra.join(' ')}; expected kubectl afd ${command} GATEWAY [flags]`);
-  if (!(OUTPUTS as readonly string[]).includes(values.output)) throw new UsageError(`--output is "${values.output}"; expected one of ${OUTPUTS.join(', ')}`);
+  const outputs = command === 'graph' ? GRAPH_OUTPUTS : OUTPUTS;
+  const output = values.output ?? outputs[0]!;
+  if (!(outputs as readonly string[]).includes(output)) throw new UsageError(`--output is "${output}"; expected one of ${outputs.join(', ')}`);
   const sku = values['default-afd-sku'];
   if (!isSku(sku)) throw new UsageError(`--default-afd-sku is "${sku}"; expected Standard_AzureFrontDoor or Premium_AzureFrontDoor`);
   return {
     ...(command === 'explain' ? { request: explainRequestOf(values) } : {}),
     command: command as Command,
     gateway,
-    output: values.output as OutputFormat,
+    output: output as OutputFormat,
     defaultSku: sku,
     ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),

@@ -22,6 +22,7 @@ import {
 } from '@fleet-gateway/gateway-controllers/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Explanation } from './explain-request.js';
+import type { GatewayGraph } from './gateway-graph.js';
 import type { StatusNode } from './status-tree.js';
 
 // The plugin as it ships (the bundle, run as kubectl runs a plugin: an executable on PATH) against a hub whose Gateway
@@ -65,6 +66,15 @@ async function afdOriginWeights(profile: string): Promise<number[]> {
     }
   }
   return weights.sort((a, b) => a - b);
+}
+
+/** The AFD routes of the profile's endpoints. */
+async function afdRoutes(profile: string) {
+  const routes: { name?: string; patternsToMatch?: string[]; originGroup?: { id?: string } }[] = [];
+  for await (const endpoint of hub.clients.cdn.afdEndpoints.listByProfile(SCOPE.resourceGroup, profile)) {
+    for await (const route of hub.clients.cdn.routes.listByEndpoint(SCOPE.resourceGroup, profile, endpoint.name ?? '')) routes.push(route);
+  }
+  return routes;
 }
 
 describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120_000 }, () => {
@@ -115,9 +125,7 @@ describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120
     const explanation = JSON.parse(stdout) as Explanation;
     expect(explanation).toMatchObject({ listener: { name: 'http-0' }, pathKey: 'Subtree /', match: { route: 'shop/web', rule: 0, match: 0 } });
     const profile = await profileOf(hub, 'edge');
-    const routes: { name?: string; patternsToMatch?: string[]; originGroup?: { id?: string } }[] = [];
-    for await (const endpoint of hub.clients.cdn.afdEndpoints.listByProfile(SCOPE.resourceGroup, profile))
-      for await (const r of hub.clients.cdn.routes.listByEndpoint(SCOPE.resourceGroup, profile, endpoint.name ?? '')) routes.push(r);
+    const routes = await afdRoutes(profile);
     const programmed = routes.find((r) => r.name === explanation.afd?.route);
     expect(programmed).toBeDefined();
     expect(programmed?.patternsToMatch).toContain(explanation.afd?.pattern);
@@ -127,6 +135,23 @@ describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120
       weights.push(origin.weight);
     expect(explanation.origins.map((o) => o.weight).sort()).toEqual(weights.sort());
     expect(explanation.origins.map((o) => o.percent).sort()).toEqual([25, 75]);
+  });
+
+  it('graph -o svg: Graphviz draws one box per object and AFD resource of the graph', async () => {
+    const json = await kubectlAfd('graph', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, '-o', 'json');
+    expect(json.code).toBe(0);
+    const graph = JSON.parse(json.stdout) as GatewayGraph;
+    expect(
+      graph.nodes
+        .filter((n) => n.kind === 'HTTPRoute')
+        .map((n) => n.name)
+        .sort(),
+    ).toEqual(['shop/ghost', 'shop/web']);
+    expect(graph.nodes.filter((n) => n.kind === 'route')).toHaveLength((await afdRoutes(await profileOf(hub, 'edge'))).length);
+    const svg = await kubectlAfd('graph', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, '-o', 'svg');
+    expect(svg.code).toBe(0);
+    expect(svg.stdout.match(/<g id="node\d+" class="node">/g)).toHaveLength(graph.nodes.length);
+    expect(svg.stdout.match(/<g id="edge\d+" class="edge">/g)).toHaveLength(graph.edges.length);
   });
 
   it('says what is wrong with bad input in one line, never a stack trace', async () => {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
 import { planFrontDoor } from '@fleet-gateway/azure-frontdoor';
 import { resolveGateway } from '@fleet-gateway/model';
 import { stringify } from 'yaml';
@@ -7,6 +8,8 @@ import { gatewayInputs, loadKubeConfig, namespaceOf, readHubObjects } from './re
 import { renderTree } from './render-tree.js';
 import { explainRequest } from './explain-request.js';
 import { renderExplanation } from './render-explanation.js';
+import { gatewayGraph } from './gateway-graph.js';
+import { renderDot, renderMermaid } from './render-graph.js';
 import { statusTree } from './status-tree.js';
 
 // The hub identity only goes into the plan's ownership tags, which nothing here shows.
@@ -16,6 +19,20 @@ function print(value: unknown, text: () => string, args: CliArgs): void {
   if (args.output === 'json') process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   else if (args.output === 'yaml') process.stdout.write(stringify(value, { lineWidth: 0 }));
   else process.stdout.write(text());
+}
+
+// Graphviz lays out a Gateway's graph in well under a second; a minute means it is stuck.
+const DOT_TIMEOUT_MS = 60_000;
+
+/** SVG from Graphviz's `dot`, when it is on PATH. */
+function renderSvg(dot: string): string {
+  const run = spawnSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8', timeout: DOT_TIMEOUT_MS, maxBuffer: 256 * 1024 * 1024 });
+  if (run.error) {
+    const missing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new Error(missing ? '-o svg needs Graphviz (dot) on PATH; expected dot to be installed, or use -o dot' : `dot failed: ${run.error.message}`);
+  }
+  if (run.status !== 0) throw new Error(`dot failed (exit ${run.status}): ${run.stderr.trim()}`);
+  return run.stdout;
 }
 
 /** kubectl afd: reads the hub (never writes) and answers one command. */
@@ -43,8 +60,17 @@ async function main(argv: readonly string[]): Promise<number> {
       print(explanation, () => renderExplanation(explanation), args);
       return 0;
     }
+    case 'graph': {
+      const graph = gatewayGraph(statusTree(inputs, result), result.model && planFrontDoor(result.model, { hubIdentity: PLAN_IDENTITY }));
+      if (args.output === 'dot' || args.output === 'svg') {
+        const dot = renderDot(graph, `${namespace}/${args.gateway}`);
+        process.stdout.write(args.output === 'dot' ? dot : renderSvg(dot));
+      } else if (args.output === 'mermaid') process.stdout.write(renderMermaid(graph));
+      else print(graph, () => '', args);
+      return 0;
+    }
     default:
-      throw new UsageError(`${args.command} is not available in this build; expected status or explain`);
+      throw new UsageError(`${args.command} is not available in this build; expected status, explain or graph`);
   }
 }
 
