@@ -16,6 +16,9 @@ Commands:
   graph GATEWAY [-o dot|mermaid|svg]
                                  the status tree and the planned AFD resources as a picture, coloured by state
                                  (svg needs Graphviz's dot on PATH)
+  plan [GATEWAY] -f CHANGE.yaml  what applying the change (Gateway API and Fleet objects, one per YAML document) would
+                                 do: each affected Gateway's refused or held objects and why, and the Azure writes
+                                 between the plans of the current and the changed objects (nothing is written)
 
 Flags:
   -n, --namespace NAMESPACE      the Gateway's namespace (default: the context's, else default)
@@ -31,7 +34,10 @@ export type OutputFormat = 'text' | 'json' | 'yaml' | 'dot' | 'mermaid' | 'svg';
 
 export interface CliArgs extends HubConnection {
   readonly command: Command;
-  readonly gateway: string;
+  /** Optional for plan only: without it, every Gateway the change affects. */
+  readonly gateway?: string;
+  /** plan's change file. */
+  readonly filename?: string;
   readonly output: OutputFormat;
   readonly defaultSku: Sku;
   /** explain's request. */
@@ -60,6 +66,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
         kubeconfig: { type: 'string' },
         output: { type: 'string', short: 'o' },
         'default-afd-sku': { type: 'string', default: 'Standard_AzureFrontDoor' },
+        filename: { type: 'string', short: 'f' },
         host: { type: 'string' },
         path: { type: 'string', default: '/' },
         method: { type: 'string', default: 'GET' },
@@ -77,7 +84,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
   const [command, gateway, ...extra] = positionals;
   if (command === undefined) throw new UsageError(`a command is missing; expected one of ${COMMANDS.join(', ')}`);
   if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`command is "${command}"; expected one of ${COMMANDS.join(', ')}`);
-  if (gateway === undefined) throw new UsageError(`${command} needs a GATEWAY name; expected kubectl afd ${command} GATEWAY`);
+  if (gateway === undefined && command !== 'plan') throw new UsageError(`${command} needs a GATEWAY name; expected kubectl afd ${command} GATEWAY`);
+  if (command === 'plan' && values.filename === undefined) throw new UsageError('plan needs -f CHANGE.yaml; expected the file of the objects to apply');
   if (extra.length > 0) throw new UsageError(`unexpected arguments ${extra.join(' ')}; expected kubectl afd ${command} GATEWAY [flags]`);
   const outputs = command === 'graph' ? GRAPH_OUTPUTS : OUTPUTS;
   const output = values.output ?? outputs[0]!;
@@ -87,7 +95,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
   return {
     ...(command === 'explain' ? { request: explainRequestOf(values) } : {}),
     command: command as Command,
-    gateway,
+    ...(gateway !== undefined ? { gateway } : {}),
+    ...(values.filename !== undefined ? { filename: values.filename } : {}),
     output: output as OutputFormat,
     defaultSku: sku,
     ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { planFrontDoor } from '@fleet-gateway/azure-frontdoor';
 import { resolveGateway } from '@fleet-gateway/model';
 import { stringify } from 'yaml';
@@ -10,10 +11,8 @@ import { explainRequest } from './explain-request.js';
 import { renderExplanation } from './render-explanation.js';
 import { gatewayGraph } from './gateway-graph.js';
 import { renderDot, renderMermaid } from './render-graph.js';
+import { PLAN_OPTIONS, planChange, readChange, renderPlanChange, withChange } from './plan-change.js';
 import { statusTree } from './status-tree.js';
-
-// The hub identity only goes into the plan's ownership tags, which nothing here shows.
-const PLAN_IDENTITY = 'kubectl-afd';
 
 function print(value: unknown, text: () => string, args: CliArgs): void {
   if (args.output === 'json') process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -44,7 +43,15 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const kubeConfig = loadKubeConfig(args);
   const namespace = namespaceOf(kubeConfig, args);
-  const inputs = gatewayInputs(await readHubObjects(kubeConfig), namespace, args.gateway, args.defaultSku);
+  const objects = await readHubObjects(kubeConfig);
+  if (args.command === 'plan') {
+    const change = readChange(await readFile(args.filename!, 'utf8'), namespace);
+    const changes = planChange(objects, withChange(objects, change), args.defaultSku, args.gateway && `${namespace}/${args.gateway}`);
+    print(changes, () => renderPlanChange(changes), args);
+    return 0;
+  }
+  const gateway = args.gateway!;
+  const inputs = gatewayInputs(objects, namespace, gateway, args.defaultSku);
   const result = resolveGateway(inputs);
   switch (args.command) {
     case 'status': {
@@ -53,24 +60,21 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     case 'explain': {
-      if (!result.model)
-        throw new Error(`Gateway ${namespace}/${args.gateway} has no model to route with (not accepted); see kubectl afd status ${args.gateway}`);
-      const plan = planFrontDoor(result.model, { hubIdentity: PLAN_IDENTITY });
+      if (!result.model) throw new Error(`Gateway ${namespace}/${gateway} has no model to route with (not accepted); see kubectl afd status ${gateway}`);
+      const plan = planFrontDoor(result.model, PLAN_OPTIONS);
       const explanation = explainRequest(result.model, plan, args.request!, inputs.gateway.status?.addresses?.[0]?.value);
       print(explanation, () => renderExplanation(explanation), args);
       return 0;
     }
     case 'graph': {
-      const graph = gatewayGraph(statusTree(inputs, result), result.model && planFrontDoor(result.model, { hubIdentity: PLAN_IDENTITY }));
+      const graph = gatewayGraph(statusTree(inputs, result), result.model && planFrontDoor(result.model, PLAN_OPTIONS));
       if (args.output === 'dot' || args.output === 'svg') {
-        const dot = renderDot(graph, `${namespace}/${args.gateway}`);
+        const dot = renderDot(graph, `${namespace}/${gateway}`);
         process.stdout.write(args.output === 'dot' ? dot : renderSvg(dot));
       } else if (args.output === 'mermaid') process.stdout.write(renderMermaid(graph));
       else print(graph, () => '', args);
       return 0;
     }
-    default:
-      throw new UsageError(`${args.command} is not available in this build; expected status, explain or graph`);
   }
 }
 
