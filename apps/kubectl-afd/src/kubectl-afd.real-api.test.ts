@@ -1,17 +1,20 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SINK_HOST_SUFFIX } from '@fleet-gateway/azure-frontdoor';
+import { isNotFound, KubeClient } from '@fleet-gateway/controller';
 import { bundleAgent } from '@fleet-gateway/controller/test-support';
 import {
   applyObject,
+  armWrites,
   gatewayBody,
   gatewayPath,
   profileOf,
   publishExport,
   readGateway,
+  readRoute,
   routeBody,
   routePath,
   SCOPE,
@@ -20,9 +23,13 @@ import {
   whenProgrammed,
   type HubUnderTest,
 } from '@fleet-gateway/gateway-controllers/test-support';
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import type { Explanation } from './explain-request.js';
 import type { GatewayGraph } from './gateway-graph.js';
+import type { GatewayPlanChange } from './plan-change.js';
+import { loadKubeConfig } from './read-hub.js';
 import type { StatusNode } from './status-tree.js';
 
 // The plugin as it ships (the bundle, run as kubectl runs a plugin: an executable on PATH) against a hub whose Gateway
@@ -75,6 +82,39 @@ async function afdRoutes(profile: string) {
     for await (const route of hub.clients.cdn.routes.listByEndpoint(SCOPE.resourceGroup, profile, endpoint.name ?? '')) routes.push(route);
   }
   return routes;
+}
+
+/** A kubeconfig for a ServiceAccount that may only get and list what the plugin reads. */
+async function readOnlyKubeconfig(): Promise<string> {
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+  await hub.client.create('/api/v1/namespaces/shop/serviceaccounts', { metadata: { name: 'afd-reader' } });
+  await hub.client.create(`${rbac}/clusterroles`, {
+    metadata: { name: 'afd-reader' },
+    rules: [
+      { apiGroups: ['gateway.networking.k8s.io'], resources: ['gatewayclasses', 'gateways', 'httproutes', 'referencegrants'], verbs: ['get', 'list'] },
+      { apiGroups: ['networking.fleet.azure.com'], resources: ['serviceimports', 'internalserviceexports'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list'] },
+    ],
+  });
+  await hub.client.create(`${rbac}/clusterrolebindings`, {
+    metadata: { name: 'afd-reader' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'afd-reader' },
+    subjects: [{ kind: 'ServiceAccount', name: 'afd-reader', namespace: 'shop' }],
+  });
+  const token = await hub.client.create<{ status: { token: string } }>('/api/v1/namespaces/shop/serviceaccounts/afd-reader/token', {
+    spec: { expirationSeconds: 3600 },
+  });
+  const admin = loadKubeConfig({ kubeconfig });
+  const reader = new KubeConfig();
+  reader.loadFromOptions({
+    clusters: admin.clusters,
+    users: [{ name: 'afd-reader', token: token.status.token }],
+    contexts: [{ name: 'afd-reader', cluster: admin.getCurrentCluster()!.name, user: 'afd-reader' }],
+    currentContext: 'afd-reader',
+  });
+  const file = path.join(dir, 'reader.kubeconfig');
+  await writeFile(file, reader.exportConfig());
+  return file;
 }
 
 describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120_000 }, () => {
@@ -152,6 +192,45 @@ describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120
     expect(svg.code).toBe(0);
     expect(svg.stdout.match(/<g id="node\d+" class="node">/g)).toHaveLength(graph.nodes.length);
     expect(svg.stdout.match(/<g id="edge\d+" class="edge">/g)).toHaveLength(graph.edges.length);
+  });
+
+  it('plan -f: verdicts and Azure writes of a change, read with an identity that may only get and list, and nothing written', async () => {
+    const reader = await readOnlyKubeconfig();
+    const before = await readRoute(hub.client, 'web');
+    const writesBefore = armWrites(hub);
+    const change = [
+      routeBody('web', 'edge', [{ path: '/shop', backends: [{ name: 'web' }] }]),
+      routeBody('broken', 'edge', [{ path: '/broken', backends: [{ name: 'missing' }] }]),
+    ];
+    const file = path.join(dir, 'change.yaml');
+    await writeFile(file, change.map((object) => stringify(object)).join('---\n'));
+    const { stdout, stderr, code } = await kubectlAfd('plan', '-f', file, '-n', 'shop', '--kubeconfig', reader, '-o', 'json');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const [planned, ...others] = JSON.parse(stdout) as GatewayPlanChange[];
+    expect(others).toEqual([]);
+    expect(planned!.gateway).toBe('shop/edge');
+    const broken = planned!.verdicts.find((v) => v.object === 'HTTPRoute shop/broken');
+    expect(broken?.state).toBe('refused');
+    expect(broken?.reasons.join()).toContain('ServiceImport shop/missing not found');
+    const routeWrites = planned!.writes.filter((w) => w.resource.startsWith('route '));
+    // The web route's AFD route takes its new patterns; the broken route's withdrawn rule gets one of its own.
+    expect(routeWrites.map((w) => `${w.action} ${w.resource.replace(/-[0-9a-f]{12}$/, '')}`).sort()).toEqual([
+      'create route rt-broken-0',
+      'update route rt-web-0',
+    ]);
+    // Nothing changed: the route as it was, no route `broken`, no ARM write.
+    expect((await readRoute(hub.client, 'web')).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(await hub.client.get(routePath('broken')).catch((error: unknown) => isNotFound(error))).toBe(true);
+    expect(armWrites(hub)).toBe(writesBefore);
+    // The same identity cannot write: had the plugin tried, it would have failed.
+    await expect(applyObject(new KubeClient(loadKubeConfig({ kubeconfig: reader })), routePath('broken'), change[1]!)).rejects.toThrow(/forbidden/i);
+    // The other commands run with it too.
+    for (const command of [
+      ['status', 'edge'],
+      ['graph', 'edge', '-o', 'mermaid'],
+    ])
+      expect((await kubectlAfd(...command, '-n', 'shop', '--kubeconfig', reader)).code).toBe(0);
   });
 
   it('says what is wrong with bad input in one line, never a stack trace', async () => {
