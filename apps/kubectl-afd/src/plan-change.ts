@@ -1,4 +1,4 @@
-import { describeRef, isWritable, planFrontDoor, type AfdRef, type FrontDoorPlan } from '@fleet-gateway/azure-frontdoor';
+import { allSpecs, describeRef, isWritable, planFrontDoor, type FrontDoorPlan } from '@fleet-gateway/azure-frontdoor';
 import type { Sku } from '@fleet-gateway/annotations';
 import type { Condition } from '@fleet-gateway/api-types';
 import { hubInputsOf, type HubObjects } from '@fleet-gateway/gateway-controllers';
@@ -130,20 +130,8 @@ function verdictsOf(verdicts: Verdicts, gateway: string): ObjectVerdict[] {
 function specsOf(plan: FrontDoorPlan | undefined): Map<string, string> {
   const specs = new Map<string, string>();
   if (!plan) return specs;
-  const { graph } = plan;
-  const all: { readonly ref: AfdRef }[] = [
-    graph.profile,
-    graph.endpoint,
-    ...graph.customDomains,
-    ...graph.originGroups,
-    ...graph.origins,
-    ...graph.ruleSets,
-    ...graph.rules,
-    ...graph.routes,
-  ];
-  if (graph.securityPolicy) all.push(graph.securityPolicy);
-  for (const spec of all) {
-    const { provenance: _provenance, ...body } = spec as typeof spec & { provenance?: unknown };
+  for (const spec of allSpecs(plan.graph)) {
+    const { provenance: _provenance, ...body } = spec;
     specs.set(describeRef(spec.ref), JSON.stringify(body));
   }
   return specs;

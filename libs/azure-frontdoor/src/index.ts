@@ -21,7 +21,7 @@ export { AFD_LIMITS, limitsFor, type CapacityDimension, type CapacityLimits } fr
 export { capacityViolations, checkCapacity, measureGraph } from './plan/capacity.js';
 export { expandRoute, findRoutePatternConflicts, patternFor } from './plan/route-patterns.js';
 export { SINK_HOST_SUFFIX } from './plan/sink.js';
-export { allRefs, planFrontDoor } from './plan/plan-front-door.js';
+export { allRefs, allSpecs, planFrontDoor } from './plan/plan-front-door.js';
 export { isWritable, type FrontDoorPlan } from './plan/plan-types.js';
 export { planProblemsByRoute, type RoutePlanProblems } from './plan/route-plan-problems.js';
 export type { EndpointSpec, OriginGroupSpec, OriginSpec, ProfileSpec, RouteSpec, RuleSetSpec, RuleSpec, SecurityPolicySpec } from './plan/spec-types.js';

@@ -6,7 +6,7 @@ import { failureOwners } from './failure-owners.js';
 import type { DiffResult } from '../diff/diff.js';
 import type { ObservedGraph } from '../observe/observe.js';
 import { observedResources } from '../observe/observed-resources.js';
-import { allRefs } from '../plan/plan-front-door.js';
+import { allRefs, allSpecs } from '../plan/plan-front-door.js';
 import type { FailureReport, ResourceAction, ResourceReport } from '../observe/report-types.js';
 import type { AnySpec, FrontDoorGraph, ProgrammableOriginSpec } from '../plan/spec-types.js';
 
@@ -34,18 +34,7 @@ function observedStates(observed: ObservedGraph, profile: string): Map<string, A
 }
 
 function specsByKey(graph: FrontDoorGraph): Map<string, AnySpec> {
-  const specs: AnySpec[] = [
-    graph.profile,
-    graph.endpoint,
-    ...graph.customDomains,
-    ...graph.originGroups,
-    ...graph.origins,
-    ...graph.ruleSets,
-    ...graph.rules,
-    ...graph.routes,
-  ];
-  if (graph.securityPolicy) specs.push(graph.securityPolicy);
-  return new Map(specs.map((s) => [refKey(s.ref), s]));
+  return new Map(allSpecs(graph).map((s) => [refKey(s.ref), s]));
 }
 
 /** Private Link readiness comes from the member's report; AFD's own connection status is a cross-check. */
