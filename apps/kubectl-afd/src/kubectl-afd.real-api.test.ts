@@ -240,6 +240,14 @@ describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120
     const badOutput = await kubectlAfd('status', 'edge', '-o', 'xml', '--kubeconfig', kubeconfig);
     expect(badOutput.code).toBe(2);
     expect(badOutput.stderr).toContain('--output is "xml"; expected one of text, json, yaml');
+    const noFile = await kubectlAfd('plan', '-f', path.join(dir, 'absent.yaml'), '--kubeconfig', kubeconfig);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toMatch(/^kubectl-afd: -f is ".*absent\.yaml", which cannot be read \(ENOENT/);
+    const badChange = path.join(dir, 'bad-change.yaml');
+    await writeFile(badChange, 'kind: Pod\nmetadata: {name: p}\n');
+    expect((await kubectlAfd('plan', '-f', badChange, '--kubeconfig', kubeconfig)).stderr).toBe(
+      'kubectl-afd: the change file cannot be read: document 1: kind is "Pod"; expected one of GatewayClass, Gateway, HTTPRoute, ReferenceGrant, ServiceImport, InternalServiceExport, Namespace\n',
+    );
     const badContext = await kubectlAfd('status', 'edge', '--context', 'elsewhere', '--kubeconfig', kubeconfig);
     expect(badContext.code).toBe(1);
     expect(badContext.stderr).toMatch(/^kubectl-afd: --context is "elsewhere"; expected one of the kubeconfig's contexts: /);

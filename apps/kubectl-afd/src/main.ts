@@ -43,13 +43,18 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const kubeConfig = loadKubeConfig(args);
   const namespace = namespaceOf(kubeConfig, args);
-  const objects = await readHubObjects(kubeConfig);
   if (args.command === 'plan') {
-    const change = readChange(await readFile(args.filename!, 'utf8'), namespace);
+    // The change is read first: a bad file is reported before the hub is asked anything.
+    const text = await readFile(args.filename!, 'utf8').catch((error: Error) => {
+      throw new UsageError(`-f is "${args.filename}", which cannot be read (${error.message}); expected a YAML file of the objects to apply`);
+    });
+    const change = readChange(text, namespace);
+    const objects = await readHubObjects(kubeConfig);
     const changes = planChange(objects, withChange(objects, change), args.defaultSku, args.gateway && `${namespace}/${args.gateway}`);
     print(changes, () => renderPlanChange(changes), args);
     return 0;
   }
+  const objects = await readHubObjects(kubeConfig);
   const gateway = args.gateway!;
   const inputs = gatewayInputs(objects, namespace, gateway, args.defaultSku);
   const result = resolveGateway(inputs);
