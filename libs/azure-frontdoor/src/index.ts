@@ -21,7 +21,7 @@ export { AFD_LIMITS, limitsFor, type CapacityDimension, type CapacityLimits } fr
 export { capacityViolations, checkCapacity, measureGraph } from './plan/capacity.js';
 export { expandRoute, findRoutePatternConflicts, patternFor } from './plan/route-patterns.js';
 export { SINK_HOST_SUFFIX } from './plan/sink.js';
-export { allRefs, planFrontDoor } from './plan/plan-front-door.js';
+export { allRefs, allSpecs, planFrontDoor } from './plan/plan-front-door.js';
 export { isWritable, type FrontDoorPlan } from './plan/plan-types.js';
 export { planProblemsByRoute, type RoutePlanProblems } from './plan/route-plan-problems.js';
 export type { EndpointSpec, OriginGroupSpec, OriginSpec, ProfileSpec, RouteSpec, RuleSetSpec, RuleSpec, SecurityPolicySpec } from './plan/spec-types.js';
@@ -37,6 +37,7 @@ export { observeFrontDoor, type ObservedGraph } from './observe/observe.js';
 export { checkWafPolicy } from './observe/waf-policy.js';
 export type { FailureReport, ReconcileReason, ReconcileReport, ResourceReport } from './observe/report-types.js';
 export { applyOperations } from './apply/apply.js';
+export { privateLinkApprovalCommand } from './apply/readiness.js';
 export { reconcileFrontDoor } from './apply/reconcile.js';
 export { TerminalRefusals } from './apply/terminal-refusals.js';
 export { deleteFrontDoor } from './apply/delete-front-door.js';

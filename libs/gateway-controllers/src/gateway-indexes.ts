@@ -1,4 +1,5 @@
 import type { InternalServiceExport, ParentReference } from '@fleet-gateway/api-types';
+import { namespaceIndex, namespaceIndexName, type IndexFunction } from '@fleet-gateway/controller';
 import { acceptedSpecsOf, claimsOf, CONTROLLER_NAME, hostnameClaimKey, listenerSetParent } from '@fleet-gateway/model';
 import type { CachedGateway, CachedHTTPRoute, CachedListenerSet } from './gateway-api-resources.js';
 
@@ -122,3 +123,26 @@ export function statusGatewaysOf(ise: InternalServiceExport): readonly string[] 
   const status = ise.status;
   return [...new Set([...(status?.privateLinkRequests ?? []), ...(status?.frontDoors ?? [])].map((entry) => entry.gateway))];
 }
+
+/**
+ * The indexes the Gateway reconcile reads each kind by: the hub's informers and a tool's snapshot (hub-snapshot.ts)
+ * index alike, so both select the same inputs.
+ */
+export const GATEWAY_INDEXERS: Readonly<Record<string, IndexFunction<CachedGateway>>> = {
+  [GATEWAYS_BY_CLASS]: gatewayClassOf,
+  [GATEWAYS_BY_HOSTNAME]: listenerHostnamesOf,
+};
+export const ROUTE_INDEXERS: Readonly<Record<string, IndexFunction<CachedHTTPRoute>>> = {
+  [ROUTES_BY_PARENT]: parentGatewaysOf,
+  [ROUTES_BY_STATUS_PARENT]: statusParentGatewaysOf,
+  [ROUTES_BY_BACKEND]: backendServiceImportsOf,
+  [ROUTES_BY_PARENT_LISTENER_SET]: parentListenerSetsOf,
+  [ROUTES_BY_STATUS_LISTENER_SET]: statusParentListenerSetsOf,
+  [ROUTES_WITH_LISTENER_SET_STATUS]: withListenerSetStatusOf,
+  [namespaceIndexName]: namespaceIndex,
+};
+export const LISTENER_SET_INDEXERS: Readonly<Record<string, IndexFunction<CachedListenerSet>>> = {
+  [LISTENER_SETS_BY_PARENT]: parentGatewayOfListenerSet,
+  [LISTENER_SETS_BY_HOSTNAME]: listenerSetHostnamesOf,
+  [namespaceIndexName]: namespaceIndex,
+};

@@ -3,11 +3,13 @@ export {
   gatewayClasses,
   gateways,
   httpRoutes,
+  listenerSets,
   namespaces,
   referenceGrants,
   type CachedGateway,
   type CachedGatewayClass,
   type CachedHTTPRoute,
+  type CachedListenerSet,
   type CachedNamespace,
   type CachedReferenceGrant,
 } from './gateway-api-resources.js';
@@ -17,7 +19,16 @@ export { gatewayClassStatus, servedSupportedFeatures, servesSupportedFeatures, t
 export { GATEWAY_FINALIZER } from './gateway-finalizer.js';
 export { GATEWAY_STATES, GatewayMetrics, type GatewayState } from './gateway-metrics.js';
 export { gatewayReconciler, randomRequestMessage, type AzureFrontDoorAccess, type GatewayReconcilerOptions } from './gateway-reconciler.js';
-export { AFD_DISABLED_MESSAGE, AFD_RECONCILIATION_CONDITION, describeReport, gatewayStatus, type ProgrammedState } from './gateway-status.js';
+export {
+  AFD_DISABLED_MESSAGE,
+  AFD_RECONCILIATION_CONDITION,
+  AZURE_DATA_CURRENT_CONDITION,
+  describeReport,
+  gatewayStatus,
+  type ProgrammedState,
+} from './gateway-status.js';
+export { hubInputsOf, type HubObjects } from './hub-snapshot.js';
+export { AZURE_PROGRAMMED_CONDITION } from './route-status.js';
 export {
   GATEWAY_FIELD_MANAGER,
   registerGatewayClassController,

@@ -2,7 +2,6 @@ import type { Sku } from '@fleet-gateway/annotations';
 import {
   Controller,
   Informer,
-  namespaceIndex,
   namespaceIndexName,
   parseRequestKey,
   StatusWriter,
@@ -27,28 +26,22 @@ import {
   type CachedReferenceGrant,
 } from './gateway-api-resources.js';
 import {
-  backendServiceImportsOf,
+  GATEWAY_INDEXERS,
+  LISTENER_SET_INDEXERS,
+  ROUTE_INDEXERS,
   EXPORTS_BY_GATEWAY,
-  gatewayClassOf,
   GATEWAYS_BY_CLASS,
   GATEWAYS_BY_HOSTNAME,
   heldHostnamesOf,
   heldListenerSetHostnamesOf,
   LISTENER_SETS_BY_HOSTNAME,
-  LISTENER_SETS_BY_PARENT,
   listenerSetHostnamesOf,
   listenerHostnamesOf,
   parentGatewayOfListenerSet,
   parentGatewaysOf,
   parentListenerSetsOf,
-  ROUTES_BY_PARENT_LISTENER_SET,
-  ROUTES_BY_STATUS_LISTENER_SET,
   statusParentListenerSetsOf,
-  ROUTES_WITH_LISTENER_SET_STATUS,
-  withListenerSetStatusOf,
   ROUTES_BY_BACKEND,
-  ROUTES_BY_PARENT,
-  ROUTES_BY_STATUS_PARENT,
   statusGatewaysOf,
   statusParentGatewaysOf,
 } from './gateway-indexes.js';
@@ -105,22 +98,14 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
     new Informer<CachedGateway>({
       ...common,
       resource: gateways,
-      indexers: { [GATEWAYS_BY_CLASS]: gatewayClassOf, [GATEWAYS_BY_HOSTNAME]: listenerHostnamesOf },
+      indexers: GATEWAY_INDEXERS,
     }),
   );
   const routeInformer = manager.addInformer(
     new Informer<CachedHTTPRoute>({
       ...common,
       resource: httpRoutes,
-      indexers: {
-        [ROUTES_BY_PARENT]: parentGatewaysOf,
-        [ROUTES_BY_STATUS_PARENT]: statusParentGatewaysOf,
-        [ROUTES_BY_BACKEND]: backendServiceImportsOf,
-        [ROUTES_BY_PARENT_LISTENER_SET]: parentListenerSetsOf,
-        [ROUTES_BY_STATUS_LISTENER_SET]: statusParentListenerSetsOf,
-        [ROUTES_WITH_LISTENER_SET_STATUS]: withListenerSetStatusOf,
-        [namespaceIndexName]: namespaceIndex,
-      },
+      indexers: ROUTE_INDEXERS,
     }),
   );
   const grantInformer = manager.addInformer(new Informer<CachedReferenceGrant>({ ...common, resource: referenceGrants }));
@@ -130,11 +115,7 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
         new Informer<CachedListenerSet>({
           ...common,
           resource: listenerSets,
-          indexers: {
-            [LISTENER_SETS_BY_PARENT]: parentGatewayOfListenerSet,
-            [LISTENER_SETS_BY_HOSTNAME]: listenerSetHostnamesOf,
-            [namespaceIndexName]: namespaceIndex,
-          },
+          indexers: LISTENER_SET_INDEXERS,
         }),
       )
     : undefined;

@@ -46,6 +46,7 @@ export type {
 export { ANY_HOSTNAME } from './model/model-types.js';
 export { validateModel } from './model/model-validation.js';
 export { CONTROLLER_NAME } from './model/names.js';
+export { mostSpecificCovering } from './model/hostnames.js';
 export { normalize } from './model/normalize.js';
 export { apportionWeights, MAX_ORIGIN_WEIGHT } from './model/weights.js';
 

@@ -6,7 +6,7 @@ import { failureOwners } from './failure-owners.js';
 import type { DiffResult } from '../diff/diff.js';
 import type { ObservedGraph } from '../observe/observe.js';
 import { observedResources } from '../observe/observed-resources.js';
-import { allRefs } from '../plan/plan-front-door.js';
+import { allRefs, allSpecs } from '../plan/plan-front-door.js';
 import type { FailureReport, ResourceAction, ResourceReport } from '../observe/report-types.js';
 import type { AnySpec, FrontDoorGraph, ProgrammableOriginSpec } from '../plan/spec-types.js';
 
@@ -34,18 +34,7 @@ function observedStates(observed: ObservedGraph, profile: string): Map<string, A
 }
 
 function specsByKey(graph: FrontDoorGraph): Map<string, AnySpec> {
-  const specs: AnySpec[] = [
-    graph.profile,
-    graph.endpoint,
-    ...graph.customDomains,
-    ...graph.originGroups,
-    ...graph.origins,
-    ...graph.ruleSets,
-    ...graph.rules,
-    ...graph.routes,
-  ];
-  if (graph.securityPolicy) specs.push(graph.securityPolicy);
-  return new Map(specs.map((s) => [refKey(s.ref), s]));
+  return new Map(allSpecs(graph).map((s) => [refKey(s.ref), s]));
 }
 
 /** Private Link readiness comes from the member's report; AFD's own connection status is a cross-check. */
@@ -202,14 +191,22 @@ function privateLinkConnections(graph: FrontDoorGraph, afdStatusOf: (origin: Pro
   return { all, waiting: all.filter((c) => c.state !== 'Approved') };
 }
 
+/**
+ * How an operator approves a pending Private Link connection of a Private Link Service by hand (docs/guide.md). AFD
+ * names the connection itself, so the operator finds it by the request message this Gateway's origins carry.
+ */
+export function privateLinkApprovalCommand(privateLinkServiceId: string): string {
+  return (
+    `az network private-endpoint-connection list --id ${privateLinkServiceId} (the connection whose description is the request message), ` +
+    'then az network private-endpoint-connection approve --id <connection id>'
+  );
+}
+
 function privateLinkPending({ all, waiting }: PrivateLinkConnections): string[] {
   if (waiting.length === 0) return [];
   const who = waiting.map((c) => `${[...c.clusters].join(', ')} ${c.state}, PLS ${c.id}`).join('; ');
   const plsIds = [...new Set(waiting.map((c) => c.id))];
-  const listId = plsIds.length === 1 ? plsIds[0] : '<PLS id>';
-  // AFD names the connection itself, so the operator finds it by the request message this Gateway's origins carry.
-  const how =
-    `approve with: az network private-endpoint-connection list --id ${listId} (the connection whose description is the request message), ` +
-    'then az network private-endpoint-connection approve --id <connection id>, or let the member agent approve it';
+  const listId = plsIds.length === 1 ? plsIds[0]! : '<PLS id>';
+  const how = `approve with: ${privateLinkApprovalCommand(listId)}, or let the member agent approve it`;
   return [`Private Link: ${waiting.length} of ${all.length} connections awaiting approval (${who}); ${how}`];
 }

@@ -12,7 +12,7 @@ import { planSink } from './sink.js';
 import { compareText } from './canonical.js';
 import type { FrontDoorPlan, PlanOptions, PlanProblem } from './plan-types.js';
 import { findRoutePatternConflicts, patternProblem } from './route-patterns.js';
-import type { FrontDoorGraph } from './spec-types.js';
+import type { AnySpec, FrontDoorGraph } from './spec-types.js';
 
 export function allRefs(graph: FrontDoorGraph): AfdRef[] {
   return [
@@ -25,6 +25,21 @@ export function allRefs(graph: FrontDoorGraph): AfdRef[] {
     ...graph.rules.map((s) => s.ref),
     ...graph.routes.map((s) => s.ref),
     ...(graph.securityPolicy ? [graph.securityPolicy.ref] : []),
+  ];
+}
+
+/** Every resource spec of the graph, in the order of allRefs. */
+export function allSpecs(graph: FrontDoorGraph): AnySpec[] {
+  return [
+    graph.profile,
+    graph.endpoint,
+    ...graph.customDomains,
+    ...graph.originGroups,
+    ...graph.origins,
+    ...graph.ruleSets,
+    ...graph.rules,
+    ...graph.routes,
+    ...(graph.securityPolicy ? [graph.securityPolicy] : []),
   ];
 }
 
