@@ -46,12 +46,12 @@ function dashboardQueries(manifests: Manifest[]): { exprs: string[]; variableMet
   };
 }
 
-/** The sample names a registry serves (a histogram's as _bucket, _sum and _count). */
+/** The sample names a registry's exposition declares (its # TYPE lines; a histogram's samples are _bucket, _sum and _count). */
 async function servedNames(registry: Registry): Promise<Set<string>> {
   const names = new Set<string>();
-  for (const metric of await registry.getMetricsAsJSON()) {
-    if (metric.type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(`${metric.name}${suffix}`);
-    else names.add(metric.name);
+  for (const [, name, type] of (await registry.metrics()).matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+    if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(`${name}${suffix}`);
+    else names.add(name!);
   }
   return names;
 }
@@ -123,7 +123,8 @@ describe('the ServiceMonitor', () => {
     });
 
     it(`${chart}: scrapes secure /metrics over HTTPS with Prometheus's token, skipping verification only of the self-signed certificate`, async () => {
-      const endpointOf = async (set: string[]) => ((await renderMonitoring(chart, set)).find((m) => m.kind === 'ServiceMonitor')!['spec'] as { endpoints: object[] }).endpoints[0];
+      const endpointOf = async (set: string[]) =>
+        ((await renderMonitoring(chart, set)).find((m) => m.kind === 'ServiceMonitor')!['spec'] as { endpoints: object[] }).endpoints[0];
       expect(await endpointOf([])).toMatchObject({
         scheme: 'https',
         bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token',
@@ -217,7 +218,10 @@ describe('the PrometheusRules', () => {
   });
 
   /** Each alert's firing: input series, when it must not fire yet, and the labels and summary when it must. */
-  const alertTests: Record<ChartName, { series: Record<string, string>; alert: string; quietAt: string; firingAt: string; labels: Record<string, string>; summary: string }[]> = {
+  const alertTests: Record<
+    ChartName,
+    { series: Record<string, string>; alert: string; quietAt: string; firingAt: string; labels: Record<string, string>; summary: string }[]
+  > = {
     'hub-gateway': [
       {
         series: {
@@ -288,7 +292,9 @@ describe('the PrometheusRules', () => {
         summary: '1 Private Link connection(s) left Pending as a possible impersonation for 5m',
       },
       {
-        series: { 'controller_reconcile_total{job="member-discovery-metrics",namespace="fleet-system",controller="service-export",outcome="terminal"}': '0+1x30' },
+        series: {
+          'controller_reconcile_total{job="member-discovery-metrics",namespace="fleet-system",controller="service-export",outcome="terminal"}': '0+1x30',
+        },
         alert: 'FleetMemberReconcileErrors',
         quietAt: '10m',
         firingAt: '25m',
