@@ -59,3 +59,35 @@ app.kubernetes.io/part-of: fleet-gateway
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{- /*
+The ServiceMonitor endpoint's scheme, token and TLS for metrics.secure: HTTPS with Prometheus's own ServiceAccount token
+(bearerTokenFile) or serviceMonitor.tokenSecret's (authorization); the certificate checked against metrics.certSecret's
+CA, or not checked when the agent makes its own self-signed one at each start (there is nothing to check it against).
+*/}}
+{{- define "hub-gateway.serviceMonitorSecurity" -}}
+{{- if .Values.metrics.secure -}}
+scheme: https
+{{- if .Values.serviceMonitor.tokenSecret.name }}
+authorization:
+  type: Bearer
+  credentials:
+    name: {{ .Values.serviceMonitor.tokenSecret.name }}
+    key: {{ .Values.serviceMonitor.tokenSecret.key }}
+{{- else }}
+bearerTokenFile: /var/run/secrets/kubernetes.io/serviceaccount/token
+{{- end }}
+tlsConfig:
+{{- if .Values.metrics.certSecret }}
+  ca:
+    secret:
+      name: {{ .Values.metrics.certSecret }}
+      key: {{ .Values.serviceMonitor.caKey }}
+  serverName: {{ include "hub-gateway.fullname" . }}-metrics.{{ .Values.fleetSystemNamespace }}.svc
+{{- else }}
+  insecureSkipVerify: true
+{{- end }}
+{{- else -}}
+scheme: http
+{{- end }}
+{{- end }}

@@ -1,15 +1,42 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { startControlPlane, type ControlPlane } from '@fleet-gateway/control-plane';
 import { KubeApiError, KubeClient } from '@fleet-gateway/controller';
 import { createNamespace } from '@fleet-gateway/controller/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render, type ChartName, type Manifest } from './helm.js';
+import { REPO_ROOT } from './helm-binary.js';
+import { parseManifests, render, type ChartName, type Manifest } from './helm.js';
 import { applyManifest, dryRunCreate } from './kube-objects.js';
 import { only } from './manifests.js';
 
 let plane: ControlPlane;
 const clients: Record<string, KubeClient> = {};
 // fleet-member-*: the hub namespaces of hub-everything.yaml's memberClusters, which Fleet's hub agent creates.
-const NAMESPACES = ['fleet-system', 'fleet-gateway-system', 'fleet-leases', 'fleet-member-member-1', 'fleet-member-member-2'];
+// monitoring: where the everything values put the Grafana dashboard's ConfigMap.
+const NAMESPACES = ['fleet-system', 'fleet-gateway-system', 'fleet-leases', 'fleet-member-member-1', 'fleet-member-member-2', 'monitoring'];
+/** Prometheus Operator's ServiceMonitor and PrometheusRule CRDs, as its Go module v0.85.0 ships them (example/prometheus-operator-crd). */
+const PROMETHEUS_OPERATOR_CRDS = path.join(REPO_ROOT, 'tools/charts-test/fixtures/prometheus-operator-crds');
+
+/** Applies the Prometheus Operator CRDs, so the charts' ServiceMonitor and PrometheusRule are validated against their schemas. */
+async function installPrometheusOperatorCrds(client: KubeClient): Promise<void> {
+  for (const file of await readdir(PROMETHEUS_OPERATOR_CRDS)) {
+    for (const crd of parseManifests(await readFile(path.join(PROMETHEUS_OPERATOR_CRDS, file), 'utf8'))) await applyManifest(client, crd);
+  }
+  // A new CRD's resources are served a moment after it is applied.
+  const deadline = Date.now() + 30_000;
+  for (const plural of ['servicemonitors', 'prometheusrules']) {
+    while (
+      !(await client.get(`/apis/monitoring.coreos.com/v1/namespaces/default/${plural}?limit=1`).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      if (Date.now() > deadline) throw new Error(`${plural}.monitoring.coreos.com not served within 30 s`);
+      await setTimeout(100);
+    }
+  }
+}
 
 beforeAll(async () => {
   plane = await startControlPlane({ clusters: ['hub', 'member-1'], controllerManager: false });
@@ -18,6 +45,7 @@ beforeAll(async () => {
   for (const cluster of ['hub', 'member-1']) {
     clients[cluster] = new KubeClient(plane.cluster(cluster).kubeConfig());
     for (const namespace of NAMESPACES) await createNamespace(clients[cluster]!, namespace);
+    await installPrometheusOperatorCrds(clients[cluster]!);
   }
 }, 180_000);
 

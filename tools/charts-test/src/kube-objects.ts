@@ -4,6 +4,8 @@ import type { Manifest } from './helm.js';
 /** The kinds the charts render, with their REST names: a new kind in a chart fails here until it is added. */
 const RESOURCES: Record<string, Omit<ResourceType, 'kind' | 'group' | 'version'>> = {
   ServiceAccount: { plural: 'serviceaccounts', namespaced: true },
+  Service: { plural: 'services', namespaced: true },
+  ConfigMap: { plural: 'configmaps', namespaced: true },
   Deployment: { plural: 'deployments', namespaced: true },
   PodDisruptionBudget: { plural: 'poddisruptionbudgets', namespaced: true },
   NetworkPolicy: { plural: 'networkpolicies', namespaced: true },
@@ -12,6 +14,8 @@ const RESOURCES: Record<string, Omit<ResourceType, 'kind' | 'group' | 'version'>
   ClusterRole: { plural: 'clusterroles', namespaced: false },
   ClusterRoleBinding: { plural: 'clusterrolebindings', namespaced: false },
   CustomResourceDefinition: { plural: 'customresourcedefinitions', namespaced: false },
+  ServiceMonitor: { plural: 'servicemonitors', namespaced: true },
+  PrometheusRule: { plural: 'prometheusrules', namespaced: true },
 };
 
 export function resourceOf(manifest: Manifest): ResourceType {
