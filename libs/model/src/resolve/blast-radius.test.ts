@@ -218,3 +218,17 @@ describe("a backend port's appProtocol", () => {
     expect(appProtocols).toEqual({ secure: 'https', web: undefined });
   });
 });
+
+describe("a listener's attachedRoutes", () => {
+  it('counts a route the listener admits only while the route is Accepted on it (Gateway API v1.5)', () => {
+    const inputs = inputsOf('route-invalid-hostname-mismatch');
+    const refused = resolveGateway(inputs);
+    expect(routeCondition(refused, 'web', 'Accepted')).toMatchObject({ status: 'False', reason: 'NoMatchingListenerHostname' });
+    expect(refused.verdicts.gateway?.listeners.find((l) => l.name === 'http')?.attachedRoutes).toBe(0);
+    // The same route with a hostname the listener takes is accepted, and counted.
+    const route = inputs.httpRoutes![0]!;
+    const matching = resolveGateway({ ...inputs, httpRoutes: [{ ...route, spec: { ...route.spec, hostnames: ['store.example.com'] } }] });
+    expect(routeCondition(matching, 'web', 'Accepted')).toMatchObject({ status: 'True' });
+    expect(matching.verdicts.gateway?.listeners.find((l) => l.name === 'http')?.attachedRoutes).toBe(1);
+  });
+});

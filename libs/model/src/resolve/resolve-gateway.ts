@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { gatewayContract, parseGatewayAnnotations, readAnnotation, type AnnotationResult, type GatewayConfig } from '@fleet-gateway/annotations';
 import { backendRefResolver } from './backend-refs.js';
 import { joinMessages } from '../verdicts/conditions.js';
@@ -18,7 +19,7 @@ import { resolveServing } from './route-serving.js';
 import { routeVerdict } from '../verdicts/route-verdict.js';
 import { buildRouting, type HostAttachment } from '../model/routing-table.js';
 import { trafficSplits } from '../model/traffic-split.js';
-import type { ListenerVerdict } from '../verdicts/verdict-types.js';
+import type { ListenerVerdict, ParentRefAsWritten, RouteVerdict } from '../verdicts/verdict-types.js';
 
 /** Routable attachments of a route: listeners that made it into the model, with the route's kept matches. */
 function hostAttachments(res: RouteResolution): HostAttachment[] {
@@ -43,9 +44,17 @@ function hostAttachments(res: RouteResolution): HostAttachment[] {
   }));
 }
 
-/** How many routes are counted on a listener (by its id: listeners of the Gateway and its ListenerSets count apart). */
-function attachedRoutesCounter(resolutions: readonly RouteResolution[]): (listenerId: string) => number {
-  return (id) => resolutions.filter((r) => r.parents.some((p) => p.attachment.counted.includes(id))).length;
+/**
+ * How many routes are counted on a listener (by its id: listeners of the Gateway and its ListenerSets count apart): a
+ * route whose parentRef the listener admits and whose status for that parentRef is Accepted=True. That is Gateway API
+ * v1.5's rule; v1.2 to v1.4 also counted attached routes that were not accepted, and this count follows v1.5 on every hub.
+ */
+function attachedRoutesCounter(resolutions: readonly RouteResolution[], verdicts: readonly RouteVerdict[]): (listenerId: string) => number {
+  const accepted = (verdict: RouteVerdict | undefined, ref: ParentRefAsWritten): boolean => {
+    const parent = verdict?.parents.find((p) => isDeepStrictEqual(p.parentRef, ref));
+    return parent?.conditions.some((c) => c.type === 'Accepted' && c.status === 'True') ?? false;
+  };
+  return (id) => resolutions.filter((r, i) => r.parents.some((p) => p.attachment.counted.includes(id) && accepted(verdicts[i], p.ref))).length;
 }
 
 function listenerVerdicts(listeners: readonly ListenerResult[], attachedRoutes: (listenerId: string) => number): ListenerVerdict[] {
@@ -176,7 +185,14 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
     else conditions = gatewayConditions(gateway, classVerdict, config, listeners, `the model is invalid: ${normalized.errors.join('; ')}`);
   }
   const { shadowed, caseCollisions } = parts;
-  const attachedRoutes = attachedRoutesCounter(resolutions);
+  const routes = servings.map(({ current, served, servingGeneration }) =>
+    routeVerdict(
+      current,
+      { shadowed: shadowed.get(current.key) ?? [], caseCollisions: caseCollisions.get(current.key) ?? [], modelErrors: refused.get(current.key) },
+      servingGeneration === undefined ? undefined : { served, generation: servingGeneration },
+    ),
+  );
+  const attachedRoutes = attachedRoutesCounter(resolutions, routes);
   const setVerdicts = listenerSetVerdicts(
     listenerSets,
     conditions.find((c) => c.type === 'Accepted'),
@@ -194,13 +210,7 @@ export function resolveGateway(inputs: HubInputs): ResolveResult {
         ...(setVerdicts.length > 0 ? { attachedListenerSets: attachedListenerSets(setVerdicts) } : {}),
       },
       ...(setVerdicts.length > 0 ? { listenerSets: setVerdicts } : {}),
-      routes: servings.map(({ current, served, servingGeneration }) =>
-        routeVerdict(
-          current,
-          { shadowed: shadowed.get(current.key) ?? [], caseCollisions: caseCollisions.get(current.key) ?? [], modelErrors: refused.get(current.key) },
-          servingGeneration === undefined ? undefined : { served, generation: servingGeneration },
-        ),
-      ),
+      routes,
     },
   };
 }
