@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -20,7 +21,7 @@ var baseNamespaces = []string{"gateway-conformance-infra", "gateway-conformance-
 
 // setUp does what upstream's Setup does for the Gateway profiles — the GatewayClass Accepted, upstream's base
 // manifests applied (without their Deployments: see withoutBaseDeployments), the Secrets its base Gateways refer to,
-// upstream's readiness wait — with one addition: the base Gateways the plan lists as unprogrammed get upstream's
+// every base Gateway Accepted and Programmed — with one addition: the base Gateways the plan lists as unprogrammed get upstream's
 // annotation that excludes them from the readiness waits. Upstream's own Setup cannot be used as is: it waits before
 // any such annotation could be put, and v1.6.3's wait wants at least one Ready Pod in each namespace.
 func setUp(t *testing.T, s *suite.ConformanceTestSuite, plan runPlan) {
@@ -50,7 +51,27 @@ func setUp(t *testing.T, s *suite.ConformanceTestSuite, plan runPlan) {
 	}
 
 	tlog.Logf(t, "Test Setup: Ensuring Gateways from base manifests are ready (they have no Pods: see withoutBaseDeployments)")
-	kubernetes.NamespacesMustBeReady(t, s.Client, s.TimeoutConfig, baseNamespaces)
+	for _, nn := range gatewaysToBeReady(t, s.Client) {
+		kubernetes.GatewayMustHaveLatestConditions(t, s.Client, s.TimeoutConfig, nn)
+		kubernetes.GatewayMustHaveCondition(t, s.Client, s.TimeoutConfig, nn, metav1.Condition{Type: string(gatewayv1.GatewayConditionAccepted), Status: metav1.ConditionTrue})
+		kubernetes.GatewayMustHaveCondition(t, s.Client, s.TimeoutConfig, nn, metav1.Condition{Type: string(gatewayv1.GatewayConditionProgrammed), Status: metav1.ConditionTrue})
+	}
+}
+
+// gatewaysToBeReady lists the base Gateways without upstream's readiness exclusion: what upstream's readiness wait
+// (NamespacesMustBeReady) checks, less its Pods, which v1.6.3 requires to exist.
+func gatewaysToBeReady(t *testing.T, c client.Client) []types.NamespacedName {
+	var names []types.NamespacedName
+	for _, ns := range baseNamespaces {
+		list := &gatewayv1.GatewayList{}
+		require.NoError(t, c.List(context.Background(), list, client.InNamespace(ns)), "listing the Gateways in %s", ns)
+		for _, gw := range list.Items {
+			if gw.Annotations[kubernetes.GatewayExcludedFromReadinessChecks] != "true" {
+				names = append(names, client.ObjectKeyFromObject(&gw))
+			}
+		}
+	}
+	return names
 }
 
 // excludeFromReadinessChecks puts upstream's annotation for that on a base Gateway (namespace/name) this
