@@ -15,19 +15,21 @@ const readReport = async (file: string): Promise<ConformanceReport> => parse(awa
 describe("upstream's Gateway API conformance suite on the local hub", () => {
   const release = suiteRelease(defaultGatewayApiVersion());
 
-  it(`${release}: every test it runs passes, and the run claims what the committed report claims`, async () => {
+  it(`${release}: the run on the local hub claims exactly what the committed report claims`, async () => {
     const report = path.join(work, 'report.yaml');
     const logFile = path.join(work, 'go-test.log');
     // The status tests need only the hub (no member, no traffic: see skip-tests.yaml).
-    const status = await runConformance({ release, dir: path.join(work, 'system'), clusters: ['hub'], report, logFile, log: () => {} });
+    await runConformance({ release, dir: path.join(work, 'system'), clusters: ['hub'], report, logFile, log: () => {} });
     const output = await readFile(logFile, 'utf8');
-    expect(status, `go test failed:\n${output.slice(-20_000)}`).toBe(0);
-
-    const fresh = await readReport(report);
-    expect(failedTests(fresh)).toEqual([]);
-    // The GatewayClass's supportedFeatures are what the run claims (the harness passes them to the suite), so this
-    // also fails when the class starts publishing other features than the committed report says.
+    const fresh = await readReport(report).catch((error: unknown) => {
+      throw new Error(`the suite wrote no report (${String(error)}):\n${output.slice(-20_000)}`);
+    });
+    // Results, skips and failures per profile, and the features claimed, which the harness takes from the
+    // GatewayClass status the hub agent writes: a change in any of them fails here until the report is regenerated
+    // (make conformance GATEWAY_API_VERSION=...), so the committed report stays true.
     const committed = await readReport(reportPath(release, await implementationVersion()));
-    expect(reportClaims(fresh)).toEqual(reportClaims(committed));
+    expect(reportClaims(fresh), `failed tests: ${failedTests(fresh).join(', ') || 'none'}; go test said:\n${output.slice(-5_000)}`).toEqual(
+      reportClaims(committed),
+    );
   });
 });
