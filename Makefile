@@ -6,7 +6,7 @@ export PATH := $(CURDIR)/.cache/node/$(NODE_VERSION)/bin:$(CURDIR)/.cache/pnpm/$
 LOCAL_DIR ?= $(CURDIR)/.cache/local-system
 CLUSTERS ?= hub,member-1,member-2
 
-.PHONY: bootstrap shell test local-up local-down clean e2e-setup e2e-tests e2e-cleanup e2e
+.PHONY: bootstrap shell test local-up local-down clean e2e-setup e2e-tests e2e-cleanup e2e conformance
 
 bootstrap:
 	tools/bootstrap.sh
@@ -49,6 +49,14 @@ e2e-cleanup: bootstrap
 # All three; the cleanup always runs, and the exit status is the first failure's.
 e2e:
 	@status=0; $(MAKE) e2e-setup && $(MAKE) e2e-tests || status=$$?; $(MAKE) e2e-cleanup || true; exit $$status
+
+# Upstream's Gateway API conformance suite (tools/conformance/README.md) for GATEWAY_API_VERSION (v1.2.1 or v1.6.3,
+# default v1.2.1): starts the local system on that release (hub and member-1, both agents, the Azure emulator and its
+# edge), runs the suite against the hub, writes the ConformanceReport under tools/conformance/reports/ and stops
+# everything.
+conformance: bootstrap
+	NX_NO_CLOUD=true pnpm exec nx run-many -t bundle -p hub-gateway,member-discovery --output-style=static
+	pnpm exec tsx tools/conformance/src/cli.ts run $(if $(GATEWAY_API_VERSION),--gateway-api-version $(GATEWAY_API_VERSION))
 
 clean: local-down e2e-cleanup
 	rm -rf .cache test-results .nx node_modules/.vite
