@@ -11,5 +11,6 @@ export default defineConfig({
     // The process and real-API files bundle the agent and start a control plane and the emulator in beforeAll.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    reporters: ['default', ['json', { outputFile: '../../test-results/kubectl-afd.json' }]],
   },
 });

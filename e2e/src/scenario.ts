@@ -6,7 +6,7 @@ import { DefaultAzureCredential } from '@azure/identity';
 import { emulatorIdentityCredential, sdkClientOptions } from '@fleet-gateway/azure-emulator';
 import { OWNERSHIP_TAGS, SINK_HOST_SUFFIX } from '@fleet-gateway/azure-frontdoor';
 import { RESOURCES } from '@fleet-gateway/api-types';
-import { defaultGatewayApiVersion, GATEWAY_API_VERSIONS } from '@fleet-gateway/control-plane';
+import { defaultGatewayApiVersion, GATEWAY_API_VERSIONS, NEWEST_GATEWAY_API_VERSION } from '@fleet-gateway/control-plane';
 import { objectPath, type Condition } from '@fleet-gateway/controller';
 import { requestThroughEdge, type EchoAnswer } from '@fleet-gateway/local-system';
 import { describe, inject } from 'vitest';
@@ -23,9 +23,9 @@ export type Feature = 'front-door' | 'emulator' | 'listener-sets';
 const FEATURE_SWITCHES: Record<Feature, { readonly enabled: (system: SystemUnderTest) => boolean; readonly how: string }> = {
   'front-door': { enabled: (system) => system.frontDoor, how: 'ENABLE_AZURE_FRONT_DOOR=true' },
   emulator: { enabled: (system) => system.mode === 'local', how: 'E2E_MODE=local' },
-  // The local system's hub serves the Gateway API release GATEWAY_API_VERSION names; ListenerSet came in v1.5.
+  // The local system's hub serves the release GATEWAY_API_VERSION names, else the newest; ListenerSet came in v1.5.
   'listener-sets': {
-    enabled: () => GATEWAY_API_VERSIONS.indexOf(defaultGatewayApiVersion()) >= GATEWAY_API_VERSIONS.indexOf('v1.5.1'),
+    enabled: () => GATEWAY_API_VERSIONS.indexOf(defaultGatewayApiVersion(NEWEST_GATEWAY_API_VERSION)) >= GATEWAY_API_VERSIONS.indexOf('v1.5.1'),
     how: 'GATEWAY_API_VERSION=v1.5.1 or later',
   },
 };
