@@ -91,7 +91,11 @@ async function readOnlyKubeconfig(): Promise<string> {
   await hub.client.create(`${rbac}/clusterroles`, {
     metadata: { name: 'afd-reader' },
     rules: [
-      { apiGroups: ['gateway.networking.k8s.io'], resources: ['gatewayclasses', 'gateways', 'httproutes', 'referencegrants', 'listenersets'], verbs: ['get', 'list'] },
+      {
+        apiGroups: ['gateway.networking.k8s.io'],
+        resources: ['gatewayclasses', 'gateways', 'httproutes', 'referencegrants', 'listenersets'],
+        verbs: ['get', 'list'],
+      },
       { apiGroups: ['networking.fleet.azure.com'], resources: ['serviceimports', 'internalserviceexports'], verbs: ['get', 'list'] },
       { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list'] },
     ],
