@@ -141,6 +141,9 @@ interface Programmed {
  * libs/azure-frontdoor -> status of the Gateway, its HTTPRoutes' parent entries and its exports. Deletion goes
  * through the finalizer: profile removed after the ownership check (or orphaned on request), then the finalizer.
  */
+/** The status gatewayStatus computes for a Gateway in one reconcile. */
+type GatewayStatusNow = ReturnType<typeof gatewayStatus>;
+
 export function gatewayReconciler(options: GatewayReconcilerOptions) {
   const { client, stores, statusWriter, events, azure } = options;
   const now = options.now ?? (() => new Date());
@@ -275,8 +278,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       logger,
       result.verdicts.listenerSets ?? [],
     );
-    await writeListenerSetStatuses(gateway, result, state, owner, logger);
-    await writeGatewayStatus(gateway, result, state, logger);
+    // The Gateway's status once: the ListenerSets' Programmed follows the one written on the Gateway.
+    const status = gatewayStatusOf(gateway, result, state);
+    if (status) await writeListenerSetStatuses(gateway, result, state, status, owner, logger);
+    await writeGatewayStatus(gateway, result, status, logger);
     options.metrics?.record(owner.key, state);
     return withStatusRetries(outcome, owner);
   }
@@ -575,15 +580,14 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     gateway: CachedGateway,
     result: ResolveResult,
     state: ProgrammedState,
+    gatewayStatusNow: GatewayStatusNow,
     owner: GatewayOwner,
     logger: Logger,
   ): Promise<void> {
-    const verdict = result.verdicts.gateway;
     const sets = result.verdicts.listenerSets ?? [];
-    if (!verdict || !stores.listenerSets || sets.length === 0) return;
+    if (!stores.listenerSets || sets.length === 0) return;
     // gatewayStatus builds its conditions from VerdictConditions; they are typed as the API's only once written.
-    const conditions = gatewayStatus(verdict, gateway.metadata.generation ?? 0, state, gateway.status).conditions as readonly VerdictCondition[];
-    const programmed = conditions.find((c) => c.type === 'Programmed');
+    const programmed = (gatewayStatusNow.conditions as readonly VerdictCondition[]).find((c) => c.type === 'Programmed');
     let writes = 0;
     for (const setVerdict of sets) {
       const set = stores.listenerSets.getByName(setVerdict.name, setVerdict.namespace);
@@ -602,10 +606,15 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     if (writes > 0) logger.info('wrote ListenerSet status', { step: 'status', listenerSets: writes, gateway: objectKey(gateway) });
   }
 
-  async function writeGatewayStatus(gateway: CachedGateway, result: ResolveResult, state: ProgrammedState, logger: Logger): Promise<void> {
+  /** The Gateway's status for this reconcile's state; undefined when resolve gave no Gateway verdict (not ours). */
+  function gatewayStatusOf(gateway: CachedGateway, result: ResolveResult, state: ProgrammedState): GatewayStatusNow | undefined {
     const verdict = result.verdicts.gateway;
-    if (!verdict) return;
-    const status = gatewayStatus(verdict, gateway.metadata.generation ?? 0, state, gateway.status);
+    return verdict && gatewayStatus(verdict, gateway.metadata.generation ?? 0, state, gateway.status);
+  }
+
+  async function writeGatewayStatus(gateway: CachedGateway, result: ResolveResult, status: GatewayStatusNow | undefined, logger: Logger): Promise<void> {
+    const verdict = result.verdicts.gateway;
+    if (!verdict || !status) return;
     // Written only where the hub serves ListenerSets (the field came with them), 0 when none is attached.
     const attached = stores.listenerSets ? { attachedListenerSets: verdict.attachedListenerSets ?? 0 } : {};
     const written = await statusWriter.apply(gateways, gateway, { ...status, ...attached }, LIST_KEYS);
@@ -636,7 +645,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const previous = findCondition(gateway.status?.conditions as Condition[] | undefined, 'Programmed');
     const blocked = async (reason: string, message: string, outcome: ReconcileOutcome): Promise<ReconcileOutcome> => {
       const result = resolveGateway(collectHubInputs(stores, gateway, options.defaultSku));
-      await writeGatewayStatus(gateway, result, { kind: 'deleting', reason, message, previous }, logger);
+      await writeGatewayStatus(gateway, result, gatewayStatusOf(gateway, result, { kind: 'deleting', reason, message, previous }), logger);
       events.record(gateway, 'Warning', reason, 'Delete', message);
       return outcome;
     };
