@@ -50,11 +50,15 @@ function hostAttachments(res: RouteResolution): HostAttachment[] {
  * v1.5's rule; v1.2 to v1.4 also counted attached routes that were not accepted, and this count follows v1.5 on every hub.
  */
 function attachedRoutesCounter(resolutions: readonly RouteResolution[], verdicts: readonly RouteVerdict[]): (listenerId: string) => number {
-  const accepted = (verdict: RouteVerdict | undefined, ref: ParentRefAsWritten): boolean => {
-    const parent = verdict?.parents.find((p) => isDeepStrictEqual(p.parentRef, ref));
-    return parent?.conditions.some((c) => c.type === 'Accepted' && c.status === 'True') ?? false;
-  };
-  return (id) => resolutions.filter((r, i) => r.parents.some((p) => p.attachment.counted.includes(id) && accepted(verdicts[i], p.ref))).length;
+  const counts = new Map<string, number>();
+  resolutions.forEach((resolution, i) => {
+    const accepted = (ref: ParentRefAsWritten): boolean =>
+      verdicts[i]?.parents.find((p) => isDeepStrictEqual(p.parentRef, ref))?.conditions.some((c) => c.type === 'Accepted' && c.status === 'True') ?? false;
+    // A route counts once on a listener, however many of its parentRefs select it.
+    const counted = new Set(resolution.parents.flatMap((p) => (accepted(p.ref) ? p.attachment.counted : [])));
+    for (const id of counted) counts.set(id, (counts.get(id) ?? 0) + 1);
+  });
+  return (id) => counts.get(id) ?? 0;
 }
 
 function listenerVerdicts(listeners: readonly ListenerResult[], attachedRoutes: (listenerId: string) => number): ListenerVerdict[] {
