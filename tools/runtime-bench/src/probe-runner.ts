@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { KubeClient } from '@fleet-gateway/controller';
-import { parseBenchLine, sentAtAnnotation, wallClockMicros, type ProbeReport } from './probe-protocol.js';
+import { burstWriters, parseBenchLine, sentAtAnnotation, wallClockMicros, type ProbeReport } from './probe-protocol.js';
 
-/** What both probes are given; the Go one takes the same flags with a single dash. */
+/** What both probes are given (and the writers of each burst, `burstWriters`); the Go one takes the same flags with a single dash. */
 export interface ProbeTarget {
   readonly kubeconfigPath: string;
   readonly namespace: string;
@@ -14,7 +14,10 @@ export interface ProbeTarget {
 
 export function probeArgs(target: ProbeTarget, dash: '-' | '--'): string[] {
   const { kubeconfigPath, namespace, objects, updates } = target;
-  return Object.entries({ kubeconfig: kubeconfigPath, namespace, objects, updates }).flatMap(([flag, value]) => [`${dash}${flag}`, String(value)]);
+  return Object.entries({ kubeconfig: kubeconfigPath, namespace, objects, updates, writers: burstWriters.join(',') }).flatMap(([flag, value]) => [
+    `${dash}${flag}`,
+    String(value),
+  ]);
 }
 
 /** ~1.5 KiB of ConfigMap as stored (name, labels, data, managedFields). */
@@ -41,8 +44,8 @@ export async function createBenchObjects(client: KubeClient, target: ProbeTarget
 }
 
 /**
- * Starts a probe, and once it is ready writes `updates` timed updates from 16 writers (each stamped with its send
- * time, spread over the objects; `round` varies which), and returns the probe's report.
+ * Starts a probe, and each time it is ready writes `updates` timed updates from as many writers as it asks for (each
+ * stamped with its send time, spread over the objects; `round` and the burst vary which), and returns its report.
  */
 export async function runProbe(command: string, args: string[], client: KubeClient, target: ProbeTarget, round: number): Promise<ProbeReport> {
   // NODE_ENV=production as the agents' images set it (our probe then does not freeze cached objects, as the agents do
@@ -51,12 +54,14 @@ export async function runProbe(command: string, args: string[], client: KubeClie
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before reporting`))));
   const lines = createInterface({ input: child.stdout! });
   const report = (async () => {
+    let bursts = 0;
     for await (const text of lines) {
       const line = parseBenchLine(text);
       if (line?.event === 'ready') {
-        void inParallel(target.updates, 16, (i) =>
+        const offset = round * burstWriters.length + bursts++;
+        void inParallel(target.updates, line.writers, (i) =>
           client.patch(
-            `/api/v1/namespaces/${target.namespace}/configmaps/cm-${(i * 7919 + round) % target.objects}`,
+            `/api/v1/namespaces/${target.namespace}/configmaps/cm-${(i * 7919 + offset) % target.objects}`,
             { metadata: { annotations: { [sentAtAnnotation]: String(wallClockMicros()) } } },
             'merge',
           ),

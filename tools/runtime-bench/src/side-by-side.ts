@@ -5,6 +5,7 @@
  *   pnpm nx bench controller            (or: pnpm tsx tools/runtime-bench/src/side-by-side.ts [--rounds 3] [--objects 10000])
  * Not part of `make test`: it builds controller-runtime (cached in .cache/runtime-bench/).
  */
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startControlPlane } from '@fleet-gateway/control-plane';
 import { KubeClient } from '@fleet-gateway/controller';
@@ -33,6 +34,12 @@ try {
   log(`creating ${objects} ConfigMaps`);
   await createBenchObjects(client, target);
   const runs: Record<Runtime, ProbeReport[]> = { ours: [], 'controller-runtime': [] };
+  // The machine is shared: the load average before and after the rounds goes with the figures.
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  const loadBefore = load();
   for (let round = 0; round < rounds; round++) {
     // Alternate who goes first, so a drift in the machine's load does not favour one side.
     const order: Runtime[] = round % 2 === 0 ? ['ours', 'controller-runtime'] : ['controller-runtime', 'ours'];
@@ -46,7 +53,9 @@ try {
       log(`round ${round + 1} ${runtime}: synced in ${report.syncSeconds.toFixed(3)} s`);
     }
   }
-  console.log(`${objects} ConfigMaps, ${rounds} alternating rounds, node ${process.version}, kube-apiserver v1.36.3`);
+  const threads = runs['controller-runtime'][0]?.threads;
+  console.log(`${objects} ConfigMaps, ${rounds} alternating rounds, node ${process.version}, kube-apiserver v1.36.3, controller-runtime GOMAXPROCS ${threads}`);
+  console.log(`load average (1/5/15 min) before the rounds ${loadBefore}, after ${load()}`);
   console.log(renderTable(figureRows(runs)));
 } finally {
   await plane.stop();

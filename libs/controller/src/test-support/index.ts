@@ -7,3 +7,4 @@ export { AgentProcess, bundleAgent, type LogLine } from './agent-process.js';
 export { percentile } from '../bench/percentile.js';
 export { residentMiB } from '../bench/resident-memory.js';
 export { clientForLocalServer } from './local-server-client.js';
+export { deferred } from '../util/deferred.js';

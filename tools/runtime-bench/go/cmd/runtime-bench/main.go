@@ -1,6 +1,9 @@
 // The controller-runtime side of tools/runtime-bench: one manager with a ConfigMap cache and a no-op reconciler (one
-// worker), logging (zap, info) and metrics at their defaults, measured exactly as the TypeScript counterpart
-// (../../src/ours-probe.ts) measures ours. Figures are printed as one `BENCH {json}` line on stdout.
+// worker, controller-runtime's default queue: the priority queue), metrics recorded at their defaults (the global
+// registry; only the listener is off), no logging (logr.Discard: a zap logger costs a WithValues per reconcile even
+// at info, and ours logs nothing either), GOMAXPROCS at Go's default (the CPUs the process may use); measured exactly
+// as the TypeScript counterpart (../../src/ours-probe.ts) measures ours. Figures are printed as `BENCH {json}` lines
+// on stdout; the README lists every setting.
 package main
 
 import (
@@ -17,29 +20,38 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 )
 
 // The annotation the orchestrator writes on each timed update: its wall-clock send time in microseconds.
 const stampAnnotation = "bench.fleet-gateway/sent-at-us"
 
+type burst struct {
+	Writers        int       `json:"writers"`
+	WatchLatencyMs []float64 `json:"watchLatencyMs"`
+	WatchCPUMs     float64   `json:"watchCpuMs"`
+}
+
 type report struct {
-	Event            string    `json:"event"`
-	Objects          int       `json:"objects"`
-	BaselineRSSMiB   float64   `json:"baselineRssMiB"`
-	SyncSeconds      float64   `json:"syncSeconds"`
-	SyncCPUMs        float64   `json:"syncCpuMs"`
-	CacheHeapMiB     float64   `json:"cacheHeapMiB"`
-	ReconcilesPerSec float64   `json:"reconcilesPerSecond"`
-	WatchLatencyMs   []float64 `json:"watchLatencyMs"`
-	WatchCPUMs       float64   `json:"watchCpuMs"`
+	Event            string  `json:"event"`
+	Objects          int     `json:"objects"`
+	BaselineRSSMiB   float64 `json:"baselineRssMiB"`
+	SyncSeconds      float64 `json:"syncSeconds"`
+	SyncCPUMs        float64 `json:"syncCpuMs"`
+	CacheHeapMiB     float64 `json:"cacheHeapMiB"`
+	ReconcilesPerSec float64 `json:"reconcilesPerSecond"`
+	Bursts           []burst `json:"bursts"`
+	Threads          int     `json:"threads"`
 }
 
 func cpuMs() float64 {
@@ -67,21 +79,75 @@ func liveHeapMiB() float64 {
 	return float64(stats.HeapAlloc) / 1024 / 1024
 }
 
-func emit(event string, fields map[string]any) {
-	fields["event"] = event
+func emit(fields any) {
 	line, _ := json.Marshal(fields)
 	fmt.Printf("BENCH %s\n", line)
+}
+
+// Counts reconciles and releases whoever waits for the count to reach a target.
+type reconcileCounter struct {
+	mu      sync.Mutex
+	count   int
+	target  int
+	reached chan struct{}
+}
+
+func (c *reconcileCounter) expect(target int) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.target, c.reached = target, make(chan struct{})
+	if c.count >= target {
+		close(c.reached)
+	}
+	return c.reached
+}
+
+func (c *reconcileCounter) add() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.count++
+	if c.count == c.target {
+		close(c.reached)
+	}
+}
+
+// Collects the latencies of the stamped updates of the current burst and releases the waiter at the last one.
+type burstWatch struct {
+	mu        sync.Mutex
+	latencies []float64
+	want      int
+	complete  chan struct{}
+}
+
+func (b *burstWatch) begin(want int) <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.latencies, b.want, b.complete = make([]float64, 0, want), want, make(chan struct{})
+	return b.complete
+}
+
+func (b *burstWatch) seen(latencyMs float64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.complete == nil || len(b.latencies) == b.want {
+		return
+	}
+	b.latencies = append(b.latencies, latencyMs)
+	if len(b.latencies) == b.want {
+		close(b.complete)
+	}
 }
 
 func main() {
 	namespace := flag.String("namespace", "bench", "namespace holding the ConfigMaps")
 	objects := flag.Int("objects", 10000, "ConfigMaps expected in the namespace")
-	updates := flag.Int("updates", 1000, "timed updates to wait for after the first pass")
+	updates := flag.Int("updates", 1000, "timed updates to wait for in each burst")
+	writers := flag.String("writers", "16,1", "the writers of each burst, in order")
 	flag.Parse()
 	baseline := rssMiB()
 	heapBefore := liveHeapMiB()
 
-	ctrl.SetLogger(zap.New())
+	ctrl.SetLogger(logr.Discard())
 	// controller-runtime registers -kubeconfig itself; GetConfig reads it.
 	config, err := ctrl.GetConfig()
 	if err != nil {
@@ -99,25 +165,18 @@ func main() {
 		panic(err)
 	}
 
-	var mu sync.Mutex
-	reconciles := 0
-	var firstReconcile, lastReconcile time.Time
-	firstPassDone := make(chan struct{})
+	reconciles := &reconcileCounter{}
+	// The controller's own queue, handed over by a source when the controller starts: the timed pass enqueues into it.
+	queueReady := make(chan workqueue.TypedRateLimitingInterface[reconcile.Request], 1)
 	err = ctrl.NewControllerManagedBy(manager).
 		For(&corev1.ConfigMap{}).
+		WatchesRawSource(source.Func(func(_ context.Context, queue workqueue.TypedRateLimitingInterface[reconcile.Request]) error {
+			queueReady <- queue
+			return nil
+		})).
 		WithOptions(controller.Options{MaxConcurrentReconciles: 1}).
 		Complete(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
-			mu.Lock()
-			reconciles++
-			now := time.Now()
-			if reconciles == 1 {
-				firstReconcile = now
-			}
-			if reconciles == *objects {
-				lastReconcile = now
-				close(firstPassDone)
-			}
-			mu.Unlock()
+			reconciles.add()
 			return reconcile.Result{}, nil
 		}))
 	if err != nil {
@@ -128,8 +187,7 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	latencies := make([]float64, 0, *updates)
-	allUpdates := make(chan struct{})
+	watch := &burstWatch{}
 	_, _ = informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: func(_, updated any) {
 			sent, ok := updated.(*corev1.ConfigMap).Annotations[stampAnnotation]
@@ -137,15 +195,11 @@ func main() {
 				return
 			}
 			sentUs, _ := strconv.ParseInt(sent, 10, 64)
-			mu.Lock()
-			defer mu.Unlock()
-			latencies = append(latencies, float64(time.Now().UnixMicro()-sentUs)/1000)
-			if len(latencies) == *updates {
-				close(allUpdates)
-			}
+			watch.seen(float64(time.Now().UnixMicro()-sentUs) / 1000)
 		},
 	})
 
+	firstPass := reconciles.expect(*objects)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		if err := manager.Start(ctx); err != nil {
@@ -157,25 +211,47 @@ func main() {
 	}
 	syncSeconds := time.Since(started).Seconds()
 	syncCPU := cpuMs() - cpuStarted
+	// The controller's workers run from here (they start at the cache's sync), so this heap holds its queue too.
 	cacheHeap := liveHeapMiB() - heapBefore
-	<-firstPassDone
-	rate := float64(*objects-1) / lastReconcile.Sub(firstReconcile).Seconds()
+	<-firstPass
+	queue := <-queueReady
 
-	// The orchestrator writes the timed updates once it reads this line; the CPU from here to the last observed
-	// update is the cost of handling those events (decode, cache, handler, enqueue, reconcile) on an idle process.
-	cpuReady := cpuMs()
-	emit("ready", map[string]any{})
-	<-allUpdates
-	watchCPU := cpuMs() - cpuReady
-	sort.Float64s(latencies)
+	// The timed pass: every cached object's key enqueued at once, to the last of those reconciles done.
 	list := &corev1.ConfigMapList{}
 	if err := manager.GetCache().List(ctx, list); err != nil {
 		panic(err)
 	}
-	line, _ := json.Marshal(report{Event: "report",
+	requests := make([]reconcile.Request, len(list.Items))
+	for i := range list.Items {
+		requests[i] = reconcile.Request{NamespacedName: types.NamespacedName{Namespace: list.Items[i].Namespace, Name: list.Items[i].Name}}
+	}
+	timedPass := reconciles.expect(*objects + len(requests))
+	enqueued := time.Now()
+	for _, request := range requests {
+		queue.Add(request)
+	}
+	<-timedPass
+	rate := float64(len(requests)) / time.Since(enqueued).Seconds()
+
+	// Each burst: the orchestrator writes the stamped updates once it reads `ready`; the CPU from there to the last
+	// update observed is the cost of handling those events (decode, cache, handlers, enqueue, reconcile).
+	bursts := []burst{}
+	for _, field := range strings.Split(*writers, ",") {
+		count, _ := strconv.Atoi(field)
+		complete := watch.begin(*updates)
+		cpuReady := cpuMs()
+		emit(map[string]any{"event": "ready", "writers": count})
+		<-complete
+		watchCPU := cpuMs() - cpuReady
+		watch.mu.Lock()
+		latencies := watch.latencies
+		watch.mu.Unlock()
+		sort.Float64s(latencies)
+		bursts = append(bursts, burst{Writers: count, WatchLatencyMs: latencies, WatchCPUMs: watchCPU})
+	}
+	emit(report{Event: "report",
 		Objects: len(list.Items), BaselineRSSMiB: baseline, SyncSeconds: syncSeconds, SyncCPUMs: syncCPU,
-		CacheHeapMiB: cacheHeap, ReconcilesPerSec: rate, WatchLatencyMs: latencies, WatchCPUMs: watchCPU,
+		CacheHeapMiB: cacheHeap, ReconcilesPerSec: rate, Bursts: bursts, Threads: runtime.GOMAXPROCS(0),
 	})
-	fmt.Printf("BENCH %s\n", line)
 	cancel()
 }
