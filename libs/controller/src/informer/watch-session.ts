@@ -60,8 +60,15 @@ export async function runWatchSession<T extends KubeObject>(options: WatchSessio
     ended ??= { reason, ...(error ? { error } : {}) };
     local.abort(reason);
   };
-  // One timer re-armed by refresh(): cheaper per line than clearing and creating one.
-  const watchdog = setTimeout(() => finish('silent'), options.silenceMs);
+  // A line only notes its time; the watchdog timer, when it fires, waits out what is left of the silence since the
+  // last line, so a burst of events costs no timer operation per event (at most one re-arm per silenceMs).
+  let lastLineAt = performance.now();
+  const onWatchdog = () => {
+    const remainingMs = lastLineAt + options.silenceMs - performance.now();
+    if (remainingMs > 0) watchdog = setTimeout(onWatchdog, remainingMs);
+    else finish('silent');
+  };
+  let watchdog = setTimeout(onWatchdog, options.silenceMs);
   const undecodable = (what: string) => finish('error', new Error(`watch ${options.path}: ${what}`));
   const onLine = (line: string) => {
     let parsed: WatchLine;
@@ -85,7 +92,7 @@ export async function runWatchSession<T extends KubeObject>(options: WatchSessio
   };
   const handleLine = ({ type, object }: WatchLine) => {
     if (ended) return;
-    watchdog.refresh();
+    lastLineAt = performance.now();
     if (type === 'ERROR') {
       const status = (object ?? {}) as KubeStatus;
       finish(status.code === 410 ? 'gone' : 'error', KubeApiError.fromStatus(status.code ?? 0, status, 'WATCH', options.path));

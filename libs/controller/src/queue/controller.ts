@@ -3,7 +3,7 @@ import type { ControllerMetrics, ReconcileObserver } from '../observability/cont
 import type { OutcomeLabel, ReconcileOutcome } from './reconcile-outcome.js';
 import { RetryRateLimiter, type RetryRateLimiterOptions } from './retry-rate-limiter.js';
 import { WorkQueue } from './work-queue.js';
-import { parseRequestKey, requestFor, requestKey, type ReconcileRequest } from './request-key.js';
+import { objectKey, parseRequestKey, requestKey, type ReconcileRequest } from './request-key.js';
 import type { ObjectEventSource } from './object-event.js';
 
 export interface ReconcileContext {
@@ -73,10 +73,9 @@ export class Controller {
   }
 
   /** Subscribes to a source; each event enqueues the requests `map` returns (by default the object itself). */
-  watch<T extends { metadata?: { name?: string; namespace?: string } }>(
-    source: ObjectEventSource<T>,
-    map: RequestMapper<T> = (object) => [requestFor(object)],
-  ): () => void {
+  watch<T extends { metadata?: { name?: string; namespace?: string } }>(source: ObjectEventSource<T>, map?: RequestMapper<T>): () => void {
+    // An update's old and new object have one key, so without a mapper the new one alone names the request.
+    if (!map) return source.subscribe((event) => this.queue.add(objectKey(event.object)));
     return source.subscribe((event) => {
       for (const request of map(event.object)) this.enqueue(request);
       if (event.type === 'updated') for (const request of map(event.old)) this.enqueue(request);
