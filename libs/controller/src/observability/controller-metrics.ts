@@ -1,8 +1,9 @@
-import { Counter, Gauge, Histogram, type LabelValues, type Registry } from 'prom-client';
+import { Counter, Gauge, type LabelValues, type Registry } from 'prom-client';
 import type { KubeClientObserver } from '../kube/kube-client.js';
 import { requestRetryReasons } from '../kube/request-retry.js';
 import { outcomeLabels, type OutcomeLabel } from '../queue/reconcile-outcome.js';
 import type { WorkQueueObserver } from '../queue/work-queue.js';
+import { BucketHistogram } from './bucket-histogram.js';
 
 /** Why a watch was restarted; every reason has a counter from the start, so a zero is visible. */
 export const watchRestartReasons = ['gone', 'error', 'silent', 'closed', 'relist-period'] as const;
@@ -20,9 +21,9 @@ export interface ReconcileObserver {
  */
 export class ControllerMetrics {
   private readonly reconcileTotal: Counter<'controller' | 'outcome'>;
-  private readonly reconcileDuration: Histogram<'controller'>;
+  private readonly reconcileDuration: BucketHistogram<'controller'>;
   private readonly queueDepth: Gauge<'name'>;
-  private readonly queueLatency: Histogram<'name'>;
+  private readonly queueLatency: BucketHistogram<'name'>;
   private readonly queueAdds: Counter<'name'>;
   private readonly queueRetries: Counter<'name'>;
   private readonly watchRestarts: Counter<'resource' | 'reason'>;
@@ -46,7 +47,7 @@ export class ControllerMetrics {
       new Counter<L>({ name, help, labelNames, registers: [registry], collect });
     const gauge = <L extends string>(name: string, help: string, labelNames: L[]) => new Gauge<L>({ name, help, labelNames, registers: [registry], collect });
     const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
-      new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+      new BucketHistogram<L>(name, help, labelNames, buckets, registry);
 
     this.reconcileTotal = counter('controller_reconcile_total', 'Reconciles by controller and outcome (done, requeue-after, retry, terminal, panic).', [
       'controller',
@@ -88,12 +89,11 @@ export class ControllerMetrics {
         return [outcome, this.deferredIncrements(this.reconcileTotal, { controller, outcome })] as const;
       }),
     );
-    this.reconcileDuration.zero({ controller });
-    const duration = this.reconcileDuration.labels({ controller });
+    const duration = this.reconcileDuration.series({ controller });
     return {
       reconciled: (outcome, seconds) => {
         totals.get(outcome)!();
-        duration.observe(seconds);
+        duration(seconds);
       },
     };
   }
@@ -122,17 +122,16 @@ export class ControllerMetrics {
     this.queueDepth.set({ name }, 0);
     this.queueAdds.inc({ name }, 0);
     this.queueRetries.inc({ name }, 0);
-    this.queueLatency.zero({ name });
     let depth = 0;
     this.onCollect(this.queueDepth, () => this.queueDepth.set({ name }, depth));
-    const latency = this.queueLatency.labels({ name });
+    const latency = this.queueLatency.series({ name });
     const added = this.deferredIncrements(this.queueAdds, { name });
     const retries = this.queueRetries.labels({ name });
     return {
       depth: (keys) => {
         depth = keys;
       },
-      waited: (seconds) => latency.observe(seconds),
+      waited: latency,
       added,
       retried: () => retries.inc(),
     };

@@ -149,15 +149,7 @@ export class Controller {
   private async reconcileKey(key: string): Promise<void> {
     const request = parseRequestKey(key);
     const log = reconcileLogger(this.logger, { controller: this.name, kind: this.options.kind, ...request });
-    const context: ReconcileContext = {
-      get logger() {
-        return log.logger;
-      },
-      get reconcileId() {
-        return log.reconcileId;
-      },
-      signal: this.abort.signal,
-    };
+    const context = new ReconcileRunContext(log, this.abort.signal);
     const started = performance.now();
     let label: OutcomeLabel;
     try {
@@ -193,6 +185,25 @@ export class Controller {
         break;
     }
     return outcome.kind;
+  }
+}
+
+/**
+ * A reconcile's context: its logger and id made on first use (ReconcileLog). A class rather than an object literal
+ * with getters, which V8 builds slowly, once per reconcile.
+ */
+class ReconcileRunContext implements ReconcileContext {
+  constructor(
+    private readonly log: ReconcileLog,
+    readonly signal: AbortSignal,
+  ) {}
+
+  get logger(): Logger {
+    return this.log.logger;
+  }
+
+  get reconcileId(): string {
+    return this.log.reconcileId;
   }
 }
 
