@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../kube/kube-object.js';
 import { labelIndex, namespaceIndex, ObjectStore } from './object-store.js';
@@ -35,6 +36,30 @@ describe('ObjectStore', () => {
     s.remove('b/y');
     expect(s.byIndex('app', 'web')).toEqual([]);
     expect(s.size).toBe(1);
+  });
+
+  it('keeps every index equal to filing the stored objects afresh, whatever upserts and removals came (values kept, moved, repeated)', () => {
+    const value = fc.constantFrom('a', 'b', 'c');
+    const change = fc.oneof(
+      fc.record({ op: fc.constant('upsert' as const), name: fc.constantFrom('x', 'y', 'z'), app: fc.option(value), refs: fc.array(value, { maxLength: 3 }) }),
+      fc.record({ op: fc.constant('remove' as const), name: fc.constantFrom('x', 'y', 'z') }),
+    );
+    fc.assert(
+      fc.property(fc.array(change, { maxLength: 30 }), (changes) => {
+        const s = store();
+        changes.forEach((c, i) => {
+          if (c.op === 'remove') s.remove(`ns/${c.name}`);
+          else s.upsert(obj('ns', c.name, String(i), c.app === null ? {} : { app: c.app }, c.refs));
+        });
+        const names = (objects: Obj[]) => objects.map((o) => o.metadata.name).sort();
+        for (const v of ['a', 'b', 'c']) {
+          expect(names(s.byIndex('app', v))).toEqual(names(s.list().filter((o) => o.metadata.labels.app === v)));
+          expect(names(s.byIndex('refs', v))).toEqual(names(s.list().filter((o) => o.spec.refs.includes(v))));
+        }
+        expect(names(s.byIndex('namespace', 'ns'))).toEqual(names(s.list()));
+      }),
+      { seed: 11, numRuns: 300 },
+    );
   });
 
   it('freezes what it stores by default, so a reconciler cannot mutate the cache', () => {

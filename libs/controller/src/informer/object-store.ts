@@ -95,9 +95,9 @@ export class ObjectStore<T extends KubeObject> {
   /** Stores the object (frozen unless told not to) and returns the one it replaced; `key` if the caller has it. */
   upsert(object: T, key = objectKey(object)): T | undefined {
     const old = this.objects.get(key);
-    if (old) this.unindex(key, old);
     this.objects.set(key, this.freezesObjects ? deepFreeze(object) : object);
-    this.index(key, object);
+    if (old) this.reindex(key, old, object);
+    else this.index(key, object);
     return old;
   }
 
@@ -139,22 +139,33 @@ export class ObjectStore<T extends KubeObject> {
   }
 
   private index(key: string, object: T, indexers = this.indexers): void {
-    for (const { index, indexer } of indexers) {
-      for (const value of indexer(object)) {
-        let keys = index.get(value);
-        if (!keys) index.set(value, (keys = new Set()));
-        keys.add(key);
-      }
-    }
+    for (const { index, indexer } of indexers) for (const value of indexer(object)) fileIn(index, value, key);
   }
 
   private unindex(key: string, object: T): void {
+    for (const { index, indexer } of this.indexers) for (const value of indexer(object)) fileOut(index, value, key);
+  }
+
+  /** Moves the key from the old object's index values to the new one's; most updates keep every value and touch none. */
+  private reindex(key: string, old: T, object: T): void {
     for (const { index, indexer } of this.indexers) {
-      for (const value of indexer(object)) {
-        const keys = index.get(value);
-        keys?.delete(key);
-        if (keys?.size === 0) index.delete(value);
-      }
+      const before = indexer(old);
+      const after = indexer(object);
+      if (before.length === after.length && before.every((value, i) => value === after[i])) continue;
+      for (const value of before) fileOut(index, value, key);
+      for (const value of after) fileIn(index, value, key);
     }
   }
+}
+
+function fileIn(index: Map<string, Set<string>>, value: string, key: string): void {
+  let keys = index.get(value);
+  if (!keys) index.set(value, (keys = new Set()));
+  keys.add(key);
+}
+
+function fileOut(index: Map<string, Set<string>>, value: string, key: string): void {
+  const keys = index.get(value);
+  keys?.delete(key);
+  if (keys?.size === 0) index.delete(value);
 }

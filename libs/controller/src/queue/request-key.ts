@@ -20,13 +20,21 @@ export function parseRequestKey(key: string): ReconcileRequest {
   return slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
-export function requestFor(object: ObjectReferenceLike): ReconcileRequest {
+function nameOf(object: ObjectReferenceLike): string {
   const name = object.metadata?.name;
   if (!name) throw new Error('object has no metadata.name; expected every watched object to be named');
+  return name;
+}
+
+export function requestFor(object: ObjectReferenceLike): ReconcileRequest {
+  const name = nameOf(object);
   const namespace = object.metadata?.namespace;
   return namespace ? { namespace, name } : { name };
 }
 
+/** requestKey(requestFor(object)) without the request in between: it runs for every event, twice. */
 export function objectKey(object: ObjectReferenceLike): string {
-  return requestKey(requestFor(object));
+  const name = nameOf(object);
+  const namespace = object.metadata?.namespace;
+  return namespace ? `${namespace}/${name}` : name;
 }
