@@ -104,9 +104,6 @@ const reconcilesPerSecond = requests.length / ((performance.now() - enqueued) / 
 const bursts: BurstReport[] = [];
 for (const writers of values.writers!.split(',').map(Number)) {
   burst = { latencies: [], complete: deferred() };
-  // The garbage of what came before (the sync, the passes, the previous burst) is collected before the burst, so its
-  // CPU is the burst's own.
-  liveHeap();
   const cpuReady = cpuMs();
   emitBenchLine({ event: 'ready', writers });
   await burst.complete.promise;

@@ -239,9 +239,6 @@ func main() {
 	for _, field := range strings.Split(*writers, ",") {
 		count, _ := strconv.Atoi(field)
 		complete := watch.begin(*updates)
-		// The garbage of what came before (the sync, the passes, the previous burst) is collected before the burst,
-		// so its CPU is the burst's own.
-		_ = liveHeapMiB()
 		cpuReady := cpuMs()
 		emit(map[string]any{"event": "ready", "writers": count})
 		<-complete
