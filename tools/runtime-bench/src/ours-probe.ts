@@ -4,7 +4,7 @@
  * as always, no logging (the silent logger; controller-runtime's probe discards its logs too), and the cache frozen or
  * not as the agents' main.ts decide it (freezesCachedObjects: not frozen with NODE_ENV=production, as the harness runs
  * it and the agents' images set it). Run bundled, as the agents run, with --expose-gc:
- *   node --expose-gc ours-probe.mjs --kubeconfig <file> [--namespace bench] [--objects 10000] [--updates 1000] [--writers 16,1]
+ *   node --expose-gc ours-probe.mjs --kubeconfig <file> [--namespace bench] [--objects 10000] [--updates 3000] [--writers 16,1]
  * After the first pass of reconciles it times a second pass (every cached key enqueued at once, to the last of those
  * reconciles done), then for each burst prints `BENCH {"event":"ready","writers":n}` (the caller then writes the
  * timed updates, each stamped with its send time) and finally `BENCH {"event":"report",...}`.
@@ -23,7 +23,7 @@ const { values } = parseArgs({
     kubeconfig: { type: 'string' },
     namespace: { type: 'string', default: 'bench' },
     objects: { type: 'string', default: '10000' },
-    updates: { type: 'string', default: '1000' },
+    updates: { type: 'string', default: '3000' },
     writers: { type: 'string', default: '16,1' },
   },
 });

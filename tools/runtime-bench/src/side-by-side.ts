@@ -18,7 +18,7 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     objects: { type: 'string', default: '10000' },
-    updates: { type: 'string', default: '1000' },
+    updates: { type: 'string', default: '3000' },
   },
 });
 const rounds = Number(values.rounds);

@@ -141,7 +141,7 @@ func (b *burstWatch) seen(latencyMs float64) {
 func main() {
 	namespace := flag.String("namespace", "bench", "namespace holding the ConfigMaps")
 	objects := flag.Int("objects", 10000, "ConfigMaps expected in the namespace")
-	updates := flag.Int("updates", 1000, "timed updates to wait for in each burst")
+	updates := flag.Int("updates", 3000, "timed updates to wait for in each burst")
 	writers := flag.String("writers", "16,1", "the writers of each burst, in order")
 	flag.Parse()
 	baseline := rssMiB()
