@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { readDeletionPolicy, type Sku } from '@fleet-gateway/annotations';
 import type { Condition } from '@fleet-gateway/api-types';
 import {
@@ -60,7 +61,7 @@ import {
 } from './gateway-indexes.js';
 import { collectHubInputs, ourGateways, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
-import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
+import { describeProgramming, gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
 import { listenerSetStatus } from './listener-set-status.js';
 import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
 import {
@@ -71,6 +72,7 @@ import {
   type GatewayOwner,
   type RequestBinding,
 } from './private-link-requests.js';
+import { ProgrammingTasks, type ProgrammingControl, type ProgrammingTask } from './programming-tasks.js';
 import { azureProgrammedCondition, routeParentEntries, routeParentRule, routeVerdictsAsServed, withinParentLimit } from './route-status.js';
 import { StatusWriteBackoff } from './status-write-backoff.js';
 
@@ -92,6 +94,11 @@ export interface AzureFrontDoorAccess {
    * resyncs within it cost no ARM request; after it, drift made outside the hub is observed and corrected.
    */
   readonly driftCheckMs?: number;
+  /**
+   * How long a reconcile waits for the programming it started before it returns (default 2 s): a programming still
+   * running then goes on apart from the controller's workers, and the Gateway is reconciled again when it ends.
+   */
+  readonly programmingWaitMs?: number;
   /** How soon a terminal Azure failure (authorization, missing resource group) is tried again (default 5 min). */
   readonly terminalRecheckMs?: number;
   /** How long a write ARM refused for its body is not sent again while the body stays the same (default 1 h). */
@@ -119,6 +126,8 @@ export interface GatewayReconcilerOptions {
   readonly now?: () => Date;
   /** Backoff of one object's failed status write (default 1 s doubling to 5 min). */
   readonly statusBackoff?: BackoffOptions;
+  /** Where each Gateway's programming of Azure runs (default: a set of its own). */
+  readonly programming?: ProgrammingTasks;
 }
 
 const PREREQUISITE_RETRY_MS = 5_000;
@@ -157,6 +166,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   const refusals = new Map<string, TerminalRefusals>();
   /** Status writes that failed, per Gateway and object: each retried on its own backoff. */
   const statusBackoff = new StatusWriteBackoff(options.statusBackoff);
+  const programming = options.programming ?? new ProgrammingTasks(() => now().getTime());
 
   return async (request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileOutcome> => {
     const { logger } = context;
@@ -166,6 +176,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const key = `${request.namespace}/${request.name}`;
     const gateway = stores.gateways.getByName(request.name, request.namespace);
     if (!gateway) {
+      stopProgramming(key, 'the Gateway was deleted');
       programmed.delete(key);
       refusals.delete(key);
       statusBackoff.forget(`${key}|`);
@@ -182,7 +193,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const owner: GatewayOwner = { key, uid: gateway.metadata.uid ?? '' };
     try {
       if (gateway.metadata.deletionTimestamp) return await finalize(gateway, owner, logger, context.signal);
-      return await reconcileLive(gateway, owner, logger, context.signal);
+      return await reconcileLive(gateway, owner, logger, context);
     } catch (error) {
       if (isKubeRequestFailure(error)) {
         const failure = error as Error & { statusCode?: number; code?: string };
@@ -193,7 +204,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     }
   };
 
-  async function reconcileLive(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, signal: AbortSignal): Promise<ReconcileOutcome> {
+  async function reconcileLive(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, context: ReconcileContext): Promise<ReconcileOutcome> {
     const started = performance.now();
     const inputs = collectHubInputs(stores, gateway, options.defaultSku);
     let result = resolveGateway(inputs);
@@ -259,25 +270,37 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       // Issuing nothing leaves the resolved model, whose hash is known already.
       const hash = issued === result && resolvedHash !== undefined ? resolvedHash : modelHash(model);
       result = issued;
-      const report = withAccessHints(await programFrontDoor(gateway, model, hash, owner, logger, signal, azure), azure);
-      await publishFrontDoorIds(gateway, model, owner, report, logger);
-      await markAskedAgain(owner, report, logger);
-      afdRetired.record(owner, report, (k) => stores.internalServiceExports.get(k));
-      // Only a model Azure took (programmed, or on its way) is a programmed generation worth keeping on an invalid edit.
-      if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, report, logger);
-      state = { kind: 'reconciled', report };
-      outcome = outcomeOf(report, gateway, logger, azure);
+      const programmedNow = await programFrontDoor(gateway, model, hash, owner, logger, context, azure);
+      if ('running' in programmedNow) {
+        const message = describeProgramming(programmedNow.running.phase);
+        const serving = previous?.status === 'True' && previous.observedGeneration === generation ? previous : undefined;
+        state = { kind: 'programming', message, serving };
+        logger.info('Azure is being programmed; the Gateway is reconciled again when it has finished', { step: 'apply', phase: programmedNow.running.phase.kind });
+        // The programming's end brings the Gateway back (ReconcileContext.detach); this is in case it does not.
+        outcome = requeueAfter(azure.pendingRequeueMs ?? 15_000, message);
+      } else {
+        const report = withAccessHints(programmedNow.report, azure);
+        await publishFrontDoorIds(gateway, model, owner, report, logger);
+        await markAskedAgain(owner, report, logger);
+        afdRetired.record(owner, report, (k) => stores.internalServiceExports.get(k));
+        // Only a model Azure took (programmed, or on its way) is a programmed generation worth keeping on an invalid edit.
+        if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, report, logger);
+        state = { kind: 'reconciled', report };
+        outcome = outcomeOf(report, gateway, logger, azure);
+      }
     }
     // After the Azure step, so each route's entry carries the Azure outcome of what it needs (and reports no withdrawal
-    // that step did not make); each object on its own.
-    await writeRouteStatuses(
-      gateway,
-      owner,
-      routeVerdictsAsServed(result.verdicts.routes, state),
-      state.kind === 'reconciled' ? state.report : undefined,
-      logger,
-      result.verdicts.listenerSets ?? [],
-    );
+    // that step did not make); each object on its own. While Azure is being programmed they stay as they are, until
+    // the reconcile that takes the programming's report.
+    if (state.kind !== 'programming')
+      await writeRouteStatuses(
+        gateway,
+        owner,
+        routeVerdictsAsServed(result.verdicts.routes, state),
+        state.kind === 'reconciled' ? state.report : undefined,
+        logger,
+        result.verdicts.listenerSets ?? [],
+      );
     // The Gateway's status once: the ListenerSets' Programmed follows the one written on the Gateway.
     const status = gatewayStatusOf(gateway, result, state);
     if (status) await writeListenerSetStatuses(gateway, result, state, status, owner, logger);
@@ -373,32 +396,64 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     return resolveGateway({ ...inputs, internalServiceExports: exports });
   }
 
+  /**
+   * The report of programming the model: the programmed one while it is trusted, else that of the Gateway's programming
+   * task for this model (joined if it runs, started otherwise and waited for up to `programmingWaitMs`), or the task
+   * while it still runs.
+   */
   async function programFrontDoor(
     gateway: CachedGateway,
     model: GlobalGateway,
     hash: string,
     owner: GatewayOwner,
     logger: Logger,
-    signal: AbortSignal,
+    context: ReconcileContext,
     access: AzureFrontDoorAccess,
-  ): Promise<ReconcileReport> {
+  ): Promise<{ readonly report: ReconcileReport } | { readonly running: ProgrammingTask }> {
     const last = programmed.get(owner.key);
     if (last && last.uid === owner.uid && last.hash === hash && now().getTime() - last.at < (access.driftCheckMs ?? 30 * 60_000)) {
       logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });
-      return last.report;
+      return { report: last.report };
     }
+    const generation = gateway.metadata.generation ?? 0;
+    const { task, started } = programming.start(owner.key, hash, generation, context.signal, (control) =>
+      runProgramming(gateway, model, hash, owner, logger, control, access),
+    );
+    if (started) {
+      context.detach(task.ended);
+      // Fast programmings end within the reconcile as before; a long one frees the worker and reports when it ends.
+      const waited = new AbortController();
+      await Promise.race([task.ended, delay(access.programmingWaitMs ?? 2_000, undefined, { signal: waited.signal }).catch(() => undefined)]);
+      waited.abort();
+    }
+    return task.settled ? { report: programming.take(owner.key, task) } : { running: task };
+  }
+
+  /** One programming of the model (reconcileFrontDoor), run by the Gateway's programming task. */
+  async function runProgramming(
+    gateway: CachedGateway,
+    model: GlobalGateway,
+    hash: string,
+    owner: GatewayOwner,
+    logger: Logger,
+    control: ProgrammingControl,
+    access: AzureFrontDoorAccess,
+  ): Promise<ReconcileReport> {
     const started = performance.now();
+    const leaderFence = access.writeFence;
     const report = await reconcileFrontDoor(access.clients, model, {
       hubIdentity: access.hubIdentity,
       scope: access.scope,
-      abortSignal: signal,
+      abortSignal: control.signal,
       ...(access.capacityLimits ? { capacityLimits: access.capacityLimits } : {}),
       ...(access.pollIntervalMs !== undefined ? { pollIntervalMs: access.pollIntervalMs } : {}),
       ...(access.pendingRequeueMs !== undefined ? { pendingRequeueMs: access.pendingRequeueMs } : {}),
       refusals: refusalsOf(owner, access),
-      ...(access.writeFence ? { fence: access.writeFence } : {}),
+      fence: leaderFence ? () => control.fence() ?? leaderFence() : control.fence,
       beforeFirstWrite: async () => {
-        if (hasGatewayFinalizer(gateway)) return;
+        control.writing();
+        // A programming stopped for the Gateway's deletion writes nothing (the fence skips every level): no finalizer.
+        if (hasGatewayFinalizer(gateway) || control.fence()) return;
         await setGatewayFinalizer(client, gateway, true);
         logger.info('added the finalizer before the first Azure write', { step: 'apply' });
       },
@@ -634,6 +689,11 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       uid: owner.uid,
       generation: gateway.metadata.generation ?? 0,
     };
+    // Its programming stops at its next step first: nothing is written to a profile being deleted, and no worker waits.
+    if (stopProgramming(owner.key, 'the Gateway is being deleted')) {
+      logger.info('the Gateway is being deleted: its programming of Azure stops at its next step first', { step: 'delete' });
+      return requeueAfter(azure?.pendingRequeueMs ?? 15_000, 'the programming of Azure is stopping');
+    }
     programmed.delete(owner.key);
     refusals.delete(owner.key);
     statusBackoff.forget(`${owner.key}|`);
@@ -683,6 +743,13 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     await setGatewayFinalizer(client, gateway, false);
     logger.info('removed the finalizer', { step: 'delete' });
     return done();
+  }
+
+  /** Fences the Gateway's programming task: whether it still runs (its end brings the Gateway back). */
+  function stopProgramming(key: string, reason: string): boolean {
+    const running = programming.stop(key, reason);
+    programming.forget(key);
+    return running !== undefined && !running.settled;
   }
 
   /** Takes this Gateway's request messages and frontDoorIds off every export (the connections went with the profile). */
