@@ -275,7 +275,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         const message = describeProgramming(programmedNow.running.phase);
         const serving = previous?.status === 'True' && previous.observedGeneration === generation ? previous : undefined;
         state = { kind: 'programming', message, serving };
-        logger.info('Azure is being programmed; the Gateway is reconciled again when it has finished', { step: 'apply', phase: programmedNow.running.phase.kind });
+        logger.info('Azure is being programmed; the Gateway is reconciled again when it has finished', {
+          step: 'apply',
+          phase: programmedNow.running.phase.kind,
+        });
         // The programming's end brings the Gateway back (ReconcileContext.detach); this is in case it does not.
         outcome = requeueAfter(azure.pendingRequeueMs ?? 15_000, message);
       } else {

@@ -244,7 +244,9 @@ function azureDataCondition(state: ProgrammedState, generation: number, current:
   // What the last reconcile that read Azure said stands until the programming's own reads are reported.
   if (state.kind === 'programming') {
     const last = current?.conditions?.find((c) => c.type === AZURE_DATA_CURRENT_CONDITION) as Condition | undefined;
-    return last ? [{ type: last.type, status: last.status, reason: last.reason, message: last.message, observedGeneration: last.observedGeneration ?? generation }] : [];
+    return last
+      ? [{ type: last.type, status: last.status, reason: last.reason, message: last.message, observedGeneration: last.observedGeneration ?? generation }]
+      : [];
   }
   if (state.kind !== 'reconciled') return [];
   if (readFailed(state)) {
