@@ -279,8 +279,9 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
           step: 'apply',
           phase: programmedNow.running.phase.kind,
         });
-        // The programming's end brings the Gateway back (ReconcileContext.detach); this is in case it does not.
-        outcome = requeueAfter(azure.pendingRequeueMs ?? 15_000, message);
+        // Its end brings the Gateway back (ReconcileContext.detach) and nothing else must: a timer set here would fire
+        // after the report was taken and start the programming over.
+        outcome = done();
       } else {
         const report = withAccessHints(programmedNow.report, azure);
         await publishFrontDoorIds(gateway, model, owner, report, logger);
@@ -423,11 +424,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       runProgramming(gateway, model, hash, owner, logger, control, access),
     );
     if (started) {
-      context.detach(task.ended);
-      // Fast programmings end within the reconcile as before; a long one frees the worker and reports when it ends.
+      // Fast programmings end within the reconcile as before; a long one frees the worker, and its end brings the
+      // Gateway back to take its report (only then: a report taken here must not start the Gateway over).
       const waited = new AbortController();
       await Promise.race([task.ended, delay(access.programmingWaitMs ?? 2_000, undefined, { signal: waited.signal }).catch(() => undefined)]);
       waited.abort();
+      if (!task.settled) context.detach(task.ended);
     }
     return task.settled ? { report: programming.take(owner.key, task) } : { running: task };
   }
