@@ -401,9 +401,9 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   }
 
   /**
-   * The report of programming the model: the programmed one while it is trusted, else that of the Gateway's programming
-   * task for this model (joined if it runs, started otherwise and waited for up to `programmingWaitMs`), or the task
-   * while it still runs.
+   * The report of programming the model: that of the programming that ended since the last reconcile, the programmed
+   * one while it is trusted, else that of the Gateway's programming task for this model (joined if it runs, started
+   * otherwise and waited for up to `programmingWaitMs`), or the task while it still runs.
    */
   async function programFrontDoor(
     gateway: CachedGateway,
@@ -414,6 +414,9 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     context: ReconcileContext,
     access: AzureFrontDoorAccess,
   ): Promise<{ readonly report: ReconcileReport } | { readonly running: ProgrammingTask }> {
+    // A programming that ended since the last reconcile: its report, once.
+    const ended = programming.takeEnded(owner.key, hash);
+    if (ended) return { report: ended };
     const last = programmed.get(owner.key);
     if (last && last.uid === owner.uid && last.hash === hash && now().getTime() - last.at < (access.driftCheckMs ?? 30 * 60_000)) {
       logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });

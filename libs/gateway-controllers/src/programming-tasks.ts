@@ -69,8 +69,22 @@ export class ProgrammingTasks {
   }
 
   /**
-   * The task of `key` for the model `hash`: the one already there for it (running, or ended and not yet taken), else a
-   * new one, which runs `program` once the task there before it (fenced now) has ended. `started` says which.
+   * The report of the programming of `key` for the model `hash` that ended since it was last asked (it throws what the
+   * programming threw); undefined when none did. An ended programming of another model is forgotten.
+   */
+  takeEnded(key: string, hash: string): ReconcileReport | undefined {
+    const task = this.tasks.get(key);
+    if (!task?.settled) return undefined;
+    if (task.hash !== hash) {
+      this.tasks.delete(key);
+      return undefined;
+    }
+    return this.take(key, task);
+  }
+
+  /**
+   * The running task of `key` for the model `hash`, else a new one, which runs `program` once the task running before
+   * it (fenced now) has ended. `started` says which.
    */
   start(
     key: string,
@@ -80,7 +94,7 @@ export class ProgrammingTasks {
     program: (control: ProgrammingControl) => Promise<ReconcileReport>,
   ): { readonly task: ProgrammingTask; readonly started: boolean } {
     const before = this.tasks.get(key);
-    if (before?.hash === hash && before.stoppedBy === undefined) return { task: before, started: false };
+    if (before?.hash === hash && !before.settled && before.stoppedBy === undefined) return { task: before, started: false };
     before?.stop('a newer model of the Gateway replaces the one being programmed');
     const task = new Task(hash, generation);
     if (before && !before.settled) task.phase = { kind: 'waiting' };
