@@ -165,4 +165,27 @@ describe('Gateways programmed apart from the controller workers', { timeout: 180
     expect(routeWritesOf(profile) - routeWrites).toBe(1);
     expect(hub.emulator.admin.requestTotal({ status: 409 })).toBe(0);
   });
+
+  it('deleting a Gateway while it is programmed stops the programming first, then deletes the profile', async () => {
+    await publishExport(hub.client, { cluster: 'member-1', service: 'doomed-web', publicAddress: '10.9.0.3' });
+    await whenImported(hub, 'doomed-web', ['member-1']);
+    await applyGatewayWithRoute(hub.client, 'doomed', { backend: 'doomed-web' });
+    const profile = await profileOf(hub, 'doomed');
+    expect(
+      await eventually(
+        () => runningUnder(profile).length,
+        (n) => n === 1,
+        30_000,
+      ),
+    ).toBe(1);
+    await hub.client.delete(gatewayPath('doomed'));
+
+    const gone = await finishingUntil(async () => (await hub.client.get(gatewayPath('doomed')).catch((error: unknown) => error)) instanceof Error);
+    expect(gone).toBe(true);
+    await expect(hub.clients.cdn.profiles.get(SCOPE.resourceGroup, profile)).rejects.toMatchObject({ statusCode: 404 });
+    // The programming stopped at its next level: nothing under the profile was written after its create.
+    expect(routeWritesOf(profile)).toBe(0);
+    expect(hub.emulator.admin.requestTotal({ status: 409 })).toBe(0);
+    expect(await programmingTasks()).toBe(0);
+  });
 });

@@ -697,10 +697,11 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       uid: owner.uid,
       generation: gateway.metadata.generation ?? 0,
     };
-    // Its programming stops at its next step first: nothing is written to a profile being deleted, and no worker waits.
+    // Its programming stops at its next step first: nothing is written to a profile being deleted, and no worker waits
+    // (the programming's end brings the Gateway back).
     if (stopProgramming(owner.key, 'the Gateway is being deleted')) {
       logger.info('the Gateway is being deleted: its programming of Azure stops at its next step first', { step: 'delete' });
-      return requeueAfter(azure?.pendingRequeueMs ?? 15_000, 'the programming of Azure is stopping');
+      return done();
     }
     programmed.delete(owner.key);
     refusals.delete(owner.key);

@@ -91,6 +91,10 @@ describe('gatewayStatus', () => {
       const reading = describeProgramming({ kind: 'reading' });
       const twice = gatewayStatus(verdict, 3, { kind: 'programming', message: reading, serving: programmedOf(once) as Condition }, once as GatewayStatus);
       expect(programmedOf(twice)?.message).toBe(`${reading}; meanwhile Azure serves what was programmed: ready`);
+      // Azure unreadable next: the last observed state is what was served, not the programming that has ended.
+      const unreadable = report({ reason: 'AzureReadFailed', message: 'reading failed', outcome: { type: 'retry', reason: '' } });
+      const after = gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, twice as GatewayStatus);
+      expect(programmedOf(after)?.message).toBe('Azure could not be read (reading failed); the last observed state stands: ready');
     });
   });
 

@@ -102,7 +102,8 @@ function programmingWhileServed(serving: Condition, message: string, generation:
 
 /** Programmed as last observed, its message saying what could not be read (once, however many failures in a row). */
 function lastObserved(previous: Condition, report: ReconcileReport, generation: number): VerdictCondition {
-  const kept = previous.message.replace(UNREADABLE, '');
+  // What was observed, without the note of a programming that has ended since.
+  const kept = previous.message.replace(UNREADABLE, '').replace(PROGRAMMING, '');
   return {
     type: 'Programmed',
     status: previous.status,
