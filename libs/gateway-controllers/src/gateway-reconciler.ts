@@ -422,8 +422,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });
       return { report: last.report };
     }
-    const generation = gateway.metadata.generation ?? 0;
-    const { task, started } = programming.start(owner.key, hash, generation, context.signal, (control) =>
+    const { task, started } = programming.start(owner.key, hash, context.signal, (control) =>
       runProgramming(gateway, model, hash, owner, logger, control, access),
     );
     if (started) {

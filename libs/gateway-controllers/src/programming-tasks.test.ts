@@ -24,8 +24,8 @@ describe('ProgrammingTasks', () => {
     const tasks = new ProgrammingTasks(() => 42);
     const log: string[] = [];
     const first = held(log, 'a');
-    const started = tasks.start('ns/gw', 'h1', 1, signal, first.program);
-    const joined = tasks.start('ns/gw', 'h1', 1, signal, held(log, 'never').program);
+    const started = tasks.start('ns/gw', 'h1', signal, first.program);
+    const joined = tasks.start('ns/gw', 'h1', signal, held(log, 'never').program);
     expect(started.started).toBe(true);
     expect(joined).toEqual({ task: started.task, started: false });
     await Promise.resolve();
@@ -44,11 +44,11 @@ describe('ProgrammingTasks', () => {
     const tasks = new ProgrammingTasks();
     const log: string[] = [];
     const [a, b, c] = [held(log, 'a'), held(log, 'b'), held(log, 'c')];
-    const first = tasks.start('ns/gw', 'h1', 1, signal, a.program).task;
+    const first = tasks.start('ns/gw', 'h1', signal, a.program).task;
     await Promise.resolve();
-    const second = tasks.start('ns/gw', 'h2', 2, signal, b.program).task;
+    const second = tasks.start('ns/gw', 'h2', signal, b.program).task;
     expect(second.phase).toEqual({ kind: 'waiting' });
-    const third = tasks.start('ns/gw', 'h3', 3, signal, c.program).task;
+    const third = tasks.start('ns/gw', 'h3', signal, c.program).task;
     expect(tasks.running).toBe(1);
     a.end();
     await first.ended;
@@ -65,7 +65,7 @@ describe('ProgrammingTasks', () => {
     const tasks = new ProgrammingTasks();
     const log: string[] = [];
     const a = held(log, 'a');
-    const running = tasks.start('ns/gw', 'h1', 1, signal, a.program).task;
+    const running = tasks.start('ns/gw', 'h1', signal, a.program).task;
     await Promise.resolve();
     expect(tasks.stop('ns/gw', 'the Gateway is being deleted')).toBe(running);
     tasks.forget('ns/gw');
@@ -76,7 +76,7 @@ describe('ProgrammingTasks', () => {
     tasks.forget('ns/gw');
     expect(tasks.of('ns/gw')).toBeUndefined();
 
-    const failing = tasks.start('ns/other', 'h1', 1, signal, async () => {
+    const failing = tasks.start('ns/other', 'h1', signal, async () => {
       throw new Error('the finalizer could not be added');
     }).task;
     await failing.ended;

@@ -20,7 +20,6 @@ export interface ProgrammingControl {
 
 export interface ProgrammingTask {
   readonly hash: string;
-  readonly generation: number;
   readonly phase: ProgrammingPhase;
   /** Settled (never rejected) when the programming has ended, or when it never started because it was replaced. */
   readonly ended: Promise<void>;
@@ -33,10 +32,7 @@ class Task implements ProgrammingTask {
   outcome: { readonly report: ReconcileReport } | { readonly error: unknown } | undefined;
   ended: Promise<void> = Promise.resolve();
 
-  constructor(
-    readonly hash: string,
-    readonly generation: number,
-  ) {}
+  constructor(readonly hash: string) {}
 
   get settled(): boolean {
     return this.outcome !== undefined;
@@ -89,14 +85,13 @@ export class ProgrammingTasks {
   start(
     key: string,
     hash: string,
-    generation: number,
     signal: AbortSignal,
     program: (control: ProgrammingControl) => Promise<ReconcileReport>,
   ): { readonly task: ProgrammingTask; readonly started: boolean } {
     const before = this.tasks.get(key);
     if (before?.hash === hash && !before.settled && before.stoppedBy === undefined) return { task: before, started: false };
     before?.stop('a newer model of the Gateway replaces the one being programmed');
-    const task = new Task(hash, generation);
+    const task = new Task(hash);
     if (before && !before.settled) task.phase = { kind: 'waiting' };
     const control: ProgrammingControl = {
       fence: () => task.stoppedBy,
