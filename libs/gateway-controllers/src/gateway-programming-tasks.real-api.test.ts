@@ -73,6 +73,25 @@ async function routePatterns(profile: string): Promise<string[]> {
   return patterns.sort();
 }
 
+/**
+ * A Gateway with a route to its `<name>-web` export, whose programming is held at its first level (the profile create
+ * in flight; its route is written levels later): its profile.
+ */
+async function programmingHeld(name: string, publicAddress: string): Promise<string> {
+  await publishExport(hub.client, { cluster: 'member-1', service: `${name}-web`, publicAddress });
+  await whenImported(hub, `${name}-web`, ['member-1']);
+  await applyGatewayWithRoute(hub.client, name, { backend: `${name}-web` });
+  const profile = await profileOf(hub, name);
+  expect(
+    await eventually(
+      () => runningUnder(profile).length,
+      (n) => n === 1,
+      30_000,
+    ),
+  ).toBe(1);
+  return profile;
+}
+
 describe('Gateways programmed apart from the controller workers', { timeout: 180_000 }, () => {
   it('runs more programmings than the four workers at once, and another team’s route change is written while they all run', async () => {
     await publishExport(hub.client, { cluster: 'member-1', service: 'other-web', publicAddress: '10.9.0.1' });
@@ -134,18 +153,7 @@ describe('Gateways programmed apart from the controller workers', { timeout: 180
   });
 
   it('a change while a Gateway is programmed stops that programming at its next step; the new model is programmed after it, never beside it', async () => {
-    await publishExport(hub.client, { cluster: 'member-1', service: 'fenced-web', publicAddress: '10.9.0.2' });
-    await whenImported(hub, 'fenced-web', ['member-1']);
-    await applyGatewayWithRoute(hub.client, 'fenced', { backend: 'fenced-web' });
-    const profile = await profileOf(hub, 'fenced');
-    // The first model's profile create is in flight: its route is written levels later.
-    expect(
-      await eventually(
-        () => runningUnder(profile).length,
-        (n) => n === 1,
-        30_000,
-      ),
-    ).toBe(1);
+    const profile = await programmingHeld('fenced', '10.9.0.2');
     const routeWrites = routeWritesOf(profile);
 
     await applyObject(hub.client, routePath('fenced'), routeBody('fenced', 'fenced', [{ path: '/v2', backends: [{ name: 'fenced-web' }] }]));
@@ -167,17 +175,7 @@ describe('Gateways programmed apart from the controller workers', { timeout: 180
   });
 
   it('deleting a Gateway while it is programmed stops the programming first, then deletes the profile', async () => {
-    await publishExport(hub.client, { cluster: 'member-1', service: 'doomed-web', publicAddress: '10.9.0.3' });
-    await whenImported(hub, 'doomed-web', ['member-1']);
-    await applyGatewayWithRoute(hub.client, 'doomed', { backend: 'doomed-web' });
-    const profile = await profileOf(hub, 'doomed');
-    expect(
-      await eventually(
-        () => runningUnder(profile).length,
-        (n) => n === 1,
-        30_000,
-      ),
-    ).toBe(1);
+    const profile = await programmingHeld('doomed', '10.9.0.3');
     await hub.client.delete(gatewayPath('doomed'));
 
     const gone = await finishingUntil(async () => (await hub.client.get(gatewayPath('doomed')).catch((error: unknown) => error)) instanceof Error);
