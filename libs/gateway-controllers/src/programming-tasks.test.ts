@@ -68,13 +68,14 @@ describe('ProgrammingTasks', () => {
     const running = tasks.start('ns/gw', 'h1', signal, a.program).task;
     await Promise.resolve();
     expect(tasks.stop('ns/gw', 'the Gateway is being deleted')).toBe(running);
+    // Still running: not forgotten.
     tasks.forget('ns/gw');
-    expect(tasks.of('ns/gw')).toBe(running);
+    expect(tasks.running).toBe(1);
     a.end();
     await running.ended;
     expect(log).toEqual(['a started', 'a ended fenced: the Gateway is being deleted']);
     tasks.forget('ns/gw');
-    expect(tasks.of('ns/gw')).toBeUndefined();
+    expect(tasks.takeEnded('ns/gw', 'h1')).toBeUndefined();
 
     const failing = tasks.start('ns/other', 'h1', signal, async () => {
       throw new Error('the finalizer could not be added');

@@ -15,6 +15,7 @@ export interface ProgrammingControl {
   readonly fence: () => string | undefined;
   /** Ended when the controller stops. */
   readonly signal: AbortSignal;
+  /** Its first write goes out now: the phase its Gateway's status tells. */
   readonly writing: () => void;
 }
 
@@ -123,11 +124,6 @@ export class ProgrammingTasks {
     if (this.tasks.get(key) === own) this.tasks.delete(key);
     if ('error' in own.outcome) throw own.outcome.error;
     return own.outcome.report;
-  }
-
-  /** The task of `key`, if any. */
-  of(key: string): ProgrammingTask | undefined {
-    return this.tasks.get(key);
   }
 
   /** Fences the task of `key` (its Gateway is being deleted): what it has not written yet is not written. */
