@@ -112,9 +112,17 @@ describe('long-running operations', () => {
 
 describe('OperationTracker', () => {
   it('ends an operation once, Succeeded or Failed as asked; a canceled one never completes', () => {
-    const tracker = new OperationTracker(() => 3_600_000);
+    const tracker = new OperationTracker('timer');
     const outcomes: string[] = [];
-    const base = { subscriptionId: 's', provider: 'Microsoft.Cdn', location: 'global', apiVersion: 'v', method: 'PUT' as const, resourceKey: 'r' };
+    const base = {
+      subscriptionId: 's',
+      provider: 'Microsoft.Cdn',
+      location: 'global',
+      apiVersion: 'v',
+      method: 'PUT' as const,
+      resourceKey: 'r',
+      durationMs: 3_600_000,
+    };
     const ok = tracker.start({ ...base, complete: (outcome) => outcomes.push(`ok:${outcome}`) });
     const failing = tracker.start({ ...base, failWith: { code: 'X', message: 'y' }, complete: (outcome) => outcomes.push(`failing:${outcome}`) });
     const canceled = tracker.start({ ...base, complete: (outcome) => outcomes.push(`canceled:${outcome}`) });
