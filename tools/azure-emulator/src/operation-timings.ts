@@ -79,7 +79,13 @@ export const AZURE_OPERATION_DURATIONS: readonly KindTimings[] = [
     update: NOT_LONG_RUNNING,
     delete: as(ROUTE_DELETE, 'route delete'),
   },
-  { kind: 'rule', kindKey: AFD.rule, create: as(ROUTE_CREATE, 'route create'), update: as(ROUTE_UPDATE, 'route update'), delete: as(ROUTE_DELETE, 'route delete') },
+  {
+    kind: 'rule',
+    kindKey: AFD.rule,
+    create: as(ROUTE_CREATE, 'route create'),
+    update: as(ROUTE_UPDATE, 'route update'),
+    delete: as(ROUTE_DELETE, 'route delete'),
+  },
   {
     kind: 'security policy',
     kindKey: AFD.securityPolicy,
@@ -94,7 +100,13 @@ export const AZURE_OPERATION_DURATIONS: readonly KindTimings[] = [
     update: as(CUSTOM_DOMAIN_CREATE, 'custom domain create'),
     delete: as(ROUTE_DELETE, 'route delete'),
   },
-  { kind: 'secret', kindKey: AFD.secret, create: as(ORIGIN_CREATE, 'origin create'), update: as(ORIGIN_CREATE, 'origin create'), delete: as(ROUTE_DELETE, 'route delete') },
+  {
+    kind: 'secret',
+    kindKey: AFD.secret,
+    create: as(ORIGIN_CREATE, 'origin create'),
+    update: as(ORIGIN_CREATE, 'origin create'),
+    delete: as(ROUTE_DELETE, 'route delete'),
+  },
 ];
 
 /**
