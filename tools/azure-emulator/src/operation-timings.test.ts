@@ -56,14 +56,19 @@ describe('operationTiming', () => {
       100,
       100,
     ]);
-    expect([fast.acceptedRetryAfterSeconds, fast.pollRetryAfterSeconds]).toEqual([1, 1]);
+    expect([fast.acceptedRetryAfterSeconds, fast.pollRetryAfterSeconds, fast.operationHeadersWhenEnded]).toEqual([1, 1, true]);
     const silent = operationTiming({ profile: 'fast', lroDelayMs: 5, seed: 1 });
     expect([silent.acceptedRetryAfterSeconds, silent.pollRetryAfterSeconds]).toEqual([undefined, undefined]);
   });
 
-  it('azure: ends by the clock, Retry-After 10 s on the answer that starts an operation and none on polls', () => {
+  it('azure: ends by the clock, Retry-After 10 s on the answer that starts an operation and none on polls, no operation URLs once ended', () => {
     const azure = operationTiming({ profile: 'azure', lroDelayMs: 100, lroRetryAfterSeconds: 1, seed: 1 });
-    expect([azure.ends, azure.acceptedRetryAfterSeconds, azure.pollRetryAfterSeconds]).toEqual(['clock', 10, undefined]);
+    expect([azure.ends, azure.acceptedRetryAfterSeconds, azure.pollRetryAfterSeconds, azure.operationHeadersWhenEnded]).toEqual([
+      'clock',
+      10,
+      undefined,
+      false,
+    ]);
     expect(AZURE_RETRY_AFTER).toEqual({ acceptedSeconds: 10, pollSeconds: undefined });
   });
 

@@ -131,6 +131,7 @@ export function operationTiming(settings: OperationTimingSettings): OperationTim
     return {
       ends: 'timer',
       durationMs: () => settings.lroDelayMs,
+      operationHeadersWhenEnded: true,
       ...(settings.lroRetryAfterSeconds === undefined
         ? {}
         : { acceptedRetryAfterSeconds: settings.lroRetryAfterSeconds, pollRetryAfterSeconds: settings.lroRetryAfterSeconds }),
@@ -146,5 +147,7 @@ export function operationTiming(settings: OperationTimingSettings): OperationTim
       return Math.round(bounds.minMs + random() * (bounds.maxMs - bounds.minMs));
     },
     acceptedRetryAfterSeconds: AZURE_RETRY_AFTER.acceptedSeconds,
+    // Front Door answered the origin group create that ended within the request 201 `Succeeded` with no operation URLs.
+    operationHeadersWhenEnded: false,
   };
 }

@@ -36,7 +36,8 @@ export interface EmulatorOptions {
    * timer, Retry-After `lroRetryAfterSeconds`. `azure`: Front Door's durations per kind and action (profile, endpoint,
    * origin group, origin, route, rule set, rule, security policy, custom domain, secret: create, update, delete), each
    * drawn between its recorded bounds with seeded jitter, ended when the `clock` passes them; Retry-After 10 s on the
-   * 201/202 and none on status polls, as Front Door sends (fidelity ledger A84, A85; the table:
+   * 201/202 and none on status polls, no operation URLs on a write that ended within its request, as Front Door
+   * answers (fidelity ledger A84, A85; the table:
    * `AZURE_OPERATION_DURATIONS`). Kinds and POST actions without a Front Door figure keep `lroDelayMs`.
    */
   operationTimings?: OperationTimingsProfile;

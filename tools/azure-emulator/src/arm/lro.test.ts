@@ -269,9 +269,10 @@ describe('operationTimings: azure', () => {
     expect([ended.body, ended.headers['retry-after']]).toEqual([expect.objectContaining({ status: 'Succeeded' }), undefined]);
   });
 
-  it('answers an origin group create Succeeded within the request, as Front Door does, without Retry-After', async () => {
+  it('answers an origin group create Succeeded within the request, as Front Door does, without operation URLs or Retry-After', async () => {
     const put = await azureClient.send('PUT', `${PROFILE}/slow/originGroups/og${Q}`, {});
-    expect([put.status, put.headers['retry-after'], propertiesOf(put).provisioningState]).toEqual([201, undefined, 'Succeeded']);
+    expect([put.status, propertiesOf(put).provisioningState]).toEqual([201, 'Succeeded']);
+    expect([put.headers['azure-asyncoperation'], put.headers.location, put.headers['retry-after']]).toEqual([undefined, undefined, undefined]);
   });
 
   it('answers a profile delete 202 with Retry-After 10; admin.finishOperations() still ends operations at once', async () => {

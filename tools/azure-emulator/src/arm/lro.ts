@@ -38,6 +38,8 @@ export interface OperationTiming {
   acceptedRetryAfterSeconds?: number;
   /** Retry-After (seconds) on a status poll of a running operation; undefined sends none. */
   pollRetryAfterSeconds?: number;
+  /** Whether a write whose operation ended within the request still answers with the operation's URLs. */
+  operationHeadersWhenEnded: boolean;
 }
 
 export interface StartOperation extends Pick<Operation, 'subscriptionId' | 'provider' | 'location' | 'apiVersion' | 'method' | 'resourceKey'> {

@@ -164,8 +164,10 @@ function applyWrite(
     else failRecord(record, context);
   });
   // The specs allow 202 for a long-running PATCH (AFD's *_Update, Profiles_Update): ARM answers it while it runs.
-  const accepted = write.method === 'PATCH' && operation.status === 'InProgress';
-  return { status: accepted ? 202 : status, body: renderResource(record, kind, context), headers: operationHeaders(operation, request.baseUrl, context) };
+  const running = operation.status === 'InProgress';
+  const accepted = write.method === 'PATCH' && running;
+  const headers = running || context.timing.operationHeadersWhenEnded ? operationHeaders(operation, request.baseUrl, context) : {};
+  return { status: accepted ? 202 : status, body: renderResource(record, kind, context), headers };
 }
 
 function provision(record: ResourceRecord, kind: ResourceKind, context: EmulatorContext): void {
