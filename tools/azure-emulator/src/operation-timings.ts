@@ -110,8 +110,8 @@ export const AZURE_OPERATION_DURATIONS: readonly KindTimings[] = [
 ];
 
 /**
- * Front Door's Retry-After: 10 s on the 201 that starts an operation, none on the status polls (so a client polls at
- * its own interval after the first wait).
+ * Front Door's Retry-After: 10 s on the 201/202 that starts an operation, none on the status polls (so a client polls
+ * at its own interval after the first wait).
  */
 export const AZURE_RETRY_AFTER = { acceptedSeconds: 10, pollSeconds: undefined } as const;
 
