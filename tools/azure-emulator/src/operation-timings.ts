@@ -32,9 +32,14 @@ const seconds = (min: number, max: number, basis: DurationBounds['basis'] = 'mea
   basis,
 });
 
-// Measured (Azure/azure-cli test_afd_route_crud recording, 2023-12-04, api-version 2023-05-01): each operation lies
-// between the last status poll that read InProgress and the first that read Succeeded, counted from the 201/202.
+// Measured (Azure/azure-cli recordings test_afd_route_crud, 2023-12-04, and test_afd_profile_crud, 2023-12-08,
+// api-version 2023-05-01): each operation lies between the last status poll that read InProgress and the first that
+// read Succeeded, counted from the 201/202.
 const PROFILE_CREATE = seconds(32, 63);
+/** A tags PATCH. */
+const PROFILE_UPDATE = seconds(30, 60);
+/** A profile with nothing under it. */
+const PROFILE_DELETE = seconds(0, 31);
 const ENDPOINT_CREATE = seconds(2, 34);
 const ORIGIN_CREATE = seconds(1, 32);
 const ROUTE_CREATE = seconds(32, 63);
@@ -51,11 +56,11 @@ const as = (bounds: DurationBounds, basis: `${string} ${OperationAction}`): Dura
 /**
  * Front Door's operation durations by kind and action. Where the record is silent, a figure is taken from the nearest
  * measured one and says so (`basis`): an update or delete of a kind from the same action on routes (the one kind
- * measured for all three) or from the kind's own create; a profile delete (which removes everything under it) from
- * the profile create. Rule set create and update are not long-running in the spec and never use theirs.
+ * measured for all three) or from the kind's own create. Rule set create and update are not long-running in the spec
+ * and never use theirs.
  */
 export const AZURE_OPERATION_DURATIONS: readonly KindTimings[] = [
-  { kind: 'profile', kindKey: AFD.profile, create: PROFILE_CREATE, update: as(ROUTE_UPDATE, 'route update'), delete: as(PROFILE_CREATE, 'profile create') },
+  { kind: 'profile', kindKey: AFD.profile, create: PROFILE_CREATE, update: PROFILE_UPDATE, delete: PROFILE_DELETE },
   {
     kind: 'endpoint',
     kindKey: AFD.endpoint,
