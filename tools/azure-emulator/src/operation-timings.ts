@@ -32,8 +32,8 @@ const seconds = (min: number, max: number, basis: DurationBounds['basis'] = 'mea
   basis,
 });
 
-// Measured (Azure/azure-cli recordings test_afd_route_crud, 2023-12-04, and test_afd_profile_crud, 2023-12-08,
-// api-version 2023-05-01): each operation lies between the last status poll that read InProgress and the first that
+// Measured (Azure/azure-cli recordings test_afd_route_crud and test_afd_origin_group_crud, 2023-12-04, and
+// test_afd_profile_crud, 2023-12-08; api-version 2023-05-01): each operation lies between the last status poll that read InProgress and the first that
 // read Succeeded, counted from the 201/202.
 const PROFILE_CREATE = seconds(32, 63);
 /** A tags PATCH. */
@@ -45,6 +45,7 @@ const ORIGIN_CREATE = seconds(1, 32);
 const ROUTE_CREATE = seconds(32, 63);
 const ROUTE_UPDATE = seconds(33, 64);
 const ROUTE_DELETE = seconds(1, 32);
+const ORIGIN_GROUP_DELETE = seconds(0, 32);
 const CUSTOM_DOMAIN_CREATE = seconds(63, 94);
 /** Origin group create answered 201 `Succeeded` within the request, with no operation to poll. */
 const WITHIN_REQUEST = seconds(0, 0);
@@ -73,7 +74,7 @@ export const AZURE_OPERATION_DURATIONS: readonly KindTimings[] = [
     kindKey: AFD.originGroup,
     create: WITHIN_REQUEST,
     update: as(ORIGIN_CREATE, 'origin create'),
-    delete: as(ROUTE_DELETE, 'route delete'),
+    delete: ORIGIN_GROUP_DELETE,
   },
   { kind: 'origin', kindKey: AFD.origin, create: ORIGIN_CREATE, update: as(ORIGIN_CREATE, 'origin create'), delete: as(ROUTE_DELETE, 'route delete') },
   { kind: 'route', kindKey: AFD.route, create: ROUTE_CREATE, update: ROUTE_UPDATE, delete: ROUTE_DELETE },
