@@ -78,7 +78,18 @@ describe('compareWithAzure', () => {
   });
 
   it('an absent profile: everything planned is missing and would be created', () => {
-    const view = compare({ ...applied, profile: undefined, endpoints: [], customDomains: [], originGroups: [], origins: [], ruleSets: [], rules: [], routes: [], securityPolicies: [] });
+    const view = compare({
+      ...applied,
+      profile: undefined,
+      endpoints: [],
+      customDomains: [],
+      originGroups: [],
+      origins: [],
+      ruleSets: [],
+      rules: [],
+      routes: [],
+      securityPolicies: [],
+    });
     expect(view.resources.every((r) => r.presence === 'missing' && r.write?.action === 'create')).toBe(true);
   });
 
@@ -86,7 +97,9 @@ describe('compareWithAzure', () => {
     const tags = { ...applied.profile!.tags, [OWNERSHIP_TAGS.hubIdentity]: 'subscription/x/cluster/other' };
     const view = compareWithAzure(plan, { ...applied, profile: { ...applied.profile!, tags } }, TEST_SCOPE, owner);
     expect(view.read).toBe(false);
-    expect(!view.read && view.reason).toMatch(/^profile fgw-.* exists but is not this Gateway's: its ownership tags are not ours: fleet-networking-hub-identity is "subscription\/x\/cluster\/other"/);
+    expect(!view.read && view.reason).toMatch(
+      /^profile fgw-.* exists but is not this Gateway's: its ownership tags are not ours: fleet-networking-hub-identity is "subscription\/x\/cluster\/other"/,
+    );
   });
 });
 
@@ -104,7 +117,9 @@ describe('the AFD resources in the status tree and the graph', () => {
     expect(missing).toMatchObject({ summary: 'planned, not in Azure, the hub would create it', azure: { presence: 'missing', write: { action: 'create' } } });
     const text = renderTree({ ...statusTree(inputs, result), children: [tree] }, false);
     expect(text).toMatch(/AFD route \S+ +ok +provisioningState Succeeded, deploymentStatus Succeeded\n/);
-    expect(text).toMatch(/AFD origin group og-left-over +extra +provisioningState Succeeded, deploymentStatus Succeeded, not planned, the hub would delete it\n/);
+    expect(text).toMatch(
+      /AFD origin group og-left-over +extra +provisioningState Succeeded, deploymentStatus Succeeded, not planned, the hub would delete it\n/,
+    );
     expect(text).toContain('! origin group og-left-over is not planned');
   });
 

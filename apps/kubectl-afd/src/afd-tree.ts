@@ -11,7 +11,9 @@ function summaryOf(resource: AfdResource): string {
           ...(resource.deploymentStatus !== undefined ? [`deploymentStatus ${resource.deploymentStatus}`] : []),
           ...(resource.presence === 'extra' ? ['not planned'] : []),
         ];
-  const write = resource.write ? [`the hub would ${resource.write.action} it${resource.write.changes.length > 0 ? ` (${resource.write.changes.join('; ')})` : ''}`] : [];
+  const write = resource.write
+    ? [`the hub would ${resource.write.action} it${resource.write.changes.length > 0 ? ` (${resource.write.changes.join('; ')})` : ''}`]
+    : [];
   return [...arm, ...write].join(', ');
 }
 

@@ -136,14 +136,18 @@ function azureConnectionOf(values: Partial<Record<(typeof AZURE_FLAGS)[number] |
   const given = AZURE_FLAGS.filter((flag) => values[flag] !== undefined);
   const endpointOnly = values['arm-endpoint'] !== undefined || values['arm-ca-file'] !== undefined;
   if (given.length === 0) {
-    if (endpointOnly) throw new UsageError(`--arm-endpoint and --arm-ca-file need ${AZURE_FLAGS.map((f) => `--${f}`).join(', ')}; expected all of them to read Azure`);
+    if (endpointOnly)
+      throw new UsageError(`--arm-endpoint and --arm-ca-file need ${AZURE_FLAGS.map((f) => `--${f}`).join(', ')}; expected all of them to read Azure`);
     return undefined;
   }
   const missing = AZURE_FLAGS.filter((flag) => values[flag] === undefined || values[flag] === '');
   if (missing.length > 0)
-    throw new UsageError(`${missing.map((f) => `--${f}`).join(', ')} missing; expected ${AZURE_FLAGS.map((f) => `--${f}`).join(', ')} together to read Azure (the hub's own values)`);
+    throw new UsageError(
+      `${missing.map((f) => `--${f}`).join(', ')} missing; expected ${AZURE_FLAGS.map((f) => `--${f}`).join(', ')} together to read Azure (the hub's own values)`,
+    );
   const endpoint = values['arm-endpoint'];
-  if (endpoint !== undefined && !URL.canParse(endpoint)) throw new UsageError(`--arm-endpoint is "${endpoint}"; expected a URL such as https://management.usgovcloudapi.net`);
+  if (endpoint !== undefined && !URL.canParse(endpoint))
+    throw new UsageError(`--arm-endpoint is "${endpoint}"; expected a URL such as https://management.usgovcloudapi.net`);
   return {
     subscriptionId: values['azure-subscription-id']!,
     resourceGroup: values['afd-resource-group']!,

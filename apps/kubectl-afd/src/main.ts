@@ -38,7 +38,7 @@ function renderSvg(dot: string): string {
 }
 
 /** Azure was asked for and could not be compared: one line on stderr, and the answer from the hub alone. */
-function readable(view: AzureView, gateway: string): AzureView & { read: true } | undefined {
+function readable(view: AzureView, gateway: string): (AzureView & { read: true }) | undefined {
   if (view.read) return view;
   process.stderr.write(`kubectl-afd: Azure not read for Gateway ${gateway} (${view.reason}); showing the hub's status alone\n`);
   return undefined;
@@ -83,7 +83,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const name = `${namespace}/${gateway}`;
   let view: (AzureView & { read: true }) | undefined;
   if (azure && args.command !== 'explain') {
-    view = result.model && plan ? readable(await azure.compare(plan, result.model.gateway), name) : readable({ read: false, reason: 'it has no model (not accepted)' }, name);
+    view =
+      result.model && plan
+        ? readable(await azure.compare(plan, result.model.gateway), name)
+        : readable({ read: false, reason: 'it has no model (not accepted)' }, name);
   }
   switch (args.command) {
     case 'status': {

@@ -197,12 +197,11 @@ export function gatewayPlans(before: HubObjects, after: HubObjects, defaultSku: 
     const hubWrites = blocked.length > 0 ? [] : writesBetween(wasResult?.model && planFrontDoor(wasResult.model, options), afterPlan);
     // A Gateway the change leaves as it is (same verdicts, nothing to write) is not listed.
     const unchanged =
-      wasResult &&
-      hubWrites.length === 0 &&
-      blocked.length === 0 &&
-      JSON.stringify(verdictsOf(wasResult.verdicts, key)) === JSON.stringify(verdicts);
+      wasResult && hubWrites.length === 0 && blocked.length === 0 && JSON.stringify(verdictsOf(wasResult.verdicts, key)) === JSON.stringify(verdicts);
     if (unchanged) return [];
-    return [{ gateway: key, verdicts, blocked, hubWrites, ...(afterPlan && result.model ? { after: { plan: afterPlan, gateway: result.model.gateway } } : {}) }];
+    return [
+      { gateway: key, verdicts, blocked, hubWrites, ...(afterPlan && result.model ? { after: { plan: afterPlan, gateway: result.model.gateway } } : {}) },
+    ];
   });
 }
 

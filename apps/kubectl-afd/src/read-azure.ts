@@ -62,7 +62,10 @@ export async function azureReader(connection: AzureConnection): Promise<AzureRea
         const observed = await observeFrontDoor(clients.cdn, scope, profile, owner, { abortSignal: AbortSignal.timeout(READ_DEADLINE_MS) });
         return compareWithAzure(plan, observed, scope, owner);
       } catch (error) {
-        return { read: false, reason: `reading profile ${profile} in resource group ${scope.resourceGroup} failed: ${describeFailure(classifyArmError(error))}` };
+        return {
+          read: false,
+          reason: `reading profile ${profile} in resource group ${scope.resourceGroup} failed: ${describeFailure(classifyArmError(error))}`,
+        };
       }
     },
   };

@@ -23,8 +23,7 @@ const quoted = (text: string) => `"${text.replaceAll('\\', '\\\\').replaceAll('"
 /** Graphviz dot: one rounded box per node, filled by its state, labelled as `labelLines` says. */
 export function renderDot(graph: GatewayGraph, title: string): string {
   const lines = [`digraph ${quoted(title)} {`, '  rankdir=LR;', '  node [shape=box, style="rounded,filled", fontname="sans-serif"];'];
-  for (const node of graph.nodes)
-    lines.push(`  ${quoted(node.id)} [label=${quoted(labelLines(node).join('\n'))}, fillcolor=${quoted(FILL[node.state])}];`);
+  for (const node of graph.nodes) lines.push(`  ${quoted(node.id)} [label=${quoted(labelLines(node).join('\n'))}, fillcolor=${quoted(FILL[node.state])}];`);
   for (const edge of graph.edges) lines.push(`  ${quoted(edge.from)} -> ${quoted(edge.to)};`);
   lines.push('}');
   return `${lines.join('\n')}\n`;

@@ -24,7 +24,17 @@ export { SINK_HOST_SUFFIX } from './plan/sink.js';
 export { allRefs, allSpecs, planFrontDoor } from './plan/plan-front-door.js';
 export { isWritable, type FrontDoorPlan } from './plan/plan-types.js';
 export { planProblemsByRoute, type RoutePlanProblems } from './plan/route-plan-problems.js';
-export type { EndpointSpec, FrontDoorGraph, OriginGroupSpec, OriginSpec, ProfileSpec, RouteSpec, RuleSetSpec, RuleSpec, SecurityPolicySpec } from './plan/spec-types.js';
+export type {
+  EndpointSpec,
+  FrontDoorGraph,
+  OriginGroupSpec,
+  OriginSpec,
+  ProfileSpec,
+  RouteSpec,
+  RuleSetSpec,
+  RuleSpec,
+  SecurityPolicySpec,
+} from './plan/spec-types.js';
 
 // diff (pure): the operations that bring AFD to the plan, and their order.
 export { diffFrontDoor } from './diff/diff.js';
