@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { allRefs, describeRef, OWNERSHIP_TAGS, planFrontDoor, type ObservedGraph } from '@fleet-gateway/azure-frontdoor';
+import { allRefs, describeRef, EMPTY_GRAPH, OWNERSHIP_TAGS, planFrontDoor, type ObservedGraph } from '@fleet-gateway/azure-frontdoor';
 import { observedFromGraph, TEST_SCOPE } from '@fleet-gateway/azure-frontdoor/test-support';
 import type { HubObjects } from '@fleet-gateway/gateway-controllers';
 import { readHubInputs, resolveGateway } from '@fleet-gateway/model';
@@ -78,18 +78,7 @@ describe('compareWithAzure', () => {
   });
 
   it('an absent profile: everything planned is missing and would be created', () => {
-    const view = compare({
-      ...applied,
-      profile: undefined,
-      endpoints: [],
-      customDomains: [],
-      originGroups: [],
-      origins: [],
-      ruleSets: [],
-      rules: [],
-      routes: [],
-      securityPolicies: [],
-    });
+    const view = compare(EMPTY_GRAPH);
     expect(view.resources.every((r) => r.presence === 'missing' && r.write?.action === 'create')).toBe(true);
   });
 

@@ -327,7 +327,7 @@ describe('kubectl afd with Azure read through ARM (the emulator), as an identity
     const { stdout, stderr, code } = await kubectlAfd('status', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, ...flags);
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /^kubectl-afd: Azure not read for Gateway shop\/edge \(reading profile fgw-\S+ in resource group elsewhere failed: AuthorizationFailed \(HTTP 403\): .*\); showing the hub's status alone\n$/,
+      /^kubectl-afd: Azure not read for Gateway shop\/edge \(reading profile fgw-\S+ in resource group elsewhere failed: AuthorizationFailed \(HTTP 403\): .*\); answering from the hub alone\n$/,
     );
     expect(stdout).toMatch(/^Gateway shop\/edge +ok/);
     expect(stdout).not.toContain('AFD profile');

@@ -40,7 +40,7 @@ function renderSvg(dot: string): string {
 /** Azure was asked for and could not be compared: one line on stderr, and the answer from the hub alone. */
 function readable(view: AzureView, gateway: string): (AzureView & { read: true }) | undefined {
   if (view.read) return view;
-  process.stderr.write(`kubectl-afd: Azure not read for Gateway ${gateway} (${view.reason}); showing the hub's status alone\n`);
+  process.stderr.write(`kubectl-afd: Azure not read for Gateway ${gateway} (${view.reason}); answering from the hub alone\n`);
   return undefined;
 }
 

@@ -43,7 +43,7 @@ export { measureAfterApply } from './diff/capacity-after-apply.js';
 
 // I/O at the edges: ARM clients (on @fleet-gateway/arm-runtime), observe, apply, reconcile, delete.
 export { createFrontDoorClients, type FrontDoorClients } from './clients/arm-clients.js';
-export { observeFrontDoor, type ObservedGraph } from './observe/observe.js';
+export { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from './observe/observe.js';
 export { observedResources } from './observe/observed-resources.js';
 export { checkWafPolicy } from './observe/waf-policy.js';
 export type { FailureReport, ReconcileReason, ReconcileReport, ResourceReport } from './observe/report-types.js';
