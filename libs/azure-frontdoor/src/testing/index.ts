@@ -2,3 +2,4 @@
 // with SDK clients wired as the hub wires them, for the integration tests of libs that build on this provider.
 export { readsCounted, startHarness, TEST_SCOPE, writesCounted, type Harness, type HarnessOptions } from './emulator-harness.js';
 export { createPrivateLinkService, memberNetwork } from './private-link-service.js';
+export { observedFromGraph } from './observed-from-graph.js';
