@@ -201,9 +201,15 @@ async function firstWriteTo(profileId: string, timeoutMs: number): Promise<() =>
   };
 }
 
-// `{}`: the agent's default buckets, DEFAULT_ARM_BUCKETS.
-await admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: TEST_SCOPE.resourceGroup });
-const hub = await startHubAgainstArm(emulator, { members: CLUSTERS, limiter: {} });
+const hub = await (async () => {
+  await admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: TEST_SCOPE.resourceGroup });
+  // `{}`: the agent's default buckets, DEFAULT_ARM_BUCKETS.
+  return startHubAgainstArm(emulator, { members: CLUSTERS, limiter: {} });
+})().catch(async (error: unknown) => {
+  // Its process would outlive this one.
+  await emulator.stop();
+  throw error;
+});
 const { limiter } = hub;
 try {
   const agent = await hub.startAgent({ pendingRequeueMs: PENDING_REQUEUE_MS });
