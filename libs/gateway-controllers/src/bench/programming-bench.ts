@@ -55,7 +55,7 @@ import {
 import { applyFleetGateways, applyFleetRoutes, benchRoute, gatewayName, publishFleetExports, routeName, type FleetShape } from '../test-support/bench-fleet.js';
 import { tokenBoundSeconds } from './token-bound.js';
 
-/** As the agent runs by default (libs/azure-frontdoor's pendingRequeueMs). */
+/** As the agent runs by default (libs/azure-frontdoor's pendingRequeueMs); it polls operations as it does by default too. */
 const PENDING_REQUEUE_MS = 15_000;
 const CLUSTERS = ['member-1', 'member-2', 'member-3'];
 const OPERATION_TIMINGS = ['fast', 'azure'] as const;
@@ -228,7 +228,7 @@ const hub = await (async () => {
 });
 const { limiter } = hub;
 try {
-  const agent = await hub.startAgent({ pendingRequeueMs: PENDING_REQUEUE_MS });
+  const agent = await hub.startAgent({ pendingRequeueMs: PENDING_REQUEUE_MS, defaultPolling: true });
   await publishFleetExports(hub.client, fleet);
   await until(
     `${fleet.services} ServiceImports listing ${CLUSTERS.length} clusters`,

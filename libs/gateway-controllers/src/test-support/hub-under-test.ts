@@ -49,6 +49,8 @@ export interface AgentOptions {
   readonly terminalRecheckMs?: number;
   /** The agent's `--afd-profile-quota` (default AFD's 500). */
   readonly profileQuota?: number;
+  /** Poll long-running operations as the agent does (the SDK's interval, or the operation's Retry-After), not every 5 ms. */
+  readonly defaultPolling?: boolean;
 }
 
 /** The Lease apps/hub-gateway replicas share; test timings keep failover within seconds. */
@@ -166,7 +168,7 @@ async function startHubWith(arm: Pick<HubAgainstArm, 'clients' | 'limiter'>, opt
             scope: agent.resourceGroup === undefined ? SCOPE : { ...SCOPE, resourceGroup: agent.resourceGroup },
             hubIdentity: HUB_IDENTITY,
             identity: { identity: 'the test identity' },
-            pollIntervalMs: 5,
+            ...(agent.defaultPolling ? {} : { pollIntervalMs: 5 }),
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
             ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
             ...(agent.terminalRecheckMs !== undefined ? { terminalRecheckMs: agent.terminalRecheckMs } : {}),
