@@ -1,6 +1,9 @@
 export { start, type RunningEmulator } from './emulator.js';
 export type { EmulatorOptions, EdgeOptions } from './options.js';
 export type { EmulatorAdmin } from './admin/emulator-admin.js';
+// The emulator in its own process (the CLI) and its admin API over HTTP, for benchmarks that keep it off their event loop.
+export { EmulatorAdminClient } from './admin/admin-client.js';
+export { startEmulatorProcess, type EmulatorProcess } from './bench/emulator-process.js';
 export type { StateDump } from './admin/admin-api.js';
 export type { FaultSpec, FaultKind, Fault } from './admin/faults.js';
 export type { CounterEntry } from './admin/counters.js';
