@@ -8,7 +8,8 @@ const EARLY_END_FACTOR = 0.9;
  * process saw end: the first read of a new operation waits that long, so that it mostly finds the operation ended and
  * a write costs about one read whatever Azure's durations are. An operation seen ended only after some reads teaches
  * when it was seen ended (an upper bound); one ended at its first read teaches a little less than that, so the
- * estimate comes down when Azure speeds up. A kind not seen yet borrows the longest estimate of the same action.
+ * estimate comes down when Azure speeds up. A kind not seen yet borrows the longest estimate of the same action, else of any action (Front Door's
+ * operations all take about as long).
  */
 export class OperationDurations {
   private readonly expected = new Map<string, number>();
@@ -17,8 +18,10 @@ export class OperationDurations {
   expectedMs(kind: string, action: string): number | undefined {
     const own = this.expected.get(`${kind}/${action}`);
     if (own !== undefined) return own;
-    const sameAction = [...this.expected].filter(([key]) => key.endsWith(`/${action}`)).map(([, ms]) => ms);
-    return sameAction.length > 0 ? Math.max(...sameAction) : undefined;
+    const learned = [...this.expected];
+    const sameAction = learned.filter(([key]) => key.endsWith(`/${action}`));
+    const borrowed = (sameAction.length > 0 ? sameAction : learned).map(([, ms]) => ms);
+    return borrowed.length > 0 ? Math.max(...borrowed) : undefined;
   }
 
   /** An operation of `action` on `kind` was seen ended `elapsedMs` after it was sent, at its first read or after `reads` reads. */

@@ -30,6 +30,15 @@ export interface FollowSettings {
   readonly operationDurations?: OperationDurations;
 }
 
+/** The follow settings of a wider options object, for passing them on. */
+export function followSettings(options: FollowSettings): FollowSettings {
+  return {
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    ...(options.operationClock ? { operationClock: options.operationClock } : {}),
+    ...(options.operationDurations ? { operationDurations: options.operationDurations } : {}),
+  };
+}
+
 export interface FollowOptions extends FollowSettings {
   /** Ends the following: the caller's abort or the operation deadline. */
   readonly signal: AbortSignal;
