@@ -31,8 +31,9 @@ export interface DeleteOptions extends FollowSettings {
 
 /**
  * Deleting a Gateway deletes its profile (AFD removes every child with it), only after the profile's tags prove
- * it is this Gateway's and no endpoint in it belongs to someone else (2 reads, 1 write). A profile that is not ours
- * is never deleted; the WAF policy and Private Link Services it used are never touched.
+ * it is this Gateway's and no endpoint in it belongs to someone else (2 reads, 1 write, and the GETs of the profile that
+ * follow its deletion: see `followOperations`). A profile that is not ours is never deleted; the WAF policy and
+ * Private Link Services it used are never touched.
  */
 export async function deleteFrontDoor(clients: FrontDoorClients, gateway: GatewayIdentity, options: DeleteOptions): Promise<DeleteReport> {
   const profile = profileName(gateway);
