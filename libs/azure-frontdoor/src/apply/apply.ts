@@ -107,11 +107,15 @@ async function send(cdn: CdnManagementClient, scope: FrontDoorScope, op: Operati
   }
 }
 
-/** ARM answered the write whole: synchronously (no operation to follow), or a PUT whose resource already reads Succeeded. */
+/**
+ * ARM answered the write whole: synchronously (no operation to follow), a DELETE with 200/204, or a PUT whose body
+ * reads Succeeded or has no provisioningState (ARM's async contract: a running PUT answers a non-terminal state).
+ */
 function settledAtOnce(action: Operation['action'], answer: WriteAnswer): boolean {
   if (answer.statusUrl === undefined) return true;
   if (action === 'delete') return answer.status === 200 || answer.status === 204;
-  return answer.status !== 202 && answer.resource?.provisioningState?.toLowerCase() === 'succeeded';
+  const state = answer.resource?.provisioningState;
+  return answer.status !== 202 && answer.resource !== undefined && (state === undefined || state.toLowerCase() === 'succeeded');
 }
 
 function failedWrite(op: Operation, error: unknown, deadline: OperationDeadline): OperationResult {
