@@ -104,6 +104,10 @@ export async function followOperations(
     t.result = result;
     durations.ended(t.write.ref.kind, t.write.action, clock.now() - t.write.sentAt, t.reads);
   };
+  // A read that failed says nothing of how long the operation takes.
+  const unread = (t: Tracking, failure: ArmFailure): void => {
+    t.result = { outcome: 'failed', failure };
+  };
   const readStatus = async (t: Tracking, resource?: Written): Promise<void> => {
     const url = t.write.answer.statusUrl;
     if (url === undefined) {
@@ -139,7 +143,7 @@ export async function followOperations(
       await read();
     } catch (error) {
       const failure = classifyArmError(error);
-      for (const t of members) if (!t.result && !options.signal.aborted) settle(t, { outcome: 'failed', failure });
+      for (const t of members) if (!t.result && !options.signal.aborted) unread(t, failure);
     }
   };
 

@@ -114,6 +114,27 @@ describe('following long-running operations costs a bounded number of reads per 
     expect(report.resources.filter((r) => r.kind === 'route' && r.action === 'created')).toHaveLength(4);
   });
 
+  it('a read that follows operations and fails fails the writes it was to see, classified as ARM answered it; the others go on', async () => {
+    h = await startHarness({ emulator: { lroDelayMs: 3_600_000, lroRetryAfterSeconds: 10 } });
+    const time = simulatedTime(h.emulator, 180_000);
+    // Only the follower lists the groups in a cold create (observe finds no profile).
+    h.emulator.admin.injectFault({
+      kind: 'status',
+      status: 403,
+      method: 'GET',
+      pathPattern: '/originGroups$',
+      count: 100,
+      code: 'AuthorizationFailed',
+      message: 'no read',
+    });
+    const report = await reconcile(h, model, { operationClock: time, operationDurations: new OperationDurations() });
+    expect(report.failures.map((f) => [f.ref.kind, f.failure.class, f.failure.code])).toEqual(
+      Array(5).fill(['originGroup', 'terminal', 'AuthorizationFailed']),
+    );
+    expect(report.resources.find((r) => r.kind === 'endpoint')).toMatchObject({ action: 'created' });
+    expect(report.resources.filter((r) => r.kind === 'origin' || r.kind === 'route').every((r) => r.action === 'skipped')).toBe(true);
+  });
+
   it('deletes: removed routes and their groups, and the whole profile, are followed to their end the same way', async () => {
     h = await startHarness({ emulator: { lroDelayMs: 3_600_000, lroRetryAfterSeconds: 10 } });
     const time = simulatedTime(h.emulator, 180_000);
