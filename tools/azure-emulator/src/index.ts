@@ -50,3 +50,14 @@ export { AzureLoadBalancerWriter, type ServiceAddress } from './cloud-provider/a
 export { backendCertificate, edgeRequest, edgeTlsRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from './testing/backends.js';
 // A browser's CORS preflight, and the CORS headers of an answer.
 export { corsHeadersOf, preflightFrom } from './testing/cors-requests.js';
+// Front Door's operation timing profile (`operationTimings: 'azure'`), for benchmarks that print what they ran against.
+export {
+  AZURE_OPERATION_DURATIONS,
+  AZURE_RETRY_AFTER,
+  OPERATION_TIMING_PROFILES,
+  type DurationBounds,
+  type KindTimings,
+  type OperationTimingsProfile,
+} from './operation-timings.js';
+// A reproducible stand-in for Math.random (the edge's `random` option).
+export { seededRandom } from './seeded-random.js';

@@ -136,7 +136,7 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             identity: { identity: 'the test identity' },
             pollIntervalMs: 5,
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
-            ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
+            ...(agent.driftCheckMs !== undefined ? { driftCheck: { periodMs: agent.driftCheckMs } } : {}),
             ...(agent.terminalRecheckMs !== undefined ? { terminalRecheckMs: agent.terminalRecheckMs } : {}),
             ...(agent.profileQuota !== undefined ? { profileQuota: agent.profileQuota } : {}),
             ...(elector ? { writeFence: manager.leaseFence(HUB_LEASE_TIMINGS.leaseDurationMs - HUB_LEASE_TIMINGS.renewDeadlineMs)! } : {}),
