@@ -93,6 +93,18 @@ describe('following long-running operations costs a bounded number of reads per 
     },
   );
 
+  it("a cold create at Azure's recorded durations (the emulator's azure timings, with jitter): at most 1.5 reads per write", async () => {
+    // One clock for both: the emulator ends each operation when it passes the operation's drawn duration.
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const clock: OperationClock = { now: () => now, sleep: async (ms) => void (now += ms) };
+    h = await startHarness({ emulator: { operationTimings: 'azure', operationTimingSeed: 7, clock: () => now } });
+    const report = await reconcile(h, model, { pollIntervalMs: undefined, operationClock: clock, operationDurations: new OperationDurations() });
+    expect(report.failures).toEqual([]);
+    expect(report.programmed).toBe(true);
+    expect(readsCounted(h.emulator)).toBe(report.reads);
+    expect(report.reads / report.writes).toBeLessThanOrEqual(1.5);
+  });
+
   it("an operation that ends Failed costs one read of its status, and reports ARM's code and cause as before", async () => {
     h = await startHarness({ emulator: { lroDelayMs: 3_600_000, lroRetryAfterSeconds: 10 } });
     const time = simulatedTime(h.emulator, 180_000);
