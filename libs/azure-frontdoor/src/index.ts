@@ -52,3 +52,5 @@ export { privateLinkApprovalCommand } from './apply/readiness.js';
 export { reconcileFrontDoor } from './apply/reconcile.js';
 export { TerminalRefusals } from './apply/terminal-refusals.js';
 export { deleteFrontDoor } from './apply/delete-front-door.js';
+export { OperationDurations } from './apply/operation-durations.js';
+export type { FollowSettings, OperationClock } from './apply/operation-follower.js';
