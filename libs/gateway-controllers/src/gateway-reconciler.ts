@@ -34,6 +34,7 @@ import {
   type ReconcileOutcome,
   type ReconcileRequest,
   type StatusWriter,
+  withJitter,
 } from '@fleet-gateway/controller';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import {
@@ -48,6 +49,7 @@ import {
 } from '@fleet-gateway/model';
 import { recordAcceptedSpecs } from './accepted-spec-records.js';
 import { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
+import { DEFAULT_DRIFT_CHECK, driftCheckPeriodMs, driftCheckReads, type DriftCheckPeriod } from './drift-check-period.js';
 import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
 import { gateways, httpRoutes, listenerSets, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
 import { hasGatewayFinalizer, setGatewayFinalizer } from './gateway-finalizer.js';
@@ -90,10 +92,11 @@ export interface AzureFrontDoorAccess {
   /** How soon a Gateway with something pending is looked at again (default 15 s). */
   readonly pendingRequeueMs?: number;
   /**
-   * How long a programmed Gateway whose model did not change is trusted without reading Azure again (default 30 min):
-   * resyncs within it cost no ARM request; after it, drift made outside the hub is observed and corrected.
+   * How long a programmed Gateway whose model did not change is trusted without reading Azure again (default
+   * DEFAULT_DRIFT_CHECK, automatic from the read budget): resyncs within it cost no ARM request; when it ends (plus up
+   * to 10 % jitter, so the checks spread) the Gateway is requeued, and drift made outside the hub is observed and corrected.
    */
-  readonly driftCheckMs?: number;
+  readonly driftCheck?: DriftCheckPeriod;
   /**
    * How long a reconcile waits for the programming it started before it returns (default 2 s): a programming still
    * running then goes on apart from the controller's workers, and the Gateway is reconciled again when it ends.
@@ -141,7 +144,8 @@ export function randomRequestMessage(): string {
 interface Programmed {
   readonly uid: string;
   readonly hash: string;
-  readonly at: number;
+  /** When Azure is read again although the model did not change (ms). */
+  readonly checkAt: number;
   readonly report: ReconcileReport;
 }
 
@@ -290,7 +294,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
         // Only a model Azure took (programmed, or on its way) is a programmed generation worth keeping on an invalid edit.
         if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, report, logger);
         state = { kind: 'reconciled', report };
-        outcome = outcomeOf(report, gateway, logger, azure);
+        outcome = withDriftCheck(outcomeOf(report, gateway, logger, azure), owner);
       }
     }
     // After the Azure step, so each route's entry carries the Azure outcome of what it needs (and reports no withdrawal
@@ -418,7 +422,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const ended = programming.takeEnded(owner.key, hash);
     if (ended) return { report: ended };
     const last = programmed.get(owner.key);
-    if (last && last.uid === owner.uid && last.hash === hash && now().getTime() - last.at < (access.driftCheckMs ?? 30 * 60_000)) {
+    if (last && last.uid === owner.uid && last.hash === hash && now().getTime() < last.checkAt) {
       logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });
       return { report: last.report };
     }
@@ -482,9 +486,23 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     // A failure a route owns leaves the Gateway programmed but is looked at again (a refused body is read, not re-sent:
     // TerminalRefusals).
     if (report.programmed && report.failures.length === 0 && report.customDomains.every((d) => d.validated))
-      programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
+      programmed.set(owner.key, { uid: owner.uid, hash, checkAt: now().getTime() + driftCheckDelayMs(owner, report, access), report });
     else programmed.delete(owner.key);
     return report;
+  }
+
+  /** The drift period for the Gateways programmed now, this one with its new report, jittered so the checks spread. */
+  function driftCheckDelayMs(owner: GatewayOwner, report: ReconcileReport, access: AzureFrontDoorAccess): number {
+    let readsPerSweep = driftCheckReads(report);
+    for (const [key, other] of programmed) if (key !== owner.key) readsPerSweep += driftCheckReads(other.report);
+    return withJitter(driftCheckPeriodMs(access.driftCheck ?? DEFAULT_DRIFT_CHECK, readsPerSweep), 0.1);
+  }
+
+  /** A programmed Gateway comes back when its drift check is due, not when the informer's resync happens to deliver it. */
+  function withDriftCheck(outcome: ReconcileOutcome, owner: GatewayOwner): ReconcileOutcome {
+    const last = programmed.get(owner.key);
+    if (outcome.kind !== 'done' || !last) return outcome;
+    return requeueAfter(Math.max(1, last.checkAt - now().getTime()), 'drift check: Azure is read again');
   }
 
   function refusalsOf(owner: GatewayOwner, access: AzureFrontDoorAccess): TerminalRefusals {
