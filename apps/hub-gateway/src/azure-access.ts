@@ -25,11 +25,12 @@ export function createAzureAccess(flags: HubFlags, wiring: AzureAccessWiring): A
   const { azureSubscriptionId: subscriptionId, afdResourceGroup: resourceGroup, hubName, azureCredential } = flags;
   if (!subscriptionId || !resourceGroup || !hubName || !azureCredential)
     throw new Error('--enable-afd needs --azure-subscription-id, --afd-resource-group, --hub-name and --azure-credential');
+  const limiterBuckets = armBucketsShare(flags.armRateLimitShare);
   const clients = createFrontDoorClients({
     credential: createAzureCredential(azureCredential),
     subscriptionId,
     ...(flags.armEndpoint ? { endpoint: flags.armEndpoint } : {}),
-    rateLimiter: new ArmRateLimiter(armBucketsShare(flags.armRateLimitShare)),
+    rateLimiter: new ArmRateLimiter(limiterBuckets),
     retry: { onRetryAfterCapped: warnRetryAfterCapped(logger) },
     metricsRegistry: registry,
     ...(wiring.writeFence ? { writeFence: wiring.writeFence } : {}),
@@ -40,6 +41,7 @@ export function createAzureAccess(flags: HubFlags, wiring: AzureAccessWiring): A
     hubIdentity: hubIdentityOf({ subscriptionId, hubName }),
     identity: { identity: describeAzureCredential(azureCredential) },
     profileQuota: flags.afdProfileQuota,
+    driftCheck: flags.driftCheckPeriodMs !== undefined ? { periodMs: flags.driftCheckPeriodMs } : { readRefillPerSecond: limiterBuckets.reads.refillPerSecond },
     ...(wiring.writeFence ? { writeFence: wiring.writeFence } : {}),
   };
 }

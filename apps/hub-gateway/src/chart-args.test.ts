@@ -47,6 +47,7 @@ describe("the hub chart's container args, read by the agent's flag parser", () =
         hubName: 'hub-eastus2',
         defaultAfdSku: 'Premium_AzureFrontDoor',
         armRateLimitShare: 0.25,
+        driftCheckPeriodMs: 1_200_000,
         azureSubscriptionId: '00000000-0000-4000-8000-0000000000a1',
         leaderElectionNamespace: 'fleet-leases',
         leaseDurationMs: 30_000,

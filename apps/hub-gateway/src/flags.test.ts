@@ -173,6 +173,20 @@ describe('parseHubFlags', () => {
     }
   });
 
+  it('takes the drift check period as auto (the default: no fixed period) or a positive duration', () => {
+    const auto = parseHubFlags(ENABLED);
+    expect(auto.ok && !auto.help && auto.value.driftCheckPeriodMs).toBeUndefined();
+    expect(parseHubFlags([...ENABLED, '--drift-check-period', 'auto'])).toEqual(auto);
+    expect(parseHubFlags([...ENABLED, '--drift-check-period', '10m'])).toMatchObject({ ok: true, value: { driftCheckPeriodMs: 600_000 } });
+    expect(parseHubFlags([...ENABLED, '--drift-check-period=1h30m'])).toMatchObject({ ok: true, value: { driftCheckPeriodMs: 5_400_000 } });
+    for (const value of ['0s', '10', 'never', '']) {
+      expect(parseHubFlags([...ENABLED, '--drift-check-period', value])).toEqual({
+        ok: false,
+        errors: [`--drift-check-period has invalid value "${value}"; expected auto or a positive duration such as 30m or 90s`],
+      });
+    }
+  });
+
   it('answers --help with a text that documents every flag the parser takes', () => {
     expect(parseHubFlags(['--help'])).toEqual({ ok: true, help: true });
     const documented = [...HUB_USAGE.matchAll(/^ {2}(?:-\w, )?--([a-z-]+)/gm)].map((match) => match[1]);
@@ -184,6 +198,7 @@ describe('parseHubFlags', () => {
         'cloud-config',
         'azure-tenant-id',
         'arm-rate-limit-share',
+        'drift-check-period',
         'log-level',
         'leader-elect',
         'help',

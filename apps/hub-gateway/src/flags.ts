@@ -5,6 +5,7 @@ import {
   checkSubscriptionId,
   commonAgentOptions,
   parseAgentArgs,
+  parseDuration,
   readArmRateLimitShare,
   readCloudConfigFile,
   readAzureCredential,
@@ -15,7 +16,7 @@ import {
   type FlagSpecs,
   type FlagsResult,
 } from '@fleet-gateway/agent-flags';
-import { AFD_PROFILES_PER_SUBSCRIPTION } from '@fleet-gateway/gateway-controllers';
+import { AFD_PROFILES_PER_SUBSCRIPTION, DRIFT_CHECK_FLOOR_MS, DRIFT_CHECK_READ_SHARE } from '@fleet-gateway/gateway-controllers';
 
 export const KNOWN_AFD_SKUS = ['Standard_AzureFrontDoor', 'Premium_AzureFrontDoor'] as const;
 export type AfdSku = (typeof KNOWN_AFD_SKUS)[number];
@@ -35,6 +36,8 @@ export interface HubFlags extends CommonAgentFlags {
   armRateLimitShare: number;
   /** How many AFD profiles (one per Gateway) this hub may hold in the subscription; AFD's quota is 500. */
   afdProfileQuota: number;
+  /** How often an unchanged, programmed Gateway is read from Azure to correct drift; absent: automatic from the read budget. */
+  driftCheckPeriodMs?: number;
 }
 
 export type HubFlagsResult = FlagsResult<HubFlags>;
@@ -53,6 +56,12 @@ const HUB_FLAGS = {
     default: String(AFD_PROFILES_PER_SUBSCRIPTION),
     valueName: 'COUNT',
     description: `AFD profiles this hub may hold in the subscription, one per Gateway; Gateways past it (oldest first) are not programmed. AFD allows ${AFD_PROFILES_PER_SUBSCRIPTION} Standard/Premium profiles per subscription`,
+  },
+  'drift-check-period': {
+    type: 'string',
+    default: 'auto',
+    valueName: 'DURATION',
+    description: `how often an unchanged, programmed Gateway is read from Azure again to correct changes made there outside the hub; auto: the shortest period keeping these reads under ${DRIFT_CHECK_READ_SHARE * 100} % of this hub's ARM read refill, at least ${DRIFT_CHECK_FLOOR_MS / 60_000}m`,
   },
   'hub-name': {
     type: 'string',
@@ -113,6 +122,7 @@ export function parseHubFlags(argv: string[], environment: NodeJS.ProcessEnv = {
   );
   const armRateLimitShare = readArmRateLimitShare(values['arm-rate-limit-share'], errors);
   const afdProfileQuota = readProfileQuota(values['afd-profile-quota'], errors);
+  const driftCheckPeriodMs = readDriftCheckPeriod(values['drift-check-period'], errors);
   const common = readCommonAgentFlags({ ...values, 'azure-subscription-id': subscription, 'arm-endpoint': armEndpoint }, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
@@ -124,6 +134,7 @@ export function parseHubFlags(argv: string[], environment: NodeJS.ProcessEnv = {
       defaultAfdSku: sku as AfdSku,
       armRateLimitShare,
       afdProfileQuota,
+      ...(driftCheckPeriodMs !== undefined ? { driftCheckPeriodMs } : {}),
       ...(resourceGroup !== undefined ? { afdResourceGroup: resourceGroup } : {}),
       ...(hubName !== undefined ? { hubName } : {}),
       ...(tenant !== undefined ? { azureTenantId: tenant } : {}),
@@ -138,4 +149,13 @@ function readProfileQuota(value: string, errors: string[]): number {
   if (quota >= 1 && quota <= AFD_PROFILES_PER_SUBSCRIPTION) return quota;
   errors.push(`--afd-profile-quota has invalid value "${value}"; expected a whole number from 1 to ${AFD_PROFILES_PER_SUBSCRIPTION}`);
   return AFD_PROFILES_PER_SUBSCRIPTION;
+}
+
+/** `auto` (undefined) or a positive duration. */
+function readDriftCheckPeriod(value: string, errors: string[]): number | undefined {
+  if (value === 'auto') return undefined;
+  const ms = parseDuration(value);
+  if (ms !== undefined && ms > 0) return ms;
+  errors.push(`--drift-check-period has invalid value "${value}"; expected auto or a positive duration such as 30m or 90s`);
+  return undefined;
 }

@@ -48,6 +48,24 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('reads the hub’s Azure flags, all three or none; the endpoint and CA only with them', () => {
+    const azure = ['--azure-subscription-id', 'sub', '--afd-resource-group', 'rg', '--hub-name', 'hub'];
+    expect(parseCliArgs(['status', 'edge'])?.azure).toBeUndefined();
+    expect(parseCliArgs(['status', 'edge', ...azure])?.azure).toEqual({ subscriptionId: 'sub', resourceGroup: 'rg', hubName: 'hub' });
+    expect(parseCliArgs(['plan', '-f', 'c.yaml', ...azure, '--arm-endpoint', 'https://127.0.0.1:4443', '--arm-ca-file', '/ca.pem'])?.azure).toEqual({
+      subscriptionId: 'sub',
+      resourceGroup: 'rg',
+      hubName: 'hub',
+      armEndpoint: 'https://127.0.0.1:4443',
+      armCaFile: '/ca.pem',
+    });
+    expect(() => parseCliArgs(['status', 'edge', '--azure-subscription-id', 'sub'])).toThrow(
+      "--afd-resource-group, --hub-name missing; expected --azure-subscription-id, --afd-resource-group, --hub-name together to read Azure (the hub's own values)",
+    );
+    expect(() => parseCliArgs(['status', 'edge', '--arm-endpoint', 'https://x'])).toThrow('--arm-endpoint and --arm-ca-file need --azure-subscription-id');
+    expect(() => parseCliArgs(['status', 'edge', ...azure, '--arm-endpoint', 'management'])).toThrow('--arm-endpoint is "management"; expected a URL');
+  });
+
   it('names the argument, the value and what is expected', () => {
     expect(() => parseCliArgs([])).toThrow('a command is missing; expected one of status, explain, graph, plan');
     expect(() => parseCliArgs(['show', 'edge'])).toThrow('command is "show"; expected one of status, explain, graph, plan');

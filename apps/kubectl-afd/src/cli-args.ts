@@ -1,6 +1,7 @@
 import { isSku, type Sku } from '@fleet-gateway/annotations';
 import { parseArgs } from 'node:util';
 import type { ExplainRequest } from './explain-request.js';
+import type { AzureConnection } from './read-azure.js';
 import type { HubConnection } from './read-hub.js';
 
 export const COMMANDS = ['status', 'explain', 'graph', 'plan'] as const;
@@ -18,7 +19,21 @@ Commands:
                                  (svg needs Graphviz's dot on PATH)
   plan [GATEWAY] -f CHANGE.yaml  what applying the change (Gateway API and Fleet objects, one per YAML document) would
                                  do: each affected Gateway's refused or held objects and why, and the Azure writes
-                                 between the plans of the current and the changed objects (nothing is written)
+                                 (nothing is written): with Azure read, the hub's diff of the changed plan against the
+                                 AFD resources Azure has; without, the writes between the current and changed plans
+
+Azure (read only; optional): with these three flags, the hub's own values (its --azure-subscription-id,
+--afd-resource-group and --hub-name; the chart's azure.subscriptionId, afd.resourceGroup and hubName), status and
+graph add each AFD resource with its provisioningState and deploymentStatus, planned resources Azure lacks (missing)
+and resources of the Gateway's profile the hub does not plan (extra), and plan compares with what Azure has. The
+credential is DefaultAzureCredential's (AZURE_* environment, workload or managed identity, az login); reading needs
+only the read actions on Microsoft.Cdn/profiles in the resource group. When Azure cannot be read, one line on stderr
+says why and the hub's status alone is shown.
+      --azure-subscription-id ID the subscription of the AFD profiles
+      --afd-resource-group NAME  the resource group of the AFD profiles
+      --hub-name NAME            the hub's --hub-name (its ownership tags name it)
+      --arm-endpoint URL         a sovereign cloud's ARM endpoint, or the local emulator's (default: Azure public)
+      --arm-ca-file PATH         PEM CA certificates to trust for ARM instead of the system's (the local emulator's)
 
 Flags:
   -n, --namespace NAMESPACE      the Gateway's namespace (default: the context's, else default)
@@ -33,6 +48,8 @@ Flags:
 export type OutputFormat = 'text' | 'json' | 'yaml' | 'dot' | 'mermaid' | 'svg';
 
 export interface CliArgs extends HubConnection {
+  /** Where to read the AFD profiles, when the Azure flags are given. */
+  readonly azure?: AzureConnection;
   readonly command: Command;
   /** Optional for plan only: without it, every Gateway the change affects. */
   readonly gateway?: string;
@@ -73,6 +90,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
         header: { type: 'string', multiple: true, default: [] },
         query: { type: 'string', multiple: true, default: [] },
         scheme: { type: 'string' },
+        'azure-subscription-id': { type: 'string' },
+        'afd-resource-group': { type: 'string' },
+        'hub-name': { type: 'string' },
+        'arm-endpoint': { type: 'string' },
+        'arm-ca-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -92,7 +114,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
   if (!(outputs as readonly string[]).includes(output)) throw new UsageError(`--output is "${output}"; expected one of ${outputs.join(', ')}`);
   const sku = values['default-afd-sku'];
   if (!isSku(sku)) throw new UsageError(`--default-afd-sku is "${sku}"; expected Standard_AzureFrontDoor or Premium_AzureFrontDoor`);
+  const azure = azureConnectionOf(values);
   return {
+    ...(azure ? { azure } : {}),
     ...(command === 'explain' ? { request: explainRequestOf(values) } : {}),
     command: command as Command,
     ...(gateway !== undefined ? { gateway } : {}),
@@ -102,6 +126,34 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | undefined {
     ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+  };
+}
+
+const AZURE_FLAGS = ['azure-subscription-id', 'afd-resource-group', 'hub-name'] as const;
+
+/** The Azure flags: all three of subscription, resource group and hub name, or none (the hub's status alone). */
+function azureConnectionOf(values: Partial<Record<(typeof AZURE_FLAGS)[number] | 'arm-endpoint' | 'arm-ca-file', string>>): AzureConnection | undefined {
+  const given = AZURE_FLAGS.filter((flag) => values[flag] !== undefined);
+  const endpointOnly = values['arm-endpoint'] !== undefined || values['arm-ca-file'] !== undefined;
+  if (given.length === 0) {
+    if (endpointOnly)
+      throw new UsageError(`--arm-endpoint and --arm-ca-file need ${AZURE_FLAGS.map((f) => `--${f}`).join(', ')}; expected all of them to read Azure`);
+    return undefined;
+  }
+  const missing = AZURE_FLAGS.filter((flag) => values[flag] === undefined || values[flag] === '');
+  if (missing.length > 0)
+    throw new UsageError(
+      `${missing.map((f) => `--${f}`).join(', ')} missing; expected ${AZURE_FLAGS.map((f) => `--${f}`).join(', ')} together to read Azure (the hub's own values)`,
+    );
+  const endpoint = values['arm-endpoint'];
+  if (endpoint !== undefined && !URL.canParse(endpoint))
+    throw new UsageError(`--arm-endpoint is "${endpoint}"; expected a URL such as https://management.usgovcloudapi.net`);
+  return {
+    subscriptionId: values['azure-subscription-id']!,
+    resourceGroup: values['afd-resource-group']!,
+    hubName: values['hub-name']!,
+    ...(endpoint !== undefined ? { armEndpoint: endpoint } : {}),
+    ...(values['arm-ca-file'] !== undefined ? { armCaFile: values['arm-ca-file'] } : {}),
   };
 }
 

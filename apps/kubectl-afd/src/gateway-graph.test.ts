@@ -11,7 +11,7 @@ const inputs = readHubInputs(readFileSync(path.join(import.meta.dirname, '../../
 const result = resolveGateway(inputs);
 const plan = planFrontDoor(result.model!, { hubIdentity: 'test' });
 const tree = statusTree(inputs, result);
-const graph = gatewayGraph(tree, plan);
+const graph = gatewayGraph(tree, plan.graph);
 const count = (node: StatusNode): number => 1 + node.children.reduce((sum, c) => sum + count(c), 0);
 
 describe('gatewayGraph', () => {

@@ -1,8 +1,9 @@
-import { allRefs, describeRef, type AfdRef, type FrontDoorPlan } from '@fleet-gateway/azure-frontdoor';
+import { allRefs, describeRef, type AfdRef, type FrontDoorGraph } from '@fleet-gateway/azure-frontdoor';
 import type { SourceRef } from '@fleet-gateway/model';
+import { afdParent, type AfdResource } from './afd-resources.js';
 import type { NodeState, StatusNode } from './status-tree.js';
 
-/** AFD resources are drawn as the plan has them: `planned`, since the plugin does not read Azure. */
+/** AFD resources are drawn in their Azure state when Azure was read, else as the plan has them: `planned`. */
 export type GraphState = NodeState | 'planned';
 
 export interface GraphNode {
@@ -11,6 +12,9 @@ export interface GraphNode {
   readonly kind: string;
   readonly name: string;
   readonly state: GraphState;
+  /** AFD resources read from Azure: ARM's fields. */
+  readonly provisioningState?: string;
+  readonly deploymentStatus?: string;
 }
 
 export interface GatewayGraph {
@@ -20,22 +24,6 @@ export interface GatewayGraph {
 
 const afdId = (ref: AfdRef) => `afd:${describeRef(ref)}`;
 
-/** The AFD resource that holds `ref` in the graph drawn (none for the profile). */
-function afdParent(ref: AfdRef): AfdRef | undefined {
-  switch (ref.kind) {
-    case 'profile':
-      return undefined;
-    case 'origin':
-      return { kind: 'originGroup', profile: ref.profile, originGroup: ref.originGroup };
-    case 'rule':
-      return { kind: 'ruleSet', profile: ref.profile, ruleSet: ref.ruleSet };
-    case 'route':
-      return { kind: 'endpoint', profile: ref.profile, endpoint: ref.endpoint };
-    default:
-      return { kind: 'profile', profile: ref.profile };
-  }
-}
-
 const sameRule = (source: SourceRef, route: string, rule: string) =>
   source.kind === 'HTTPRoute' && `${source.namespace}/${source.name}` === route && source.section === rule;
 
@@ -43,9 +31,10 @@ const sameRule = (source: SourceRef, route: string, rule: string) =>
  * The status tree and the AFD resources of the plan as one graph (pure): one node per object, rule, backend, origin
  * and AFD resource; edges from each tree node to its children, from each AFD resource to those it holds or points at
  * (route → custom domains, rule sets and origin group; an override rule → its origin group), and from each rule of a
- * route to the AFD routes and rules planned from it.
+ * route to the AFD routes and rules planned from it. With `azure` (the resources as read from Azure), each AFD node
+ * takes its Azure state, and the resources of the profile the plan lacks are drawn too (extra or kept).
  */
-export function gatewayGraph(tree: StatusNode, plan: FrontDoorPlan | undefined): GatewayGraph {
+export function gatewayGraph(tree: StatusNode, graph: FrontDoorGraph | undefined, azure?: readonly AfdResource[]): GatewayGraph {
   const nodes: GraphNode[] = [];
   const edges: { from: string; to: string }[] = [];
   const rules: { id: string; route: string; rule: string }[] = [];
@@ -59,10 +48,19 @@ export function gatewayGraph(tree: StatusNode, plan: FrontDoorPlan | undefined):
     }
   };
   walk(tree, `k8s:${tree.kind}:${tree.name}`, undefined);
-  if (!plan) return { nodes, edges };
-  const { graph } = plan;
-  for (const ref of allRefs(graph)) {
-    nodes.push({ id: afdId(ref), kind: describeRef(ref).split(' ').slice(0, -1).join(' '), name: describeRef(ref).split(' ').at(-1)!, state: 'planned' });
+  if (!graph) return { nodes, edges };
+  const resources: readonly { ref: AfdRef; state: GraphState; provisioningState?: string; deploymentStatus?: string }[] =
+    azure ?? allRefs(graph).map((ref) => ({ ref, state: 'planned' }));
+  for (const { ref, state, provisioningState, deploymentStatus } of resources) {
+    const words = describeRef(ref).split(' ');
+    nodes.push({
+      id: afdId(ref),
+      kind: words.slice(0, -1).join(' '),
+      name: words.at(-1)!,
+      state,
+      ...(provisioningState !== undefined ? { provisioningState } : {}),
+      ...(deploymentStatus !== undefined ? { deploymentStatus } : {}),
+    });
     const parent = afdParent(ref);
     if (parent) edges.push({ from: afdId(parent), to: afdId(ref) });
   }

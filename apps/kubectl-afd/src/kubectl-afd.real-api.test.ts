@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { managedIdentityEnvironment } from '@fleet-gateway/azure-emulator';
 import { SINK_HOST_SUFFIX } from '@fleet-gateway/azure-frontdoor';
 import { isNotFound, KubeClient } from '@fleet-gateway/controller';
 import { bundleAgent } from '@fleet-gateway/controller/test-support';
@@ -11,6 +13,7 @@ import {
   armWrites,
   gatewayBody,
   gatewayPath,
+  originNames,
   profileOf,
   publishExport,
   readGateway,
@@ -22,6 +25,7 @@ import {
   whenImported,
   whenProgrammed,
   type HubUnderTest,
+  type RunningAgent,
 } from '@fleet-gateway/gateway-controllers/test-support';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,12 +39,14 @@ import type { StatusNode } from './status-tree.js';
 // The plugin as it ships (the bundle, run as kubectl runs a plugin: an executable on PATH) against a hub whose Gateway
 // the real hub agent programmed into the emulator.
 let hub: HubUnderTest;
+let agent: RunningAgent;
 let dir: string;
 let plugin: string;
 let kubeconfig: string;
 
 beforeAll(async () => {
-  ({ hub } = await startHubWithAgent({ agent: { resyncPeriodMs: 400 } }));
+  // AFD's deploymentStatus moves to Succeeded within a quarter of a second, so the states read are final ones.
+  ({ hub, agent } = await startHubWithAgent({ emulator: { deployment: 'fast' }, agent: { resyncPeriodMs: 400 } }));
   dir = await mkdtemp(path.join(tmpdir(), 'kubectl-afd-'));
   plugin = await bundleAgent('kubectl-afd', path.join(dir, 'kubectl-afd'));
   await chmod(plugin, 0o755);
@@ -54,7 +60,9 @@ afterAll(async () => {
 
 async function kubectlAfd(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(plugin, args, { env: { ...process.env, PATH: `${dir}:${process.env['PATH']}`, KUBECONFIG: '' } });
+    // The emulator's managed identity is there for DefaultAzureCredential to find; only the Azure flags make it read ARM.
+    const env = { ...process.env, PATH: `${dir}:${process.env['PATH']}`, KUBECONFIG: '', ...managedIdentityEnvironment(hub.emulator) };
+    const { stdout, stderr } = await promisify(execFile)(plugin, args, { env });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };
@@ -255,5 +263,125 @@ describe('kubectl afd against a hub programmed by the hub agent', { timeout: 120
     const badContext = await kubectlAfd('status', 'edge', '--context', 'elsewhere', '--kubeconfig', kubeconfig);
     expect(badContext.code).toBe(1);
     expect(badContext.stderr).toMatch(/^kubectl-afd: --context is "elsewhere"; expected one of the kubeconfig's contexts: /);
+  });
+});
+
+/** The read actions of the hub's shipped Front Door role: all an operator's identity needs for the plugin. */
+const FRONT_DOOR_READS = (
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../deploy/azure-roles/hub-gateway-front-door.json'), 'utf8')) as { Actions: string[] }
+).Actions.filter((action) => action.endsWith('/read'));
+
+describe('kubectl afd with Azure read through ARM (the emulator), as an identity that may only read', { timeout: 120_000 }, () => {
+  let azureFlags: string[];
+  let principal: string;
+  const afdNodes = (tree: StatusNode) => walk(tree).filter((n) => n.kind === 'AFD');
+
+  beforeAll(async () => {
+    const caFile = path.join(dir, 'emulator-ca.pem');
+    await writeFile(caFile, hub.emulator.caCertificate);
+    azureFlags = [
+      ...['--azure-subscription-id', SCOPE.subscriptionId, '--afd-resource-group', SCOPE.resourceGroup, '--hub-name', 'test-hub'],
+      ...['--arm-endpoint', hub.emulator.armEndpoint, '--arm-ca-file', caFile],
+    ];
+    // The plugin's identity (the emulator's managed identity) may only read the AFD resource group: a write would be
+    // refused with 403. The hub agent's identity is another one, not checked.
+    principal = hub.emulator.managedIdentity.principalId;
+    hub.emulator.admin.assignRole({
+      principalId: principal,
+      scope: `/subscriptions/${SCOPE.subscriptionId}/resourceGroups/${SCOPE.resourceGroup}`,
+      role: { name: 'afd-reader', actions: FRONT_DOOR_READS, notActions: [] },
+    });
+  });
+
+  it('status -o json: each AFD resource of the Gateway with the provisioningState and deploymentStatus ARM reports', async () => {
+    const profile = await profileOf(hub, 'edge');
+    // Once Front Door has deployed what the agent wrote, every resource reads Succeeded twice over.
+    const read = async () =>
+      JSON.parse((await kubectlAfd('status', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, ...azureFlags, '-o', 'json')).stdout) as StatusNode;
+    await expect.poll(async () => afdNodes(await read()).every((n) => n.state === 'ok'), { timeout: 30_000, interval: 500 }).toBe(true);
+    const { stdout, stderr, code } = await kubectlAfd('status', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, ...azureFlags, '-o', 'json');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const tree = JSON.parse(stdout) as StatusNode;
+    const afd = tree.children.at(-1)!;
+    expect(afd).toMatchObject({ kind: 'AFD', name: `profile ${profile}`, state: 'ok', azure: { presence: 'present', provisioningState: 'Succeeded' } });
+    const nodes = afdNodes(tree);
+    const routes = await afdRoutes(profile);
+    expect(
+      nodes
+        .filter((n) => n.name.startsWith('route '))
+        .map((n) => n.name.slice('route '.length))
+        .sort(),
+    ).toEqual(routes.map((r) => r.name).sort());
+    for (const node of nodes.filter((n) => n.name !== `profile ${profile}`))
+      expect(node.azure).toEqual({ presence: 'present', provisioningState: 'Succeeded', deploymentStatus: 'Succeeded' });
+    const origins = nodes.filter((n) => n.name.startsWith('origin ') && !n.name.startsWith('origin group'));
+    expect(origins.length).toBeGreaterThanOrEqual(2);
+    // The hub's status tree is still there, unchanged.
+    expect(walk(tree).find((n) => n.kind === 'HTTPRoute' && n.name === 'shop/web')).toMatchObject({ state: 'ok' });
+  });
+
+  it('when ARM refuses (403 on a resource group the identity may not read): one line saying so, and the hub’s status alone', async () => {
+    hub.emulator.admin.createResourceGroup({ subscriptionId: SCOPE.subscriptionId, name: 'elsewhere' });
+    const flags = azureFlags.map((flag) => (flag === SCOPE.resourceGroup ? 'elsewhere' : flag));
+    const { stdout, stderr, code } = await kubectlAfd('status', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, ...flags);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^kubectl-afd: Azure not read for Gateway shop\/edge \(reading profile fgw-\S+ in resource group elsewhere failed: AuthorizationFailed \(HTTP 403\): .*\); answering from the hub alone\n$/,
+    );
+    expect(stdout).toMatch(/^Gateway shop\/edge +ok/);
+    expect(stdout).not.toContain('AFD profile');
+  });
+
+  it('a resource deleted through ARM shows as missing in status and graph, and plan -f counts its create; the plugin only ever read', async () => {
+    // The agent stops so that nothing puts the origin back; everything ARM is asked from here on is the plugin's.
+    await agent.stop();
+    const profile = await profileOf(hub, 'edge');
+    // One of web's two origins: AFD refuses to delete the last enabled origin of a group a route uses.
+    const names = await originNames(hub, profile);
+    const origin = names.find((n) => names.filter((m) => m.split('/')[0] === n.split('/')[0]).length > 1)!;
+    const [group, name] = origin.split('/') as [string, string];
+    await hub.clients.cdn.afdOrigins.beginDeleteAndWait(SCOPE.resourceGroup, profile, group, name, { updateIntervalInMs: 5 });
+    const writesBefore = armWrites(hub);
+
+    const status = await kubectlAfd('status', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, ...azureFlags);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(new RegExp(`AFD profile ${profile} +ok +provisioningState Succeeded\\n`));
+    expect(status.stdout).toMatch(new RegExp(`AFD origin ${origin} +missing +planned, not in Azure, the hub would create it\\n`));
+    expect(status.stdout).toMatch(/AFD route rt-web-0-\S+ +ok +provisioningState Succeeded, deploymentStatus Succeeded\n/);
+
+    const json = await kubectlAfd('graph', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, ...azureFlags, '-o', 'json');
+    const graph = JSON.parse(json.stdout) as GatewayGraph;
+    expect(graph.nodes.find((n) => n.id === `afd:origin ${origin}`)).toMatchObject({ state: 'missing' });
+    expect(graph.nodes.find((n) => n.id === `afd:origin group ${group}`)).toMatchObject({
+      state: 'ok',
+      provisioningState: 'Succeeded',
+      deploymentStatus: 'Succeeded',
+    });
+    const svg = await kubectlAfd('graph', 'edge', '-n', 'shop', '--kubeconfig', kubeconfig, ...azureFlags, '-o', 'svg');
+    expect(svg.code).toBe(0);
+    expect(svg.stdout.match(/<g id="node\d+" class="node">/g)).toHaveLength(graph.nodes.length);
+    expect(svg.stdout).toContain('#ff8a80'); // the missing origin's box
+
+    // The change moves the web route; the hub would also put the deleted origin back, which only Azure can tell.
+    const file = path.join(dir, 'azure-change.yaml');
+    await writeFile(file, stringify(routeBody('web', 'edge', [{ path: '/azure', backends: [{ name: 'web' }] }])));
+    const withAzure = await kubectlAfd('plan', '-f', file, '-n', 'shop', '--kubeconfig', kubeconfig, ...azureFlags, '-o', 'json');
+    expect(withAzure.stderr).toBe('');
+    const [planned] = JSON.parse(withAzure.stdout) as GatewayPlanChange[];
+    expect(planned!.writesFrom).toBe('azure');
+    expect(planned!.writes).toContainEqual({ action: 'create', resource: `origin ${origin}` });
+    expect(planned!.writes.map((w) => `${w.action} ${w.resource.replace(/-[0-9a-f]{12}$/, '')}`)).toContain('update route rt-web-0');
+    const withoutAzure = JSON.parse(
+      (await kubectlAfd('plan', '-f', file, '-n', 'shop', '--kubeconfig', kubeconfig, '-o', 'json')).stdout,
+    ) as GatewayPlanChange[];
+    expect(withoutAzure[0]).toMatchObject({ writesFrom: 'hub' });
+    expect(withoutAzure[0]!.writes).not.toContainEqual({ action: 'create', resource: `origin ${origin}` });
+
+    // Nothing was written, and the plugin's identity asked ARM for read actions only.
+    expect(armWrites(hub)).toBe(writesBefore);
+    const asked = hub.emulator.admin.exercisedActions(principal);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.filter((action) => !action.endsWith('/read'))).toEqual([]);
   });
 });

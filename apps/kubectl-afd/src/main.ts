@@ -11,8 +11,11 @@ import { explainRequest } from './explain-request.js';
 import { renderExplanation } from './render-explanation.js';
 import { gatewayGraph } from './gateway-graph.js';
 import { renderDot, renderMermaid } from './render-graph.js';
-import { PLAN_OPTIONS, planChange, readChange, renderPlanChange, withChange } from './plan-change.js';
-import { statusTree } from './status-tree.js';
+import { gatewayPlans, PLAN_OPTIONS, planChange, readChange, renderPlanChange, withChange } from './plan-change.js';
+import { statusTree, type StatusNode } from './status-tree.js';
+import { azureReader, type AzureReader } from './read-azure.js';
+import type { AzureView } from './afd-resources.js';
+import { afdTree } from './afd-tree.js';
 
 function print(value: unknown, text: () => string, args: CliArgs): void {
   if (args.output === 'json') process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -34,7 +37,14 @@ function renderSvg(dot: string): string {
   return run.stdout;
 }
 
-/** kubectl afd: reads the hub (never writes) and answers one command. */
+/** Azure was asked for and could not be compared: one line on stderr, and the answer from the hub alone. */
+function readable(view: AzureView, gateway: string): (AzureView & { read: true }) | undefined {
+  if (view.read) return view;
+  process.stderr.write(`kubectl-afd: Azure not read for Gateway ${gateway} (${view.reason}); answering from the hub alone\n`);
+  return undefined;
+}
+
+/** kubectl afd: reads the hub and, with the Azure flags, ARM (never writes anywhere) and answers one command. */
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseCliArgs(argv);
   if (!args) {
@@ -43,6 +53,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const kubeConfig = loadKubeConfig(args);
   const namespace = namespaceOf(kubeConfig, args);
+  const azure: AzureReader | undefined = args.azure && (await azureReader(args.azure));
+  const planOptions = azure ? { hubIdentity: azure.hubIdentity } : PLAN_OPTIONS;
   if (args.command === 'plan') {
     // The change is read first: a bad file is reported before the hub is asked anything.
     const text = await readFile(args.filename!, 'utf8').catch((error: Error) => {
@@ -50,7 +62,16 @@ async function main(argv: readonly string[]): Promise<number> {
     });
     const change = readChange(text, namespace);
     const objects = await readHubObjects(kubeConfig);
-    const changes = planChange(objects, withChange(objects, change), args.defaultSku, args.gateway && `${namespace}/${args.gateway}`);
+    const plans = gatewayPlans(objects, withChange(objects, change), args.defaultSku, planOptions, args.gateway && `${namespace}/${args.gateway}`);
+    const views = new Map<string, AzureView>();
+    if (azure) {
+      for (const { gateway, after } of plans) {
+        if (!after) continue;
+        const view = readable(await azure.compare(after.plan, after.gateway), gateway);
+        if (view) views.set(gateway, view);
+      }
+    }
+    const changes = planChange(plans, views);
     print(changes, () => renderPlanChange(changes), args);
     return 0;
   }
@@ -58,23 +79,33 @@ async function main(argv: readonly string[]): Promise<number> {
   const gateway = args.gateway!;
   const inputs = gatewayInputs(objects, namespace, gateway, args.defaultSku);
   const result = resolveGateway(inputs);
+  const plan = result.model && planFrontDoor(result.model, planOptions);
+  const name = `${namespace}/${gateway}`;
+  let view: (AzureView & { read: true }) | undefined;
+  if (azure && args.command !== 'explain') {
+    view =
+      result.model && plan
+        ? readable(await azure.compare(plan, result.model.gateway), name)
+        : readable({ read: false, reason: 'it has no model (not accepted)' }, name);
+  }
   switch (args.command) {
     case 'status': {
-      const tree = statusTree(inputs, result);
+      const hubTree = statusTree(inputs, result);
+      const afd = view && afdTree(view.resources);
+      const tree: StatusNode = afd ? { ...hubTree, children: [...hubTree.children, afd] } : hubTree;
       print(tree, () => renderTree(tree, process.stdout.isTTY === true), args);
       return 0;
     }
     case 'explain': {
-      if (!result.model) throw new Error(`Gateway ${namespace}/${gateway} has no model to route with (not accepted); see kubectl afd status ${gateway}`);
-      const plan = planFrontDoor(result.model, PLAN_OPTIONS);
+      if (!result.model || !plan) throw new Error(`Gateway ${name} has no model to route with (not accepted); see kubectl afd status ${gateway}`);
       const explanation = explainRequest(result.model, plan, args.request!, inputs.gateway.status?.addresses?.[0]?.value);
       print(explanation, () => renderExplanation(explanation), args);
       return 0;
     }
     case 'graph': {
-      const graph = gatewayGraph(statusTree(inputs, result), result.model && planFrontDoor(result.model, PLAN_OPTIONS));
+      const graph = gatewayGraph(statusTree(inputs, result), view?.graph ?? plan?.graph, view?.resources);
       if (args.output === 'dot' || args.output === 'svg') {
-        const dot = renderDot(graph, `${namespace}/${gateway}`);
+        const dot = renderDot(graph, name);
         process.stdout.write(args.output === 'dot' ? dot : renderSvg(dot));
       } else if (args.output === 'mermaid') process.stdout.write(renderMermaid(graph));
       else print(graph, () => '', args);

@@ -4,7 +4,7 @@ import type { HubObjects } from '@fleet-gateway/gateway-controllers';
 import { readHubInputs } from '@fleet-gateway/model';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { planChange, readChange, renderPlanChange, withChange } from './plan-change.js';
+import { gatewayPlans, PLAN_OPTIONS, planChange, readChange, renderPlanChange, withChange } from './plan-change.js';
 
 const inputs = readHubInputs(readFileSync(path.join(import.meta.dirname, '../../../libs/model/testdata/backend-weights.in.yaml'), 'utf8'));
 const objects = {
@@ -26,7 +26,9 @@ function reweighted(web: number, cart: number) {
   return { apiVersion: route.apiVersion, kind: 'HTTPRoute', metadata: { name: 'web' }, spec: { ...route.spec, rules: [{ ...first, backendRefs }, ...rest] } };
 }
 
-const plan = (...documents: object[]) => planChange(objects, withChange(objects, readChange(documents.map((d) => stringify(d)).join('---\n'), 'store')), SKU);
+const plansOf = (...documents: object[]) =>
+  gatewayPlans(objects, withChange(objects, readChange(documents.map((d) => stringify(d)).join('---\n'), 'store')), SKU, PLAN_OPTIONS);
+const plan = (...documents: object[]) => planChange(plansOf(...documents));
 
 describe('planChange', () => {
   it('finds nothing to do for a change that alters no Gateway input', () => {

@@ -2,8 +2,9 @@ import { allSpecs, describeRef, isWritable, planFrontDoor, type FrontDoorPlan } 
 import type { Sku } from '@fleet-gateway/annotations';
 import type { Condition } from '@fleet-gateway/api-types';
 import { hubInputsOf, type HubObjects } from '@fleet-gateway/gateway-controllers';
-import { CONTROLLER_NAME, resolveGateway, type Verdicts } from '@fleet-gateway/model';
+import { CONTROLLER_NAME, resolveGateway, type GatewayIdentity, type Verdicts } from '@fleet-gateway/model';
 import { parseAllDocuments } from 'yaml';
+import type { AzureView } from './afd-resources.js';
 import { stateOfConditions, type NodeState } from './status-tree.js';
 
 /** The object lists of HubObjects by the kind of their objects. */
@@ -108,10 +109,26 @@ export interface GatewayPlanChange {
   readonly gateway: string;
   /** Each object of the Gateway that would not be fully accepted, and why, in the hub's words. */
   readonly verdicts: readonly ObjectVerdict[];
-  /** The ARM writes that bring the current objects' desired AFD graph to the changed objects' one. */
+  /**
+   * The ARM writes the change would cause: from `azure`, the hub's diff of the changed objects' plan against the AFD
+   * graph read from Azure (what the hub would really send); from `hub`, the writes between the current and the changed
+   * objects' plans (Azure not read).
+   */
   readonly writes: readonly AzureWrite[];
+  readonly writesFrom: 'azure' | 'hub';
   /** Why the hub would write nothing for this Gateway (a plan problem, AFD's capacity), when it would not. */
   readonly blocked: readonly string[];
+}
+
+/** One Gateway the change affects: its verdicts and the plans of its current and changed objects. */
+export interface GatewayPlans {
+  readonly gateway: string;
+  readonly verdicts: readonly ObjectVerdict[];
+  readonly blocked: readonly string[];
+  /** The writes between the two plans. */
+  readonly hubWrites: readonly AzureWrite[];
+  /** The changed objects' plan and the Gateway it is for (absent when the Gateway would not be accepted). */
+  readonly after?: { readonly plan: FrontDoorPlan; readonly gateway: GatewayIdentity };
 }
 
 function verdictsOf(verdicts: Verdicts, gateway: string): ObjectVerdict[] {
@@ -150,16 +167,20 @@ function writesBetween(before: FrontDoorPlan | undefined, after: FrontDoorPlan |
   return writes;
 }
 
-// The hub identity only goes into the plan's ownership tags, the same in both plans compared.
-export const PLAN_OPTIONS = { hubIdentity: 'kubectl-afd' };
+/** What the plan's ownership tags say of the hub: the hub's real identity when Azure is compared, else any fixed one. */
+export interface PlanOptions {
+  readonly hubIdentity: string;
+}
+
+// Without Azure the hub identity only goes into the plan's ownership tags, the same in both plans compared.
+export const PLAN_OPTIONS: PlanOptions = { hubIdentity: 'kubectl-afd' };
 
 /**
- * What applying the change would do to each Gateway of this controller whose inputs it changes (pure): the verdicts
- * of the changed objects, and the writes between the plans of the current and the changed objects (both computed
- * here with the hub's resolve and plan, so Azure's actual state is not consulted: a resource that drifted in Azure
- * would also be written).
+ * The Gateways of this controller whose inputs the change alters (pure): for each, the verdicts of the changed
+ * objects, the writes between the plans of the current and the changed objects (both computed here with the hub's
+ * resolve and plan), and the changed objects' plan, which `planChange` compares with Azure when it was read.
  */
-export function planChange(before: HubObjects, after: HubObjects, defaultSku: Sku, only?: string): GatewayPlanChange[] {
+export function gatewayPlans(before: HubObjects, after: HubObjects, defaultSku: Sku, options: PlanOptions, only?: string): GatewayPlans[] {
   const ourClasses = new Set(after.gatewayClasses.filter((c) => c.spec.controllerName === CONTROLLER_NAME).map((c) => c.metadata.name));
   const gateways = after.gateways.filter((g) => ourClasses.has(g.spec.gatewayClassName) && (only === undefined || keyOf(g) === only));
   return gateways.flatMap((gateway) => {
@@ -167,17 +188,33 @@ export function planChange(before: HubObjects, after: HubObjects, defaultSku: Sk
     const was = hubInputsOf(before, key, defaultSku);
     const wasResult = was && resolveGateway(was);
     const result = resolveGateway(hubInputsOf(after, key, defaultSku)!);
-    const afterPlan = result.model && planFrontDoor(result.model, PLAN_OPTIONS);
+    const afterPlan = result.model && planFrontDoor(result.model, options);
     const blocked =
       afterPlan && !isWritable(afterPlan)
         ? [...afterPlan.problems.filter((p) => p.blocksWrites).map((p) => p.message), ...afterPlan.capacity.map((c) => c.message)]
         : [];
     const verdicts = verdictsOf(result.verdicts, key);
-    const writes = blocked.length > 0 ? [] : writesBetween(wasResult?.model && planFrontDoor(wasResult.model, PLAN_OPTIONS), afterPlan);
+    const hubWrites = blocked.length > 0 ? [] : writesBetween(wasResult?.model && planFrontDoor(wasResult.model, options), afterPlan);
     // A Gateway the change leaves as it is (same verdicts, nothing to write) is not listed.
     const unchanged =
-      wasResult && writes.length === 0 && blocked.length === 0 && JSON.stringify(verdictsOf(wasResult.verdicts, key)) === JSON.stringify(verdicts);
-    return unchanged ? [] : [{ gateway: key, verdicts, writes, blocked }];
+      wasResult && hubWrites.length === 0 && blocked.length === 0 && JSON.stringify(verdictsOf(wasResult.verdicts, key)) === JSON.stringify(verdicts);
+    if (unchanged) return [];
+    return [
+      { gateway: key, verdicts, blocked, hubWrites, ...(afterPlan && result.model ? { after: { plan: afterPlan, gateway: result.model.gateway } } : {}) },
+    ];
+  });
+}
+
+/**
+ * What applying the change would do to each Gateway it affects (pure): with the Gateway's AFD graph read from Azure
+ * (`azure`, by Gateway), the writes are the hub's diff of the changed objects' plan against it, so a resource that
+ * drifted in Azure or is missing there is written too; without, the writes between the two plans.
+ */
+export function planChange(plans: readonly GatewayPlans[], azure: ReadonlyMap<string, AzureView> = new Map()): GatewayPlanChange[] {
+  return plans.map(({ gateway, verdicts, blocked, hubWrites }) => {
+    const view = azure.get(gateway);
+    if (view?.read !== true || blocked.length > 0) return { gateway, verdicts, writes: hubWrites, writesFrom: 'hub', blocked };
+    return { gateway, verdicts, writes: view.writes, writesFrom: 'azure', blocked };
   });
 }
 
@@ -193,7 +230,8 @@ export function renderPlanChange(changes: readonly GatewayPlanChange[]): string 
       for (const reason of verdict.reasons) lines.push(`           ${reason}`);
     }
     for (const why of change.blocked) lines.push(`  nothing would be written: ${why}`);
-    if (change.blocked.length === 0) lines.push(`  ${change.writes.length} Azure writes${change.writes.length > 0 ? ':' : ''}`);
+    const from = change.writesFrom === 'azure' ? 'against the AFD graph read from Azure' : 'between the current and the changed plans; Azure not read';
+    if (change.blocked.length === 0) lines.push(`  ${change.writes.length} Azure writes (${from})${change.writes.length > 0 ? ':' : ''}`);
     for (const write of change.writes) lines.push(`    ${write.action.padEnd(6)} ${write.resource}`);
   }
   return `${lines.join('\n')}\n`;

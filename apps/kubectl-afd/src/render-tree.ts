@@ -8,6 +8,8 @@ const STATE_COLOUR: Readonly<Record<NodeState, Parameters<typeof styleText>[0]>>
   refused: 'red',
   disabled: 'gray',
   unknown: 'gray',
+  missing: 'red',
+  extra: 'yellow',
 };
 
 interface Line {

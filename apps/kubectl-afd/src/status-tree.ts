@@ -10,15 +10,18 @@ import {
   type SplitEntry,
 } from '@fleet-gateway/model';
 import type { Condition, HTTPRoute } from '@fleet-gateway/api-types';
+import type { AfdResource } from './afd-resources.js';
 
 /**
- * What one node of the tree is doing: `ok` serving as written; `pending` on its way (Azure provisioning, an approval);
- * `held` serving an earlier configuration; `refused` not served, with why; `disabled` taken out on purpose (weight 0);
- * `unknown` no word from the hub or the member yet.
+ * What one node of the tree is doing: `ok` serving as written; `pending` on its way (Azure provisioning or deploying,
+ * an approval); `held` serving an earlier configuration; `refused` not served, with why; `disabled` taken out on
+ * purpose (weight 0); `unknown` no word from the hub or the member yet. AFD resources read from Azure may also be
+ * `missing` (planned, absent from Azure) or `extra` (in the Gateway's profile, not planned).
  */
-export type NodeState = 'ok' | 'pending' | 'held' | 'refused' | 'disabled' | 'unknown';
+export type NodeState = 'ok' | 'pending' | 'held' | 'refused' | 'disabled' | 'unknown' | 'missing' | 'extra';
 
-export type NodeKind = 'Gateway' | 'Listener' | 'HTTPRoute' | 'Rule' | 'Backend' | 'Origin';
+/** `AFD`: one Azure Front Door resource as read from ARM (its name says its kind: `route rt-web-0-…`). */
+export type NodeKind = 'Gateway' | 'Listener' | 'HTTPRoute' | 'Rule' | 'Backend' | 'Origin' | 'AFD';
 
 export interface StatusNode {
   readonly kind: NodeKind;
@@ -30,6 +33,8 @@ export interface StatusNode {
   readonly reasons: readonly string[];
   /** The conditions the hub wrote on the object (Kubernetes objects only). */
   readonly conditions?: readonly Condition[];
+  /** AFD resources only: ARM's fields as read, and the write the hub would send. */
+  readonly azure?: Pick<AfdResource, 'presence' | 'provisioningState' | 'deploymentStatus' | 'write'>;
   readonly children: readonly StatusNode[];
 }
 

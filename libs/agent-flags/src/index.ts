@@ -14,6 +14,7 @@ export {
   type AzureCredentialKind,
 } from './azure-credential.js';
 export { createAzureCredential } from './create-azure-credential.js';
+export { parseDuration } from './duration.js';
 export { azureAgentOptions, readArmRateLimitShare, readCloudConfigFile } from './azure-agent-flags.js';
 export { readHubConnection, type HubConnection } from './hub-connection.js';
 export { AGENT_NODE_FLAGS, type AgentName } from './node-flags.js';

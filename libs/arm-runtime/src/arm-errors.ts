@@ -65,17 +65,22 @@ export function classifyArmError(error: unknown): ArmFailure {
   if (typeof e.statusCode === 'number') return classifyStatus(e.statusCode, code || `HTTP${e.statusCode}`, oneLine(message));
   if (isNetworkError(error)) return { class: 'transient', category: 'network', code, cause: oneLine(message) };
   const lro = LRO_FAILURE.exec(message);
-  if (lro) {
-    const [, operationCode = 'OperationFailed', detail = ''] = lro;
-    const transient = TRANSIENT_OPERATION_CODES.has(operationCode);
-    return {
-      class: transient ? 'transient' : 'terminal',
-      category: transient ? 'server' : isQuota(operationCode, detail) ? 'quota' : 'operation-failed',
-      code: operationCode,
-      cause: oneLine(`the operation ended Failed: ${detail}`),
-    };
-  }
+  if (lro) return classifyOperationFailure(lro[1] ?? 'OperationFailed', lro[2] ?? '');
   return { class: 'terminal', category: 'unknown', code: code || 'Unknown', cause: oneLine(message) };
+}
+
+/**
+ * A long-running operation that ended Failed, from the error of its operation status resource (or the SDK poller's
+ * message): transient when ARM's code says the service faltered, else terminal.
+ */
+export function classifyOperationFailure(code: string, detail: string): ArmFailure {
+  const transient = TRANSIENT_OPERATION_CODES.has(code);
+  return {
+    class: transient ? 'transient' : 'terminal',
+    category: transient ? 'server' : isQuota(code, detail) ? 'quota' : 'operation-failed',
+    code,
+    cause: oneLine(`the operation ended Failed: ${detail}`),
+  };
 }
 
 export function describeFailure(failure: ArmFailure): string {

@@ -3,6 +3,7 @@
 // it imports the SDK clients' types only.
 export {
   classifyArmError,
+  classifyOperationFailure,
   describeFailure,
   isNetworkError,
   isNotFound,

@@ -41,7 +41,7 @@ export { replicaIdentity } from './leader/replica-identity.js';
 export { findCondition, isConditionTrue, stampConditions, type Condition, type ConditionStatus, type DesiredCondition } from './status/conditions.js';
 export { stampStatus, type ListKeys } from './status/stamp-status.js';
 export { capMessage, CONDITION_MESSAGE_LIMIT } from './status/condition-message.js';
-export { exponentialDelay, type BackoffOptions } from './util/backoff.js';
+export { exponentialDelay, withJitter, type BackoffOptions } from './util/backoff.js';
 export { spliceOwnedEntries, type OwnedEntryRule } from './status/splice-owned-entries.js';
 export { StatusWriter, type SpliceRequest, type StatusWriteResult, type StatusWriterOptions } from './status/status-writer.js';
 

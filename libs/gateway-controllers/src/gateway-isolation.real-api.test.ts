@@ -28,7 +28,7 @@ import {
 import { eventually } from '@fleet-gateway/controller/test-support';
 
 // One Gateway failing terminally does not hold back the others: its key waits for the terminal recheck (5 min by
-// default) instead of retrying, and while its reconcile hangs on a slow ARM read the other Gateways are programmed.
+// default) instead of retrying, and while its programming hangs on a slow ARM read the other Gateways are programmed.
 let hub: HubUnderTest;
 let agent: RunningAgent;
 let edge: EdgeProbe;
@@ -69,12 +69,17 @@ describe('one Gateway failing terminally while others converge', { timeout: 60_0
 
     await whenProgrammed(hub, 'alpha', ['alpha']);
     await whenProgrammed(hub, 'beta', ['beta']);
-    // Still the API server's default: its reconcile has not finished.
-    expect(conditionOf(await readGateway(hub.client, 'broken'), 'Programmed')).toMatchObject({ status: 'Unknown', message: 'Waiting for controller' });
+    // Its programming still reads Azure, apart from the workers; its status says so.
+    const reading = await eventually(
+      () => programmedOf(hub, 'broken'),
+      (c) => c?.message.includes('reading the AFD profile') === true,
+      SLOW_READ_MS,
+    );
+    expect(reading).toMatchObject({ status: 'False', reason: 'Pending', observedGeneration: 1 });
 
     const failed = await eventually(
       () => programmedOf(hub, 'broken'),
-      (c) => c?.status !== 'Unknown',
+      (c) => c?.reason !== 'Pending',
       SLOW_READ_MS + 20_000,
     );
     expect(failed).toMatchObject({ status: 'False', reason: 'WafPolicyNotFound', observedGeneration: 1 });

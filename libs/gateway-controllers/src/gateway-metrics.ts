@@ -27,6 +27,8 @@ function stateOf(state: ProgrammedState): GatewayState {
       return 'not-accepted';
     case 'deleting':
       return 'deleting';
+    case 'programming':
+      return state.serving ? 'programmed' : 'pending';
   }
 }
 
@@ -38,7 +40,8 @@ export class GatewayMetrics {
   private readonly figures = new Map<string, GatewayFigures>();
   private readonly statusWriteFailures: Counter<'kind' | 'reason'>;
 
-  constructor(registry: Registry) {
+  /** `programmingTasks`: how many Gateways' programming of Azure runs now (ProgrammingTasks.running). */
+  constructor(registry: Registry, programmingTasks?: () => number) {
     const figures = this.figures;
     this.statusWriteFailures = new Counter({
       name: 'fleet_gateway_status_write_failures_total',
@@ -65,6 +68,15 @@ export class GatewayMetrics {
         this.set([...figures.values()].reduce((sum, f) => sum + f.pendingPrivateLink, 0));
       },
     });
+    if (programmingTasks)
+      new Gauge({
+        name: 'fleet_gateway_programming_tasks',
+        help: 'Gateways whose programming of Azure runs now, apart from the controller workers (their writes share the ARM limiter)',
+        registers: [registry],
+        collect() {
+          this.set(programmingTasks());
+        },
+      });
     new Gauge({
       name: 'fleet_gateway_afd_capacity_usage_ratio',
       help: 'Highest use of each AFD limit over all profiles, as a fraction of the limit of their SKU',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { readDeletionPolicy, type Sku } from '@fleet-gateway/annotations';
 import type { Condition } from '@fleet-gateway/api-types';
 import {
@@ -33,6 +34,7 @@ import {
   type ReconcileOutcome,
   type ReconcileRequest,
   type StatusWriter,
+  withJitter,
 } from '@fleet-gateway/controller';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
 import {
@@ -47,6 +49,7 @@ import {
 } from '@fleet-gateway/model';
 import { recordAcceptedSpecs } from './accepted-spec-records.js';
 import { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
+import { DEFAULT_DRIFT_CHECK, driftCheckPeriodMs, driftCheckReads, type DriftCheckPeriod } from './drift-check-period.js';
 import { exportsUsedBy, entryRule, frontDoorEntry } from './export-entries.js';
 import { gateways, httpRoutes, listenerSets, type CachedGateway, type CachedHTTPRoute } from './gateway-api-resources.js';
 import { hasGatewayFinalizer, setGatewayFinalizer } from './gateway-finalizer.js';
@@ -60,7 +63,7 @@ import {
 } from './gateway-indexes.js';
 import { collectHubInputs, ourGateways, type GatewayStores } from './gateway-inputs.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
-import { gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
+import { describeProgramming, gatewayStatus, servingGeneration, type ProgrammedState } from './gateway-status.js';
 import { listenerSetStatus } from './listener-set-status.js';
 import { AFD_PROFILES_PER_SUBSCRIPTION, profileQuotaVerdict } from './profile-quota.js';
 import {
@@ -71,6 +74,7 @@ import {
   type GatewayOwner,
   type RequestBinding,
 } from './private-link-requests.js';
+import { ProgrammingTasks, type ProgrammingControl, type ProgrammingTask } from './programming-tasks.js';
 import { azureProgrammedCondition, routeParentEntries, routeParentRule, routeVerdictsAsServed, withinParentLimit } from './route-status.js';
 import { StatusWriteBackoff } from './status-write-backoff.js';
 
@@ -88,10 +92,16 @@ export interface AzureFrontDoorAccess {
   /** How soon a Gateway with something pending is looked at again (default 15 s). */
   readonly pendingRequeueMs?: number;
   /**
-   * How long a programmed Gateway whose model did not change is trusted without reading Azure again (default 30 min):
-   * resyncs within it cost no ARM request; after it, drift made outside the hub is observed and corrected.
+   * How long a programmed Gateway whose model did not change is trusted without reading Azure again (default
+   * DEFAULT_DRIFT_CHECK, automatic from the read budget): resyncs within it cost no ARM request; when it ends (plus up
+   * to 10 % jitter, so the checks spread) the Gateway is requeued, and drift made outside the hub is observed and corrected.
    */
-  readonly driftCheckMs?: number;
+  readonly driftCheck?: DriftCheckPeriod;
+  /**
+   * How long a reconcile waits for the programming it started before it returns (default 2 s): a programming still
+   * running then goes on apart from the controller's workers, and the Gateway is reconciled again when it ends.
+   */
+  readonly programmingWaitMs?: number;
   /** How soon a terminal Azure failure (authorization, missing resource group) is tried again (default 5 min). */
   readonly terminalRecheckMs?: number;
   /** How long a write ARM refused for its body is not sent again while the body stays the same (default 1 h). */
@@ -119,6 +129,8 @@ export interface GatewayReconcilerOptions {
   readonly now?: () => Date;
   /** Backoff of one object's failed status write (default 1 s doubling to 5 min). */
   readonly statusBackoff?: BackoffOptions;
+  /** Where each Gateway's programming of Azure runs (default: a set of its own). */
+  readonly programming?: ProgrammingTasks;
 }
 
 const PREREQUISITE_RETRY_MS = 5_000;
@@ -132,7 +144,8 @@ export function randomRequestMessage(): string {
 interface Programmed {
   readonly uid: string;
   readonly hash: string;
-  readonly at: number;
+  /** When Azure is read again although the model did not change (ms). */
+  readonly checkAt: number;
   readonly report: ReconcileReport;
 }
 
@@ -157,6 +170,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
   const refusals = new Map<string, TerminalRefusals>();
   /** Status writes that failed, per Gateway and object: each retried on its own backoff. */
   const statusBackoff = new StatusWriteBackoff(options.statusBackoff);
+  const programming = options.programming ?? new ProgrammingTasks(() => now().getTime());
 
   return async (request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileOutcome> => {
     const { logger } = context;
@@ -166,6 +180,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const key = `${request.namespace}/${request.name}`;
     const gateway = stores.gateways.getByName(request.name, request.namespace);
     if (!gateway) {
+      stopProgramming(key, 'the Gateway was deleted');
       programmed.delete(key);
       refusals.delete(key);
       statusBackoff.forget(`${key}|`);
@@ -182,7 +197,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     const owner: GatewayOwner = { key, uid: gateway.metadata.uid ?? '' };
     try {
       if (gateway.metadata.deletionTimestamp) return await finalize(gateway, owner, logger, context.signal);
-      return await reconcileLive(gateway, owner, logger, context.signal);
+      return await reconcileLive(gateway, owner, logger, context);
     } catch (error) {
       if (isKubeRequestFailure(error)) {
         const failure = error as Error & { statusCode?: number; code?: string };
@@ -193,7 +208,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     }
   };
 
-  async function reconcileLive(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, signal: AbortSignal): Promise<ReconcileOutcome> {
+  async function reconcileLive(gateway: CachedGateway, owner: GatewayOwner, logger: Logger, context: ReconcileContext): Promise<ReconcileOutcome> {
     const started = performance.now();
     const inputs = collectHubInputs(stores, gateway, options.defaultSku);
     let result = resolveGateway(inputs);
@@ -259,25 +274,41 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       // Issuing nothing leaves the resolved model, whose hash is known already.
       const hash = issued === result && resolvedHash !== undefined ? resolvedHash : modelHash(model);
       result = issued;
-      const report = withAccessHints(await programFrontDoor(gateway, model, hash, owner, logger, signal, azure), azure);
-      await publishFrontDoorIds(gateway, model, owner, report, logger);
-      await markAskedAgain(owner, report, logger);
-      afdRetired.record(owner, report, (k) => stores.internalServiceExports.get(k));
-      // Only a model Azure took (programmed, or on its way) is a programmed generation worth keeping on an invalid edit.
-      if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, report, logger);
-      state = { kind: 'reconciled', report };
-      outcome = outcomeOf(report, gateway, logger, azure);
+      const programmedNow = await programFrontDoor(gateway, model, hash, owner, logger, context, azure);
+      if ('running' in programmedNow) {
+        const message = describeProgramming(programmedNow.running.phase);
+        const serving = previous?.status === 'True' && previous.observedGeneration === generation ? previous : undefined;
+        state = { kind: 'programming', message, serving };
+        logger.info('Azure is being programmed; the Gateway is reconciled again when it has finished', {
+          step: 'apply',
+          phase: programmedNow.running.phase.kind,
+        });
+        // Its end brings the Gateway back (ReconcileContext.detach) and nothing else must: a timer set here would fire
+        // after the report was taken and start the programming over.
+        outcome = done();
+      } else {
+        const report = withAccessHints(programmedNow.report, azure);
+        await publishFrontDoorIds(gateway, model, owner, report, logger);
+        await markAskedAgain(owner, report, logger);
+        afdRetired.record(owner, report, (k) => stores.internalServiceExports.get(k));
+        // Only a model Azure took (programmed, or on its way) is a programmed generation worth keeping on an invalid edit.
+        if (report.reason === 'Programmed' || report.reason === 'Pending') await recordAcceptedSpecs(client, inputs, result, report, logger);
+        state = { kind: 'reconciled', report };
+        outcome = withDriftCheck(outcomeOf(report, gateway, logger, azure), owner);
+      }
     }
     // After the Azure step, so each route's entry carries the Azure outcome of what it needs (and reports no withdrawal
-    // that step did not make); each object on its own.
-    await writeRouteStatuses(
-      gateway,
-      owner,
-      routeVerdictsAsServed(result.verdicts.routes, state),
-      state.kind === 'reconciled' ? state.report : undefined,
-      logger,
-      result.verdicts.listenerSets ?? [],
-    );
+    // that step did not make); each object on its own. While Azure is being programmed they stay as they are, until
+    // the reconcile that takes the programming's report.
+    if (state.kind !== 'programming')
+      await writeRouteStatuses(
+        gateway,
+        owner,
+        routeVerdictsAsServed(result.verdicts.routes, state),
+        state.kind === 'reconciled' ? state.report : undefined,
+        logger,
+        result.verdicts.listenerSets ?? [],
+      );
     // The Gateway's status once: the ListenerSets' Programmed follows the one written on the Gateway.
     const status = gatewayStatusOf(gateway, result, state);
     if (status) await writeListenerSetStatuses(gateway, result, state, status, owner, logger);
@@ -373,32 +404,67 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     return resolveGateway({ ...inputs, internalServiceExports: exports });
   }
 
+  /**
+   * The report of programming the model: that of the programming that ended since the last reconcile, the programmed
+   * one while it is trusted, else that of the Gateway's programming task for this model (joined if it runs, started
+   * otherwise and waited for up to `programmingWaitMs`), or the task while it still runs.
+   */
   async function programFrontDoor(
     gateway: CachedGateway,
     model: GlobalGateway,
     hash: string,
     owner: GatewayOwner,
     logger: Logger,
-    signal: AbortSignal,
+    context: ReconcileContext,
+    access: AzureFrontDoorAccess,
+  ): Promise<{ readonly report: ReconcileReport } | { readonly running: ProgrammingTask }> {
+    // A programming that ended since the last reconcile: its report, once.
+    const ended = programming.takeEnded(owner.key, hash);
+    if (ended) return { report: ended };
+    const last = programmed.get(owner.key);
+    if (last && last.uid === owner.uid && last.hash === hash && now().getTime() < last.checkAt) {
+      logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });
+      return { report: last.report };
+    }
+    const { task, started } = programming.start(owner.key, hash, context.signal, (control) =>
+      runProgramming(gateway, model, hash, owner, logger, control, access),
+    );
+    if (started) {
+      // Fast programmings end within the reconcile as before; a long one frees the worker, and its end brings the
+      // Gateway back to take its report (only then: a report taken here must not start the Gateway over).
+      const waited = new AbortController();
+      await Promise.race([task.ended, delay(access.programmingWaitMs ?? 2_000, undefined, { signal: waited.signal }).catch(() => undefined)]);
+      waited.abort();
+      if (!task.settled) context.detach(task.ended);
+    }
+    return task.settled ? { report: programming.take(owner.key, task) } : { running: task };
+  }
+
+  /** One programming of the model (reconcileFrontDoor), run by the Gateway's programming task. */
+  async function runProgramming(
+    gateway: CachedGateway,
+    model: GlobalGateway,
+    hash: string,
+    owner: GatewayOwner,
+    logger: Logger,
+    control: ProgrammingControl,
     access: AzureFrontDoorAccess,
   ): Promise<ReconcileReport> {
-    const last = programmed.get(owner.key);
-    if (last && last.uid === owner.uid && last.hash === hash && now().getTime() - last.at < (access.driftCheckMs ?? 30 * 60_000)) {
-      logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });
-      return last.report;
-    }
     const started = performance.now();
+    const leaderFence = access.writeFence;
     const report = await reconcileFrontDoor(access.clients, model, {
       hubIdentity: access.hubIdentity,
       scope: access.scope,
-      abortSignal: signal,
+      abortSignal: control.signal,
       ...(access.capacityLimits ? { capacityLimits: access.capacityLimits } : {}),
       ...(access.pollIntervalMs !== undefined ? { pollIntervalMs: access.pollIntervalMs } : {}),
       ...(access.pendingRequeueMs !== undefined ? { pendingRequeueMs: access.pendingRequeueMs } : {}),
       refusals: refusalsOf(owner, access),
-      ...(access.writeFence ? { fence: access.writeFence } : {}),
+      fence: leaderFence ? () => control.fence() ?? leaderFence() : control.fence,
       beforeFirstWrite: async () => {
-        if (hasGatewayFinalizer(gateway)) return;
+        control.writing();
+        // A programming stopped for the Gateway's deletion writes nothing (the fence skips every level): no finalizer.
+        if (hasGatewayFinalizer(gateway) || control.fence()) return;
         await setGatewayFinalizer(client, gateway, true);
         logger.info('added the finalizer before the first Azure write', { step: 'apply' });
       },
@@ -420,9 +486,23 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     // A failure a route owns leaves the Gateway programmed but is looked at again (a refused body is read, not re-sent:
     // TerminalRefusals).
     if (report.programmed && report.failures.length === 0 && report.customDomains.every((d) => d.validated))
-      programmed.set(owner.key, { uid: owner.uid, hash, at: now().getTime(), report });
+      programmed.set(owner.key, { uid: owner.uid, hash, checkAt: now().getTime() + driftCheckDelayMs(owner, report, access), report });
     else programmed.delete(owner.key);
     return report;
+  }
+
+  /** The drift period for the Gateways programmed now, this one with its new report, jittered so the checks spread. */
+  function driftCheckDelayMs(owner: GatewayOwner, report: ReconcileReport, access: AzureFrontDoorAccess): number {
+    let readsPerSweep = driftCheckReads(report);
+    for (const [key, other] of programmed) if (key !== owner.key) readsPerSweep += driftCheckReads(other.report);
+    return withJitter(driftCheckPeriodMs(access.driftCheck ?? DEFAULT_DRIFT_CHECK, readsPerSweep), 0.1);
+  }
+
+  /** A programmed Gateway comes back when its drift check is due, not when the informer's resync happens to deliver it. */
+  function withDriftCheck(outcome: ReconcileOutcome, owner: GatewayOwner): ReconcileOutcome {
+    const last = programmed.get(owner.key);
+    if (outcome.kind !== 'done' || !last) return outcome;
+    return requeueAfter(Math.max(1, last.checkAt - now().getTime()), 'drift check: Azure is read again');
   }
 
   function refusalsOf(owner: GatewayOwner, access: AzureFrontDoorAccess): TerminalRefusals {
@@ -634,6 +714,12 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       uid: owner.uid,
       generation: gateway.metadata.generation ?? 0,
     };
+    // Its programming stops at its next step first: nothing is written to a profile being deleted, and no worker waits
+    // (the programming's end brings the Gateway back).
+    if (stopProgramming(owner.key, 'the Gateway is being deleted')) {
+      logger.info('the Gateway is being deleted: its programming of Azure stops at its next step first', { step: 'delete' });
+      return done();
+    }
     programmed.delete(owner.key);
     refusals.delete(owner.key);
     statusBackoff.forget(`${owner.key}|`);
@@ -683,6 +769,13 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
     await setGatewayFinalizer(client, gateway, false);
     logger.info('removed the finalizer', { step: 'delete' });
     return done();
+  }
+
+  /** Fences the Gateway's programming task: whether it still runs (its end brings the Gateway back). */
+  function stopProgramming(key: string, reason: string): boolean {
+    const running = programming.stop(key, reason);
+    programming.forget(key);
+    return running !== undefined && !running.settled;
   }
 
   /** Takes this Gateway's request messages and frontDoorIds off every export (the connections went with the profile). */

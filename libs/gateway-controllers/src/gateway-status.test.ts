@@ -1,9 +1,16 @@
-import type { GatewayStatus } from '@fleet-gateway/api-types';
+import type { Condition, GatewayStatus } from '@fleet-gateway/api-types';
 import type { ReconcileReport } from '@fleet-gateway/azure-frontdoor';
 import type { GatewayVerdict } from '@fleet-gateway/model';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AFD_RECONCILIATION_CONDITION, AZURE_DATA_CURRENT_CONDITION, describeReport, gatewayStatus, servingGeneration } from './gateway-status.js';
+import {
+  AFD_RECONCILIATION_CONDITION,
+  AZURE_DATA_CURRENT_CONDITION,
+  describeProgramming,
+  describeReport,
+  gatewayStatus,
+  servingGeneration,
+} from './gateway-status.js';
 
 const accepted = { type: 'Accepted', status: 'True', reason: 'Accepted', message: 'Gateway is valid', observedGeneration: 3 } as const;
 const verdict: GatewayVerdict = {
@@ -51,6 +58,46 @@ function report(extra: Partial<ReconcileReport>): ReconcileReport {
 const programmedOf = (status: ReturnType<typeof gatewayStatus>) => status.conditions.find((c) => c.type === 'Programmed');
 
 describe('gatewayStatus', () => {
+  describe('while Azure is being programmed', () => {
+    const served = gatewayStatus(
+      verdict,
+      3,
+      { kind: 'reconciled', report: report({ programmed: true, reason: 'Programmed', message: 'ready', endpointHostName: 'e.azurefd.net' }) },
+      undefined,
+    );
+    const writing = describeProgramming({ kind: 'writing', since: Date.parse('2026-01-02T03:04:05Z') });
+
+    it('says what is pending: Pending, the phase, the addresses and AzureDataCurrent as last observed', () => {
+      expect(writing).toBe(
+        "the Gateway's model is being programmed in Azure (Azure writes in flight since 2026-01-02T03:04:05.000Z); this status follows when Azure has finished",
+      );
+      const status = gatewayStatus(verdict, 4, { kind: 'programming', message: writing, serving: undefined }, served as GatewayStatus);
+      expect(programmedOf(status)).toEqual({ type: 'Programmed', status: 'False', reason: 'Pending', message: writing, observedGeneration: 4 });
+      expect(status.listeners[0]?.conditions.find((c) => c.type === 'Programmed')).toMatchObject({ status: 'False', reason: 'Pending' });
+      expect(status.addresses).toEqual([{ type: 'Hostname', value: 'e.azurefd.net' }]);
+      expect(status.conditions.find((c) => c.type === AZURE_DATA_CURRENT_CONDITION)).toMatchObject({ status: 'True', reason: 'AzureDataRead' });
+    });
+
+    it('a generation already programmed stays Programmed while a change of its routes is programmed, naming it once', () => {
+      const serving = programmedOf(served) as Condition;
+      const once = gatewayStatus(verdict, 3, { kind: 'programming', message: writing, serving }, served as GatewayStatus);
+      expect(programmedOf(once)).toEqual({
+        type: 'Programmed',
+        status: 'True',
+        reason: 'Programmed',
+        message: `${writing}; meanwhile Azure serves what was programmed: ready`,
+        observedGeneration: 3,
+      });
+      const reading = describeProgramming({ kind: 'reading' });
+      const twice = gatewayStatus(verdict, 3, { kind: 'programming', message: reading, serving: programmedOf(once) as Condition }, once as GatewayStatus);
+      expect(programmedOf(twice)?.message).toBe(`${reading}; meanwhile Azure serves what was programmed: ready`);
+      // Azure unreadable next: the last observed state is what was served, not the programming that has ended.
+      const unreadable = report({ reason: 'AzureReadFailed', message: 'reading failed', outcome: { type: 'retry', reason: '' } });
+      const after = gatewayStatus(verdict, 3, { kind: 'reconciled', report: unreadable }, twice as GatewayStatus);
+      expect(programmedOf(after)?.message).toBe('Azure could not be read (reading failed); the last observed state stands: ready');
+    });
+  });
+
   describe('when Azure cannot be read (fail-static)', () => {
     const unreadable = report({
       reason: 'AzureReadFailed',

@@ -2,6 +2,7 @@ import type { Condition, GatewayStatus } from '@fleet-gateway/api-types';
 import type { ReconcileReason, ReconcileReport } from '@fleet-gateway/azure-frontdoor';
 import { capMessage } from '@fleet-gateway/controller';
 import type { GatewayVerdict, ListenerVerdict, VerdictCondition } from '@fleet-gateway/model';
+import type { ProgrammingPhase } from './programming-tasks.js';
 
 /** Our condition beside Accepted and Programmed while this hub runs with `--enable-afd=false`. */
 export const AFD_RECONCILIATION_CONDITION = 'networking.fleet.azure.com/AzureFrontDoorReconciliation';
@@ -28,7 +29,12 @@ export type ProgrammedState =
   /** Over the subscription's AFD profile quota: nothing was written to Azure; `message` names the quota. */
   | { readonly kind: 'over-quota'; readonly message: string }
   /** Deleting: the profile could not be removed yet. */
-  | { readonly kind: 'deleting'; readonly reason: string; readonly message: string; readonly previous: Condition | undefined };
+  | { readonly kind: 'deleting'; readonly reason: string; readonly message: string; readonly previous: Condition | undefined }
+  /**
+   * Azure is being programmed and has not finished (`message` says how far it is); `serving` is the Programmed=True
+   * condition of this generation when only what the Gateway's routes and backends reach changes: it stays True.
+   */
+  | { readonly kind: 'programming'; readonly message: string; readonly serving: Condition | undefined };
 
 /** Gateway API reasons where one fits, ours otherwise (libs/model's README lists which are set here). */
 const PROGRAMMED_REASON: Readonly<Record<ReconcileReason, string>> = {
@@ -61,6 +67,17 @@ export function describeReport(report: ReconcileReport): string {
   return [`${ready} of ${live.length} resources provisioned`, ...report.pending, ...report.propagation.map((p) => `${p} (informational)`)].join('; ');
 }
 
+/** The Programmed message while the Gateway's programming of Azure runs, saying how far it is. */
+export function describeProgramming(phase: ProgrammingPhase): string {
+  const where =
+    phase.kind === 'waiting'
+      ? 'waiting for the programming of an earlier model of this Gateway to stop at its next step'
+      : phase.kind === 'reading'
+        ? 'reading the AFD profile, nothing written yet'
+        : `Azure writes in flight since ${new Date(phase.since).toISOString()}`;
+  return `the Gateway's model is being programmed in Azure (${where}); this status follows when Azure has finished`;
+}
+
 /** A reconcile that could not read Azure: status keeps the last observed state rather than withdraw it. */
 function readFailed(state: ProgrammedState): state is { readonly kind: 'reconciled'; readonly report: ReconcileReport } {
   return state.kind === 'reconciled' && state.report.reason === 'AzureReadFailed';
@@ -69,9 +86,24 @@ function readFailed(state: ProgrammedState): state is { readonly kind: 'reconcil
 // Greedy: the kept message never holds the marker, so its last occurrence ends the prefix.
 const UNREADABLE = /^Azure could not be read \(.*\); the last observed state stands: /s;
 
+// The programming note a served Gateway's message starts with while a change is programmed (see `programming`).
+const PROGRAMMING = /^.*?; meanwhile Azure serves what was programmed: /s;
+
+/** A served Gateway's Programmed while a change of it is programmed: True as it was, its message saying what runs. */
+function programmingWhileServed(serving: Condition, message: string, generation: number): VerdictCondition {
+  return {
+    type: 'Programmed',
+    status: serving.status,
+    reason: serving.reason,
+    message: bounded(`${message}; meanwhile Azure serves what was programmed: ${serving.message.replace(PROGRAMMING, '')}`),
+    observedGeneration: generation,
+  };
+}
+
 /** Programmed as last observed, its message saying what could not be read (once, however many failures in a row). */
 function lastObserved(previous: Condition, report: ReconcileReport, generation: number): VerdictCondition {
-  const kept = previous.message.replace(UNREADABLE, '');
+  // What was observed, without the note of a programming that has ended since.
+  const kept = previous.message.replace(UNREADABLE, '').replace(PROGRAMMING, '');
   return {
     type: 'Programmed',
     status: previous.status,
@@ -123,6 +155,8 @@ function programmedCondition(
       return at('False', 'NoResources', state.message);
     case 'deleting':
       return at(state.previous?.status ?? 'False', state.reason, state.message);
+    case 'programming':
+      return state.serving ? programmingWhileServed(state.serving, state.message, generation) : at('False', 'Pending', state.message);
     case 'not-accepted':
       return undefined;
   }
@@ -207,7 +241,14 @@ function reconciliationCondition(state: ProgrammedState, generation: number): Ve
   ];
 }
 
-function azureDataCondition(state: ProgrammedState, generation: number): VerdictCondition[] {
+function azureDataCondition(state: ProgrammedState, generation: number, current: GatewayStatus | undefined): VerdictCondition[] {
+  // What the last reconcile that read Azure said stands until the programming's own reads are reported.
+  if (state.kind === 'programming') {
+    const last = current?.conditions?.find((c) => c.type === AZURE_DATA_CURRENT_CONDITION) as Condition | undefined;
+    return last
+      ? [{ type: last.type, status: last.status, reason: last.reason, message: last.message, observedGeneration: last.observedGeneration ?? generation }]
+      : [];
+  }
   if (state.kind !== 'reconciled') return [];
   if (readFailed(state)) {
     const message = `${state.report.message}; Programmed and the addresses stay as last observed until Azure can be read again`;
@@ -248,7 +289,7 @@ export function gatewayStatus(
     ...fromVerdict,
     ...(programmed ? [programmed] : []),
     ...reconciliationCondition(state, generation),
-    ...azureDataCondition(state, generation),
+    ...azureDataCondition(state, generation, current),
   ];
   const gatewayProgrammed = conditions.find((c) => c.type === 'Programmed');
   const listeners = verdict.listeners.map((l) => listenerStatus(l, l.name, state, gatewayProgrammed));

@@ -14,6 +14,7 @@ export {
   type CachedReferenceGrant,
 } from './gateway-api-resources.js';
 export { accessHint, type AzureIdentityDescription } from './azure-access-hints.js';
+export { DEFAULT_DRIFT_CHECK, DRIFT_CHECK_FLOOR_MS, DRIFT_CHECK_READ_SHARE, driftCheckPeriodMs, type DriftCheckPeriod } from './drift-check-period.js';
 export { gatewayClassReconciler, type GatewayClassReconcilerOptions } from './gateway-class-reconciler.js';
 export { gatewayClassStatus, servedSupportedFeatures, servesSupportedFeatures, type GatewayClassStatus } from './gateway-class-status.js';
 export { GATEWAY_FINALIZER } from './gateway-finalizer.js';

@@ -47,6 +47,7 @@ import {
 } from './gateway-indexes.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { gatewayReconciler, type AzureFrontDoorAccess } from './gateway-reconciler.js';
+import { ProgrammingTasks } from './programming-tasks.js';
 import { informerSettings, type SharedInformerSettings } from './informer-options.js';
 import { GATEWAY_FIELD_MANAGER } from './register-gateway-class-controller.js';
 
@@ -133,6 +134,7 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
     namespaces: namespaceInformer.store,
     ...(listenerSetInformer ? { listenerSets: listenerSetInformer.store } : {}),
   };
+  const programming = new ProgrammingTasks();
   const controller = manager.addController(
     new Controller({
       name: 'gateway',
@@ -148,7 +150,8 @@ export function registerGatewayController(options: GatewayControllerOptions): Ga
         defaultSku: options.defaultSku,
         ...(options.azure ? { azure: options.azure } : {}),
         ...(options.prerequisite ? { prerequisite: options.prerequisite } : {}),
-        ...(options.registry ? { metrics: new GatewayMetrics(options.registry) } : {}),
+        programming,
+        ...(options.registry ? { metrics: new GatewayMetrics(options.registry, () => programming.running) } : {}),
         ...(options.newRequestMessage ? { newRequestMessage: options.newRequestMessage } : {}),
       }),
     }),

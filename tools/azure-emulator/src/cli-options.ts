@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { OPERATION_TIMING_PROFILES, type OperationTimingsProfile } from './operation-timings.js';
 import { DEPLOYMENT_PROFILES, type DeploymentProfile, type EmulatorOptions } from './options.js';
 
 export const USAGE = `Usage: tsx tools/azure-emulator/src/cli.ts [options]
@@ -18,6 +19,9 @@ Options:
                               emulator's own, unexpired, for ARM's audience)
   --ca-out <path>             where to write the CA certificate (default: a file in the temp directory)
   --lro-delay-ms <n>          duration of long-running operations (default 100)
+  --operation-timings <p>     'fast' (default: every operation --lro-delay-ms) or 'azure' (Front Door's recorded
+                              durations per resource kind and action, tens of seconds, with jitter; Retry-After 10 s)
+  --operation-timing-seed <n> seed of the 'azure' timings' jitter (default 1)
   --page-size <n>             list items per page before nextLink (default 100)
   --deployment <profile>      deploymentStatus timing after provisioning succeeds: 'azure' (default: 2 min NotStarted,
                               10 min InProgress), 'watchable' (10 s, 30 s), 'fast' (50 ms, 200 ms) or 'stuck' (NotStarted for ever)
@@ -43,6 +47,8 @@ export function parseCli(argv: string[]): CliCommand {
       'arm-authentication': { type: 'string' },
       'ca-out': { type: 'string' },
       'lro-delay-ms': { type: 'string' },
+      'operation-timings': { type: 'string' },
+      'operation-timing-seed': { type: 'string' },
       'page-size': { type: 'string' },
       deployment: { type: 'string' },
       'no-throttling': { type: 'boolean' },
@@ -55,6 +61,10 @@ export function parseCli(argv: string[]): CliCommand {
   if (values.help) return { help: true };
   const deployment = values.deployment ?? 'azure';
   if (!(deployment in DEPLOYMENT_PROFILES)) throw new Error(`--deployment must be one of ${Object.keys(DEPLOYMENT_PROFILES).join(', ')}; got '${deployment}'.`);
+  const operationTimings = values['operation-timings'] ?? 'fast';
+  if (!(OPERATION_TIMING_PROFILES as readonly string[]).includes(operationTimings)) {
+    throw new Error(`--operation-timings must be one of ${OPERATION_TIMING_PROFILES.join(', ')}; got '${operationTimings}'.`);
+  }
   const armAuthentication = values['arm-authentication'] ?? 'any-bearer';
   if (armAuthentication !== 'any-bearer' && armAuthentication !== 'issued-tokens') {
     throw new Error(`--arm-authentication must be one of any-bearer, issued-tokens; got '${armAuthentication}'.`);
@@ -66,6 +76,8 @@ export function parseCli(argv: string[]): CliCommand {
     identityPort: integer(values['identity-port'], '--identity-port', 0),
     armAuthentication,
     lroDelayMs: integer(values['lro-delay-ms'], '--lro-delay-ms', 100),
+    operationTimings: operationTimings as OperationTimingsProfile,
+    operationTimingSeed: integer(values['operation-timing-seed'], '--operation-timing-seed', 1),
     pageSize: integer(values['page-size'], '--page-size', 100, 1),
     deployment: deployment as DeploymentProfile,
     ...(values['no-throttling'] ? { throttling: false as const } : values['no-network-throttling'] ? { throttling: { network: false as const } } : {}),

@@ -19,6 +19,10 @@ describe('CLI options', () => {
     expect(parseCli(['--arm-authentication', 'issued-tokens', '--identity-port', '0'])).toMatchObject({
       options: { armAuthentication: 'issued-tokens', identityPort: 0 },
     });
+    expect(parseCli(['--operation-timings', 'azure', '--operation-timing-seed', '7'])).toMatchObject({
+      options: { operationTimings: 'azure', operationTimingSeed: 7 },
+    });
+    expect(parseCli([])).toMatchObject({ options: { operationTimings: 'fast', operationTimingSeed: 1 } });
     expect(parseCli(['--help'])).toEqual({ help: true });
   });
 
@@ -26,6 +30,8 @@ describe('CLI options', () => {
     expect(() => parseCli(['--arm-port', 'eighty'])).toThrow("--arm-port must be an integer >= 0; got 'eighty'.");
     expect(() => parseCli(['--deployment', 'later'])).toThrow("--deployment must be one of azure, watchable, fast, stuck; got 'later'.");
     expect(() => parseCli(['--arm-authentication', 'none'])).toThrow("--arm-authentication must be one of any-bearer, issued-tokens; got 'none'.");
+    expect(() => parseCli(['--operation-timings', 'slow'])).toThrow("--operation-timings must be one of fast, azure; got 'slow'.");
+    expect(() => parseCli(['--operation-timing-seed', 'x'])).toThrow("--operation-timing-seed must be an integer >= 0; got 'x'.");
     expect(() => parseCli(['--bogus'])).toThrow(/bogus/);
   });
 });

@@ -54,11 +54,12 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
     store,
     resourceGroups: new ResourceGroups(),
     validator: new SchemaValidator(resolved.specDir),
-    operations: new OperationTracker(() => resolved.lroDelayMs),
+    // `fast` operations keep real-time timers whatever the clock; `azure` ones end by the clock.
+    operations: new OperationTracker(resolved.operationTiming.ends, resolved.operationTiming.ends === 'clock' ? resolved.clock : Date.now),
     kinds: createKindRegistry(),
     pageSize: resolved.pageSize,
     deployment: resolved.deployment,
-    lroRetryAfterSeconds: resolved.lroRetryAfterSeconds,
+    timing: resolved.operationTiming,
     takeLroFailure: (method, path) => {
       const fault = faults.take('lro-failure', method, path);
       return fault === undefined

@@ -1,6 +1,9 @@
 export { start, type RunningEmulator } from './emulator.js';
 export type { EmulatorOptions, EdgeOptions } from './options.js';
 export type { EmulatorAdmin } from './admin/emulator-admin.js';
+// The emulator in its own process (the CLI) and its admin API over HTTP, for benchmarks that keep it off their event loop.
+export { EmulatorAdminClient } from './admin/admin-client.js';
+export { startEmulatorProcess, type EmulatorProcess } from './bench/emulator-process.js';
 export type { StateDump } from './admin/admin-api.js';
 export type { FaultSpec, FaultKind, Fault } from './admin/faults.js';
 export type { CounterEntry } from './admin/counters.js';
@@ -50,3 +53,14 @@ export { AzureLoadBalancerWriter, type ServiceAddress } from './cloud-provider/a
 export { backendCertificate, edgeRequest, edgeTlsRequest, startBackend, type Backend, type EdgeRequestOptions, type EdgeResponse } from './testing/backends.js';
 // A browser's CORS preflight, and the CORS headers of an answer.
 export { corsHeadersOf, preflightFrom } from './testing/cors-requests.js';
+// Front Door's operation timing profile (`operationTimings: 'azure'`), for benchmarks that print what they ran against.
+export {
+  AZURE_OPERATION_DURATIONS,
+  AZURE_RETRY_AFTER,
+  OPERATION_TIMING_PROFILES,
+  type DurationBounds,
+  type KindTimings,
+  type OperationTimingsProfile,
+} from './operation-timings.js';
+// A reproducible stand-in for Math.random (the edge's `random` option).
+export { seededRandom } from './seeded-random.js';

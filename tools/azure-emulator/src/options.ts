@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import type { DeploymentTiming } from './arm/context.js';
+import type { OperationTiming } from './arm/lro.js';
 import type { RoleAssignment } from './authorization/role-assignments.js';
 import type { ArmAuthentication } from './identity/arm-authentication.js';
 import type { ManagedIdentitySettings } from './identity/token-issuer.js';
 import type { ProviderLimitSettings } from './arm/provider-throttling.js';
 import { ARM_DEFAULT_THROTTLING, type BucketSettings, type ThrottlingSettings } from './arm/throttling.js';
 import { resolveLimits, type LimitOverrides, type Limits } from './limits.js';
+import { operationTiming, type OperationTimingsProfile } from './operation-timings.js';
 import type { PrivateLinkTiming } from './private-link/connections.js';
 
 export interface EmulatorOptions {
@@ -29,6 +31,18 @@ export interface EmulatorOptions {
    * principal is the object id of a token this emulator issued; tokens of no assigned principal are not checked.
    */
   roleAssignments?: readonly RoleAssignment[];
+  /**
+   * How long long-running operations take. `fast` (the default): every operation `lroDelayMs`, ended by a real-time
+   * timer, Retry-After `lroRetryAfterSeconds`. `azure`: Front Door's durations per kind and action (profile, endpoint,
+   * origin group, origin, route, rule set, rule, security policy, custom domain, secret: create, update, delete), each
+   * drawn between its recorded bounds with seeded jitter, ended when the `clock` passes them; Retry-After 10 s on the
+   * 201/202 and none on status polls, no operation URLs on a write that ended within its request, as Front Door
+   * answers (fidelity ledger A84, A85; the table:
+   * `AZURE_OPERATION_DURATIONS`). Kinds and POST actions without a Front Door figure keep `lroDelayMs`.
+   */
+  operationTimings?: OperationTimingsProfile;
+  /** Seed of the `azure` timings' jitter (default 1): one seed and one order of writes give the same durations. */
+  operationTimingSeed?: number;
   /** How long a long-running operation takes before it ends (default 100 ms; 0 ends it within the request). */
   lroDelayMs?: number;
   /** Retry-After (seconds) on responses of running operations, as ARM sends it (default 1; 0 sends none). */
@@ -60,8 +74,9 @@ export interface EmulatorOptions {
   /** Random source for origin selection (default Math.random), so tests can be deterministic. */
   random?: () => number;
   /**
-   * Time in ms since the epoch (default Date.now): drives deploymentStatus, the throttling buckets' refill and
-   * timestamps, so tests can move time instead of waiting for it. Long-running operations and edge delays use timers.
+   * Time in ms since the epoch (default Date.now): drives deploymentStatus, the throttling buckets' refill, timestamps
+   * and `azure` operation timings, so tests can move time instead of waiting for it. `fast` long-running operations and
+   * edge delays use timers.
    */
   clock?: () => number;
 }
@@ -84,8 +99,7 @@ export interface ResolvedOptions {
   armAuthentication: ArmAuthentication;
   managedIdentity: ManagedIdentitySettings;
   roleAssignments: readonly RoleAssignment[];
-  lroDelayMs: number;
-  lroRetryAfterSeconds?: number;
+  operationTiming: OperationTiming;
   pageSize: number;
   deployment: DeploymentTiming;
   throttling?: ThrottlingSettings;
@@ -134,8 +148,12 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     armAuthentication: options.armAuthentication ?? 'any-bearer',
     managedIdentity: { ...DEFAULT_MANAGED_IDENTITY, ...options.managedIdentity },
     roleAssignments: options.roleAssignments ?? [],
-    lroDelayMs: options.lroDelayMs ?? 100,
-    ...(options.lroRetryAfterSeconds === 0 ? {} : { lroRetryAfterSeconds: options.lroRetryAfterSeconds ?? DEFAULT_LRO_RETRY_AFTER_SECONDS }),
+    operationTiming: operationTiming({
+      profile: options.operationTimings ?? 'fast',
+      lroDelayMs: options.lroDelayMs ?? 100,
+      ...(options.lroRetryAfterSeconds === 0 ? {} : { lroRetryAfterSeconds: options.lroRetryAfterSeconds ?? DEFAULT_LRO_RETRY_AFTER_SECONDS }),
+      seed: options.operationTimingSeed ?? 1,
+    }),
     pageSize: options.pageSize ?? 100,
     deployment: typeof options.deployment === 'string' ? DEPLOYMENT_PROFILES[options.deployment] : { ...DEPLOYMENT_PROFILES.azure, ...options.deployment },
     throttling:

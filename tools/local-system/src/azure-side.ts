@@ -14,10 +14,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DefaultAzureCredential } from '@azure/identity';
 import { KubeConfig } from '@kubernetes/client-node';
-import { CloudProviderStandIn, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, start } from '@fleet-gateway/azure-emulator';
+import { CloudProviderStandIn, managedIdentityEnvironment, OTHER_CREDENTIAL_VARIABLES, seededRandom, start } from '@fleet-gateway/azure-emulator';
 import { startBackendServer } from './backend-server.js';
 import { startEchoBackend, type EchoBackend } from './echo-backend.js';
-import { seededRandom } from './seeded-random.js';
 import { LOCAL_AFD_RESOURCE_GROUP, LOCAL_SUBSCRIPTION_ID, memberResourceGroup, type AzureSideInfo } from './azure-side-info.js';
 
 const { values } = parseArgs({

@@ -4,6 +4,8 @@ import type { FrontDoorScope } from '../plan/afd-refs.js';
 import type { FrontDoorClients } from '../clients/arm-clients.js';
 import { classifyArmError, describeFailure, isNotFound, type ArmFailure } from '@fleet-gateway/arm-runtime';
 import { operationDeadline } from './operation-deadline.js';
+import { sendWrite } from './arm-write.js';
+import { followOperations, type FollowedWrite, type FollowSettings } from './operation-follower.js';
 import { checkOwnership } from '../plan/ownership.js';
 import type { ReconcileOutcome } from '../observe/report-types.js';
 
@@ -17,10 +19,9 @@ export interface DeleteReport {
   readonly failure?: ArmFailure;
 }
 
-export interface DeleteOptions {
+export interface DeleteOptions extends FollowSettings {
   readonly hubIdentity: string;
   readonly scope: FrontDoorScope;
-  readonly pollIntervalMs?: number;
   readonly abortSignal?: AbortSignal;
   /** How long the profile's deletion is followed (default 10 min); past it, it is tried again (a 404 then ends it). */
   readonly operationDeadlineMs?: number;
@@ -30,15 +31,15 @@ export interface DeleteOptions {
 
 /**
  * Deleting a Gateway deletes its profile (AFD removes every child with it), only after the profile's tags prove
- * it is this Gateway's and no endpoint in it belongs to someone else (2 reads, 1 write). A profile that is not ours
- * is never deleted; the WAF policy and Private Link Services it used are never touched.
+ * it is this Gateway's and no endpoint in it belongs to someone else (2 reads, 1 write, and the GETs of the profile that
+ * follow its deletion: see `followOperations`). A profile that is not ours is never deleted; the WAF policy and
+ * Private Link Services it used are never touched.
  */
 export async function deleteFrontDoor(clients: FrontDoorClients, gateway: GatewayIdentity, options: DeleteOptions): Promise<DeleteReport> {
   const profile = profileName(gateway);
   const rg = options.scope.resourceGroup;
   const call = options.abortSignal ? { abortSignal: options.abortSignal } : {};
-  const failed = (error: unknown, doing: string): DeleteReport => {
-    const failure = classifyArmError(error);
+  const failedWith = (failure: ArmFailure, doing: string): DeleteReport => {
     const message = `${doing} profile ${profile} failed: ${describeFailure(failure)}`;
     return {
       profile,
@@ -48,6 +49,7 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
       outcome: failure.class === 'terminal' ? { type: 'terminal', reason: message } : { type: 'retry', reason: message },
     };
   };
+  const failed = (error: unknown, doing: string) => failedWith(classifyArmError(error), doing);
   let tags: Record<string, string> | undefined;
   try {
     tags = (await clients.cdn.profiles.get(rg, profile, call)).tags;
@@ -80,16 +82,21 @@ export async function deleteFrontDoor(clients: FrontDoorClients, gateway: Gatewa
     return { profile, result: 'failed', message, outcome: { type: 'retry', reason: message } };
   }
   const deadline = operationDeadline(options.abortSignal, options.operationDeadlineMs);
+  const stillRunning = (): DeleteReport => {
+    const message = `ARM had not finished deleting profile ${profile} within ${deadline.deadlineMs / 1000} s; it is observed again`;
+    return { profile, result: 'failed', message, outcome: { type: 'retry', reason: message } };
+  };
+  const sentAt = (options.operationClock ?? Date).now();
   try {
-    await clients.cdn.profiles.beginDeleteAndWait(rg, profile, {
-      abortSignal: deadline.signal,
-      ...(options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs }),
-    });
-  } catch (error) {
-    if (deadline.expired()) {
-      const message = `ARM had not finished deleting profile ${profile} within ${deadline.deadlineMs / 1000} s; it is observed again`;
-      return { profile, result: 'failed', message, outcome: { type: 'retry', reason: message } };
+    const answer = await sendWrite(clients.cdn, (cdn) => cdn.profiles.beginDelete(rg, profile), { abortSignal: deadline.signal });
+    if (answer.statusUrl !== undefined && answer.status === 202) {
+      const write: FollowedWrite = { ref: { kind: 'profile', profile }, action: 'delete', answer, sentAt };
+      const [followed] = await followOperations(clients.cdn, rg, [write], { ...options, signal: deadline.signal });
+      if (followed?.outcome === 'failed') return failedWith(followed.failure, 'deleting');
+      if (followed?.outcome === 'in-flight') return deadline.expired() ? stillRunning() : failed(options.abortSignal?.reason, 'deleting');
     }
+  } catch (error) {
+    if (deadline.expired()) return stillRunning();
     if (!isNotFound(error)) return failed(error, 'deleting');
   }
   return { profile, result: 'deleted', message: `profile ${profile} and everything under it were deleted`, outcome: { type: 'done' } };

@@ -74,31 +74,28 @@ const planArb = fc
   .filter((p) => p.operations.length > 0)
   .chain((p) => fc.record({ plan: fc.constant(p), failing: fc.nat(p.operations.length - 1) }));
 
-/** A client whose every call succeeds but the write of the one resource named `failing`. */
+/** A client that ARM answers every write of whole (Succeeded), but refuses the write of the one resource named `failing`. */
 function fakeCdn(failing: string, calls: string[]): CdnManagementClient {
-  const call = (...args: unknown[]) => {
-    // The resource's own name is the last name of the call (resource group, profile, parent, name).
-    const name = args[args.length - 1] as string;
-    calls.push(name);
-    return name === failing
-      ? Promise.reject(Object.assign(new Error('refused'), { statusCode: 400, code: 'BadRequest' }))
-      : Promise.resolve({ provisioningState: 'Succeeded' });
-  };
-  return new Proxy(
+  // As the SDK's operation groups do, every call sends through `this.client.sendOperationRequest`; the resource's own
+  // name is the last name of the call (resource group, profile, parent, name).
+  const group = new Proxy(
     {},
     {
       get: () =>
-        new Proxy(
-          {},
-          {
-            get:
-              () =>
-              (...args: unknown[]) =>
-                call(...args.filter((a) => typeof a === 'string')),
-          },
-        ),
+        function (this: { client: CdnManagementClient }, ...args: unknown[]) {
+          const names = args.filter((a) => typeof a === 'string');
+          return this.client.sendOperationRequest({ name: names[names.length - 1] }, {} as never);
+        },
     },
-  ) as CdnManagementClient;
+  );
+  const send = async (args: { name: string; options?: { onResponse?: (raw: unknown) => void } }) => {
+    calls.push(args.name);
+    if (args.name === failing) throw Object.assign(new Error('refused'), { statusCode: 400, code: 'BadRequest' });
+    const body = { provisioningState: 'Succeeded' };
+    args.options?.onResponse?.({ status: 200, headers: { get: () => undefined }, parsedBody: body, request: { method: 'PUT' } });
+    return body;
+  };
+  return new Proxy({}, { get: (_, name) => (name === 'sendOperationRequest' ? send : group) }) as CdnManagementClient;
 }
 
 function dependents(operations: readonly Operation[], needs: readonly number[][], root: number): Set<number> {

@@ -12,7 +12,7 @@ import { EMPTY_GRAPH, observeFrontDoor, type ObservedGraph } from '../observe/ob
 import { observedResources } from '../observe/observed-resources.js';
 import type { Operation } from '../diff/operations.js';
 import type { TerminalRefusals } from './terminal-refusals.js';
-import { operationDeadline } from './operation-deadline.js';
+import { followSettings, type FollowSettings } from './operation-follower.js';
 import { checkOwnership, type Owner } from '../plan/ownership.js';
 import { planFrontDoor } from '../plan/plan-front-door.js';
 import type { FrontDoorPlan } from '../plan/plan-types.js';
@@ -23,13 +23,12 @@ import type { FailureReport, ReconcileReason, ReconcileReport } from '../observe
 import { ArmRequestCount } from '@fleet-gateway/arm-runtime';
 import { checkWafPolicy } from '../observe/waf-policy.js';
 
-export interface ReconcileOptions {
+export interface ReconcileOptions extends FollowSettings {
   readonly hubIdentity: string;
   readonly scope: FrontDoorScope;
   readonly capacityLimits?: Partial<CapacityLimits>;
   /** ARM calls in flight at once, per level (default 8). */
   readonly concurrency?: number;
-  readonly pollIntervalMs?: number;
   /** When to look again while something is pending (default 15 s). */
   readonly pendingRequeueMs?: number;
   readonly abortSignal?: AbortSignal;
@@ -199,7 +198,7 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
   const refusals = options.refusals;
   const results = await applyOperations(clients.cdn, options.scope, diff.operations, {
     ...common,
-    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    ...followSettings(options),
     before: (ref) => observedBodies.get(refKey(ref)),
     ...(refusals ? { recall: (op: Operation) => refusals.recall(op) } : {}),
     ...(options.operationDeadlineMs !== undefined ? { operationDeadlineMs: options.operationDeadlineMs } : {}),
@@ -213,7 +212,8 @@ export async function reconcileFrontDoor(clients: FrontDoorClients, model: Globa
     ? { refreshed: new Map<string, AFDDomain>(), writes: 0, failures: [] }
     : await refreshValidationTokens(clients.cdn, options.scope, profile, observed.customDomains, (options.now ?? Date.now)(), {
         ...common,
-        abortSignal: operationDeadline(options.abortSignal, options.operationDeadlineMs).signal,
+        ...followSettings(options),
+        ...(options.operationDeadlineMs !== undefined ? { operationDeadlineMs: options.operationDeadlineMs } : {}),
       });
   // Each domain as ARM last answered: read, then written this pass, then refreshed (later entries win).
   const latestDomains = new Map<string, AFDDomain>([

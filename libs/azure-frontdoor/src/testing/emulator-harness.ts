@@ -36,6 +36,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     privateLink: { connectionDelayMs: 0, approvalPropagationMs: 0, ...options.emulator?.privateLink },
   });
   emulator.admin.createResourceGroup({ subscriptionId: TEST_SCOPE.subscriptionId, name: TEST_SCOPE.resourceGroup });
+  return { emulator, ...connectHarness(emulator, options) };
+}
+
+/**
+ * The hub's SDK clients and limiter for an emulator already running (in this process or its own, the CLI's), wired as
+ * startHarness wires them. The emulator must have TEST_SCOPE's resource group.
+ */
+export function connectHarness(
+  emulator: { readonly armEndpoint: string; readonly caCertificate: string },
+  options: Omit<HarnessOptions, 'emulator'> = {},
+): Omit<Harness, 'emulator'> {
   const limiter = new ArmRateLimiter(
     options.limiter ?? { reads: { burst: 10_000, refillPerSecond: 10_000 }, writes: { burst: 10_000, refillPerSecond: 10_000 } },
   );
@@ -49,15 +60,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
     ...(options.writeFence ? { writeFence: options.writeFence } : {}),
   });
-  return { emulator, limiter, clients };
+  return { limiter, clients };
 }
+
+/** The methods of an ARM write (what the emulator counts as one). */
+export const WRITE_METHODS = ['PUT', 'PATCH', 'DELETE', 'POST'] as const;
 
 /** Writes the emulator counted (PUT, PATCH, DELETE, POST), optionally of one resource type. */
 export function writesCounted(emulator: RunningEmulator, resourceType?: string): number {
-  return ['PUT', 'PATCH', 'DELETE', 'POST'].reduce(
-    (sum, method) => sum + emulator.admin.requestTotal({ method, ...(resourceType ? { resourceType } : {}) }),
-    0,
-  );
+  return WRITE_METHODS.reduce((sum, method) => sum + emulator.admin.requestTotal({ method, ...(resourceType ? { resourceType } : {}) }), 0);
 }
 
 export function readsCounted(emulator: RunningEmulator, resourceType?: string): number {

@@ -143,6 +143,56 @@ describe('Controller', () => {
     expect(reconciled).toEqual(['slow']);
   });
 
+  it('frees the worker from detached work and reconciles the key again when that work settles', async () => {
+    const work = deferred();
+    const reconciled: string[] = [];
+    const second = deferred();
+    const controller = new Controller({
+      name: 'c',
+      kind: 'Thing',
+      concurrency: 1,
+      reconcile: async (request, context) => {
+        reconciled.push(request.name);
+        if (reconciled.length === 1) context.detach(work.promise);
+        if (request.name === 'a' && reconciled.length > 2) second.resolve();
+        return done();
+      },
+    });
+    controller.start();
+    controller.enqueue({ name: 'a' });
+    controller.enqueue({ name: 'b' });
+    // The one worker takes b while a's detached work runs.
+    await expect.poll(() => reconciled).toEqual(['a', 'b']);
+    work.resolve();
+    await second.promise;
+    expect(reconciled).toEqual(['a', 'b', 'a']);
+    expect(await controller.stop(1000)).toEqual({ abandoned: 0 });
+  });
+
+  it('stop waits for detached work within the bound, then aborts it and waits for it to end', async () => {
+    let ended = false;
+    const controller = new Controller({
+      name: 'c',
+      kind: 'Thing',
+      reconcile: async (_request, context) => {
+        context.detach(
+          new Promise<void>((resolve) =>
+            context.signal.addEventListener('abort', () => {
+              ended = true;
+              resolve();
+            }),
+          ),
+        );
+        return done();
+      },
+    });
+    controller.start();
+    controller.enqueue({ name: 'slow' });
+    await expect.poll(() => controller.queueDepth).toBe(0);
+    expect(await controller.stop(20)).toEqual({ abandoned: 1 });
+    expect(ended).toBe(true);
+  });
+
   it('gives every reconcile a child logger with its reconcile id, controller, kind, namespace and name', async () => {
     const { stream, lines } = captureLogLines();
     const ids: string[] = [];

@@ -10,8 +10,13 @@ export interface ReconcileContext {
   /** Carries reconcileId, controller, kind, namespace and name on every line. */
   readonly logger: Logger;
   readonly reconcileId: string;
-  /** Aborted when shutdown gives up waiting for this reconcile. */
+  /** Aborted when shutdown gives up waiting for this reconcile (or for work it detached). */
   readonly signal: AbortSignal;
+  /**
+   * Work this reconcile started and does not wait for (it must end when `signal` aborts): when it settles, the key is
+   * reconciled again to take its result; stop waits for it as for running reconciles, within the same drain bound.
+   */
+  detach(work: Promise<unknown>): void;
 }
 
 export type Reconciler = (request: ReconcileRequest, context: ReconcileContext) => Promise<ReconcileOutcome>;
@@ -49,6 +54,8 @@ export class Controller {
   private readonly abort = new AbortController();
   /** Running reconciles, with performance.now() when each began. */
   private readonly inFlight = new Map<Promise<void>, number>();
+  /** Work detached from reconciles (ReconcileContext.detach) that has not settled. */
+  private readonly detached = new Set<Promise<unknown>>();
   private workers: Promise<void>[] = [];
   private stopping = false;
   /** performance.now() when a reconcile last finished, or when the workers started. */
@@ -110,20 +117,25 @@ export class Controller {
     return `controller ${this.name}: ${parts.join(', ')}; no reconcile finished in the last ${seconds(this.lastProgressAt)} s`;
   }
 
-  /** Stops taking work, waits up to `drainTimeoutMs` for running reconciles, then aborts the rest. */
+  /**
+   * Stops taking work, waits up to `drainTimeoutMs` for running reconciles and the work they detached, then aborts the
+   * rest and waits (within the same bound again) for what was detached to end on the abort.
+   */
   async stop(drainTimeoutMs: number): Promise<StopResult> {
     this.stopping = true;
     this.queue.shutDown();
-    let timer: NodeJS.Timeout | undefined;
-    const drained = Promise.all(this.workers).then(() => true);
-    const timedOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), drainTimeoutMs);
-    });
-    const finished = await Promise.race([drained, timedOut]);
-    clearTimeout(timer);
-    const abandoned = finished ? 0 : this.inFlight.size;
-    if (!finished) this.abort.abort(new Error(`controller ${this.name} stopped`));
+    const drained = Promise.all(this.workers).then(() => this.detachedSettled());
+    const finished = await within(drained, drainTimeoutMs);
+    if (finished) return { abandoned: 0 };
+    const abandoned = this.inFlight.size + this.detached.size;
+    this.abort.abort(new Error(`controller ${this.name} stopped`));
+    await within(this.detachedSettled(), drainTimeoutMs);
     return { abandoned };
+  }
+
+  /** Work detached so far has settled, including work detached meanwhile by reconciles still running. */
+  private async detachedSettled(): Promise<void> {
+    while (this.detached.size > 0) await Promise.allSettled([...this.detached]);
   }
 
   get queueDepth(): number {
@@ -149,7 +161,7 @@ export class Controller {
   private async reconcileKey(key: string): Promise<void> {
     const request = parseRequestKey(key);
     const log = reconcileLogger(this.logger, { controller: this.name, kind: this.options.kind, ...request });
-    const context = new ReconcileRunContext(log, this.abort.signal);
+    const context = new ReconcileRunContext(log, this.abort.signal, (work) => this.detach(key, work));
     const started = performance.now();
     let label: OutcomeLabel;
     try {
@@ -161,6 +173,18 @@ export class Controller {
       log.log('error', 'reconcile threw; retrying with backoff', () => ({ error: describe(error) }));
     }
     this.observer?.reconciled(label, (performance.now() - started) / 1000);
+  }
+
+  private detach(key: string, work: Promise<unknown>): void {
+    const tracked = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.detached.add(tracked);
+    void tracked.then(() => {
+      this.detached.delete(tracked);
+      if (!this.stopping) this.queue.add(key);
+    });
   }
 
   private apply(key: string, outcome: ReconcileOutcome, log: ReconcileLog): OutcomeLabel {
@@ -196,6 +220,7 @@ class ReconcileRunContext implements ReconcileContext {
   constructor(
     private readonly log: ReconcileLog,
     readonly signal: AbortSignal,
+    readonly detach: (work: Promise<unknown>) => void,
   ) {}
 
   get logger(): Logger {
@@ -204,6 +229,19 @@ class ReconcileRunContext implements ReconcileContext {
 
   get reconcileId(): string {
     return this.log.reconcileId;
+  }
+}
+
+/** Whether `work` settled within `ms`. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

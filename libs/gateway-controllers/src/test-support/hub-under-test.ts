@@ -3,6 +3,7 @@ import type { Sku } from '@fleet-gateway/annotations';
 import type { FrontDoorClients, FrontDoorScope } from '@fleet-gateway/azure-frontdoor';
 import type { ArmRateLimiter, RateLimiterOptions, RetryOptions } from '@fleet-gateway/arm-runtime';
 import {
+  connectHarness,
   createPrivateLinkService as createMemberPrivateLinkService,
   memberNetwork,
   startHarness,
@@ -48,6 +49,8 @@ export interface AgentOptions {
   readonly terminalRecheckMs?: number;
   /** The agent's `--afd-profile-quota` (default AFD's 500). */
   readonly profileQuota?: number;
+  /** Poll long-running operations as the agent does (the SDK's interval, or the operation's Retry-After), not every 5 ms. */
+  readonly defaultPolling?: boolean;
 }
 
 /** The Lease apps/hub-gateway replicas share; test timings keep failover within seconds. */
@@ -64,10 +67,10 @@ export interface RunningAgent {
   stop(): Promise<void>;
 }
 
-export interface HubUnderTest {
+/** The hub's API server and agents, against an emulator that runs in this process (HubUnderTest) or its own. */
+export interface HubAgainstArm {
   readonly plane: HubPlane['plane'];
   readonly client: KubeClient;
-  readonly emulator: RunningEmulator;
   readonly clients: FrontDoorClients;
   /** The ARM clients' limiter, shared by every agent started here. */
   readonly limiter: ArmRateLimiter;
@@ -75,6 +78,10 @@ export interface HubUnderTest {
   /** Starts one agent; several may run at once as leader-elected replicas. */
   startAgent(options?: AgentOptions): Promise<RunningAgent>;
   stop(): Promise<void>;
+}
+
+export interface HubUnderTest extends HubAgainstArm {
+  readonly emulator: RunningEmulator;
 }
 
 export interface HubUnderTestOptions {
@@ -92,6 +99,38 @@ export interface HubUnderTestOptions {
 }
 
 export async function startHubUnderTest(options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
+  const { emulator, ...arm } = await startHarness({
+    ...(options.emulator ? { emulator: options.emulator } : {}),
+    ...(options.limiter ? { limiter: options.limiter } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+  });
+  const hub = await startHubWith(arm, options);
+  return {
+    ...hub,
+    emulator,
+    stop: async () => {
+      await hub.stop();
+      await emulator.stop();
+    },
+  };
+}
+
+/**
+ * The hub against an emulator running in its own process (the CLI: `startEmulatorProcess`), so that the agents here
+ * do not share its event loop. It must have SCOPE's resource group; the caller stops it.
+ */
+export async function startHubAgainstArm(
+  emulator: { readonly armEndpoint: string; readonly caCertificate: string },
+  options: Omit<HubUnderTestOptions, 'emulator'> = {},
+): Promise<HubAgainstArm> {
+  return startHubWith(
+    connectHarness(emulator, { ...(options.limiter ? { limiter: options.limiter } : {}), ...(options.retry ? { retry: options.retry } : {}) }),
+    options,
+  );
+}
+
+async function startHubWith(arm: Pick<HubAgainstArm, 'clients' | 'limiter'>, options: HubUnderTestOptions): Promise<HubAgainstArm> {
+  const { clients, limiter } = arm;
   const members = options.members ?? MEMBERS;
   const { plane, client } = await startHubPlane({
     namespaces: [APP_NAMESPACE, 'other-team', HUB_LEASE.namespace, ...members.map((m) => `fleet-member-${m}`), ...(options.namespaces ?? [])],
@@ -100,11 +139,6 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
     gatewayApi: 'standard',
     fleet: true,
     ...(options.gatewayApiVersion ? { gatewayApiVersion: options.gatewayApiVersion } : {}),
-  });
-  const { emulator, clients, limiter } = await startHarness({
-    ...(options.emulator ? { emulator: options.emulator } : {}),
-    ...(options.limiter ? { limiter: options.limiter } : {}),
-    ...(options.retry ? { retry: options.retry } : {}),
   });
   await client.create(collectionPath(gatewayClasses), {
     apiVersion: 'gateway.networking.k8s.io/v1',
@@ -134,9 +168,9 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
             scope: agent.resourceGroup === undefined ? SCOPE : { ...SCOPE, resourceGroup: agent.resourceGroup },
             hubIdentity: HUB_IDENTITY,
             identity: { identity: 'the test identity' },
-            pollIntervalMs: 5,
+            ...(agent.defaultPolling ? {} : { pollIntervalMs: 5 }),
             pendingRequeueMs: agent.pendingRequeueMs ?? 200,
-            ...(agent.driftCheckMs !== undefined ? { driftCheckMs: agent.driftCheckMs } : {}),
+            ...(agent.driftCheckMs !== undefined ? { driftCheck: { periodMs: agent.driftCheckMs } } : {}),
             ...(agent.terminalRecheckMs !== undefined ? { terminalRecheckMs: agent.terminalRecheckMs } : {}),
             ...(agent.profileQuota !== undefined ? { profileQuota: agent.profileQuota } : {}),
             ...(elector ? { writeFence: manager.leaseFence(HUB_LEASE_TIMINGS.leaseDurationMs - HUB_LEASE_TIMINGS.renewDeadlineMs)! } : {}),
@@ -183,14 +217,12 @@ export async function startHubUnderTest(options: HubUnderTestOptions = {}): Prom
   return {
     plane,
     client,
-    emulator,
     clients,
     limiter,
     logs,
     startAgent,
     stop: async () => {
       await Promise.all([...running].map((a) => a.stop()));
-      await emulator.stop();
       await plane.stop();
     },
   };

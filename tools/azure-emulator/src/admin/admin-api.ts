@@ -134,6 +134,7 @@ export class ArmAdmin {
   }
 
   dumpResources(): Omit<StateDump, 'edges'> {
+    this.context.operations.finishDue();
     return {
       resources: this.context.store.all().map((record) => ({
         id: record.id,

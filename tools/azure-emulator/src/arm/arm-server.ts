@@ -116,6 +116,8 @@ async function admitAndRoute(
   const body = method === 'PUT' || method === 'PATCH' || method === 'POST' ? parseJsonBody(text) : undefined;
   const action = armActionOf(method, url.pathname, dependencies.context);
   if (action !== undefined) dependencies.context.roles.authorize(principalId, action, linkedActionsOf(method, armPath, body));
+  // Operations whose end the clock has passed end before the request sees the state.
+  dependencies.context.operations.finishDue();
   return routeArmRequest({ method, url, baseUrl: `https://${host}`, body }, dependencies.context);
 }
 

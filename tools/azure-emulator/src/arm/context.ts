@@ -1,5 +1,5 @@
 import type { ResourceKind } from './kind.js';
-import type { OperationError, OperationTracker } from './lro.js';
+import type { OperationError, OperationTiming, OperationTracker } from './lro.js';
 import type { ResourceGroups } from './resource-groups.js';
 import { kindKeyOf } from './resource-id.js';
 import type { ResourceStore } from './store.js';
@@ -21,8 +21,8 @@ export interface ArmContext {
   kinds: KindRegistry;
   pageSize: number;
   deployment: DeploymentTiming;
-  /** Retry-After (seconds) on running operations; undefined leaves polling cadence to the client. */
-  lroRetryAfterSeconds?: number;
+  /** How long operations run and the Retry-After their answers carry. */
+  timing: OperationTiming;
   /** A pending fault that makes the next matching long-running operation end Failed. */
   takeLroFailure(method: string, path: string): OperationError | undefined;
   now(): number;

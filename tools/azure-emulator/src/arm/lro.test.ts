@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawArmClient, type RawResponse } from '../raw-arm-client.js';
+import { AFD } from '../cdn/afd-common.js';
 import { start, type RunningEmulator } from '../emulator.js';
 import { OperationTracker } from './lro.js';
+import { AZURE_OPERATION_DURATIONS, type DurationBounds } from '../operation-timings.js';
 import { resolveOptions } from '../options.js';
 
 const SUB = '00000000-0000-0000-0000-00000000aaaa';
@@ -112,9 +114,17 @@ describe('long-running operations', () => {
 
 describe('OperationTracker', () => {
   it('ends an operation once, Succeeded or Failed as asked; a canceled one never completes', () => {
-    const tracker = new OperationTracker(() => 3_600_000);
+    const tracker = new OperationTracker('timer');
     const outcomes: string[] = [];
-    const base = { subscriptionId: 's', provider: 'Microsoft.Cdn', location: 'global', apiVersion: 'v', method: 'PUT' as const, resourceKey: 'r' };
+    const base = {
+      subscriptionId: 's',
+      provider: 'Microsoft.Cdn',
+      location: 'global',
+      apiVersion: 'v',
+      method: 'PUT' as const,
+      resourceKey: 'r',
+      durationMs: 3_600_000,
+    };
     const ok = tracker.start({ ...base, complete: (outcome) => outcomes.push(`ok:${outcome}`) });
     const failing = tracker.start({ ...base, failWith: { code: 'X', message: 'y' }, complete: (outcome) => outcomes.push(`failing:${outcome}`) });
     const canceled = tracker.start({ ...base, complete: (outcome) => outcomes.push(`canceled:${outcome}`) });
@@ -219,5 +229,57 @@ describe('ARM request validation', () => {
       req.end('{not json');
     });
     expect(status).toBe(400);
+  });
+});
+
+describe('operationTimings: azure', () => {
+  let azure: RunningEmulator;
+  let azureClient: RawArmClient;
+  // Operations under the azure timings end when this clock passes their duration, not in real time.
+  let azureNow = 1_700_000_000_000;
+  const profileCreate = AZURE_OPERATION_DURATIONS.find((entry) => entry.kindKey === AFD.profile)?.create as DurationBounds;
+  beforeAll(async () => {
+    azure = await start({ operationTimings: 'azure', operationTimingSeed: 3, throttling: false, clock: () => azureNow });
+    azureClient = new RawArmClient(azure.armEndpoint, azure.caCertificate);
+    azure.admin.createResourceGroup({ subscriptionId: SUB, name: 'rg' });
+  });
+  afterAll(async () => {
+    azureClient.close();
+    await azure.stop();
+  });
+
+  it('keeps a profile create InProgress until the clock passes its duration; Retry-After 10 on the 201, none on polls', async () => {
+    const put = await azureClient.send('PUT', `${PROFILE}/slow${Q}`, STANDARD);
+    expect([put.status, put.headers['retry-after'], propertiesOf(put).provisioningState]).toEqual([201, '10', 'Creating']);
+    const status = (): Promise<RawResponse> => azureClient.send('GET', String(put.headers['azure-asyncoperation']));
+
+    const polled = await status();
+    expect([polled.body, polled.headers['retry-after']]).toEqual([expect.objectContaining({ status: 'InProgress' }), undefined]);
+    const result = await azureClient.send('GET', String(put.headers.location));
+    expect([result.status, result.headers['retry-after']]).toEqual([202, undefined]);
+
+    azureNow += profileCreate.minMs - 1;
+    expect((await status()).body).toMatchObject({ status: 'InProgress' });
+    expect(propertiesOf(await azureClient.send('GET', `${PROFILE}/slow${Q}`)).provisioningState).toBe('Creating');
+
+    azureNow += profileCreate.maxMs - profileCreate.minMs + 1;
+    // The resource read settles the operation the clock ended: it reads Succeeded before its status is polled.
+    expect(propertiesOf(await azureClient.send('GET', `${PROFILE}/slow${Q}`)).provisioningState).toBe('Succeeded');
+    const ended = await status();
+    expect([ended.body, ended.headers['retry-after']]).toEqual([expect.objectContaining({ status: 'Succeeded' }), undefined]);
+  });
+
+  it('answers an origin group create Succeeded within the request, as Front Door does, without operation URLs or Retry-After', async () => {
+    const put = await azureClient.send('PUT', `${PROFILE}/slow/originGroups/og${Q}`, {});
+    expect([put.status, propertiesOf(put).provisioningState]).toEqual([201, 'Succeeded']);
+    expect([put.headers['azure-asyncoperation'], put.headers.location, put.headers['retry-after']]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('answers a profile delete 202 with Retry-After 10; admin.finishOperations() still ends operations at once', async () => {
+    const deletion = await azureClient.send('DELETE', `${PROFILE}/slow${Q}`);
+    expect([deletion.status, deletion.headers['retry-after']]).toEqual([202, '10']);
+    expect(azure.admin.finishOperations()).toBe(1);
+    expect((await azureClient.send('GET', String(deletion.headers['azure-asyncoperation']))).body).toMatchObject({ status: 'Succeeded' });
+    expect((await azureClient.send('GET', `${PROFILE}/slow${Q}`)).status).toBe(404);
   });
 });

@@ -22,7 +22,29 @@ export interface Operation {
   error?: OperationError;
 }
 
+/** What an operation does to its resource, which decides how long it runs. */
+export type OperationAction = 'create' | 'update' | 'delete';
+
+/**
+ * How long operations run and the Retry-After their answers carry (a named profile: `operation-timings.ts`).
+ * `ends: 'timer'` ends an operation when a real-time timer of its duration fires; `'clock'` when the emulator's clock
+ * passes its deadline, so a test that moves the clock moves the operations with it.
+ */
+export interface OperationTiming {
+  ends: 'timer' | 'clock';
+  /** How long an operation of this kind and action runs, in ms; `action` is undefined for a POST action. */
+  durationMs(kindKey: string, action: OperationAction | undefined): number;
+  /** Retry-After (seconds) on the 201/202 that starts a running operation; undefined sends none. */
+  acceptedRetryAfterSeconds?: number;
+  /** Retry-After (seconds) on a status poll of a running operation; undefined sends none. */
+  pollRetryAfterSeconds?: number;
+  /** Whether a write whose operation ended within the request still answers with the operation's URLs. */
+  operationHeadersWhenEnded: boolean;
+}
+
 export interface StartOperation extends Pick<Operation, 'subscriptionId' | 'provider' | 'location' | 'apiVersion' | 'method' | 'resourceKey'> {
+  /** How long the operation runs; 0 or less ends it within the request. */
+  durationMs: number;
   /** Set when a fault asks this operation to end Failed. */
   failWith?: OperationError;
   /** Applies the outcome to the resource; called once, when the operation ends (never after cancel). */
@@ -32,15 +54,26 @@ export interface StartOperation extends Pick<Operation, 'subscriptionId' | 'prov
 /** Finished operations kept for clients that poll late; the oldest are forgotten beyond this many. */
 const RETAINED_OPERATIONS = 10_000;
 
+interface RunningTimer {
+  timer: NodeJS.Timeout;
+  finish: () => void;
+  /** The end on the emulator's clock, for operations that end by it. */
+  deadline?: number;
+}
+
 /**
  * Long-running operations as ARM runs them: the initial response points at an operation status resource
- * (Azure-AsyncOperation) and a result resource (Location); the operation ends after a configurable delay.
+ * (Azure-AsyncOperation) and a result resource (Location); the operation ends after its duration, by a real-time
+ * timer or by the emulator's clock (`OperationTiming.ends`).
  */
 export class OperationTracker {
   private readonly operations = new Map<string, Operation>();
-  private readonly timers = new Map<string, { timer: NodeJS.Timeout; finish: () => void }>();
+  private readonly timers = new Map<string, RunningTimer>();
 
-  constructor(private readonly delayMs: () => number) {}
+  constructor(
+    private readonly ends: OperationTiming['ends'],
+    private readonly now: () => number = Date.now,
+  ) {}
 
   start(request: StartOperation): Operation {
     const operation: Operation = {
@@ -52,7 +85,7 @@ export class OperationTracker {
       method: request.method,
       resourceKey: request.resourceKey,
       status: 'InProgress',
-      startTime: new Date().toISOString(),
+      startTime: new Date(this.now()).toISOString(),
     };
     this.operations.set(operation.id, operation);
     this.forgetOldest();
@@ -61,19 +94,27 @@ export class OperationTracker {
       if (operation.status !== 'InProgress') return;
       const outcome = request.failWith === undefined ? 'Succeeded' : 'Failed';
       operation.status = outcome;
-      operation.endTime = new Date().toISOString();
+      operation.endTime = new Date(this.now()).toISOString();
       if (request.failWith !== undefined) operation.error = request.failWith;
       request.complete(outcome);
     };
-    const delay = this.delayMs();
-    if (delay <= 0) {
-      finish();
-    } else {
-      const timer = setTimeout(finish, delay);
-      timer.unref();
-      this.timers.set(operation.id, { timer, finish });
-    }
+    if (request.durationMs <= 0) finish();
+    else if (this.ends === 'timer') this.arm(operation.id, finish, request.durationMs);
+    else this.arm(operation.id, finish, request.durationMs, this.now() + request.durationMs);
     return operation;
+  }
+
+  /**
+   * Ends the operations whose deadline the clock has passed: a test's clock moves without firing their timers, so
+   * every ARM request settles them before it is answered. Returns how many ended.
+   */
+  finishDue(): number {
+    if (this.ends === 'timer') return 0;
+    const now = this.now();
+    const due = [...this.timers.values()].filter((running) => (running.deadline as number) <= now);
+    due.sort((a, b) => (a.deadline as number) - (b.deadline as number));
+    for (const { finish } of due) finish();
+    return due.length;
   }
 
   get(id: string): Operation | undefined {
@@ -115,6 +156,21 @@ export class OperationTracker {
   stop(): void {
     for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  /** A timer that ends the operation after `delayMs`, or, with a deadline, checks the clock then and waits on if needed. */
+  private arm(id: string, finish: () => void, delayMs: number, deadline?: number): void {
+    const timer = setTimeout(() => (deadline === undefined ? finish() : this.finishIfDue(id)), delayMs);
+    timer.unref();
+    this.timers.set(id, { timer, finish, ...(deadline === undefined ? {} : { deadline }) });
+  }
+
+  private finishIfDue(id: string): void {
+    const running = this.timers.get(id);
+    if (running?.deadline === undefined) return;
+    const remaining = running.deadline - this.now();
+    if (remaining <= 0) running.finish();
+    else this.arm(id, running.finish, remaining, running.deadline);
   }
 
   private clearTimer(id: string): void {

@@ -13,8 +13,8 @@ export function handleOperationRequest(method: string, which: string, operationI
   const operation = context.operations.get(operationId);
   if (operation === undefined) throw new ArmError(404, 'OperationNotFound', `The operation '${operationId}' was not found.`);
   const running = operation.status === 'InProgress';
-  const retryAfter: Record<string, string> =
-    running && context.lroRetryAfterSeconds !== undefined ? { 'retry-after': String(context.lroRetryAfterSeconds) } : {};
+  const seconds = context.timing.pollRetryAfterSeconds;
+  const retryAfter: Record<string, string> = running && seconds !== undefined ? { 'retry-after': String(seconds) } : {};
   if (which === 'operationstatuses') return { status: 200, body: operationStatusBody(operation), headers: retryAfter };
   if (running) return { status: 202, headers: { ...retryAfter, location: url.toString() } };
   if (operation.status !== 'Succeeded') {

@@ -3,7 +3,7 @@ import { ArmError, badRequest, parentResourceNotFound, resourceNotFound } from '
 import type { ArmResponse } from './http.js';
 import { isJsonObject, mergePatch, withoutNulls, type JsonObject } from './json.js';
 import { typeName, type ResourceKind, type WriteRequest } from './kind.js';
-import { operationResultPath, operationStatusPath, type Operation, type OperationMethod } from './lro.js';
+import { operationResultPath, operationStatusPath, type Operation, type OperationAction, type OperationMethod } from './lro.js';
 import { pageOf } from './paging.js';
 import { resourceGroupNotFound } from './resource-groups.js';
 import { renderResource } from './render.js';
@@ -53,7 +53,7 @@ export function handleActionRequest(request: ArmRequest, name: string, kind: Res
   if (running?.status === 'InProgress') throw busy(record);
   action.start(record, context);
   context.store.changed();
-  const operation = startOperation('POST', record, kind, context, request, (outcome) => {
+  const operation = startOperation('POST', undefined, record, kind, context, request, (outcome) => {
     if (outcome === 'Succeeded') action.complete(record, context);
     context.store.changed();
   });
@@ -130,7 +130,7 @@ function deleteResource(request: ArmRequest, kind: ResourceKind, context: Emulat
     removeWithDescendants(record, context);
     return { status: 200 };
   }
-  const operation = startOperation('DELETE', record, kind, context, request, (outcome) => {
+  const operation = startOperation('DELETE', 'delete', record, kind, context, request, (outcome) => {
     if (outcome === 'Succeeded') removeWithDescendants(record, context);
     else failRecord(record, context);
   });
@@ -159,13 +159,15 @@ function applyWrite(
     provision(record, kind, context);
     return { status, body: renderResource(record, kind, context) };
   }
-  const operation = startOperation(write.method, record, kind, context, request, (outcome) => {
+  const operation = startOperation(write.method, creating ? 'create' : 'update', record, kind, context, request, (outcome) => {
     if (outcome === 'Succeeded') provision(record, kind, context);
     else failRecord(record, context);
   });
   // The specs allow 202 for a long-running PATCH (AFD's *_Update, Profiles_Update): ARM answers it while it runs.
-  const accepted = write.method === 'PATCH' && operation.status === 'InProgress';
-  return { status: accepted ? 202 : status, body: renderResource(record, kind, context), headers: operationHeaders(operation, request.baseUrl, context) };
+  const running = operation.status === 'InProgress';
+  const accepted = write.method === 'PATCH' && running;
+  const headers = running || context.timing.operationHeadersWhenEnded ? operationHeaders(operation, request.baseUrl, context) : {};
+  return { status: accepted ? 202 : status, body: renderResource(record, kind, context), headers };
 }
 
 function provision(record: ResourceRecord, kind: ResourceKind, context: EmulatorContext): void {
@@ -205,6 +207,7 @@ function removeWithDescendants(record: ResourceRecord, context: EmulatorContext)
 
 function startOperation(
   method: OperationMethod,
+  action: OperationAction | undefined,
   record: ResourceRecord,
   kind: ResourceKind,
   context: EmulatorContext,
@@ -219,6 +222,7 @@ function startOperation(
     apiVersion: request.url.searchParams.get('api-version') ?? kind.apiVersions[0] ?? '',
     method,
     resourceKey: record.key,
+    durationMs: context.timing.durationMs(record.kindKey, action),
     failWith: context.takeLroFailure(method, request.url.pathname),
     complete,
   });
@@ -228,10 +232,11 @@ function startOperation(
 
 function operationHeaders(operation: Operation, baseUrl: string, context: EmulatorContext): Record<string, string> {
   const query = `?api-version=${operation.apiVersion}`;
+  const retryAfter = context.timing.acceptedRetryAfterSeconds;
   return {
     'azure-asyncoperation': `${baseUrl}${operationStatusPath(operation)}${query}`,
     location: `${baseUrl}${operationResultPath(operation)}${query}`,
-    ...(context.lroRetryAfterSeconds === undefined || operation.status !== 'InProgress' ? {} : { 'retry-after': String(context.lroRetryAfterSeconds) }),
+    ...(retryAfter === undefined || operation.status !== 'InProgress' ? {} : { 'retry-after': String(retryAfter) }),
   };
 }
 
