@@ -39,5 +39,6 @@ export {
   type RateLimiterOptions,
   type RateLimiterStats,
   type RequestClass,
+  withArmFlow,
 } from './rate-limiter.js';
 export { ArmRequestCount } from './request-count.js';

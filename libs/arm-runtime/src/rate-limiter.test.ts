@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArmRateLimiter, armBucketsShare, DEFAULT_ARM_BUCKETS } from './rate-limiter.js';
+import { ArmRateLimiter, armBucketsShare, DEFAULT_ARM_BUCKETS, withArmFlow } from './rate-limiter.js';
 
 function fakeTime() {
   const clock = { now: 0, waits: [] as number[] };
@@ -35,6 +35,42 @@ describe('ARM rate limiter', () => {
     await limiter.acquire('PUT');
     await limiter.acquire('PUT');
     expect(clock.waits).toEqual([]);
+    await limiter.acquire('PUT');
+    expect(clock.waits).toEqual([1000]);
+  });
+
+  it('serves a flow that starts waiting at the next token, however many requests another flow has queued', async () => {
+    const { options } = fakeTime();
+    const limiter = new ArmRateLimiter({ ...options, writes: { burst: 1, refillPerSecond: 1 } });
+    const served: string[] = [];
+    const request = (flow: string, id: string) => withArmFlow(flow, () => limiter.acquire('PUT').then(() => void served.push(id)));
+    const coldStart = Array.from({ length: 20 }, (_, i) => request('gateway-a', `a${i}`));
+    const change = request('gateway-b', 'b0');
+    await Promise.all([...coldStart, change]);
+    // a0 took the burst; b0 comes at the first token after it, before a's other 19.
+    expect(served.slice(0, 3)).toEqual(['a0', 'b0', 'a1']);
+  });
+
+  it('serves backlogged flows in turn, each flow in its own arrival order', async () => {
+    const { options } = fakeTime();
+    const limiter = new ArmRateLimiter({ ...options, reads: { burst: 1, refillPerSecond: 10 } });
+    const served: string[] = [];
+    const request = (flow: string, id: string) => withArmFlow(flow, () => limiter.acquire('GET').then(() => void served.push(id)));
+    const all = [];
+    for (const flow of ['x', 'y', 'z']) for (let i = 0; i < 3; i++) all.push(request(flow, `${flow}${i}`));
+    await Promise.all(all);
+    // x0 took the burst; y and z started waiting behind x's queue and go first, then the three take turns.
+    expect(served).toEqual(['x0', 'y0', 'z0', 'x1', 'y1', 'z1', 'x2', 'y2', 'z2']);
+  });
+
+  it('drops an aborted request from its queue without taking a token', async () => {
+    const { clock, options } = fakeTime();
+    const limiter = new ArmRateLimiter({ ...options, writes: { burst: 1, refillPerSecond: 1 } });
+    await limiter.acquire('PUT');
+    const aborted = new AbortController();
+    const gone = limiter.acquire('PUT', aborted.signal);
+    aborted.abort(new Error('reconcile cancelled'));
+    await expect(gone).rejects.toThrow('reconcile cancelled');
     await limiter.acquire('PUT');
     expect(clock.waits).toEqual([1000]);
   });

@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { TokenBucket } from '@fleet-gateway/controller';
 export interface BucketSettings {
   readonly burst: number;
   readonly refillPerSecond: number;
@@ -50,47 +52,112 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-class TokenBucket {
-  private tokens: number;
-  private updatedAt: number;
-  // Acquisitions queue up in arrival order, so a burst of callers is served fairly.
-  private tail: Promise<void> = Promise.resolve();
+const armFlow = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` with its ARM requests counted to `flow` (e.g. one Gateway's programming): when the limiter makes
+ * requests wait, flows take turns (see FairBucket), so one Gateway's hundreds of writes never queue another's first.
+ */
+export function withArmFlow<T>(flow: string, work: () => T): T {
+  return armFlow.run(flow, work);
+}
+
+interface Waiter {
+  readonly order: number;
+  readonly resolve: () => void;
+  readonly reject: (reason: unknown) => void;
+}
+
+interface Flow {
+  /** Requests this flow was served while it had some waiting: the flows with the fewest go first. */
+  served: number;
+  readonly waiting: Waiter[];
+}
+
+/**
+ * One of the limiter's two buckets, served fairly among flows. While tokens last a request goes at once; when they
+ * run out, waiting requests are served one token at a time to the flow served least since it began waiting
+ * (arrival order among equals). A flow that starts waiting joins just below the count of the flow served last, so its
+ * first request is served at the next token however many requests the others have queued: a team's change is not queued behind a
+ * cold start's thousands of writes, and among backlogged flows service is round-robin.
+ */
+class FairBucket {
+  private readonly bucket: TokenBucket;
+  private readonly flows = new Map<string, Flow>();
+  private arrivals = 0;
+  /** The count the last served flow had when it was served. */
+  private lastServed = 0;
+  private dispatching = false;
+  waitedMs = 0;
 
   constructor(
-    readonly settings: BucketSettings,
+    settings: BucketSettings,
     private readonly now: () => number,
-    private readonly wait: (ms: number, signal?: AbortSignal) => Promise<void>,
+    private readonly wait: (ms: number) => Promise<void>,
   ) {
-    this.tokens = settings.burst;
-    this.updatedAt = now();
+    this.bucket = new TokenBucket({ perSecond: settings.refillPerSecond, burst: settings.burst }, now());
   }
 
-  acquire(signal?: AbortSignal): Promise<number> {
-    const turn = this.tail.then(() => this.take(signal));
-    this.tail = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    return turn;
-  }
-
-  private refill(): void {
-    const now = this.now();
-    this.tokens = Math.min(this.settings.burst, this.tokens + ((now - this.updatedAt) / 1000) * this.settings.refillPerSecond);
-    this.updatedAt = now;
-  }
-
-  /** Takes one token, waiting for it if needed; returns how long it waited. */
-  private async take(signal?: AbortSignal): Promise<number> {
-    this.refill();
-    let waited = 0;
-    if (this.tokens < 1) {
-      waited = Math.ceil(((1 - this.tokens) / this.settings.refillPerSecond) * 1000);
-      await this.wait(waited, signal);
-      this.refill();
+  acquire(flowKey: string, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.flows.size === 0 && this.bucket.tryTake(this.now())) return Promise.resolve();
+    let flow = this.flows.get(flowKey);
+    if (!flow) {
+      // One below the count of the flow served last: its first request goes at the next token, the rest take turns.
+      if (this.flows.size === 0) this.lastServed = 0;
+      flow = { served: this.flows.size === 0 ? 0 : this.lastServed - 1, waiting: [] };
+      this.flows.set(flowKey, flow);
     }
-    this.tokens = Math.max(0, this.tokens - 1);
-    return waited;
+    const waiting = flow.waiting;
+    const promise = new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { order: this.arrivals++, resolve, reject };
+      waiting.push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const at = waiting.indexOf(waiter);
+          if (at < 0) return;
+          waiting.splice(at, 1);
+          if (waiting.length === 0 && this.flows.get(flowKey)?.waiting === waiting) this.flows.delete(flowKey);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+    void this.dispatch();
+    return promise;
+  }
+
+  private async dispatch(): Promise<void> {
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      while (this.flows.size > 0) {
+        const waitMs = this.bucket.untilTokenMs(this.now());
+        if (waitMs > 0) {
+          await this.wait(waitMs);
+          this.waitedMs += waitMs;
+        }
+        if (this.flows.size === 0 || !this.bucket.tryTake(this.now())) continue;
+        const [key, flow] = this.nextFlow();
+        const waiter = flow.waiting.shift()!;
+        this.lastServed = flow.served;
+        flow.served += 1;
+        if (flow.waiting.length === 0) this.flows.delete(key);
+        waiter.resolve();
+      }
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  private nextFlow(): [string, Flow] {
+    let next: [string, Flow] | undefined;
+    for (const entry of this.flows) {
+      const [, flow] = entry;
+      if (!next || flow.served < next[1].served || (flow.served === next[1].served && flow.waiting[0]!.order < next[1].waiting[0]!.order)) next = entry;
+    }
+    return next!;
   }
 }
 
@@ -104,16 +171,15 @@ export interface RateLimiterStats {
  * the SDK pipeline after the retry policy, so retries and long-running-operation polls take tokens too.
  */
 export class ArmRateLimiter {
-  private readonly buckets: Record<RequestClass, TokenBucket>;
+  private readonly buckets: Record<RequestClass, FairBucket>;
   private readonly counts: Record<RequestClass, number> = { reads: 0, writes: 0 };
-  private waitedMs = 0;
 
   constructor(options: RateLimiterOptions = {}) {
     const now = options.now ?? Date.now;
     const wait = options.sleep ?? sleep;
     this.buckets = {
-      reads: new TokenBucket(validBucket('reads', { ...DEFAULT_ARM_BUCKETS.reads, ...options.reads }), now, wait),
-      writes: new TokenBucket(validBucket('writes', { ...DEFAULT_ARM_BUCKETS.writes, ...options.writes }), now, wait),
+      reads: new FairBucket(validBucket('reads', { ...DEFAULT_ARM_BUCKETS.reads, ...options.reads }), now, wait),
+      writes: new FairBucket(validBucket('writes', { ...DEFAULT_ARM_BUCKETS.writes, ...options.writes }), now, wait),
     };
   }
 
@@ -125,12 +191,11 @@ export class ArmRateLimiter {
   async acquire(method: string, signal?: AbortSignal): Promise<void> {
     const kind = ArmRateLimiter.classify(method);
     this.counts[kind] += 1;
-    const waited = await this.buckets[kind].acquire(signal);
-    this.waitedMs += waited;
+    await this.buckets[kind].acquire(armFlow.getStore() ?? '', signal);
   }
 
   stats(): RateLimiterStats {
-    return { requests: { ...this.counts }, waitedMs: this.waitedMs };
+    return { requests: { ...this.counts }, waitedMs: this.buckets.reads.waitedMs + this.buckets.writes.waitedMs };
   }
 }
 

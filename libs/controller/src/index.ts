@@ -42,6 +42,7 @@ export { findCondition, isConditionTrue, stampConditions, type Condition, type C
 export { stampStatus, type ListKeys } from './status/stamp-status.js';
 export { capMessage, CONDITION_MESSAGE_LIMIT } from './status/condition-message.js';
 export { exponentialDelay, withJitter, type BackoffOptions } from './util/backoff.js';
+export { TokenBucket, type TokenBucketOptions } from './queue/token-bucket.js';
 export { spliceOwnedEntries, type OwnedEntryRule } from './status/splice-owned-entries.js';
 export { StatusWriter, type SpliceRequest, type StatusWriteResult, type StatusWriterOptions } from './status/status-writer.js';
 

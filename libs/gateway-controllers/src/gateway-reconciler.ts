@@ -37,6 +37,7 @@ import {
   withJitter,
 } from '@fleet-gateway/controller';
 import { internalServiceExports, type CachedInternalServiceExport } from '@fleet-gateway/fleet-hub';
+import { withArmFlow } from '@fleet-gateway/arm-runtime';
 import {
   modelHash,
   resolveGateway,
@@ -426,8 +427,9 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       logger.debug('model unchanged since it was programmed; Azure not read', { step: 'plan' });
       return { report: last.report };
     }
+    // Its ARM requests are this Gateway's flow: the limiter serves Gateways in turn, not in the order they queued.
     const { task, started } = programming.start(owner.key, hash, context.signal, (control) =>
-      runProgramming(gateway, model, hash, owner, logger, control, access),
+      withArmFlow(owner.key, () => runProgramming(gateway, model, hash, owner, logger, control, access)),
     );
     if (started) {
       // Fast programmings end within the reconcile as before; a long one frees the worker, and its end brings the
@@ -745,13 +747,15 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
           'the Gateway is being deleted but Azure Front Door reconciliation is disabled on this hub (--enable-afd=false), so its AFD profile cannot be removed; enable it, or annotate the Gateway networking.fleet.azure.com/afd-deletion-policy: Orphan to delete it and leave the profile';
         return blocked('AzureFrontDoorDisabled', message, done());
       }
-      const report = await deleteFrontDoor(azure.clients, identity, {
-        hubIdentity: azure.hubIdentity,
-        scope: azure.scope,
-        abortSignal: signal,
-        ...(azure.pollIntervalMs !== undefined ? { pollIntervalMs: azure.pollIntervalMs } : {}),
-        ...(azure.writeFence ? { fence: azure.writeFence } : {}),
-      });
+      const report = await withArmFlow(owner.key, () =>
+        deleteFrontDoor(azure.clients, identity, {
+          hubIdentity: azure.hubIdentity,
+          scope: azure.scope,
+          abortSignal: signal,
+          ...(azure.pollIntervalMs !== undefined ? { pollIntervalMs: azure.pollIntervalMs } : {}),
+          ...(azure.writeFence ? { fence: azure.writeFence } : {}),
+        }),
+      );
       logger.info('deleting the AFD profile', { step: 'delete', profile: report.profile, result: report.result });
       if (report.result === 'refused' || report.result === 'failed') {
         const hint = report.failure ? accessHint(report.failure, azure.scope, azure.identity) : undefined;

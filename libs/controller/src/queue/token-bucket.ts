@@ -37,6 +37,12 @@ export class TokenBucket {
     return true;
   }
 
+  /** Milliseconds until one token is available (0 when one is now). */
+  untilTokenMs(now: number): number {
+    this.refill(now);
+    return this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) / this.options.perSecond) * 1000);
+  }
+
   /** True when the bucket has refilled to its burst, i.e. it holds no history worth keeping. */
   isFull(now: number): boolean {
     this.refill(now);
