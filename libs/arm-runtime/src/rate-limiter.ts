@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import asyncHooks from 'node:async_hooks';
 import { TokenBucket } from '@fleet-gateway/controller';
 export interface BucketSettings {
   readonly burst: number;
@@ -52,7 +52,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-const armFlow = new AsyncLocalStorage<string>();
+// `AsyncLocalStorage` is a lazy accessor of the module, read at run time (the agents' bundles import data exports only).
+const armFlow = new asyncHooks.AsyncLocalStorage<string>();
 
 /**
  * Runs `work` with its ARM requests counted to `flow` (e.g. one Gateway's programming): when the limiter makes
