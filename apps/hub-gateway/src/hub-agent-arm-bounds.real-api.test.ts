@@ -149,7 +149,12 @@ describe('the hub agent process at the Azure boundary', { timeout: 180_000 }, ()
     const bySecond = await writesReported(second);
     expect(bySecond).toBeGreaterThan(0);
     expect(total - beforePause - bySecond).toBe(0);
-    // It did resume mid-plan: the fence, not chance, stopped the next level.
-    expect(JSON.stringify(first.process.lines)).toContain("this replica's leader Lease is not valid");
+    // It did resume mid-plan and leadership's loss, not chance, stopped its programming: the shutdown that follows it
+    // aborts the programming while it follows the profile's operation, else the fence stops the next level.
+    const lines = first.process.lines;
+    expect(lines.some((l) => l.message === 'lost leadership; stopping all work')).toBe(true);
+    const fenced = JSON.stringify(lines).includes("this replica's leader Lease is not valid");
+    const stoppedMidPlan = lines.some((l) => l.message === 'observed Azure' && l.name === 'paused' && l.programmed === false);
+    expect(fenced || stoppedMidPlan).toBe(true);
   });
 });

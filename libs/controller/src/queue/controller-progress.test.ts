@@ -52,6 +52,26 @@ describe('Controller.stalled (liveness)', () => {
     await controller.stop(1_000);
   });
 
+  it('work a reconcile detached that never ends, with nothing finished since: stalled, as a running reconcile', async () => {
+    const hung = deferred();
+    const controller = new Controller({
+      name: 'gateway',
+      kind: 'Gateway',
+      reconcile: async (_request, context) => {
+        context.detach(hung.promise);
+        return done();
+      },
+    });
+    controller.start();
+    controller.enqueue({ namespace: 'ns', name: 'programming' });
+    await expect
+      .poll(() => controller.stalled(BOUND_MS, later(BOUND_MS + 5_000)))
+      .toMatch(/^controller gateway: 1 reconcile\(s\) running, the oldest for 6\d s; no reconcile finished in the last 6\d s$/);
+    expect(controller.stalled(BOUND_MS, later(BOUND_MS / 2))).toBeUndefined();
+    hung.resolve();
+    await controller.stop(1_000);
+  });
+
   it('a controller whose workers do not run (a standby) is never stalled, whatever waits', async () => {
     const { reconcile } = hangingOn('none');
     const controller = new Controller({ name: 'gateway', kind: 'Gateway', reconcile });

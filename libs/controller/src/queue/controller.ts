@@ -54,8 +54,8 @@ export class Controller {
   private readonly abort = new AbortController();
   /** Running reconciles, with performance.now() when each began. */
   private readonly inFlight = new Map<Promise<void>, number>();
-  /** Work detached from reconciles (ReconcileContext.detach) that has not settled. */
-  private readonly detached = new Set<Promise<unknown>>();
+  /** Work detached from reconciles (ReconcileContext.detach) that has not settled, and since when it runs. */
+  private readonly detached = new Map<Promise<unknown>, number>();
   private workers: Promise<void>[] = [];
   private stopping = false;
   /** performance.now() when a reconcile last finished, or when the workers started. */
@@ -98,13 +98,14 @@ export class Controller {
 
   /**
    * For /healthz: why this controller is stuck, or undefined. Stuck means work has waited (a request queued, or a
-   * reconcile running) longer than `boundMs` while no reconcile finished within `boundMs`: every worker is held by
-   * something that does not end, and only a restart frees them. A controller that does not run (a standby, or
+   * reconcile running, counting the work a reconcile detached) longer than `boundMs` while no reconcile finished within
+   * `boundMs`: what holds the workers or the keys does not end, and only a restart frees them. A controller that does not run (a standby, or
    * stopping) is never stuck.
    */
   stalled(boundMs: number, now: number = performance.now()): string | undefined {
     if (this.workers.length === 0 || this.stopping || now - this.lastProgressAt <= boundMs) return undefined;
-    const running = [...this.inFlight.values()];
+    // Detached work is the rest of a reconcile: one that never ends holds its key as a running reconcile would.
+    const running = [...this.inFlight.values(), ...this.detached.values()];
     const oldestRun = running.length > 0 ? Math.min(...running) : undefined;
     const oldestWait = this.queue.oldestWaitingSince;
     const busySince = Math.min(oldestRun ?? Infinity, oldestWait ?? Infinity);
@@ -135,7 +136,7 @@ export class Controller {
 
   /** Work detached so far has settled, including work detached meanwhile by reconciles still running. */
   private async detachedSettled(): Promise<void> {
-    while (this.detached.size > 0) await Promise.allSettled([...this.detached]);
+    while (this.detached.size > 0) await Promise.allSettled([...this.detached.keys()]);
   }
 
   get queueDepth(): number {
@@ -180,7 +181,7 @@ export class Controller {
       () => undefined,
       () => undefined,
     );
-    this.detached.add(tracked);
+    this.detached.set(tracked, performance.now());
     void tracked.then(() => {
       this.detached.delete(tracked);
       if (!this.stopping) this.queue.add(key);
