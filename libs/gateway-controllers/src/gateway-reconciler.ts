@@ -435,7 +435,10 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       // Fast programmings end within the reconcile as before; a long one frees the worker, and its end brings the
       // Gateway back to take its report (only then: a report taken here must not start the Gateway over).
       const waited = new AbortController();
-      await Promise.race([task.ended, delay(access.programmingWaitMs ?? 2_000, undefined, { signal: waited.signal }).catch(() => undefined)]);
+      // A programming that waits for Azure's operations longer than that (Front Door's take tens of seconds) frees the
+      // worker as soon as it says so: a cold start of many Gateways starts them all at once, not two seconds each.
+      const waitMs = access.programmingWaitMs ?? 2_000;
+      await Promise.race([task.ended, task.waitsLongerThan(waitMs, waited.signal), delay(waitMs, undefined, { signal: waited.signal }).catch(() => undefined)]);
       waited.abort();
       if (!task.settled) context.detach(task.ended);
     }
@@ -463,6 +466,7 @@ export function gatewayReconciler(options: GatewayReconcilerOptions) {
       ...(access.pendingRequeueMs !== undefined ? { pendingRequeueMs: access.pendingRequeueMs } : {}),
       refusals: refusalsOf(owner, access),
       fence: leaderFence ? () => control.fence() ?? leaderFence() : control.fence,
+      onOperationWait: control.waitingOn,
       beforeFirstWrite: async () => {
         control.writing();
         // A programming stopped for the Gateway's deletion writes nothing (the fence skips every level): no finalizer.

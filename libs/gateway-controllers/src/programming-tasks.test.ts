@@ -40,6 +40,35 @@ describe('ProgrammingTasks', () => {
     expect(log).toEqual(['a started', 'a ended']);
   });
 
+  it('tells a reconcile when the programming waits for Azure longer than the reconcile would, and not when it waits less', async () => {
+    const clock = { now: 1_000 };
+    const tasks = new ProgrammingTasks(() => clock.now);
+    let control: ProgrammingControl | undefined;
+    let end: () => void = () => undefined;
+    const { task } = tasks.start('ns/gw', 'h1', signal, async (c) => {
+      control = c;
+      await new Promise<void>((done) => (end = done));
+      return reportOf('a');
+    });
+    await Promise.resolve();
+    const told: string[] = [];
+    const reconcile = new AbortController();
+    void task.waitsLongerThan(2_000, reconcile.signal).then(() => told.push('longer than 2 s'));
+    const stopped = new AbortController();
+    void task.waitsLongerThan(60_000, stopped.signal).then(() => told.push('longer than 60 s'));
+    stopped.abort();
+    control!.waitingOn(100);
+    clock.now += 500;
+    control!.waitingOn(1_400);
+    await Promise.resolve();
+    expect(told).toEqual([]);
+    control!.waitingOn(10_000);
+    await Promise.resolve();
+    expect(told).toEqual(['longer than 2 s']);
+    end();
+    await task.ended;
+  });
+
   it('a newer model fences the running programming and starts only when it has ended; one replaced before it started never runs', async () => {
     const tasks = new ProgrammingTasks();
     const log: string[] = [];

@@ -17,6 +17,8 @@ export interface ProgrammingControl {
   readonly signal: AbortSignal;
   /** Its first write goes out now: the phase its Gateway's status tells. */
   readonly writing: () => void;
+  /** It waits `ms` for Azure's operations to end before reading them again. */
+  readonly waitingOn: (ms: number) => void;
 }
 
 export interface ProgrammingTask {
@@ -25,6 +27,11 @@ export interface ProgrammingTask {
   /** Settled (never rejected) when the programming has ended, or when it never started because it was replaced. */
   readonly ended: Promise<void>;
   readonly settled: boolean;
+  /**
+   * Settled when the programming waits for Azure's operations past `ms` from now: a reconcile that will not wait so
+   * long need not wait at all. Never settled once `signal` ends.
+   */
+  waitsLongerThan(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 class Task implements ProgrammingTask {
@@ -32,8 +39,30 @@ class Task implements ProgrammingTask {
   stoppedBy: string | undefined;
   outcome: { readonly report: ReconcileReport } | { readonly error: unknown } | undefined;
   ended: Promise<void> = Promise.resolve();
+  private readonly waiters = new Set<{ readonly at: number; readonly resolve: () => void }>();
 
-  constructor(readonly hash: string) {}
+  constructor(
+    readonly hash: string,
+    private readonly now: () => number,
+  ) {}
+
+  waitsLongerThan(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const waiter = { at: this.now() + ms, resolve };
+      this.waiters.add(waiter);
+      signal.addEventListener('abort', () => this.waiters.delete(waiter), { once: true });
+    });
+  }
+
+  /** The programming waits `ms` for its operations. */
+  waitingOn(ms: number): void {
+    const until = this.now() + ms;
+    for (const waiter of this.waiters) {
+      if (until <= waiter.at) continue;
+      this.waiters.delete(waiter);
+      waiter.resolve();
+    }
+  }
 
   get settled(): boolean {
     return this.outcome !== undefined;
@@ -92,12 +121,13 @@ export class ProgrammingTasks {
     const before = this.tasks.get(key);
     if (before?.hash === hash && !before.settled && before.stoppedBy === undefined) return { task: before, started: false };
     before?.stop('a newer model of the Gateway replaces the one being programmed');
-    const task = new Task(hash);
+    const task = new Task(hash, this.now);
     if (before && !before.settled) task.phase = { kind: 'waiting' };
     const control: ProgrammingControl = {
       fence: () => task.stoppedBy,
       signal,
       writing: () => (task.phase = { kind: 'writing', since: this.now() }),
+      waitingOn: (ms) => task.waitingOn(ms),
     };
     task.ended = (async () => {
       await before?.ended;

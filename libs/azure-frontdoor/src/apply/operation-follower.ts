@@ -28,6 +28,8 @@ export interface FollowSettings {
   readonly operationClock?: OperationClock;
   /** Learned durations (default: this process's). */
   readonly operationDurations?: OperationDurations;
+  /** Told before the follower waits `ms` for operations to end: a caller that will not wait so long can go on elsewhere. */
+  readonly onOperationWait?: (ms: number) => void;
 }
 
 /** The follow settings of a wider options object, for passing them on. */
@@ -36,6 +38,7 @@ export function followSettings(options: FollowSettings): FollowSettings {
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
     ...(options.operationClock ? { operationClock: options.operationClock } : {}),
     ...(options.operationDurations ? { operationDurations: options.operationDurations } : {}),
+    ...(options.onOperationWait ? { onOperationWait: options.onOperationWait } : {}),
   };
 }
 
@@ -152,6 +155,7 @@ export async function followOperations(
     if (pending.length === 0 || options.signal.aborted) break;
     const wait = Math.min(...pending.map((t) => t.dueAt)) - clock.now();
     if (wait > 0) {
+      options.onOperationWait?.(wait);
       try {
         await clock.sleep(wait, options.signal);
       } catch {
