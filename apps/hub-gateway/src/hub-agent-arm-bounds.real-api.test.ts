@@ -115,7 +115,7 @@ describe('the hub agent process at the Azure boundary', { timeout: 180_000 }, ()
       30_000,
     );
     expect(unhealthy.body).toMatch(
-      /\[-\]controllers-progress failed: controller gateway: \d+ reconcile\(s\) running, the oldest for \d+ s; no reconcile finished in the last \d+ s/,
+      /\[-\]controllers-progress failed: controller gateway: 1 reconcile\(s\) running, the oldest for \d+ s; no reconcile finished in the last \d+ s/,
     );
     expect(unhealthy.body).toContain('healthz check failed');
     expect(armWrites(hub)).toBe(0);

@@ -53,9 +53,10 @@ export class Controller {
   private readonly observer: ReconcileObserver | undefined;
   private readonly abort = new AbortController();
   /** Running reconciles, with performance.now() when each began. */
-  private readonly inFlight = new Map<Promise<void>, number>();
+  /** Reconciles running, with their key and since when. */
+  private readonly inFlight = new Map<Promise<void>, { readonly key: string; readonly since: number }>();
   /** Work detached from reconciles (ReconcileContext.detach) that has not settled, and since when it runs. */
-  private readonly detached = new Map<Promise<unknown>, number>();
+  private readonly detached = new Map<Promise<unknown>, { readonly key: string; readonly since: number }>();
   private workers: Promise<void>[] = [];
   private stopping = false;
   /** performance.now() when a reconcile last finished, or when the workers started. */
@@ -104,8 +105,11 @@ export class Controller {
    */
   stalled(boundMs: number, now: number = performance.now()): string | undefined {
     if (this.workers.length === 0 || this.stopping || now - this.lastProgressAt <= boundMs) return undefined;
-    // Detached work is the rest of a reconcile: one that never ends holds its key as a running reconcile would.
-    const running = [...this.inFlight.values(), ...this.detached.values()];
+    // Detached work is the rest of a reconcile: one that never ends holds its key as a running reconcile would. A key
+    // reconciled again while its detached work runs counts once, since the older of the two.
+    const sinceByKey = new Map<string, number>();
+    for (const { key, since } of [...this.inFlight.values(), ...this.detached.values()]) sinceByKey.set(key, Math.min(since, sinceByKey.get(key) ?? since));
+    const running = [...sinceByKey.values()];
     const oldestRun = running.length > 0 ? Math.min(...running) : undefined;
     const oldestWait = this.queue.oldestWaitingSince;
     const busySince = Math.min(oldestRun ?? Infinity, oldestWait ?? Infinity);
@@ -148,7 +152,7 @@ export class Controller {
       const key = await this.queue.get();
       if (key === undefined) return;
       const run = this.reconcileKey(key);
-      this.inFlight.set(run, performance.now());
+      this.inFlight.set(run, { key, since: performance.now() });
       try {
         await run;
       } finally {
@@ -181,7 +185,7 @@ export class Controller {
       () => undefined,
       () => undefined,
     );
-    this.detached.set(tracked, performance.now());
+    this.detached.set(tracked, { key, since: performance.now() });
     void tracked.then(() => {
       this.detached.delete(tracked);
       if (!this.stopping) this.queue.add(key);
